@@ -127,6 +127,7 @@ mod execute;
 mod mask;
 mod model;
 mod multipart;
+pub mod object;
 mod operation;
 pub mod paging;
 mod path;

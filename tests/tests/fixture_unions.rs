@@ -80,7 +80,7 @@ fn a_malformed_value_of_a_known_tag_is_an_error_naming_union_and_tag() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("`WifiNetwork` tagged `PSK`"), "{err}");
-    assert!(err.contains("missing field `passphrase`"), "{err}");
+    assert!(err.contains("field `passphrase`: missing"), "{err}");
     let err = serde_json::from_value::<WifiNetwork>(json!({"type": "PSK", "name": "Home",
         "passphrase": "p", "vlanId": "twelve"}))
     .unwrap_err()

@@ -339,15 +339,19 @@ pub fn emit_items(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
             }
 
             #send_doc
-            pub async fn send(self) -> Result<#out_ty, ruckus_one_runtime::Error> {
-                self.req.#send_call().await
+            pub fn send(
+                self,
+            ) -> impl std::future::Future<Output = Result<#out_ty, ruckus_one_runtime::Error>> {
+                self.req.#send_call()
             }
 
             /// Like `send`, also returning the answer's status, headers and request id.
-            pub async fn send_with_response(
+            pub fn send_with_response(
                 self,
-            ) -> Result<ruckus_one_runtime::Response<#out_ty>, ruckus_one_runtime::Error> {
-                self.req.#send_with_response().await
+            ) -> impl std::future::Future<
+                Output = Result<ruckus_one_runtime::Response<#out_ty>, ruckus_one_runtime::Error>,
+            > {
+                self.req.#send_with_response()
             }
 
             #send_and_wait
@@ -384,11 +388,11 @@ fn send_and_wait(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
     ]);
     quote! {
         #d
-        pub async fn send_and_wait(
+        pub fn send_and_wait(
             self,
             options: &ruckus_one_runtime::WaitOptions,
-        ) -> Result<#out, ruckus_one_runtime::Error> {
-            self.req.send_and_wait(&#descriptor, options).await
+        ) -> impl std::future::Future<Output = Result<#out, ruckus_one_runtime::Error>> {
+            self.req.send_and_wait(&#descriptor, options)
         }
     }
 }

@@ -125,25 +125,13 @@ fn object(
     let defs = fields.iter().map(|f| {
         let fname = ident(&f.rust);
         let ty = field_type(f, area);
-        let mut serde_args = Vec::new();
-        if f.rust.trim_end_matches('_') != f.wire || f.rust.ends_with('_') {
-            let wire = &f.wire;
-            serde_args.push(quote!(rename = #wire));
-        }
-        if !f.required {
-            serde_args.push(quote!(default, skip_serializing_if = "Option::is_none"));
-        } else if f.nullable {
-            serde_args.push(quote!(default));
-        }
-        let serde = (!serde_args.is_empty()).then(|| quote!(#[serde(#(#serde_args),*)]));
         let docs = doc(&field_doc(f));
-        quote!(#docs #serde pub #fname: #ty,)
+        quote!(#docs pub #fname: #ty,)
     });
     let (open_def, open_init) = if open {
         (
             quote! {
                 /// Fields the document does not show, kept as received and sent as set.
-                #[serde(flatten)]
                 pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
             },
             quote!(additional_fields: std::collections::BTreeMap::new()),
@@ -151,11 +139,16 @@ fn object(
     } else {
         (quote!(), quote!())
     };
+    let decode = object_deserialize(name, fields, open);
+    let encode = object_serialize(name, fields, open);
     let derives = quote! {
         #docs
-        #[derive(Debug, Clone, PartialEq, #derive_default serde::Serialize, serde::Deserialize)]
+        #[derive(Debug, Clone, PartialEq, #derive_default)]
         #[non_exhaustive]
         pub struct #name { #(#defs)* #open_def }
+
+        #encode
+        #decode
     };
     if builder {
         let builder = model_builder(name, fields, open_init, area);
@@ -192,6 +185,68 @@ fn object(
             }
 
             #(#setters)*
+        }
+    }
+}
+
+/// `Deserialize` for a model: one non-generic function takes the fields out of the object by
+/// wire name (the runtime does the rest), so each model's decoding is compiled once.
+fn object_deserialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool) -> TokenStream {
+    let model = name.to_string();
+    let takes = fields.iter().map(|f| {
+        let n = ident(&f.rust);
+        let wire = &f.wire;
+        if f.required && !f.nullable {
+            quote!(#n: f.required(#wire)?)
+        } else {
+            quote!(#n: f.optional(#wire)?)
+        }
+    });
+    let rest = open.then(|| quote!(additional_fields: f.rest(),));
+    let f = if fields.is_empty() && !open {
+        quote!(_f)
+    } else {
+        quote!(f)
+    };
+    quote! {
+        impl<'de> serde::Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                fn fields(#f: &mut ruckus_one_runtime::object::Fields) -> Result<#name, ruckus_one_runtime::object::FieldError> {
+                    Ok(#name { #(#takes,)* #rest })
+                }
+                ruckus_one_runtime::object::decode(deserializer, #model, fields)
+            }
+        }
+    }
+}
+
+/// `Serialize` for a model: one non-generic function writes the set fields by wire name, then
+/// the additional fields of an open model.
+fn object_serialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool) -> TokenStream {
+    let writes = fields.iter().map(|f| {
+        let n = ident(&f.rust);
+        let wire = &f.wire;
+        if f.required {
+            quote!(w.field(#wire, &v.#n);)
+        } else {
+            quote!(w.optional(#wire, &v.#n);)
+        }
+    });
+    let rest = open.then(|| quote!(w.rest(&v.additional_fields);));
+    let (v, w) = if fields.is_empty() && !open {
+        (quote!(_v), quote!(_w))
+    } else {
+        (quote!(v), quote!(w))
+    };
+    quote! {
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                fn fields(#v: &#name, #w: &mut ruckus_one_runtime::object::Writer) {
+                    #(#writes)*
+                    #rest
+                }
+                ruckus_one_runtime::object::encode(serializer, self, fields)
+            }
         }
     }
 }

@@ -10,37 +10,63 @@
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationToken {
     /// Identifier of the application token.
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Display name of the token.
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// OAuth 2.0 client ID to use at the token endpoint.
     ///
     /// Wire name `clientId`; `string`; optional.
-    #[serde(rename = "clientId", default, skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
     /// OAuth 2.0 client secret to use at the token endpoint.
     ///
     /// Wire name `clientSecret`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "clientSecret", default, skip_serializing_if = "Option::is_none")]
     pub client_secret: Option<ruckus_one_runtime::Secret>,
     /// Lifetime of the access tokens issued for this client. Its unit is not shown.
     ///
     /// Wire name `accessTokenTtl`; `integer`; optional.
-    #[serde(rename = "accessTokenTtl", default, skip_serializing_if = "Option::is_none")]
     pub access_token_ttl: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApplicationToken {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApplicationToken, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("clientId", &v.client_id);
+            w.optional("clientSecret", &v.client_secret);
+            w.optional("accessTokenTtl", &v.access_token_ttl);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationToken {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApplicationToken, ruckus_one_runtime::object::FieldError> {
+            Ok(ApplicationToken {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                client_id: f.optional("clientId")?,
+                client_secret: f.optional("clientSecret")?,
+                access_token_ttl: f.optional("accessTokenTtl")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApplicationToken", fields)
+    }
 }
 impl ApplicationToken {
     /// Creates a value with every field empty.
@@ -94,13 +120,45 @@ pub type ApplicationTokenListItem = serde_json::Value;
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CreateApplicationTokenRequest {
     /// Display name of the new token.
     ///
     /// Wire name `name`; `string`; required.
     pub name: String,
+}
+impl serde::Serialize for CreateApplicationTokenRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &CreateApplicationTokenRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("name", &v.name);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CreateApplicationTokenRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            CreateApplicationTokenRequest,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(CreateApplicationTokenRequest {
+                name: f.required("name")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "CreateApplicationTokenRequest",
+            fields,
+        )
+    }
 }
 impl CreateApplicationTokenRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -266,19 +324,23 @@ impl<'a> ListApplicationTokens<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<ApplicationTokenListItem>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<ApplicationTokenListItem>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<ApplicationTokenListItem>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<ApplicationTokenListItem>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -318,17 +380,23 @@ impl<'a> CreateApplicationToken<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApplicationToken, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApplicationToken, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApplicationToken>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApplicationToken>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -368,19 +436,23 @@ impl<'a> DeleteApplicationToken<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::ErrorBody, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::ErrorBody, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::ErrorBody>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::ErrorBody>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -420,17 +492,23 @@ impl<'a> GetApplicationToken<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApplicationToken, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApplicationToken, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApplicationToken>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApplicationToken>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -470,16 +548,22 @@ impl<'a> RotateApplicationTokenSecret<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApplicationToken, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApplicationToken, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApplicationToken>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApplicationToken>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }

@@ -10,22 +10,45 @@
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ErrorBody {
     /// One entry per error.
     ///
     /// Wire name `errors`; `array<ErrorMessage>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<ErrorMessage>>,
     /// Identifier of the request, for support.
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ErrorBody {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ErrorBody, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("errors", &v.errors);
+            w.optional("requestId", &v.request_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ErrorBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ErrorBody, ruckus_one_runtime::object::FieldError> {
+            Ok(ErrorBody {
+                errors: f.optional("errors")?,
+                request_id: f.optional("requestId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ErrorBody", fields)
+    }
 }
 impl ErrorBody {
     /// Creates a value with every field empty.
@@ -52,17 +75,39 @@ impl ErrorBody {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ErrorMessage {
     /// Human-readable error message.
     ///
     /// Wire name `message`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ErrorMessage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ErrorMessage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("message", &v.message);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ErrorMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ErrorMessage, ruckus_one_runtime::object::FieldError> {
+            Ok(ErrorMessage {
+                message: f.optional("message")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ErrorMessage", fields)
+    }
 }
 impl ErrorMessage {
     /// Creates a value with every field empty.
@@ -83,22 +128,45 @@ impl ErrorMessage {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NodePathElement {
     /// Kind of node. Sample values: `system` (resource group filters), `network` (license hierarchy request). The full set of values is not shown.
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// Name of the node.
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NodePathElement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NodePathElement, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("type", &v.type_);
+            w.optional("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NodePathElement {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NodePathElement, ruckus_one_runtime::object::FieldError> {
+            Ok(NodePathElement {
+                type_: f.optional("type")?,
+                name: f.optional("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "NodePathElement", fields)
+    }
 }
 impl NodePathElement {
     /// Creates a value with every field empty.

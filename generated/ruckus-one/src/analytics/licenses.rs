@@ -10,56 +10,81 @@
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct License {
     /// Identifier of the license.
     ///
     /// Wire name `licenseId`; `integer`; optional.
-    #[serde(rename = "licenseId", default, skip_serializing_if = "Option::is_none")]
     pub license_id: Option<i64>,
     /// Tenant that owns the license.
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Name of the owning tenant.
     ///
     /// Wire name `tenantName`; `string`; optional.
-    #[serde(rename = "tenantName", default, skip_serializing_if = "Option::is_none")]
     pub tenant_name: Option<String>,
     /// Number of licenses held.
     ///
     /// Wire name `count`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
     /// Number of licenses in use.
     ///
     /// Wire name `used`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub used: Option<i64>,
     /// Whether the license is within its grace period.
     ///
     /// Wire name `withinGracePeriod`; `boolean`; optional.
-    #[serde(
-        rename = "withinGracePeriod",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub within_grace_period: Option<bool>,
     /// APs assigned to this license, grouped by onboarded system.
     ///
     /// Wire name `assignments`; `array<LicenseAssignment>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assignments: Option<Vec<LicenseAssignment>>,
     /// Orphaned APs associated with this license.
     ///
     /// Wire name `orphanedAPs`; `array<OrphanedAp>`; optional.
-    #[serde(rename = "orphanedAPs", default, skip_serializing_if = "Option::is_none")]
     pub orphaned_a_ps: Option<Vec<OrphanedAp>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for License {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &License, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("licenseId", &v.license_id);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("tenantName", &v.tenant_name);
+            w.optional("count", &v.count);
+            w.optional("used", &v.used);
+            w.optional("withinGracePeriod", &v.within_grace_period);
+            w.optional("assignments", &v.assignments);
+            w.optional("orphanedAPs", &v.orphaned_a_ps);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for License {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<License, ruckus_one_runtime::object::FieldError> {
+            Ok(License {
+                license_id: f.optional("licenseId")?,
+                tenant_id: f.optional("tenantId")?,
+                tenant_name: f.optional("tenantName")?,
+                count: f.optional("count")?,
+                used: f.optional("used")?,
+                within_grace_period: f.optional("withinGracePeriod")?,
+                assignments: f.optional("assignments")?,
+                orphaned_a_ps: f.optional("orphanedAPs")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "License", fields)
+    }
 }
 impl License {
     /// Creates a value with every field empty.
@@ -122,27 +147,51 @@ impl License {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LicenseAssignment {
     /// Identifier of the onboarded system.
     ///
     /// Wire name `deviceId`; `string`; optional.
-    #[serde(rename = "deviceId", default, skip_serializing_if = "Option::is_none")]
     pub device_id: Option<String>,
     /// Name of the onboarded system.
     ///
     /// Wire name `deviceName`; `string`; optional.
-    #[serde(rename = "deviceName", default, skip_serializing_if = "Option::is_none")]
     pub device_name: Option<String>,
     /// MAC addresses of the assigned APs.
     ///
     /// Wire name `apMacList`; `array<string>`; optional.
-    #[serde(rename = "apMacList", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LicenseAssignment {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LicenseAssignment, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("deviceId", &v.device_id);
+            w.optional("deviceName", &v.device_name);
+            w.optional("apMacList", &v.ap_mac_list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseAssignment {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LicenseAssignment, ruckus_one_runtime::object::FieldError> {
+            Ok(LicenseAssignment {
+                device_id: f.optional("deviceId")?,
+                device_name: f.optional("deviceName")?,
+                ap_mac_list: f.optional("apMacList")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LicenseAssignment", fields)
+    }
 }
 impl LicenseAssignment {
     /// Creates a value with every field empty.
@@ -175,27 +224,51 @@ impl LicenseAssignment {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OrphanedAp {
     /// Identifier of the onboarded system.
     ///
     /// Wire name `deviceId`; `string`; optional.
-    #[serde(rename = "deviceId", default, skip_serializing_if = "Option::is_none")]
     pub device_id: Option<String>,
     /// Name of the onboarded system.
     ///
     /// Wire name `deviceName`; `string`; optional.
-    #[serde(rename = "deviceName", default, skip_serializing_if = "Option::is_none")]
     pub device_name: Option<String>,
     /// MAC address of the AP.
     ///
     /// Wire name `apMac`; `string`; optional.
-    #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OrphanedAp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &OrphanedAp, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("deviceId", &v.device_id);
+            w.optional("deviceName", &v.device_name);
+            w.optional("apMac", &v.ap_mac);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OrphanedAp {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OrphanedAp, ruckus_one_runtime::object::FieldError> {
+            Ok(OrphanedAp {
+                device_id: f.optional("deviceId")?,
+                device_name: f.optional("deviceName")?,
+                ap_mac: f.optional("apMac")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "OrphanedAp", fields)
+    }
 }
 impl OrphanedAp {
     /// Creates a value with every field empty.
@@ -228,32 +301,57 @@ impl OrphanedAp {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LicenseUpdateResult {
     /// Identifier of the license.
     ///
     /// Wire name `licenseId`; `integer`; optional.
-    #[serde(rename = "licenseId", default, skip_serializing_if = "Option::is_none")]
     pub license_id: Option<i64>,
     /// Number of licenses held.
     ///
     /// Wire name `count`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
     /// Number of licenses in use.
     ///
     /// Wire name `used`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub used: Option<i64>,
     /// APs assigned to the license after the update.
     ///
     /// Wire name `assignments`; `array<LicenseAssignment>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assignments: Option<Vec<LicenseAssignment>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LicenseUpdateResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LicenseUpdateResult, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("licenseId", &v.license_id);
+            w.optional("count", &v.count);
+            w.optional("used", &v.used);
+            w.optional("assignments", &v.assignments);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseUpdateResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LicenseUpdateResult, ruckus_one_runtime::object::FieldError> {
+            Ok(LicenseUpdateResult {
+                license_id: f.optional("licenseId")?,
+                count: f.optional("count")?,
+                used: f.optional("used")?,
+                assignments: f.optional("assignments")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LicenseUpdateResult", fields)
+    }
 }
 impl LicenseUpdateResult {
     /// Creates a value with every field empty.
@@ -292,19 +390,48 @@ impl LicenseUpdateResult {
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LicenseAssignmentUpdate {
     /// Identifier of the onboarded system.
     ///
     /// Wire name `deviceId`; `string`; required.
-    #[serde(rename = "deviceId")]
     pub device_id: String,
     /// MAC addresses of the APs to assign.
     ///
     /// Wire name `apMacList`; `array<string>`; required.
-    #[serde(rename = "apMacList")]
     pub ap_mac_list: Vec<String>,
+}
+impl serde::Serialize for LicenseAssignmentUpdate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &LicenseAssignmentUpdate,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("deviceId", &v.device_id);
+            w.field("apMacList", &v.ap_mac_list);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseAssignmentUpdate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LicenseAssignmentUpdate, ruckus_one_runtime::object::FieldError> {
+            Ok(LicenseAssignmentUpdate {
+                device_id: f.required("deviceId")?,
+                ap_mac_list: f.required("apMacList")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "LicenseAssignmentUpdate",
+            fields,
+        )
+    }
 }
 impl LicenseAssignmentUpdate {
     /// Creates a value from the required fields; optional fields start empty.
@@ -317,19 +444,41 @@ impl LicenseAssignmentUpdate {
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct OrphanedApDeletion {
     /// MAC address of the AP.
     ///
     /// Wire name `apMac`; `string`; required.
-    #[serde(rename = "apMac")]
     pub ap_mac: String,
     /// Identifier of the onboarded system.
     ///
     /// Wire name `deviceId`; `string`; required.
-    #[serde(rename = "deviceId")]
     pub device_id: String,
+}
+impl serde::Serialize for OrphanedApDeletion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &OrphanedApDeletion, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("apMac", &v.ap_mac);
+            w.field("deviceId", &v.device_id);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OrphanedApDeletion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OrphanedApDeletion, ruckus_one_runtime::object::FieldError> {
+            Ok(OrphanedApDeletion {
+                ap_mac: f.required("apMac")?,
+                device_id: f.required("deviceId")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "OrphanedApDeletion", fields)
+    }
 }
 impl OrphanedApDeletion {
     /// Creates a value from the required fields; optional fields start empty.
@@ -342,14 +491,38 @@ impl OrphanedApDeletion {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LicenseHierarchyQuery {
     /// Path to the node whose children and APs are returned; the document's example uses a step of type `network`.
     ///
     /// Wire name `path`; `array<NodePathElement>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<Vec<super::common::NodePathElement>>,
+}
+impl serde::Serialize for LicenseHierarchyQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &LicenseHierarchyQuery,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("path", &v.path);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseHierarchyQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LicenseHierarchyQuery, ruckus_one_runtime::object::FieldError> {
+            Ok(LicenseHierarchyQuery {
+                path: f.optional("path")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LicenseHierarchyQuery", fields)
+    }
 }
 impl LicenseHierarchyQuery {
     /// Creates a value with every field empty.
@@ -370,22 +543,45 @@ impl LicenseHierarchyQuery {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LicenseHierarchy {
     /// Child nodes of the queried node.
     ///
     /// Wire name `children`; `array<LicenseHierarchyChild>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub children: Option<Vec<LicenseHierarchyChild>>,
     /// APs under the queried node and their license.
     ///
     /// Wire name `aps`; `array<LicenseHierarchyAp>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aps: Option<Vec<LicenseHierarchyAp>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LicenseHierarchy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LicenseHierarchy, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("children", &v.children);
+            w.optional("aps", &v.aps);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseHierarchy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LicenseHierarchy, ruckus_one_runtime::object::FieldError> {
+            Ok(LicenseHierarchy {
+                children: f.optional("children")?,
+                aps: f.optional("aps")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LicenseHierarchy", fields)
+    }
 }
 impl LicenseHierarchy {
     /// Creates a value with every field empty.
@@ -415,36 +611,60 @@ impl LicenseHierarchy {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LicenseHierarchyChild {
     /// Kind of node.
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// Name of the node.
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Number of APs under the node.
     ///
     /// Wire name `apCount`; `integer`; optional.
-    #[serde(rename = "apCount", default, skip_serializing_if = "Option::is_none")]
     pub ap_count: Option<i64>,
     /// Number of licenses assigned under the node.
     ///
     /// Wire name `licensesAssigned`; `integer`; optional.
-    #[serde(
-        rename = "licensesAssigned",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub licenses_assigned: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LicenseHierarchyChild {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &LicenseHierarchyChild,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("type", &v.type_);
+            w.optional("name", &v.name);
+            w.optional("apCount", &v.ap_count);
+            w.optional("licensesAssigned", &v.licenses_assigned);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseHierarchyChild {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LicenseHierarchyChild, ruckus_one_runtime::object::FieldError> {
+            Ok(LicenseHierarchyChild {
+                type_: f.optional("type")?,
+                name: f.optional("name")?,
+                ap_count: f.optional("apCount")?,
+                licenses_assigned: f.optional("licensesAssigned")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LicenseHierarchyChild", fields)
+    }
 }
 impl LicenseHierarchyChild {
     /// Creates a value with every field empty.
@@ -483,37 +703,63 @@ impl LicenseHierarchyChild {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LicenseHierarchyAp {
     /// MAC address of the AP.
     ///
     /// Wire name `apMac`; `string`; optional.
-    #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac: Option<String>,
     /// Name of the AP.
     ///
     /// Wire name `apName`; `string`; optional.
-    #[serde(rename = "apName", default, skip_serializing_if = "Option::is_none")]
     pub ap_name: Option<String>,
     /// Identifier of the onboarded system the AP belongs to.
     ///
     /// Wire name `deviceId`; `string`; optional.
-    #[serde(rename = "deviceId", default, skip_serializing_if = "Option::is_none")]
     pub device_id: Option<String>,
     /// Name of the onboarded system.
     ///
     /// Wire name `deviceName`; `string`; optional.
-    #[serde(rename = "deviceName", default, skip_serializing_if = "Option::is_none")]
     pub device_name: Option<String>,
     /// License the AP is assigned to.
     ///
     /// Wire name `licenseId`; `integer`; optional.
-    #[serde(rename = "licenseId", default, skip_serializing_if = "Option::is_none")]
     pub license_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LicenseHierarchyAp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LicenseHierarchyAp, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("apMac", &v.ap_mac);
+            w.optional("apName", &v.ap_name);
+            w.optional("deviceId", &v.device_id);
+            w.optional("deviceName", &v.device_name);
+            w.optional("licenseId", &v.license_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseHierarchyAp {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LicenseHierarchyAp, ruckus_one_runtime::object::FieldError> {
+            Ok(LicenseHierarchyAp {
+                ap_mac: f.optional("apMac")?,
+                ap_name: f.optional("apName")?,
+                device_id: f.optional("deviceId")?,
+                device_name: f.optional("deviceName")?,
+                license_id: f.optional("licenseId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LicenseHierarchyAp", fields)
+    }
 }
 impl LicenseHierarchyAp {
     /// Creates a value with every field empty.
@@ -729,17 +975,23 @@ impl<'a> QueryLicensesAndHierarchy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<LicenseHierarchy, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<LicenseHierarchy, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<LicenseHierarchy>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<LicenseHierarchy>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -779,14 +1031,23 @@ impl<'a> ListLicenses<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<License>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<License>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Vec<License>>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<License>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static REFRESH_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -826,14 +1087,23 @@ impl<'a> RefreshLicenses<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<License>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<License>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Vec<License>>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<License>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static DELETE_ORPHANED_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -873,19 +1143,23 @@ impl<'a> DeleteOrphanedAps<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::ErrorBody, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::ErrorBody, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::ErrorBody>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::ErrorBody>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -925,14 +1199,18 @@ impl<'a> GetLicense<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<License, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<License, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<License>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<License>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -972,16 +1250,22 @@ impl<'a> UpdateLicense<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<LicenseUpdateResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<LicenseUpdateResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<LicenseUpdateResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<LicenseUpdateResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }

@@ -10,57 +10,87 @@
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OnboardedSystem {
     /// Identifier of the system.
     ///
     /// Wire name `deviceId`; `string`; optional.
-    #[serde(rename = "deviceId", default, skip_serializing_if = "Option::is_none")]
     pub device_id: Option<String>,
     /// Name of the system.
     ///
     /// Wire name `deviceName`; `string`; optional.
-    #[serde(rename = "deviceName", default, skip_serializing_if = "Option::is_none")]
     pub device_name: Option<String>,
     /// Tenant that owns the system.
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Name of the owning tenant.
     ///
     /// Wire name `tenantName`; `string`; optional.
-    #[serde(rename = "tenantName", default, skip_serializing_if = "Option::is_none")]
     pub tenant_name: Option<String>,
     /// State of the system, a free string; allowed values are not shown.
     ///
     /// Wire name `state`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// Creation time of the system's record; its format is not shown.
     ///
     /// Wire name `createdAt`; `string`; optional.
-    #[serde(rename = "createdAt", default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
     /// Status of the system, a free string (sample value `ongoing`); other values are not shown.
     ///
     /// Wire name `status`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// Whether the system can be deleted. Detail view only.
     ///
     /// Wire name `canDelete`; `boolean`; optional.
-    #[serde(rename = "canDelete", default, skip_serializing_if = "Option::is_none")]
     pub can_delete: Option<bool>,
     /// Controller metadata. Detail view only.
     ///
     /// Wire name `deviceMetadata`; `OnboardedSystemMetadata`; optional.
-    #[serde(rename = "deviceMetadata", default, skip_serializing_if = "Option::is_none")]
     pub device_metadata: Option<OnboardedSystemMetadata>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OnboardedSystem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &OnboardedSystem, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("deviceId", &v.device_id);
+            w.optional("deviceName", &v.device_name);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("tenantName", &v.tenant_name);
+            w.optional("state", &v.state);
+            w.optional("createdAt", &v.created_at);
+            w.optional("status", &v.status);
+            w.optional("canDelete", &v.can_delete);
+            w.optional("deviceMetadata", &v.device_metadata);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OnboardedSystem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OnboardedSystem, ruckus_one_runtime::object::FieldError> {
+            Ok(OnboardedSystem {
+                device_id: f.optional("deviceId")?,
+                device_name: f.optional("deviceName")?,
+                tenant_id: f.optional("tenantId")?,
+                tenant_name: f.optional("tenantName")?,
+                state: f.optional("state")?,
+                created_at: f.optional("createdAt")?,
+                status: f.optional("status")?,
+                can_delete: f.optional("canDelete")?,
+                device_metadata: f.optional("deviceMetadata")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "OnboardedSystem", fields)
+    }
 }
 impl OnboardedSystem {
     /// Creates a value with every field empty.
@@ -132,36 +162,64 @@ impl OnboardedSystem {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OnboardedSystemMetadata {
     /// Serial number of the controller.
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// Cluster name of the controller.
     ///
     /// Wire name `clusterName`; `string`; optional.
-    #[serde(rename = "clusterName", default, skip_serializing_if = "Option::is_none")]
     pub cluster_name: Option<String>,
     /// Software version of the controller.
     ///
     /// Wire name `controllerVersion`; `string`; optional.
-    #[serde(
-        rename = "controllerVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub controller_version: Option<String>,
     /// Who onboarded the system.
     ///
     /// Wire name `onboarder`; `OnboardedSystemOnboarder`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub onboarder: Option<OnboardedSystemOnboarder>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OnboardedSystemMetadata {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OnboardedSystemMetadata,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("clusterName", &v.cluster_name);
+            w.optional("controllerVersion", &v.controller_version);
+            w.optional("onboarder", &v.onboarder);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OnboardedSystemMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OnboardedSystemMetadata, ruckus_one_runtime::object::FieldError> {
+            Ok(OnboardedSystemMetadata {
+                serial_number: f.optional("serialNumber")?,
+                cluster_name: f.optional("clusterName")?,
+                controller_version: f.optional("controllerVersion")?,
+                onboarder: f.optional("onboarder")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "OnboardedSystemMetadata",
+            fields,
+        )
+    }
 }
 impl OnboardedSystemMetadata {
     /// Creates a value with every field empty.
@@ -200,27 +258,58 @@ impl OnboardedSystemMetadata {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OnboardedSystemOnboarder {
     /// Identifier of the user.
     ///
     /// Wire name `userId`; `string`; optional.
-    #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
     /// Tenant of the user.
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Name of the user's tenant.
     ///
     /// Wire name `tenantName`; `string`; optional.
-    #[serde(rename = "tenantName", default, skip_serializing_if = "Option::is_none")]
     pub tenant_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OnboardedSystemOnboarder {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OnboardedSystemOnboarder,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("userId", &v.user_id);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("tenantName", &v.tenant_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OnboardedSystemOnboarder {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OnboardedSystemOnboarder, ruckus_one_runtime::object::FieldError> {
+            Ok(OnboardedSystemOnboarder {
+                user_id: f.optional("userId")?,
+                tenant_id: f.optional("tenantId")?,
+                tenant_name: f.optional("tenantName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "OnboardedSystemOnboarder",
+            fields,
+        )
+    }
 }
 impl OnboardedSystemOnboarder {
     /// Creates a value with every field empty.
@@ -360,17 +449,23 @@ impl<'a> ListOnboardedSystems<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<OnboardedSystem>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<OnboardedSystem>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<OnboardedSystem>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<OnboardedSystem>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -410,19 +505,23 @@ impl<'a> DeleteOnboardedSystem<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::ErrorBody, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::ErrorBody, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::ErrorBody>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::ErrorBody>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -462,16 +561,22 @@ impl<'a> GetOnboardedSystem<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<OnboardedSystem, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<OnboardedSystem, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<OnboardedSystem>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OnboardedSystem>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }

@@ -10,13 +10,12 @@
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceGroup {
     /// Identifier of the group.
     ///
     /// Wire name `id`; `string`; optional; format: uuid.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Name of the group.
     ///
@@ -25,7 +24,6 @@ pub struct ResourceGroup {
     /// Optional description.
     ///
     /// Wire name `description`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The network and switch nodes the group covers.
     ///
@@ -34,16 +32,47 @@ pub struct ResourceGroup {
     /// Whether this is the default group.
     ///
     /// Wire name `isDefault`; `boolean`; optional.
-    #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
     /// Tenant of the group; present when the group is embedded in a user's resource mapping.
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ResourceGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ResourceGroup, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.field("filter", &v.filter);
+            w.optional("isDefault", &v.is_default);
+            w.optional("tenantId", &v.tenant_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResourceGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResourceGroup, ruckus_one_runtime::object::FieldError> {
+            Ok(ResourceGroup {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                description: f.optional("description")?,
+                filter: f.required("filter")?,
+                is_default: f.optional("isDefault")?,
+                tenant_id: f.optional("tenantId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ResourceGroup", fields)
+    }
 }
 impl ResourceGroup {
     /// Creates a value from the required fields; optional fields start empty.
@@ -84,7 +113,7 @@ impl ResourceGroup {
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceGroupInput {
     /// Name of the group.
@@ -94,12 +123,37 @@ pub struct ResourceGroupInput {
     /// Optional description.
     ///
     /// Wire name `description`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The network and switch nodes the group covers.
     ///
     /// Wire name `filter`; `ResourceGroupFilter`; required.
     pub filter: ResourceGroupFilter,
+}
+impl serde::Serialize for ResourceGroupInput {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ResourceGroupInput, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.field("filter", &v.filter);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResourceGroupInput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResourceGroupInput, ruckus_one_runtime::object::FieldError> {
+            Ok(ResourceGroupInput {
+                name: f.required("name")?,
+                description: f.optional("description")?,
+                filter: f.required("filter")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ResourceGroupInput", fields)
+    }
 }
 impl ResourceGroupInput {
     /// Creates a value from the required fields; optional fields start empty.
@@ -121,22 +175,45 @@ impl ResourceGroupInput {
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceGroupFilter {
     /// Paths to the network nodes in scope.
     ///
     /// Wire name `networkNodes`; `array<NodePath>`; required.
-    #[serde(rename = "networkNodes")]
     pub network_nodes: Vec<super::common::NodePath>,
     /// Paths to the switch nodes in scope.
     ///
     /// Wire name `switchNodes`; `array<NodePath>`; required.
-    #[serde(rename = "switchNodes")]
     pub switch_nodes: Vec<super::common::NodePath>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ResourceGroupFilter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ResourceGroupFilter, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("networkNodes", &v.network_nodes);
+            w.field("switchNodes", &v.switch_nodes);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResourceGroupFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResourceGroupFilter, ruckus_one_runtime::object::FieldError> {
+            Ok(ResourceGroupFilter {
+                network_nodes: f.required("networkNodes")?,
+                switch_nodes: f.required("switchNodes")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ResourceGroupFilter", fields)
+    }
 }
 impl ResourceGroupFilter {
     /// Creates a value from the required fields; optional fields start empty.
@@ -211,19 +288,48 @@ impl<'de> serde::Deserialize<'de> for FilterSearchType {
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResourceGroupFilterQuery {
     /// Text to search for.
     ///
     /// Wire name `searchString`; `string`; required; min_length: 2.
-    #[serde(rename = "searchString")]
     pub search_string: String,
     /// What to search.
     ///
     /// Wire name `searchType`; `FilterSearchType`; required.
-    #[serde(rename = "searchType")]
     pub search_type: FilterSearchType,
+}
+impl serde::Serialize for ResourceGroupFilterQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ResourceGroupFilterQuery,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("searchString", &v.search_string);
+            w.field("searchType", &v.search_type);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResourceGroupFilterQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResourceGroupFilterQuery, ruckus_one_runtime::object::FieldError> {
+            Ok(ResourceGroupFilterQuery {
+                search_string: f.required("searchString")?,
+                search_type: f.required("searchType")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ResourceGroupFilterQuery",
+            fields,
+        )
+    }
 }
 impl ResourceGroupFilterQuery {
     /// Creates a value from the required fields; optional fields start empty.
@@ -236,31 +342,61 @@ impl ResourceGroupFilterQuery {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResourceGroupFilterSearchResult {
     /// Paths to matching network nodes.
     ///
     /// Wire name `networkNodes`; `array<NodePath>`; optional.
-    #[serde(rename = "networkNodes", default, skip_serializing_if = "Option::is_none")]
     pub network_nodes: Option<Vec<super::common::NodePath>>,
     /// Paths to matching switch nodes.
     ///
     /// Wire name `switchNodes`; `array<NodePath>`; optional.
-    #[serde(rename = "switchNodes", default, skip_serializing_if = "Option::is_none")]
     pub switch_nodes: Option<Vec<super::common::NodePath>>,
     /// Map (string to string) from an identifier to a system name.
     ///
     /// Wire name `idToSystemNameMapping`; `map<string>`; optional.
-    #[serde(
-        rename = "idToSystemNameMapping",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub id_to_system_name_mapping: Option<std::collections::BTreeMap<String, String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ResourceGroupFilterSearchResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ResourceGroupFilterSearchResult,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("networkNodes", &v.network_nodes);
+            w.optional("switchNodes", &v.switch_nodes);
+            w.optional("idToSystemNameMapping", &v.id_to_system_name_mapping);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResourceGroupFilterSearchResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ResourceGroupFilterSearchResult,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ResourceGroupFilterSearchResult {
+                network_nodes: f.optional("networkNodes")?,
+                switch_nodes: f.optional("switchNodes")?,
+                id_to_system_name_mapping: f.optional("idToSystemNameMapping")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ResourceGroupFilterSearchResult",
+            fields,
+        )
+    }
 }
 impl ResourceGroupFilterSearchResult {
     /// Creates a value with every field empty.
@@ -457,17 +593,23 @@ impl<'a> ListResourceGroups<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<ResourceGroup>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<ResourceGroup>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<ResourceGroup>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<ResourceGroup>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -507,14 +649,23 @@ impl<'a> CreateResourceGroup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ResourceGroup, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ResourceGroup, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ResourceGroup>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ResourceGroup>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -554,19 +705,23 @@ impl<'a> QueryResourceGroupFilters<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ResourceGroupFilterSearchResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ResourceGroupFilterSearchResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ResourceGroupFilterSearchResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ResourceGroupFilterSearchResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -606,14 +761,23 @@ impl<'a> GetResourceGroup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ResourceGroup, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ResourceGroup, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ResourceGroup>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ResourceGroup>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -653,13 +817,22 @@ impl<'a> UpdateResourceGroup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ResourceGroup, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ResourceGroup, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ResourceGroup>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ResourceGroup>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }

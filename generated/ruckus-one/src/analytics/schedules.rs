@@ -361,7 +361,7 @@ pub type ScheduleFilter = serde_json::Value;
 /// Provenance: documented.
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 8 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CreateScheduleRequest {
     /// Name of the schedule.
@@ -371,7 +371,6 @@ pub struct CreateScheduleRequest {
     /// Report to generate.
     ///
     /// Wire name `reportName`; `ReportName`; required.
-    #[serde(rename = "reportName")]
     pub report_name: ReportName,
     /// Description of the schedule.
     ///
@@ -388,7 +387,6 @@ pub struct CreateScheduleRequest {
     /// Optional filter of the report data.
     ///
     /// Wire name `filter`; `ScheduleFilter`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<ScheduleFilter>,
     /// File format of the report.
     ///
@@ -401,7 +399,6 @@ pub struct CreateScheduleRequest {
     /// Whether a PDF report gets a cover page.
     ///
     /// Wire name `pdfCoverPage`; `boolean`; optional; default: false.
-    #[serde(rename = "pdfCoverPage", default, skip_serializing_if = "Option::is_none")]
     pub pdf_cover_page: Option<bool>,
     /// Who receives the report.
     ///
@@ -410,8 +407,52 @@ pub struct CreateScheduleRequest {
     /// Whether the schedule is enabled.
     ///
     /// Wire name `active`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
+}
+impl serde::Serialize for CreateScheduleRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &CreateScheduleRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("name", &v.name);
+            w.field("reportName", &v.report_name);
+            w.field("description", &v.description);
+            w.field("frequency", &v.frequency);
+            w.field("granularity", &v.granularity);
+            w.optional("filter", &v.filter);
+            w.field("format", &v.format);
+            w.field("timezone", &v.timezone);
+            w.optional("pdfCoverPage", &v.pdf_cover_page);
+            w.field("recipients", &v.recipients);
+            w.optional("active", &v.active);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CreateScheduleRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CreateScheduleRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(CreateScheduleRequest {
+                name: f.required("name")?,
+                report_name: f.required("reportName")?,
+                description: f.required("description")?,
+                frequency: f.required("frequency")?,
+                granularity: f.required("granularity")?,
+                filter: f.optional("filter")?,
+                format: f.required("format")?,
+                timezone: f.required("timezone")?,
+                pdf_cover_page: f.optional("pdfCoverPage")?,
+                recipients: f.required("recipients")?,
+                active: f.optional("active")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "CreateScheduleRequest", fields)
+    }
 }
 impl CreateScheduleRequest {
     /// Starts a builder: one setter per field, then `build`.
@@ -521,64 +562,98 @@ impl CreateScheduleRequestBuilder {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpdateScheduleRequest {
     /// Name of the schedule.
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Report to generate.
     ///
     /// Wire name `reportName`; `ReportName`; optional.
-    #[serde(rename = "reportName", default, skip_serializing_if = "Option::is_none")]
     pub report_name: Option<ReportName>,
     /// Description of the schedule.
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// How often the report is generated.
     ///
     /// Wire name `frequency`; `ReportFrequency`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frequency: Option<ReportFrequency>,
     /// Granularity of the report data.
     ///
     /// Wire name `granularity`; `ReportGranularity`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub granularity: Option<ReportGranularity>,
     /// Filter of the report data.
     ///
     /// Wire name `filter`; `ScheduleFilter`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<ScheduleFilter>,
     /// File format of the report.
     ///
     /// Wire name `format`; `ReportFormat`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<ReportFormat>,
     /// Time zone of the schedule, as a time zone database name.
     ///
     /// Wire name `timezone`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// Whether a PDF report gets a cover page.
     ///
     /// Wire name `pdfCoverPage`; `boolean`; optional.
-    #[serde(rename = "pdfCoverPage", default, skip_serializing_if = "Option::is_none")]
     pub pdf_cover_page: Option<bool>,
     /// Who receives the report.
     ///
     /// Wire name `recipients`; `ScheduleRecipients`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recipients: Option<ScheduleRecipients>,
     /// Whether the schedule is enabled.
     ///
     /// Wire name `active`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
+}
+impl serde::Serialize for UpdateScheduleRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpdateScheduleRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("name", &v.name);
+            w.optional("reportName", &v.report_name);
+            w.optional("description", &v.description);
+            w.optional("frequency", &v.frequency);
+            w.optional("granularity", &v.granularity);
+            w.optional("filter", &v.filter);
+            w.optional("format", &v.format);
+            w.optional("timezone", &v.timezone);
+            w.optional("pdfCoverPage", &v.pdf_cover_page);
+            w.optional("recipients", &v.recipients);
+            w.optional("active", &v.active);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateScheduleRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateScheduleRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(UpdateScheduleRequest {
+                name: f.optional("name")?,
+                report_name: f.optional("reportName")?,
+                description: f.optional("description")?,
+                frequency: f.optional("frequency")?,
+                granularity: f.optional("granularity")?,
+                filter: f.optional("filter")?,
+                format: f.optional("format")?,
+                timezone: f.optional("timezone")?,
+                pdf_cover_page: f.optional("pdfCoverPage")?,
+                recipients: f.optional("recipients")?,
+                active: f.optional("active")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UpdateScheduleRequest", fields)
+    }
 }
 impl UpdateScheduleRequest {
     /// Creates a value with every field empty.
@@ -658,37 +733,63 @@ impl UpdateScheduleRequest {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ScheduleCreated {
     /// Identifier of the new schedule.
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Whether the schedule is enabled.
     ///
     /// Wire name `active`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// Name of the schedule.
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// File format of the report.
     ///
     /// Wire name `format`; `ReportFormat`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<ReportFormat>,
     /// Time zone of the schedule.
     ///
     /// Wire name `timezone`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ScheduleCreated {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ScheduleCreated, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("active", &v.active);
+            w.optional("name", &v.name);
+            w.optional("format", &v.format);
+            w.optional("timezone", &v.timezone);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScheduleCreated {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ScheduleCreated, ruckus_one_runtime::object::FieldError> {
+            Ok(ScheduleCreated {
+                id: f.optional("id")?,
+                active: f.optional("active")?,
+                name: f.optional("name")?,
+                format: f.optional("format")?,
+                timezone: f.optional("timezone")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ScheduleCreated", fields)
+    }
 }
 impl ScheduleCreated {
     /// Creates a value with every field empty.
@@ -733,72 +834,105 @@ impl ScheduleCreated {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ScheduleUpdated {
     /// Identifier of the schedule.
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Name of the schedule.
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Report generated.
     ///
     /// Wire name `reportName`; `ReportName`; optional.
-    #[serde(rename = "reportName", default, skip_serializing_if = "Option::is_none")]
     pub report_name: Option<ReportName>,
     /// File format of the report.
     ///
     /// Wire name `format`; `ReportFormat`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<ReportFormat>,
     /// Time zone of the schedule.
     ///
     /// Wire name `timezone`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// Whether the schedule is enabled.
     ///
     /// Wire name `active`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// Whether a PDF report gets a cover page.
     ///
     /// Wire name `pdfCoverPage`; `boolean`; optional.
-    #[serde(rename = "pdfCoverPage", default, skip_serializing_if = "Option::is_none")]
     pub pdf_cover_page: Option<bool>,
     /// Description of the schedule.
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// How often the report is generated.
     ///
     /// Wire name `frequency`; `ReportFrequency`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frequency: Option<ReportFrequency>,
     /// Granularity of the report data.
     ///
     /// Wire name `granularity`; `ReportGranularity`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub granularity: Option<ReportGranularity>,
     /// Who receives the report.
     ///
     /// Wire name `recipients`; `ScheduleRecipients`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recipients: Option<ScheduleRecipients>,
     /// Filter of the report data.
     ///
     /// Wire name `filter`; `ScheduleFilter`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<ScheduleFilter>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ScheduleUpdated {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ScheduleUpdated, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("reportName", &v.report_name);
+            w.optional("format", &v.format);
+            w.optional("timezone", &v.timezone);
+            w.optional("active", &v.active);
+            w.optional("pdfCoverPage", &v.pdf_cover_page);
+            w.optional("description", &v.description);
+            w.optional("frequency", &v.frequency);
+            w.optional("granularity", &v.granularity);
+            w.optional("recipients", &v.recipients);
+            w.optional("filter", &v.filter);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScheduleUpdated {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ScheduleUpdated, ruckus_one_runtime::object::FieldError> {
+            Ok(ScheduleUpdated {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                report_name: f.optional("reportName")?,
+                format: f.optional("format")?,
+                timezone: f.optional("timezone")?,
+                active: f.optional("active")?,
+                pdf_cover_page: f.optional("pdfCoverPage")?,
+                description: f.optional("description")?,
+                frequency: f.optional("frequency")?,
+                granularity: f.optional("granularity")?,
+                recipients: f.optional("recipients")?,
+                filter: f.optional("filter")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ScheduleUpdated", fields)
+    }
 }
 impl ScheduleUpdated {
     /// Creates a value with every field empty.
@@ -885,82 +1019,117 @@ impl ScheduleUpdated {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Schedule {
     /// Identifier of the schedule.
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Name of the schedule.
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Report generated.
     ///
     /// Wire name `reportName`; `ReportName`; optional.
-    #[serde(rename = "reportName", default, skip_serializing_if = "Option::is_none")]
     pub report_name: Option<ReportName>,
     /// Owner of the schedule.
     ///
     /// Wire name `owner`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
     /// Who receives the report.
     ///
     /// Wire name `recipients`; `ScheduleRecipients`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recipients: Option<ScheduleRecipients>,
     /// How often the report is generated.
     ///
     /// Wire name `frequency`; `ReportFrequency`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frequency: Option<ReportFrequency>,
     /// Granularity of the report data.
     ///
     /// Wire name `granularity`; `ReportGranularity`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub granularity: Option<ReportGranularity>,
     /// File format of the report.
     ///
     /// Wire name `format`; `ReportFormat`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<ReportFormat>,
     /// Time zone of the schedule.
     ///
     /// Wire name `timezone`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// Description of the schedule.
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Execution time of the schedule; its format and exact meaning are not shown.
     ///
     /// Wire name `executedAt`; `string`; optional.
-    #[serde(rename = "executedAt", default, skip_serializing_if = "Option::is_none")]
     pub executed_at: Option<String>,
     /// Status of the schedule's execution.
     ///
     /// Wire name `status`; `ScheduleStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<ScheduleStatus>,
     /// Whether the schedule is enabled (named `active` in write bodies).
     ///
     /// Wire name `isActive`; `boolean`; optional.
-    #[serde(rename = "isActive", default, skip_serializing_if = "Option::is_none")]
     pub is_active: Option<bool>,
     /// Whether a PDF report gets a cover page.
     ///
     /// Wire name `pdfCoverPage`; `boolean`; optional.
-    #[serde(rename = "pdfCoverPage", default, skip_serializing_if = "Option::is_none")]
     pub pdf_cover_page: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Schedule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Schedule, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("reportName", &v.report_name);
+            w.optional("owner", &v.owner);
+            w.optional("recipients", &v.recipients);
+            w.optional("frequency", &v.frequency);
+            w.optional("granularity", &v.granularity);
+            w.optional("format", &v.format);
+            w.optional("timezone", &v.timezone);
+            w.optional("description", &v.description);
+            w.optional("executedAt", &v.executed_at);
+            w.optional("status", &v.status);
+            w.optional("isActive", &v.is_active);
+            w.optional("pdfCoverPage", &v.pdf_cover_page);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Schedule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Schedule, ruckus_one_runtime::object::FieldError> {
+            Ok(Schedule {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                report_name: f.optional("reportName")?,
+                owner: f.optional("owner")?,
+                recipients: f.optional("recipients")?,
+                frequency: f.optional("frequency")?,
+                granularity: f.optional("granularity")?,
+                format: f.optional("format")?,
+                timezone: f.optional("timezone")?,
+                description: f.optional("description")?,
+                executed_at: f.optional("executedAt")?,
+                status: f.optional("status")?,
+                is_active: f.optional("isActive")?,
+                pdf_cover_page: f.optional("pdfCoverPage")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Schedule", fields)
+    }
 }
 impl Schedule {
     /// Creates a value with every field empty.
@@ -1059,18 +1228,40 @@ impl Schedule {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ScheduleList {
     /// The schedules.
     ///
     /// Wire name `result`; `array<Schedule>`; optional.
     /// Provenance: inferred (the document says the result is an array of schedules without naming the item shape; the Get Schedule shape is assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Vec<Schedule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ScheduleList {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ScheduleList, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("result", &v.result);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScheduleList {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ScheduleList, ruckus_one_runtime::object::FieldError> {
+            Ok(ScheduleList {
+                result: f.optional("result")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ScheduleList", fields)
+    }
 }
 impl ScheduleList {
     /// Creates a value with every field empty.
@@ -1091,13 +1282,35 @@ impl ScheduleList {
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ScheduleIds {
     /// Identifiers of the schedules.
     ///
     /// Wire name `ids`; `array<string>`; required.
     pub ids: Vec<String>,
+}
+impl serde::Serialize for ScheduleIds {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ScheduleIds, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("ids", &v.ids);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScheduleIds {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ScheduleIds, ruckus_one_runtime::object::FieldError> {
+            Ok(ScheduleIds {
+                ids: f.required("ids")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ScheduleIds", fields)
+    }
 }
 impl ScheduleIds {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1110,17 +1323,39 @@ impl ScheduleIds {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ScheduleBatchResult {
     /// Outcome of the operation.
     ///
     /// Wire name `result`; raw JSON, shape not shown: The document gives `result` as an object without its fields.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ScheduleBatchResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ScheduleBatchResult, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("result", &v.result);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScheduleBatchResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ScheduleBatchResult, ruckus_one_runtime::object::FieldError> {
+            Ok(ScheduleBatchResult {
+                result: f.optional("result")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ScheduleBatchResult", fields)
+    }
 }
 impl ScheduleBatchResult {
     /// Creates a value with every field empty.
@@ -1343,17 +1578,23 @@ impl<'a> RetryFailedReportSchedules<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ScheduleBatchResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ScheduleBatchResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ScheduleBatchResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ScheduleBatchResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1393,17 +1634,23 @@ impl<'a> DeleteSchedules<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ScheduleBatchResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ScheduleBatchResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ScheduleBatchResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ScheduleBatchResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1450,14 +1697,23 @@ impl<'a> ListSchedules<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ScheduleList, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ScheduleList, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ScheduleList>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ScheduleList>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static CREATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1497,17 +1753,23 @@ impl<'a> CreateSchedule<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ScheduleCreated, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ScheduleCreated, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ScheduleCreated>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ScheduleCreated>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1547,19 +1809,23 @@ impl<'a> GetScheduleExecutionLogs<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<ScheduleExecutionLogEntry>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<ScheduleExecutionLogEntry>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<ScheduleExecutionLogEntry>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<ScheduleExecutionLogEntry>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1599,14 +1865,21 @@ impl<'a> GetSchedule<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Schedule, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Schedule, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Schedule>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Schedule>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1646,16 +1919,22 @@ impl<'a> UpdateSchedule<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ScheduleUpdated, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ScheduleUpdated, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ScheduleUpdated>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ScheduleUpdated>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }

@@ -140,76 +140,100 @@ impl<'de> serde::Deserialize<'de> for InvitationType {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UserListItem {
     /// Identifier of the user.
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// First name.
     ///
     /// Wire name `firstName`; `string`; optional.
-    #[serde(rename = "firstName", default, skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name.
     ///
     /// Wire name `lastName`; `string`; optional.
-    #[serde(rename = "lastName", default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Email address.
     ///
     /// Wire name `email`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// Tenant of the user.
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Name of the user's tenant.
     ///
     /// Wire name `tenantName`; `string`; optional.
-    #[serde(rename = "tenantName", default, skip_serializing_if = "Option::is_none")]
     pub tenant_name: Option<String>,
     /// Role of the user.
     ///
     /// Wire name `role`; `UserRole`; optional.
     /// Provenance: inferred (the list item gives no type for role; the document's role enumeration assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
     /// Resource group the role applies to.
     ///
     /// Wire name `resourceGroupId`; `string`; optional.
-    #[serde(
-        rename = "resourceGroupId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub resource_group_id: Option<String>,
     /// Name of that resource group.
     ///
     /// Wire name `resourceGroupName`; `string`; optional.
-    #[serde(
-        rename = "resourceGroupName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub resource_group_name: Option<String>,
     /// Kind of user, a free string; allowed values are not shown.
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// Invitation details.
     ///
     /// Wire name `invitation`; `UserInvitation`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invitation: Option<UserInvitation>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UserListItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UserListItem, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("firstName", &v.first_name);
+            w.optional("lastName", &v.last_name);
+            w.optional("email", &v.email);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("tenantName", &v.tenant_name);
+            w.optional("role", &v.role);
+            w.optional("resourceGroupId", &v.resource_group_id);
+            w.optional("resourceGroupName", &v.resource_group_name);
+            w.optional("type", &v.type_);
+            w.optional("invitation", &v.invitation);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UserListItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UserListItem, ruckus_one_runtime::object::FieldError> {
+            Ok(UserListItem {
+                id: f.optional("id")?,
+                first_name: f.optional("firstName")?,
+                last_name: f.optional("lastName")?,
+                email: f.optional("email")?,
+                tenant_id: f.optional("tenantId")?,
+                tenant_name: f.optional("tenantName")?,
+                role: f.optional("role")?,
+                resource_group_id: f.optional("resourceGroupId")?,
+                resource_group_name: f.optional("resourceGroupName")?,
+                type_: f.optional("type")?,
+                invitation: f.optional("invitation")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UserListItem", fields)
+    }
 }
 impl UserListItem {
     /// Creates a value with every field empty.
@@ -290,22 +314,45 @@ impl UserListItem {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UserInvitation {
     /// State of the invitation, a free string; allowed values and transitions are not shown.
     ///
     /// Wire name `state`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// Who sent the invitation.
     ///
     /// Wire name `inviterUser`; `InviterUser`; optional.
-    #[serde(rename = "inviterUser", default, skip_serializing_if = "Option::is_none")]
     pub inviter_user: Option<InviterUser>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UserInvitation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UserInvitation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("state", &v.state);
+            w.optional("inviterUser", &v.inviter_user);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UserInvitation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UserInvitation, ruckus_one_runtime::object::FieldError> {
+            Ok(UserInvitation {
+                state: f.optional("state")?,
+                inviter_user: f.optional("inviterUser")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UserInvitation", fields)
+    }
 }
 impl UserInvitation {
     /// Creates a value with every field empty.
@@ -332,22 +379,45 @@ impl UserInvitation {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct InviterUser {
     /// First name.
     ///
     /// Wire name `firstName`; `string`; optional.
-    #[serde(rename = "firstName", default, skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name.
     ///
     /// Wire name `lastName`; `string`; optional.
-    #[serde(rename = "lastName", default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for InviterUser {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &InviterUser, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("firstName", &v.first_name);
+            w.optional("lastName", &v.last_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for InviterUser {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<InviterUser, ruckus_one_runtime::object::FieldError> {
+            Ok(InviterUser {
+                first_name: f.optional("firstName")?,
+                last_name: f.optional("lastName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "InviterUser", fields)
+    }
 }
 impl InviterUser {
     /// Creates a value with every field empty.
@@ -374,56 +444,81 @@ impl InviterUser {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct User {
     /// Identifier of the user.
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// First name.
     ///
     /// Wire name `firstName`; `string`; optional.
-    #[serde(rename = "firstName", default, skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name.
     ///
     /// Wire name `lastName`; `string`; optional.
-    #[serde(rename = "lastName", default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Email address.
     ///
     /// Wire name `email`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// Tenant of the user.
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Support-user flag.
     ///
     /// Wire name `isSupport`; `boolean`; optional.
-    #[serde(rename = "isSupport", default, skip_serializing_if = "Option::is_none")]
     pub is_support: Option<bool>,
     /// Preferences of the user.
     ///
     /// Wire name `preferences`; raw JSON, shape not shown: The document gives preferences as an object without its fields.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preferences: Option<serde_json::Value>,
     /// The user's roles, one per resource group.
     ///
     /// Wire name `userResourceMappings`; `array<UserResourceMapping>`; optional.
-    #[serde(
-        rename = "userResourceMappings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_resource_mappings: Option<Vec<UserResourceMapping>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for User {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &User, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("firstName", &v.first_name);
+            w.optional("lastName", &v.last_name);
+            w.optional("email", &v.email);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("isSupport", &v.is_support);
+            w.optional("preferences", &v.preferences);
+            w.optional("userResourceMappings", &v.user_resource_mappings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for User {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<User, ruckus_one_runtime::object::FieldError> {
+            Ok(User {
+                id: f.optional("id")?,
+                first_name: f.optional("firstName")?,
+                last_name: f.optional("lastName")?,
+                email: f.optional("email")?,
+                tenant_id: f.optional("tenantId")?,
+                is_support: f.optional("isSupport")?,
+                preferences: f.optional("preferences")?,
+                user_resource_mappings: f.optional("userResourceMappings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "User", fields)
+    }
 }
 impl User {
     /// Creates a value with every field empty.
@@ -489,23 +584,46 @@ impl User {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UserResourceMapping {
     /// Role within the resource group.
     ///
     /// Wire name `role`; `UserRole`; optional.
     /// Provenance: inferred (the mapping gives no type for role; the document's role enumeration assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
     /// The resource group, including its tenantId.
     ///
     /// Wire name `resourceGroup`; `ResourceGroup`; optional.
-    #[serde(rename = "resourceGroup", default, skip_serializing_if = "Option::is_none")]
     pub resource_group: Option<super::resource_groups::ResourceGroup>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UserResourceMapping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UserResourceMapping, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("role", &v.role);
+            w.optional("resourceGroup", &v.resource_group);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UserResourceMapping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UserResourceMapping, ruckus_one_runtime::object::FieldError> {
+            Ok(UserResourceMapping {
+                role: f.optional("role")?,
+                resource_group: f.optional("resourceGroup")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UserResourceMapping", fields)
+    }
 }
 impl UserResourceMapping {
     /// Creates a value with every field empty.
@@ -541,13 +659,12 @@ pub type InternalUser = serde_json::Value;
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AddInternalUserRequest {
     /// Resource group the role applies to.
     ///
     /// Wire name `resourceGroupId`; `string`; required.
-    #[serde(rename = "resourceGroupId")]
     pub resource_group_id: String,
     /// Role to grant.
     ///
@@ -557,8 +674,40 @@ pub struct AddInternalUserRequest {
     /// Identifier of the internal user, as returned by List Internal Users.
     ///
     /// Wire name `swuId`; `string`; required.
-    #[serde(rename = "swuId")]
     pub swu_id: String,
+}
+impl serde::Serialize for AddInternalUserRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AddInternalUserRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("resourceGroupId", &v.resource_group_id);
+            w.field("role", &v.role);
+            w.field("swuId", &v.swu_id);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AddInternalUserRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AddInternalUserRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(AddInternalUserRequest {
+                resource_group_id: f.required("resourceGroupId")?,
+                role: f.required("role")?,
+                swu_id: f.required("swuId")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AddInternalUserRequest",
+            fields,
+        )
+    }
 }
 impl AddInternalUserRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -575,7 +724,7 @@ impl AddInternalUserRequest {
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct InviteThirdPartyUserRequest {
     /// Email address to invite.
@@ -585,7 +734,6 @@ pub struct InviteThirdPartyUserRequest {
     /// Resource group the role applies to.
     ///
     /// Wire name `resourceGroupId`; `string`; required.
-    #[serde(rename = "resourceGroupId")]
     pub resource_group_id: String,
     /// Role to grant.
     ///
@@ -595,8 +743,45 @@ pub struct InviteThirdPartyUserRequest {
     /// Kind of invitation.
     ///
     /// Wire name `type`; `InvitationType`; optional; default: tenant.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<InvitationType>,
+}
+impl serde::Serialize for InviteThirdPartyUserRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &InviteThirdPartyUserRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("email", &v.email);
+            w.field("resourceGroupId", &v.resource_group_id);
+            w.field("role", &v.role);
+            w.optional("type", &v.type_);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for InviteThirdPartyUserRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            InviteThirdPartyUserRequest,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(InviteThirdPartyUserRequest {
+                email: f.required("email")?,
+                resource_group_id: f.required("resourceGroupId")?,
+                role: f.required("role")?,
+                type_: f.optional("type")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "InviteThirdPartyUserRequest",
+            fields,
+        )
+    }
 }
 impl InviteThirdPartyUserRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -619,43 +804,65 @@ impl InviteThirdPartyUserRequest {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct InvitedUser {
     /// Identifier of the invited user.
     ///
     /// Wire name `invitedUserId`; `string`; optional.
-    #[serde(rename = "invitedUserId", default, skip_serializing_if = "Option::is_none")]
     pub invited_user_id: Option<String>,
     /// Email address invited.
     ///
     /// Wire name `email`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// Resource group the role applies to.
     ///
     /// Wire name `resourceGroupId`; `string`; optional.
-    #[serde(
-        rename = "resourceGroupId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub resource_group_id: Option<String>,
     /// Role granted.
     ///
     /// Wire name `role`; `UserRole`; optional.
     /// Provenance: inferred (the response gives no type for role; the document's role enumeration assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
     /// Kind of invitation.
     ///
     /// Wire name `type`; `InvitationType`; optional.
     /// Provenance: inferred (the response gives no type for type; the invitation type enumeration of the request assumed).
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<InvitationType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for InvitedUser {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &InvitedUser, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("invitedUserId", &v.invited_user_id);
+            w.optional("email", &v.email);
+            w.optional("resourceGroupId", &v.resource_group_id);
+            w.optional("role", &v.role);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for InvitedUser {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<InvitedUser, ruckus_one_runtime::object::FieldError> {
+            Ok(InvitedUser {
+                invited_user_id: f.optional("invitedUserId")?,
+                email: f.optional("email")?,
+                resource_group_id: f.optional("resourceGroupId")?,
+                role: f.optional("role")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "InvitedUser", fields)
+    }
 }
 impl InvitedUser {
     /// Creates a value with every field empty.
@@ -700,19 +907,42 @@ impl InvitedUser {
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateUserRequest {
     /// Resource group the role applies to.
     ///
     /// Wire name `resourceGroupId`; `string`; required.
-    #[serde(rename = "resourceGroupId")]
     pub resource_group_id: String,
     /// Role to grant.
     ///
     /// Wire name `role`; `UserRole`; required.
     /// Provenance: inferred (the body gives no type for role; the document's role enumeration assumed).
     pub role: UserRole,
+}
+impl serde::Serialize for UpdateUserRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UpdateUserRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("resourceGroupId", &v.resource_group_id);
+            w.field("role", &v.role);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateUserRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateUserRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(UpdateUserRequest {
+                resource_group_id: f.required("resourceGroupId")?,
+                role: f.required("role")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UpdateUserRequest", fields)
+    }
 }
 impl UpdateUserRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -900,19 +1130,23 @@ impl<'a> DeleteUsers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::ErrorBody, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::ErrorBody, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::ErrorBody>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::ErrorBody>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -952,17 +1186,23 @@ impl<'a> ListUsers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<UserListItem>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<UserListItem>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<UserListItem>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<UserListItem>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static ADD_INTERNAL_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1002,14 +1242,18 @@ impl<'a> AddInternalUser<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<User, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<User, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<User>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<User>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1049,14 +1293,23 @@ impl<'a> InviteThirdPartyUser<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<InvitedUser, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<InvitedUser, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<InvitedUser>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<InvitedUser>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static LIST_INTERNAL_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1096,17 +1349,23 @@ impl<'a> ListInternalUsers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<InternalUser>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<InternalUser>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<InternalUser>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<InternalUser>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1146,13 +1405,17 @@ impl<'a> UpdateUser<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<User, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<User, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<User>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<User>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }

@@ -10,52 +10,81 @@
 /// Provenance: reference (Asynchronous writes (official bundle activities 0.0.1)).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Activity {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `ActivityStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<ActivityStatus>,
     /// `useCase`
     ///
     /// Wire name `useCase`; `string`; optional.
-    #[serde(rename = "useCase", default, skip_serializing_if = "Option::is_none")]
     pub use_case: Option<String>,
     /// Failure text; often a JSON document inside a string.
     ///
     /// Wire name `error`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// `suggestion`
     ///
     /// Wire name `suggestion`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
     /// `steps`
     ///
     /// Wire name `steps`; `json`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<serde_json::Value>,
     /// `startDatetime`
     ///
     /// Wire name `startDatetime`; `string`; optional.
-    #[serde(rename = "startDatetime", default, skip_serializing_if = "Option::is_none")]
     pub start_datetime: Option<String>,
     /// `endDatetime`
     ///
     /// Wire name `endDatetime`; `string`; optional.
-    #[serde(rename = "endDatetime", default, skip_serializing_if = "Option::is_none")]
     pub end_datetime: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Activity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Activity, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("status", &v.status);
+            w.optional("useCase", &v.use_case);
+            w.optional("error", &v.error);
+            w.optional("suggestion", &v.suggestion);
+            w.optional("steps", &v.steps);
+            w.optional("startDatetime", &v.start_datetime);
+            w.optional("endDatetime", &v.end_datetime);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Activity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Activity, ruckus_one_runtime::object::FieldError> {
+            Ok(Activity {
+                request_id: f.optional("requestId")?,
+                status: f.optional("status")?,
+                use_case: f.optional("useCase")?,
+                error: f.optional("error")?,
+                suggestion: f.optional("suggestion")?,
+                steps: f.optional("steps")?,
+                start_datetime: f.optional("startDatetime")?,
+                end_datetime: f.optional("endDatetime")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Activity", fields)
+    }
 }
 impl Activity {
     /// Creates a value with every field empty.
@@ -181,27 +210,51 @@ impl<'de> serde::Deserialize<'de> for ActivityStatus {
 /// Provenance: reference (Asynchronous writes).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ActivityQuery {
     /// `filters`
     ///
     /// Wire name `filters`; `ActivityQueryFilters`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<ActivityQueryFilters>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; maximum: 500.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ActivityQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ActivityQuery, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("filters", &v.filters);
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ActivityQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ActivityQuery, ruckus_one_runtime::object::FieldError> {
+            Ok(ActivityQuery {
+                filters: f.optional("filters")?,
+                page: f.optional("page")?,
+                page_size: f.optional("pageSize")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ActivityQuery", fields)
+    }
 }
 impl ActivityQuery {
     /// Creates a value with every field empty.
@@ -236,14 +289,35 @@ impl ActivityQuery {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ActivityQueryFilters {
     /// Request ids.
     ///
     /// Wire name `id`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<Vec<String>>,
+}
+impl serde::Serialize for ActivityQueryFilters {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ActivityQueryFilters, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ActivityQueryFilters {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ActivityQueryFilters, ruckus_one_runtime::object::FieldError> {
+            Ok(ActivityQueryFilters {
+                id: f.optional("id")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ActivityQueryFilters", fields)
+    }
 }
 impl ActivityQueryFilters {
     /// Creates a value with every field empty.
@@ -372,14 +446,21 @@ impl<'a> GetActivity<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Activity, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Activity, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Activity>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static QUERY_ACTIVITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -436,18 +517,22 @@ impl<'a> QueryActivities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }

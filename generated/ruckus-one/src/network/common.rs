@@ -10,31 +10,55 @@
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AsyncResult {
     /// Links about the request.
     ///
     /// Wire name `links`; `array<AsyncResultLink>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<Vec<AsyncResultLink>>,
     /// Identifier of the request; poll the activity with it.
     ///
     /// Wire name `requestId`; `string`; required.
     /// Provenance: reference (every 202 body of the official descriptions carries it (e.g. wifi_api-17.3.3.205.yaml OperationResponseRequestIdOnly)).
-    #[serde(rename = "requestId")]
     pub request_id: String,
     /// Result details; often the created resource's id.
     ///
     /// Wire name `response`; `json`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<serde_json::Value>,
     /// Identifier of the created or changed resource, where the service gives it.
     ///
     /// Wire name `id`; `string`; optional.
     /// Provenance: reference (switch_service_api-0.4.0.yaml AsycRequestResponse).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+}
+impl serde::Serialize for AsyncResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AsyncResult, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("links", &v.links);
+            w.field("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.optional("id", &v.id);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AsyncResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AsyncResult, ruckus_one_runtime::object::FieldError> {
+            Ok(AsyncResult {
+                links: f.optional("links")?,
+                request_id: f.required("requestId")?,
+                response: f.optional("response")?,
+                id: f.optional("id")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AsyncResult", fields)
+    }
 }
 impl AsyncResult {
     /// Creates a value from the required fields; optional fields start empty.
@@ -67,49 +91,77 @@ impl AsyncResult {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AsyncResultLink {
     /// `deprecation`
     ///
     /// Wire name `deprecation`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecation: Option<String>,
     /// `href`
     ///
     /// Wire name `href`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub href: Option<String>,
     /// `hreflang`
     ///
     /// Wire name `hreflang`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hreflang: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `profile`
     ///
     /// Wire name `profile`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
     /// `templated`
     ///
     /// Wire name `templated`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub templated: Option<bool>,
     /// `title`
     ///
     /// Wire name `title`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
+}
+impl serde::Serialize for AsyncResultLink {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AsyncResultLink, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("deprecation", &v.deprecation);
+            w.optional("href", &v.href);
+            w.optional("hreflang", &v.hreflang);
+            w.optional("name", &v.name);
+            w.optional("profile", &v.profile);
+            w.optional("templated", &v.templated);
+            w.optional("title", &v.title);
+            w.optional("type", &v.type_);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AsyncResultLink {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AsyncResultLink, ruckus_one_runtime::object::FieldError> {
+            Ok(AsyncResultLink {
+                deprecation: f.optional("deprecation")?,
+                href: f.optional("href")?,
+                hreflang: f.optional("hreflang")?,
+                name: f.optional("name")?,
+                profile: f.optional("profile")?,
+                templated: f.optional("templated")?,
+                title: f.optional("title")?,
+                type_: f.optional("type")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AsyncResultLink", fields)
+    }
 }
 impl AsyncResultLink {
     /// Creates a value with every field empty.
@@ -171,29 +223,53 @@ impl AsyncResultLink {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagingInfo {
     /// Number of items over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Page number; the document says it starts at 0.
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Items per page.
     ///
     /// Wire name `pageSize`; `integer`; optional.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `pageCount`; `integer`; optional.
-    #[serde(rename = "pageCount", default, skip_serializing_if = "Option::is_none")]
     pub page_count: Option<i64>,
+}
+impl serde::Serialize for PagingInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PagingInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("pageCount", &v.page_count);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PagingInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PagingInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(PagingInfo {
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                page_size: f.optional("pageSize")?,
+                page_count: f.optional("pageCount")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PagingInfo", fields)
+    }
 }
 impl PagingInfo {
     /// Creates a value with every field empty.
@@ -231,29 +307,53 @@ impl PagingInfo {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResult {
     /// `paging`
     ///
     /// Wire name `paging`; `PagingInfo`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paging: Option<PagingInfo>,
     /// `_links`
     ///
     /// Wire name `_links`; raw JSON, shape not shown: The fields of the links object are not shown.; optional.
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<serde_json::Value>,
     /// `content`
     ///
     /// Wire name `content`; array of raw JSON, shape not shown: The item shape depends on the operation and is not shown.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// `data`
     ///
     /// Wire name `data`; array of raw JSON, shape not shown: The item shape depends on the operation and is not shown.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<serde_json::Value>>,
+}
+impl serde::Serialize for PagedResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PagedResult, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("paging", &v.paging);
+            w.optional("_links", &v.links);
+            w.optional("content", &v.content);
+            w.optional("data", &v.data);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PagedResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PagedResult, ruckus_one_runtime::object::FieldError> {
+            Ok(PagedResult {
+                paging: f.optional("paging")?,
+                links: f.optional("_links")?,
+                content: f.optional("content")?,
+                data: f.optional("data")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PagedResult", fields)
+    }
 }
 impl PagedResult {
     /// Creates a value with every field empty.
@@ -291,73 +391,99 @@ impl PagedResult {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LegacyPage {
     /// `totalElements`
     ///
     /// Wire name `totalElements`; `integer`; optional.
     /// Deprecated: Removed; use `paging.totalCount`.
-    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional.
     /// Deprecated: Removed; use `paging.pageCount`.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `size`
     ///
     /// Wire name `size`; `integer`; optional.
     /// Deprecated: Removed; use `paging.pageSize`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// `number`
     ///
     /// Wire name `number`; `integer`; optional.
     /// Deprecated: Removed; use `paging.page`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// `sort`
     ///
     /// Wire name `sort`; `json`; optional.
     /// Deprecated: Removed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<serde_json::Value>,
     /// `first`
     ///
     /// Wire name `first`; `boolean`; optional.
     /// Deprecated: Removed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// `last`
     ///
     /// Wire name `last`; `boolean`; optional.
     /// Deprecated: Removed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// `numberOfElements`
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
     /// Deprecated: Removed.
-    #[serde(
-        rename = "numberOfElements",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub number_of_elements: Option<i64>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `json`; optional.
     /// Deprecated: Removed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<serde_json::Value>,
     /// `empty`
     ///
     /// Wire name `empty`; `boolean`; optional.
     /// Deprecated: Removed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
+}
+impl serde::Serialize for LegacyPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LegacyPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("number", &v.number);
+            w.optional("sort", &v.sort);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("pageable", &v.pageable);
+            w.optional("empty", &v.empty);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LegacyPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LegacyPage, ruckus_one_runtime::object::FieldError> {
+            Ok(LegacyPage {
+                total_elements: f.optional("totalElements")?,
+                total_pages: f.optional("totalPages")?,
+                size: f.optional("size")?,
+                number: f.optional("number")?,
+                sort: f.optional("sort")?,
+                first: f.optional("first")?,
+                last: f.optional("last")?,
+                number_of_elements: f.optional("numberOfElements")?,
+                pageable: f.optional("pageable")?,
+                empty: f.optional("empty")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LegacyPage", fields)
+    }
 }
 impl LegacyPage {
     /// Creates a value with every field empty.
@@ -486,65 +612,87 @@ impl<'de> serde::Deserialize<'de> for SortOrder {
 /// Provenance: reference (Pagination styles (query bodies)).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryRequest {
     /// Page number, from 1.
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `sortField`
     ///
     /// Wire name `sortField`; `string`; optional.
-    #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
     pub sort_field: Option<String>,
     /// `sortOrder`
     ///
     /// Wire name `sortOrder`; `SortOrder`; optional.
-    #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
     pub sort_order: Option<SortOrder>,
     /// `searchString`
     ///
     /// Wire name `searchString`; `string`; optional.
-    #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
     pub search_string: Option<String>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<string>`; optional.
-    #[serde(
-        rename = "searchTargetFields",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub search_target_fields: Option<Vec<String>>,
     /// `filters`
     ///
     /// Wire name `filters`; `json`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<serde_json::Value>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// Sorts by a count field; accepted by the query operations of switch ports, switch clients, tunnel service profiles, profile and policy queries, and CSV exports.
     ///
     /// Wire name `sortByCountField`; `string`; optional.
-    #[serde(
-        rename = "sortByCountField",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sort_by_count_field: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &QueryRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
+            w.optional("searchString", &v.search_string);
+            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional("filters", &v.filters);
+            w.optional("fields", &v.fields);
+            w.optional("sortByCountField", &v.sort_by_count_field);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QueryRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(QueryRequest {
+                page: f.optional("page")?,
+                page_size: f.optional("pageSize")?,
+                sort_field: f.optional("sortField")?,
+                sort_order: f.optional("sortOrder")?,
+                search_string: f.optional("searchString")?,
+                search_target_fields: f.optional("searchTargetFields")?,
+                filters: f.optional("filters")?,
+                fields: f.optional("fields")?,
+                sort_by_count_field: f.optional("sortByCountField")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "QueryRequest", fields)
+    }
 }
 impl QueryRequest {
     /// Creates a value with every field empty.
@@ -613,27 +761,51 @@ impl QueryRequest {
 /// Provenance: reference (Pagination styles (query bodies)).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResult {
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; array of raw JSON, shape not shown: The item shape depends on the operation and is not shown.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &QueryResult, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QueryResult, ruckus_one_runtime::object::FieldError> {
+            Ok(QueryResult {
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "QueryResult", fields)
+    }
 }
 impl QueryResult {
     /// Creates a value with every field empty.
@@ -666,20 +838,49 @@ impl QueryResult {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationErrorBody {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
     /// Provenance: reference (Error bodies seen in practice).
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `errors`
     ///
     /// Wire name `errors`; `array<ConfigurationError>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<ConfigurationError>>,
+}
+impl serde::Serialize for ConfigurationErrorBody {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ConfigurationErrorBody,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("errors", &v.errors);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ConfigurationErrorBody, ruckus_one_runtime::object::FieldError> {
+            Ok(ConfigurationErrorBody {
+                request_id: f.optional("requestId")?,
+                errors: f.optional("errors")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ConfigurationErrorBody",
+            fields,
+        )
+    }
 }
 impl ConfigurationErrorBody {
     /// Creates a value with every field empty.
@@ -705,31 +906,55 @@ impl ConfigurationErrorBody {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationError {
     /// Service-prefixed code such as SWITCH-10434.
     ///
     /// Wire name `code`; `string`; optional.
     /// Provenance: reference (Error bodies seen in practice).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
     /// `message`
     ///
     /// Wire name `message`; `string`; optional.
     /// Provenance: reference (Error bodies seen in practice).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// `reason`
     ///
     /// Wire name `reason`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// `suggestion`
     ///
     /// Wire name `suggestion`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
+}
+impl serde::Serialize for ConfigurationError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ConfigurationError, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("code", &v.code);
+            w.optional("message", &v.message);
+            w.optional("reason", &v.reason);
+            w.optional("suggestion", &v.suggestion);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigurationError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ConfigurationError, ruckus_one_runtime::object::FieldError> {
+            Ok(ConfigurationError {
+                code: f.optional("code")?,
+                message: f.optional("message")?,
+                reason: f.optional("reason")?,
+                suggestion: f.optional("suggestion")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ConfigurationError", fields)
+    }
 }
 impl ConfigurationError {
     /// Creates a value with every field empty.
@@ -767,32 +992,57 @@ impl ConfigurationError {
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml RestApiErrorDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntitlementErrorBody {
     /// `code`
     ///
     /// Wire name `code`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
     /// `message`
     ///
     /// Wire name `message`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// `reason`
     ///
     /// Wire name `reason`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// `suggestion`
     ///
     /// Wire name `suggestion`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EntitlementErrorBody {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EntitlementErrorBody, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("code", &v.code);
+            w.optional("message", &v.message);
+            w.optional("reason", &v.reason);
+            w.optional("suggestion", &v.suggestion);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntitlementErrorBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EntitlementErrorBody, ruckus_one_runtime::object::FieldError> {
+            Ok(EntitlementErrorBody {
+                code: f.optional("code")?,
+                message: f.optional("message")?,
+                reason: f.optional("reason")?,
+                suggestion: f.optional("suggestion")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EntitlementErrorBody", fields)
+    }
 }
 impl EntitlementErrorBody {
     /// Creates a value with every field empty.
@@ -831,34 +1081,59 @@ impl EntitlementErrorBody {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityErrorBody {
     /// `status`
     ///
     /// Wire name `status`; `HttpStatusName`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<HttpStatusName>,
     /// `timestamp`
     ///
     /// Wire name `timestamp`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<String>,
     /// `message`
     ///
     /// Wire name `message`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// `debugMessage`
     ///
     /// Wire name `debugMessage`; `string`; optional.
-    #[serde(rename = "debugMessage", default, skip_serializing_if = "Option::is_none")]
     pub debug_message: Option<String>,
     /// `subErrors`
     ///
     /// Wire name `subErrors`; `array<json>`; optional.
-    #[serde(rename = "subErrors", default, skip_serializing_if = "Option::is_none")]
     pub sub_errors: Option<Vec<serde_json::Value>>,
+}
+impl serde::Serialize for IdentityErrorBody {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdentityErrorBody, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("status", &v.status);
+            w.optional("timestamp", &v.timestamp);
+            w.optional("message", &v.message);
+            w.optional("debugMessage", &v.debug_message);
+            w.optional("subErrors", &v.sub_errors);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityErrorBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityErrorBody, ruckus_one_runtime::object::FieldError> {
+            Ok(IdentityErrorBody {
+                status: f.optional("status")?,
+                timestamp: f.optional("timestamp")?,
+                message: f.optional("message")?,
+                debug_message: f.optional("debugMessage")?,
+                sub_errors: f.optional("subErrors")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "IdentityErrorBody", fields)
+    }
 }
 impl IdentityErrorBody {
     /// Creates a value with every field empty.
@@ -1237,62 +1512,93 @@ impl<'de> serde::Deserialize<'de> for HttpStatusName {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServer {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 64; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional; max_length: 48; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `purpose`
     ///
     /// Wire name `purpose`; `AaaServerPurpose`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<AaaServerPurpose>,
     /// `level`
     ///
     /// Wire name `level`; `AaaServerLevel`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<AaaServerLevel>,
     /// `serverType`
     ///
     /// Wire name `serverType`; `AaaServerServerType`; optional.
-    #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
     pub server_type: Option<AaaServerServerType>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `acctPort`
     ///
     /// Wire name `acctPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
-    #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
     pub acct_port: Option<i64>,
     /// `authPort`
     ///
     /// Wire name `authPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
-    #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
     pub auth_port: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AaaServer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AaaServer, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("username", &v.username);
+            w.optional("password", &v.password);
+            w.optional("purpose", &v.purpose);
+            w.optional("level", &v.level);
+            w.optional("serverType", &v.server_type);
+            w.optional("secret", &v.secret);
+            w.optional("ip", &v.ip);
+            w.optional("acctPort", &v.acct_port);
+            w.optional("authPort", &v.auth_port);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServer {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AaaServer, ruckus_one_runtime::object::FieldError> {
+            Ok(AaaServer {
+                name: f.optional("name")?,
+                username: f.optional("username")?,
+                password: f.optional("password")?,
+                purpose: f.optional("purpose")?,
+                level: f.optional("level")?,
+                server_type: f.optional("serverType")?,
+                secret: f.optional("secret")?,
+                ip: f.optional("ip")?,
+                acct_port: f.optional("acctPort")?,
+                auth_port: f.optional("authPort")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AaaServer", fields)
+    }
 }
 impl AaaServer {
     /// Creates a value with every field empty.
@@ -1370,81 +1676,111 @@ impl AaaServer {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServerBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `acctPort`
     ///
     /// Wire name `acctPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
-    #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
     pub acct_port: Option<i64>,
     /// `authPort`
     ///
     /// Wire name `authPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
-    #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
     pub auth_port: Option<i64>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `level`
     ///
     /// Wire name `level`; `AaaServerBoLevel`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<AaaServerBoLevel>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 64; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `encryptedPassword`
     ///
     /// Wire name `encryptedPassword`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(
-        rename = "encryptedPassword",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub encrypted_password: Option<ruckus_one_runtime::Secret>,
     /// `purpose`
     ///
     /// Wire name `purpose`; `AaaServerBoPurpose`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<AaaServerBoPurpose>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `serverType`
     ///
     /// Wire name `serverType`; `AaaServerBoServerType`; optional.
-    #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
     pub server_type: Option<AaaServerBoServerType>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional; max_length: 48; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `authEnable`
     ///
     /// Wire name `authEnable`; `boolean`; optional.
-    #[serde(rename = "authEnable", default, skip_serializing_if = "Option::is_none")]
     pub auth_enable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AaaServerBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AaaServerBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("acctPort", &v.acct_port);
+            w.optional("authPort", &v.auth_port);
+            w.optional("ip", &v.ip);
+            w.optional("level", &v.level);
+            w.optional("name", &v.name);
+            w.optional("password", &v.password);
+            w.optional("encryptedPassword", &v.encrypted_password);
+            w.optional("purpose", &v.purpose);
+            w.optional("secret", &v.secret);
+            w.optional("serverType", &v.server_type);
+            w.optional("username", &v.username);
+            w.optional("authEnable", &v.auth_enable);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AaaServerBo, ruckus_one_runtime::object::FieldError> {
+            Ok(AaaServerBo {
+                id: f.optional("id")?,
+                acct_port: f.optional("acctPort")?,
+                auth_port: f.optional("authPort")?,
+                ip: f.optional("ip")?,
+                level: f.optional("level")?,
+                name: f.optional("name")?,
+                password: f.optional("password")?,
+                encrypted_password: f.optional("encryptedPassword")?,
+                purpose: f.optional("purpose")?,
+                secret: f.optional("secret")?,
+                server_type: f.optional("serverType")?,
+                username: f.optional("username")?,
+                auth_enable: f.optional("authEnable")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AaaServerBo", fields)
+    }
 }
 impl AaaServerBo {
     /// Creates a value with every field empty.
@@ -1945,94 +2281,117 @@ impl<'de> serde::Deserialize<'de> for AaaServerServerType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServerV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `purpose`
     ///
     /// Wire name `purpose`; `AaaServerV1Purpose`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<AaaServerV1Purpose>,
     /// `level`
     ///
     /// Wire name `level`; `AaaServerV1Level`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<AaaServerV1Level>,
     /// `serverType`
     ///
     /// Wire name `serverType`; `AaaServerV1ServerType`; optional.
-    #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
     pub server_type: Option<AaaServerV1ServerType>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `acctPort`
     ///
     /// Wire name `acctPort`; `integer`; optional; format: int32.
-    #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
     pub acct_port: Option<i64>,
     /// `authPort`
     ///
     /// Wire name `authPort`; `integer`; optional; format: int32.
-    #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
     pub auth_port: Option<i64>,
     /// `switchCountInVenue`
     ///
     /// Wire name `switchCountInVenue`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "switchCountInVenue",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_count_in_venue: Option<i64>,
     /// `syncedPasswordSwitchCount`
     ///
     /// Wire name `syncedPasswordSwitchCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "syncedPasswordSwitchCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub synced_password_switch_count: Option<i64>,
     /// `aaaServerViewList`
     ///
     /// Wire name `aaaServerViewList`; `array<AaaServerV1>`; optional.
-    #[serde(
-        rename = "aaaServerViewList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub aaa_server_view_list: Option<Vec<AaaServerV1>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AaaServerV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AaaServerV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("username", &v.username);
+            w.optional("password", &v.password);
+            w.optional("purpose", &v.purpose);
+            w.optional("level", &v.level);
+            w.optional("serverType", &v.server_type);
+            w.optional("secret", &v.secret);
+            w.optional("ip", &v.ip);
+            w.optional("acctPort", &v.acct_port);
+            w.optional("authPort", &v.auth_port);
+            w.optional("switchCountInVenue", &v.switch_count_in_venue);
+            w.optional("syncedPasswordSwitchCount", &v.synced_password_switch_count);
+            w.optional("aaaServerViewList", &v.aaa_server_view_list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AaaServerV1, ruckus_one_runtime::object::FieldError> {
+            Ok(AaaServerV1 {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                username: f.optional("username")?,
+                password: f.optional("password")?,
+                purpose: f.optional("purpose")?,
+                level: f.optional("level")?,
+                server_type: f.optional("serverType")?,
+                secret: f.optional("secret")?,
+                ip: f.optional("ip")?,
+                acct_port: f.optional("acctPort")?,
+                auth_port: f.optional("authPort")?,
+                switch_count_in_venue: f.optional("switchCountInVenue")?,
+                synced_password_switch_count: f.optional("syncedPasswordSwitchCount")?,
+                aaa_server_view_list: f.optional("aaaServerViewList")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AaaServerV1", fields)
+    }
 }
 impl AaaServerV1 {
     /// Creates a value with every field empty.
@@ -2338,22 +2697,45 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1ServerType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaSettingResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `AaaSettingView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<AaaSettingView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AaaSettingResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AaaSettingResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AaaSettingResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(AaaSettingResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AaaSettingResponse", fields)
+    }
 }
 impl AaaSettingResponse {
     /// Creates a value with every field empty.
@@ -2380,216 +2762,177 @@ impl AaaSettingResponse {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaSettingView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `authnEnabledSsh`
     ///
     /// Wire name `authnEnabledSsh`; `boolean`; optional.
-    #[serde(
-        rename = "authnEnabledSsh",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authn_enabled_ssh: Option<bool>,
     /// `authnFirstPref`
     ///
     /// Wire name `authnFirstPref`; `string`; optional.
-    #[serde(rename = "authnFirstPref", default, skip_serializing_if = "Option::is_none")]
     pub authn_first_pref: Option<String>,
     /// `authnSecondPref`
     ///
     /// Wire name `authnSecondPref`; `string`; optional.
-    #[serde(
-        rename = "authnSecondPref",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authn_second_pref: Option<String>,
     /// `authnThirdPref`
     ///
     /// Wire name `authnThirdPref`; `string`; optional.
-    #[serde(rename = "authnThirdPref", default, skip_serializing_if = "Option::is_none")]
     pub authn_third_pref: Option<String>,
     /// `authnFourthPref`
     ///
     /// Wire name `authnFourthPref`; `string`; optional.
-    #[serde(
-        rename = "authnFourthPref",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authn_fourth_pref: Option<String>,
     /// `authzEnabledCommand`
     ///
     /// Wire name `authzEnabledCommand`; `boolean`; optional.
-    #[serde(
-        rename = "authzEnabledCommand",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_enabled_command: Option<bool>,
     /// `authzEnabledExec`
     ///
     /// Wire name `authzEnabledExec`; `boolean`; optional.
-    #[serde(
-        rename = "authzEnabledExec",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_enabled_exec: Option<bool>,
     /// `authzCommonsLevel`
     ///
     /// Wire name `authzCommonsLevel`; `string`; optional.
-    #[serde(
-        rename = "authzCommonsLevel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_commons_level: Option<String>,
     /// `authzCommonsFirstServer`
     ///
     /// Wire name `authzCommonsFirstServer`; `string`; optional.
-    #[serde(
-        rename = "authzCommonsFirstServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_commons_first_server: Option<String>,
     /// `authzCommonsSecondServer`
     ///
     /// Wire name `authzCommonsSecondServer`; `string`; optional.
-    #[serde(
-        rename = "authzCommonsSecondServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_commons_second_server: Option<String>,
     /// `authzCommonsThirdServer`
     ///
     /// Wire name `authzCommonsThirdServer`; `string`; optional.
-    #[serde(
-        rename = "authzCommonsThirdServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_commons_third_server: Option<String>,
     /// `authzExecFirstServer`
     ///
     /// Wire name `authzExecFirstServer`; `string`; optional.
-    #[serde(
-        rename = "authzExecFirstServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_exec_first_server: Option<String>,
     /// `authzExecSecondServer`
     ///
     /// Wire name `authzExecSecondServer`; `string`; optional.
-    #[serde(
-        rename = "authzExecSecondServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_exec_second_server: Option<String>,
     /// `authzExecThirdServer`
     ///
     /// Wire name `authzExecThirdServer`; `string`; optional.
-    #[serde(
-        rename = "authzExecThirdServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_exec_third_server: Option<String>,
     /// `acctEnabledCommand`
     ///
     /// Wire name `acctEnabledCommand`; `boolean`; optional.
-    #[serde(
-        rename = "acctEnabledCommand",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_enabled_command: Option<bool>,
     /// `acctEnabledExec`
     ///
     /// Wire name `acctEnabledExec`; `boolean`; optional.
-    #[serde(
-        rename = "acctEnabledExec",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_enabled_exec: Option<bool>,
     /// `acctCommonsLevel`
     ///
     /// Wire name `acctCommonsLevel`; `string`; optional.
-    #[serde(
-        rename = "acctCommonsLevel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_commons_level: Option<String>,
     /// `acctCommonsFirstServer`
     ///
     /// Wire name `acctCommonsFirstServer`; `string`; optional.
-    #[serde(
-        rename = "acctCommonsFirstServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_commons_first_server: Option<String>,
     /// `acctCommonsSecondServer`
     ///
     /// Wire name `acctCommonsSecondServer`; `string`; optional.
-    #[serde(
-        rename = "acctCommonsSecondServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_commons_second_server: Option<String>,
     /// `acctCommonsThirdServer`
     ///
     /// Wire name `acctCommonsThirdServer`; `string`; optional.
-    #[serde(
-        rename = "acctCommonsThirdServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_commons_third_server: Option<String>,
     /// `acctExecFirstServer`
     ///
     /// Wire name `acctExecFirstServer`; `string`; optional.
-    #[serde(
-        rename = "acctExecFirstServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_exec_first_server: Option<String>,
     /// `acctExecSecondServer`
     ///
     /// Wire name `acctExecSecondServer`; `string`; optional.
-    #[serde(
-        rename = "acctExecSecondServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_exec_second_server: Option<String>,
     /// `acctExecThirdServer`
     ///
     /// Wire name `acctExecThirdServer`; `string`; optional.
-    #[serde(
-        rename = "acctExecThirdServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_exec_third_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AaaSettingView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AaaSettingView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("authnEnabledSsh", &v.authn_enabled_ssh);
+            w.optional("authnFirstPref", &v.authn_first_pref);
+            w.optional("authnSecondPref", &v.authn_second_pref);
+            w.optional("authnThirdPref", &v.authn_third_pref);
+            w.optional("authnFourthPref", &v.authn_fourth_pref);
+            w.optional("authzEnabledCommand", &v.authz_enabled_command);
+            w.optional("authzEnabledExec", &v.authz_enabled_exec);
+            w.optional("authzCommonsLevel", &v.authz_commons_level);
+            w.optional("authzCommonsFirstServer", &v.authz_commons_first_server);
+            w.optional("authzCommonsSecondServer", &v.authz_commons_second_server);
+            w.optional("authzCommonsThirdServer", &v.authz_commons_third_server);
+            w.optional("authzExecFirstServer", &v.authz_exec_first_server);
+            w.optional("authzExecSecondServer", &v.authz_exec_second_server);
+            w.optional("authzExecThirdServer", &v.authz_exec_third_server);
+            w.optional("acctEnabledCommand", &v.acct_enabled_command);
+            w.optional("acctEnabledExec", &v.acct_enabled_exec);
+            w.optional("acctCommonsLevel", &v.acct_commons_level);
+            w.optional("acctCommonsFirstServer", &v.acct_commons_first_server);
+            w.optional("acctCommonsSecondServer", &v.acct_commons_second_server);
+            w.optional("acctCommonsThirdServer", &v.acct_commons_third_server);
+            w.optional("acctExecFirstServer", &v.acct_exec_first_server);
+            w.optional("acctExecSecondServer", &v.acct_exec_second_server);
+            w.optional("acctExecThirdServer", &v.acct_exec_third_server);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaSettingView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AaaSettingView, ruckus_one_runtime::object::FieldError> {
+            Ok(AaaSettingView {
+                id: f.optional("id")?,
+                authn_enabled_ssh: f.optional("authnEnabledSsh")?,
+                authn_first_pref: f.optional("authnFirstPref")?,
+                authn_second_pref: f.optional("authnSecondPref")?,
+                authn_third_pref: f.optional("authnThirdPref")?,
+                authn_fourth_pref: f.optional("authnFourthPref")?,
+                authz_enabled_command: f.optional("authzEnabledCommand")?,
+                authz_enabled_exec: f.optional("authzEnabledExec")?,
+                authz_commons_level: f.optional("authzCommonsLevel")?,
+                authz_commons_first_server: f.optional("authzCommonsFirstServer")?,
+                authz_commons_second_server: f.optional("authzCommonsSecondServer")?,
+                authz_commons_third_server: f.optional("authzCommonsThirdServer")?,
+                authz_exec_first_server: f.optional("authzExecFirstServer")?,
+                authz_exec_second_server: f.optional("authzExecSecondServer")?,
+                authz_exec_third_server: f.optional("authzExecThirdServer")?,
+                acct_enabled_command: f.optional("acctEnabledCommand")?,
+                acct_enabled_exec: f.optional("acctEnabledExec")?,
+                acct_commons_level: f.optional("acctCommonsLevel")?,
+                acct_commons_first_server: f.optional("acctCommonsFirstServer")?,
+                acct_commons_second_server: f.optional("acctCommonsSecondServer")?,
+                acct_commons_third_server: f.optional("acctCommonsThirdServer")?,
+                acct_exec_first_server: f.optional("acctExecFirstServer")?,
+                acct_exec_second_server: f.optional("acctExecSecondServer")?,
+                acct_exec_third_server: f.optional("acctExecThirdServer")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AaaSettingView", fields)
+    }
 }
 impl AaaSettingView {
     /// Creates a value with every field empty.
@@ -2748,42 +3091,69 @@ impl AaaSettingView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `aclType`
     ///
     /// Wire name `aclType`; `AclBoAclType`; optional.
-    #[serde(rename = "aclType", default, skip_serializing_if = "Option::is_none")]
     pub acl_type: Option<AclBoAclType>,
     /// `aclRules`
     ///
     /// Wire name `aclRules`; `array<AclRuleBo>`; optional.
-    #[serde(rename = "aclRules", default, skip_serializing_if = "Option::is_none")]
     pub acl_rules: Option<Vec<AclRuleBo>>,
     /// `uniqueName`
     ///
     /// Wire name `uniqueName`; `string`; optional.
-    #[serde(rename = "uniqueName", default, skip_serializing_if = "Option::is_none")]
     pub unique_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AclBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AclBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("switchId", &v.switch_id);
+            w.optional("name", &v.name);
+            w.optional("aclType", &v.acl_type);
+            w.optional("aclRules", &v.acl_rules);
+            w.optional("uniqueName", &v.unique_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AclBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AclBo, ruckus_one_runtime::object::FieldError> {
+            Ok(AclBo {
+                id: f.optional("id")?,
+                switch_id: f.optional("switchId")?,
+                name: f.optional("name")?,
+                acl_type: f.optional("aclType")?,
+                acl_rules: f.optional("aclRules")?,
+                unique_name: f.optional("uniqueName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AclBo", fields)
+    }
 }
 impl AclBo {
     /// Creates a value with every field empty.
@@ -2893,80 +3263,105 @@ impl<'de> serde::Deserialize<'de> for AclBoAclType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclRuleBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `sequence`
     ///
     /// Wire name `sequence`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequence: Option<i64>,
     /// `action`
     ///
     /// Wire name `action`; `AclRuleBoAction`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<AclRuleBoAction>,
     /// `protocol`
     ///
     /// Wire name `protocol`; `AclRuleBoProtocol`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<AclRuleBoProtocol>,
     /// `source`
     ///
     /// Wire name `source`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// `sourcePort`
     ///
     /// Wire name `sourcePort`; `string`; optional.
-    #[serde(rename = "sourcePort", default, skip_serializing_if = "Option::is_none")]
     pub source_port: Option<String>,
     /// `destination`
     ///
     /// Wire name `destination`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
     /// `destinationPort`
     ///
     /// Wire name `destinationPort`; `string`; optional.
-    #[serde(
-        rename = "destinationPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub destination_port: Option<String>,
     /// `dscpMatching`
     ///
     /// Wire name `dscpMatching`; `integer`; optional; format: int32.
-    #[serde(rename = "dscpMatching", default, skip_serializing_if = "Option::is_none")]
     pub dscp_matching: Option<i64>,
     /// `dscpMarking`
     ///
     /// Wire name `dscpMarking`; `integer`; optional; format: int32.
-    #[serde(rename = "dscpMarking", default, skip_serializing_if = "Option::is_none")]
     pub dscp_marking: Option<i64>,
     /// `internalPriority`
     ///
     /// Wire name `internalPriority`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "internalPriority",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub internal_priority: Option<i64>,
     /// `typeIp`
     ///
     /// Wire name `typeIp`; `boolean`; optional.
-    #[serde(rename = "typeIp", default, skip_serializing_if = "Option::is_none")]
     pub type_ip: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AclRuleBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AclRuleBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("sequence", &v.sequence);
+            w.optional("action", &v.action);
+            w.optional("protocol", &v.protocol);
+            w.optional("source", &v.source);
+            w.optional("sourcePort", &v.source_port);
+            w.optional("destination", &v.destination);
+            w.optional("destinationPort", &v.destination_port);
+            w.optional("dscpMatching", &v.dscp_matching);
+            w.optional("dscpMarking", &v.dscp_marking);
+            w.optional("internalPriority", &v.internal_priority);
+            w.optional("typeIp", &v.type_ip);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AclRuleBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AclRuleBo, ruckus_one_runtime::object::FieldError> {
+            Ok(AclRuleBo {
+                id: f.optional("id")?,
+                sequence: f.optional("sequence")?,
+                action: f.optional("action")?,
+                protocol: f.optional("protocol")?,
+                source: f.optional("source")?,
+                source_port: f.optional("sourcePort")?,
+                destination: f.optional("destination")?,
+                destination_port: f.optional("destinationPort")?,
+                dscp_matching: f.optional("dscpMatching")?,
+                dscp_marking: f.optional("dscpMarking")?,
+                internal_priority: f.optional("internalPriority")?,
+                type_ip: f.optional("typeIp")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AclRuleBo", fields)
+    }
 }
 impl AclRuleBo {
     /// Creates a value with every field empty.
@@ -3171,75 +3566,99 @@ impl<'de> serde::Deserialize<'de> for AclRuleBoProtocol {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclRuleView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `sequence`
     ///
     /// Wire name `sequence`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequence: Option<i64>,
     /// `action`
     ///
     /// Wire name `action`; `AclRuleViewAction`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<AclRuleViewAction>,
     /// `destination`
     ///
     /// Wire name `destination`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
     /// `destinationPort`
     ///
     /// Wire name `destinationPort`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "destinationPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub destination_port: Option<i64>,
     /// `protocol`
     ///
     /// Wire name `protocol`; `AclRuleViewProtocol`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<AclRuleViewProtocol>,
     /// `source`
     ///
     /// Wire name `source`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// `sourcePort`
     ///
     /// Wire name `sourcePort`; `integer`; optional; format: int32.
-    #[serde(rename = "sourcePort", default, skip_serializing_if = "Option::is_none")]
     pub source_port: Option<i64>,
     /// `dscpMatching`
     ///
     /// Wire name `dscpMatching`; `integer`; optional; format: int32.
-    #[serde(rename = "dscpMatching", default, skip_serializing_if = "Option::is_none")]
     pub dscp_matching: Option<i64>,
     /// `dscpMarking`
     ///
     /// Wire name `dscpMarking`; `integer`; optional; format: int32.
-    #[serde(rename = "dscpMarking", default, skip_serializing_if = "Option::is_none")]
     pub dscp_marking: Option<i64>,
     /// `internalPriority`
     ///
     /// Wire name `internalPriority`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "internalPriority",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub internal_priority: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AclRuleView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AclRuleView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("sequence", &v.sequence);
+            w.optional("action", &v.action);
+            w.optional("destination", &v.destination);
+            w.optional("destinationPort", &v.destination_port);
+            w.optional("protocol", &v.protocol);
+            w.optional("source", &v.source);
+            w.optional("sourcePort", &v.source_port);
+            w.optional("dscpMatching", &v.dscp_matching);
+            w.optional("dscpMarking", &v.dscp_marking);
+            w.optional("internalPriority", &v.internal_priority);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AclRuleView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AclRuleView, ruckus_one_runtime::object::FieldError> {
+            Ok(AclRuleView {
+                id: f.optional("id")?,
+                sequence: f.optional("sequence")?,
+                action: f.optional("action")?,
+                destination: f.optional("destination")?,
+                destination_port: f.optional("destinationPort")?,
+                protocol: f.optional("protocol")?,
+                source: f.optional("source")?,
+                source_port: f.optional("sourcePort")?,
+                dscp_matching: f.optional("dscpMatching")?,
+                dscp_marking: f.optional("dscpMarking")?,
+                internal_priority: f.optional("internalPriority")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AclRuleView", fields)
+    }
 }
 impl AclRuleView {
     /// Creates a value with every field empty.
@@ -3438,37 +3857,63 @@ impl<'de> serde::Deserialize<'de> for AclRuleViewProtocol {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `aclType`
     ///
     /// Wire name `aclType`; `AclViewAclType`; optional.
-    #[serde(rename = "aclType", default, skip_serializing_if = "Option::is_none")]
     pub acl_type: Option<AclViewAclType>,
     /// `aclRules`
     ///
     /// Wire name `aclRules`; `array<AclRuleView>`; optional.
-    #[serde(rename = "aclRules", default, skip_serializing_if = "Option::is_none")]
     pub acl_rules: Option<Vec<AclRuleView>>,
     /// `aclViewList`
     ///
     /// Wire name `aclViewList`; `array<AclView>`; optional.
-    #[serde(rename = "aclViewList", default, skip_serializing_if = "Option::is_none")]
     pub acl_view_list: Option<Vec<AclView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AclView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AclView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("aclType", &v.acl_type);
+            w.optional("aclRules", &v.acl_rules);
+            w.optional("aclViewList", &v.acl_view_list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AclView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AclView, ruckus_one_runtime::object::FieldError> {
+            Ok(AclView {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                acl_type: f.optional("aclType")?,
+                acl_rules: f.optional("aclRules")?,
+                acl_view_list: f.optional("aclViewList")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AclView", fields)
+    }
 }
 impl AclView {
     /// Creates a value with every field empty.
@@ -3572,27 +4017,58 @@ impl<'de> serde::Deserialize<'de> for AclViewAclType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateVariableBo {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `AcxCliTemplateVariableBoType`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<AcxCliTemplateVariableBoType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AcxCliTemplateVariableBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AcxCliTemplateVariableBo,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("name", &v.name);
+            w.optional("value", &v.value);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AcxCliTemplateVariableBo, ruckus_one_runtime::object::FieldError> {
+            Ok(AcxCliTemplateVariableBo {
+                name: f.optional("name")?,
+                value: f.optional("value")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AcxCliTemplateVariableBo",
+            fields,
+        )
+    }
 }
 impl AcxCliTemplateVariableBo {
     /// Creates a value with every field empty.
@@ -3684,52 +4160,88 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBoType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateVariableView {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `AcxCliTemplateVariableViewType`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<AcxCliTemplateVariableViewType>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// `rangeStart`
     ///
     /// Wire name `rangeStart`; `integer`; optional; format: int32.
-    #[serde(rename = "rangeStart", default, skip_serializing_if = "Option::is_none")]
     pub range_start: Option<i64>,
     /// `rangeEnd`
     ///
     /// Wire name `rangeEnd`; `integer`; optional; format: int32.
-    #[serde(rename = "rangeEnd", default, skip_serializing_if = "Option::is_none")]
     pub range_end: Option<i64>,
     /// `ipAddressStart`
     ///
     /// Wire name `ipAddressStart`; `string`; optional.
-    #[serde(rename = "ipAddressStart", default, skip_serializing_if = "Option::is_none")]
     pub ip_address_start: Option<String>,
     /// `ipAddressEnd`
     ///
     /// Wire name `ipAddressEnd`; `string`; optional.
-    #[serde(rename = "ipAddressEnd", default, skip_serializing_if = "Option::is_none")]
     pub ip_address_end: Option<String>,
     /// `subMask`
     ///
     /// Wire name `subMask`; `string`; optional.
-    #[serde(rename = "subMask", default, skip_serializing_if = "Option::is_none")]
     pub sub_mask: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AcxCliTemplateVariableView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AcxCliTemplateVariableView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("name", &v.name);
+            w.optional("type", &v.type_);
+            w.optional("value", &v.value);
+            w.optional("rangeStart", &v.range_start);
+            w.optional("rangeEnd", &v.range_end);
+            w.optional("ipAddressStart", &v.ip_address_start);
+            w.optional("ipAddressEnd", &v.ip_address_end);
+            w.optional("subMask", &v.sub_mask);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AcxCliTemplateVariableView, ruckus_one_runtime::object::FieldError> {
+            Ok(AcxCliTemplateVariableView {
+                name: f.optional("name")?,
+                type_: f.optional("type")?,
+                value: f.optional("value")?,
+                range_start: f.optional("rangeStart")?,
+                range_end: f.optional("rangeEnd")?,
+                ip_address_start: f.optional("ipAddressStart")?,
+                ip_address_end: f.optional("ipAddressEnd")?,
+                sub_mask: f.optional("subMask")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AcxCliTemplateVariableView",
+            fields,
+        )
+    }
 }
 impl AcxCliTemplateVariableView {
     /// Creates a value with every field empty.
@@ -3854,51 +4366,78 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableViewType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxVenueCliTemplateBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `cli`
     ///
     /// Wire name `cli`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     /// `switchModels`
     ///
     /// Wire name `switchModels`; `string`; optional.
-    #[serde(rename = "switchModels", default, skip_serializing_if = "Option::is_none")]
     pub switch_models: Option<String>,
     /// `variables`
     ///
     /// Wire name `variables`; `array<AcxCliTemplateVariableBo>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variables: Option<Vec<AcxCliTemplateVariableBo>>,
     /// `overwrite`
     ///
     /// Wire name `overwrite`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overwrite: Option<bool>,
     /// `customizedSerialSet`
     ///
     /// Wire name `customizedSerialSet`; `array<string>`; optional.
-    #[serde(
-        rename = "customizedSerialSet",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub customized_serial_set: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AcxVenueCliTemplateBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AcxVenueCliTemplateBo,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("cli", &v.cli);
+            w.optional("switchModels", &v.switch_models);
+            w.optional("variables", &v.variables);
+            w.optional("overwrite", &v.overwrite);
+            w.optional("customizedSerialSet", &v.customized_serial_set);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AcxVenueCliTemplateBo, ruckus_one_runtime::object::FieldError> {
+            Ok(AcxVenueCliTemplateBo {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                cli: f.optional("cli")?,
+                switch_models: f.optional("switchModels")?,
+                variables: f.optional("variables")?,
+                overwrite: f.optional("overwrite")?,
+                customized_serial_set: f.optional("customizedSerialSet")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AcxVenueCliTemplateBo", fields)
+    }
 }
 impl AcxVenueCliTemplateBo {
     /// Creates a value with every field empty.
@@ -3958,42 +4497,76 @@ impl AcxVenueCliTemplateBo {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxVenueCliTemplateView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `cli`
     ///
     /// Wire name `cli`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     /// `switchModels`
     ///
     /// Wire name `switchModels`; `string`; optional.
-    #[serde(rename = "switchModels", default, skip_serializing_if = "Option::is_none")]
     pub switch_models: Option<String>,
     /// `variables`
     ///
     /// Wire name `variables`; `array<AcxCliTemplateVariableView>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variables: Option<Vec<AcxCliTemplateVariableView>>,
     /// `overwrite`
     ///
     /// Wire name `overwrite`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overwrite: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AcxVenueCliTemplateView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AcxVenueCliTemplateView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("cli", &v.cli);
+            w.optional("switchModels", &v.switch_models);
+            w.optional("variables", &v.variables);
+            w.optional("overwrite", &v.overwrite);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AcxVenueCliTemplateView, ruckus_one_runtime::object::FieldError> {
+            Ok(AcxVenueCliTemplateView {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                cli: f.optional("cli")?,
+                switch_models: f.optional("switchModels")?,
+                variables: f.optional("variables")?,
+                overwrite: f.optional("overwrite")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AcxVenueCliTemplateView",
+            fields,
+        )
+    }
 }
 impl AcxVenueCliTemplateView {
     /// Creates a value with every field empty.
@@ -4047,42 +4620,76 @@ impl AcxVenueCliTemplateView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxVenueCliTemplateViewV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `cli`
     ///
     /// Wire name `cli`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     /// `switchModels`
     ///
     /// Wire name `switchModels`; `string`; optional.
-    #[serde(rename = "switchModels", default, skip_serializing_if = "Option::is_none")]
     pub switch_models: Option<String>,
     /// `variables`
     ///
     /// Wire name `variables`; `array<CliTemplateVariableBo>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variables: Option<Vec<CliTemplateVariableBo>>,
     /// `overwrite`
     ///
     /// Wire name `overwrite`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overwrite: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AcxVenueCliTemplateViewV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AcxVenueCliTemplateViewV1,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("cli", &v.cli);
+            w.optional("switchModels", &v.switch_models);
+            w.optional("variables", &v.variables);
+            w.optional("overwrite", &v.overwrite);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AcxVenueCliTemplateViewV1, ruckus_one_runtime::object::FieldError> {
+            Ok(AcxVenueCliTemplateViewV1 {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                cli: f.optional("cli")?,
+                switch_models: f.optional("switchModels")?,
+                variables: f.optional("variables")?,
+                overwrite: f.optional("overwrite")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AcxVenueCliTemplateViewV1",
+            fields,
+        )
+    }
 }
 impl AcxVenueCliTemplateViewV1 {
     /// Creates a value with every field empty.
@@ -4136,23 +4743,20 @@ impl AcxVenueCliTemplateViewV1 {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApCreation {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `deviceGps`
     ///
     /// Wire name `deviceGps`; `DeviceGps`; optional.
-    #[serde(rename = "deviceGps", default, skip_serializing_if = "Option::is_none")]
     pub device_gps: Option<DeviceGps>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; default: null; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `name`
     ///
@@ -4161,16 +4765,47 @@ pub struct ApCreation {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `tags`
     ///
     /// Wire name `tags`; `array<string>`; optional; max_items: 24; min_items: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApCreation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApCreation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("description", &v.description);
+            w.optional("deviceGps", &v.device_gps);
+            w.optional("model", &v.model);
+            w.field("name", &v.name);
+            w.field("serialNumber", &v.serial_number);
+            w.optional("tags", &v.tags);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApCreation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApCreation, ruckus_one_runtime::object::FieldError> {
+            Ok(ApCreation {
+                description: f.optional("description")?,
+                device_gps: f.optional("deviceGps")?,
+                model: f.optional("model")?,
+                name: f.required("name")?,
+                serial_number: f.required("serialNumber")?,
+                tags: f.optional("tags")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApCreation", fields)
+    }
 }
 impl ApCreation {
     /// Creates a value from the required fields; optional fields start empty.
@@ -4211,57 +4846,87 @@ impl ApCreation {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CapabilitiesLanPort {
     /// `defaultType`
     ///
     /// Wire name `defaultType`; `string`; optional.
-    #[serde(rename = "defaultType", default, skip_serializing_if = "Option::is_none")]
     pub default_type: Option<String>,
     /// `displayLabel`
     ///
     /// Wire name `displayLabel`; `string`; optional.
-    #[serde(rename = "displayLabel", default, skip_serializing_if = "Option::is_none")]
     pub display_label: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `isPoeOutPort`
     ///
     /// Wire name `isPoeOutPort`; `boolean`; optional; default: false.
-    #[serde(rename = "isPoeOutPort", default, skip_serializing_if = "Option::is_none")]
     pub is_poe_out_port: Option<bool>,
     /// `isPoePort`
     ///
     /// Wire name `isPoePort`; `boolean`; optional; default: false.
-    #[serde(rename = "isPoePort", default, skip_serializing_if = "Option::is_none")]
     pub is_poe_port: Option<bool>,
     /// `supportDisable`
     ///
     /// Wire name `supportDisable`; `boolean`; optional; default: false.
-    #[serde(rename = "supportDisable", default, skip_serializing_if = "Option::is_none")]
     pub support_disable: Option<bool>,
     /// `trunkPortOnly`
     ///
     /// Wire name `trunkPortOnly`; `boolean`; optional; default: false.
-    #[serde(rename = "trunkPortOnly", default, skip_serializing_if = "Option::is_none")]
     pub trunk_port_only: Option<bool>,
     /// `untagId`
     ///
     /// Wire name `untagId`; `integer`; optional; format: int32.
-    #[serde(rename = "untagId", default, skip_serializing_if = "Option::is_none")]
     pub untag_id: Option<i64>,
     /// `vlanMembers`
     ///
     /// Wire name `vlanMembers`; `string`; optional.
-    #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
     pub vlan_members: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CapabilitiesLanPort {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CapabilitiesLanPort, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("defaultType", &v.default_type);
+            w.optional("displayLabel", &v.display_label);
+            w.optional("id", &v.id);
+            w.optional("isPoeOutPort", &v.is_poe_out_port);
+            w.optional("isPoePort", &v.is_poe_port);
+            w.optional("supportDisable", &v.support_disable);
+            w.optional("trunkPortOnly", &v.trunk_port_only);
+            w.optional("untagId", &v.untag_id);
+            w.optional("vlanMembers", &v.vlan_members);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CapabilitiesLanPort, ruckus_one_runtime::object::FieldError> {
+            Ok(CapabilitiesLanPort {
+                default_type: f.optional("defaultType")?,
+                display_label: f.optional("displayLabel")?,
+                id: f.optional("id")?,
+                is_poe_out_port: f.optional("isPoeOutPort")?,
+                is_poe_port: f.optional("isPoePort")?,
+                support_disable: f.optional("supportDisable")?,
+                trunk_port_only: f.optional("trunkPortOnly")?,
+                untag_id: f.optional("untagId")?,
+                vlan_members: f.optional("vlanMembers")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "CapabilitiesLanPort", fields)
+    }
 }
 impl CapabilitiesLanPort {
     /// Creates a value with every field empty.
@@ -4330,27 +4995,54 @@ impl CapabilitiesLanPort {
 /// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CliTemplateVariableBo {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `CliTemplateVariableBoType`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<CliTemplateVariableBoType>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CliTemplateVariableBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &CliTemplateVariableBo,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("name", &v.name);
+            w.optional("type", &v.type_);
+            w.optional("value", &v.value);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CliTemplateVariableBo, ruckus_one_runtime::object::FieldError> {
+            Ok(CliTemplateVariableBo {
+                name: f.optional("name")?,
+                type_: f.optional("type")?,
+                value: f.optional("value")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "CliTemplateVariableBo", fields)
+    }
 }
 impl CliTemplateVariableBo {
     /// Creates a value with every field empty.
@@ -4442,22 +5134,45 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBoType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DeviceGps).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceGps {
     /// `latitude`
     ///
     /// Wire name `latitude`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<String>,
     /// `longitude`
     ///
     /// Wire name `longitude`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DeviceGps {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DeviceGps, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("latitude", &v.latitude);
+            w.optional("longitude", &v.longitude);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DeviceGps {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DeviceGps, ruckus_one_runtime::object::FieldError> {
+            Ok(DeviceGps {
+                latitude: f.optional("latitude")?,
+                longitude: f.optional("longitude")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DeviceGps", fields)
+    }
 }
 impl DeviceGps {
     /// Creates a value with every field empty.
@@ -4484,22 +5199,45 @@ impl DeviceGps {
 /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EmptyResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `EmptyView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<EmptyView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EmptyResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EmptyResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EmptyResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EmptyResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(EmptyResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EmptyResponse", fields)
+    }
 }
 impl EmptyResponse {
     /// Creates a value with every field empty.
@@ -4526,17 +5264,39 @@ impl EmptyResponse {
 /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EmptyView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EmptyView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EmptyView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EmptyView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EmptyView, ruckus_one_runtime::object::FieldError> {
+            Ok(EmptyView {
+                id: f.optional("id")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EmptyView", fields)
+    }
 }
 impl EmptyView {
     /// Creates a value with every field empty.
@@ -4557,17 +5317,39 @@ impl EmptyView {
 /// Provenance: reference (external_auth_api-0.0.1.yaml EntityId).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntityId {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EntityId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EntityId, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntityId {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EntityId, ruckus_one_runtime::object::FieldError> {
+            Ok(EntityId {
+                id: f.optional("id")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EntityId", fields)
+    }
 }
 impl EntityId {
     /// Creates a value with every field empty.
@@ -4588,22 +5370,52 @@ impl EntityId {
 /// Provenance: reference (external_auth_api-0.0.1.yaml EntityIdOperationResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntityIdOperationResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `EntityId`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<EntityId>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EntityIdOperationResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EntityIdOperationResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EntityIdOperationResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(EntityIdOperationResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EntityIdOperationResponse",
+            fields,
+        )
+    }
 }
 impl EntityIdOperationResponse {
     /// Creates a value with every field empty.
@@ -4630,42 +5442,69 @@ impl EntityIdOperationResponse {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExternalAntenna {
     /// `coupled`
     ///
     /// Wire name `coupled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coupled: Option<bool>,
     /// `enable24G`
     ///
     /// Wire name `enable24G`; `boolean`; optional; default: false.
-    #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
     pub enable24_g: Option<bool>,
     /// `enable50G`
     ///
     /// Wire name `enable50G`; `boolean`; optional; default: false.
-    #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
     pub enable50_g: Option<bool>,
     /// `gain24G`
     ///
     /// Wire name `gain24G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
-    #[serde(rename = "gain24G", default, skip_serializing_if = "Option::is_none")]
     pub gain24_g: Option<i64>,
     /// `gain50G`
     ///
     /// Wire name `gain50G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
-    #[serde(rename = "gain50G", default, skip_serializing_if = "Option::is_none")]
     pub gain50_g: Option<i64>,
     /// `supportDisable`
     ///
     /// Wire name `supportDisable`; `boolean`; optional; default: false.
-    #[serde(rename = "supportDisable", default, skip_serializing_if = "Option::is_none")]
     pub support_disable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ExternalAntenna {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ExternalAntenna, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("coupled", &v.coupled);
+            w.optional("enable24G", &v.enable24_g);
+            w.optional("enable50G", &v.enable50_g);
+            w.optional("gain24G", &v.gain24_g);
+            w.optional("gain50G", &v.gain50_g);
+            w.optional("supportDisable", &v.support_disable);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ExternalAntenna {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ExternalAntenna, ruckus_one_runtime::object::FieldError> {
+            Ok(ExternalAntenna {
+                coupled: f.optional("coupled")?,
+                enable24_g: f.optional("enable24G")?,
+                enable50_g: f.optional("enable50G")?,
+                gain24_g: f.optional("gain24G")?,
+                gain50_g: f.optional("gain50G")?,
+                support_disable: f.optional("supportDisable")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ExternalAntenna", fields)
+    }
 }
 impl ExternalAntenna {
     /// Creates a value with every field empty.
@@ -4716,27 +5555,51 @@ impl ExternalAntenna {
 /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlot).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FamilyModelSlot {
     /// `slotNumber`
     ///
     /// Wire name `slotNumber`; `integer`; optional; format: int32.
-    #[serde(rename = "slotNumber", default, skip_serializing_if = "Option::is_none")]
     pub slot_number: Option<i64>,
     /// `enable`
     ///
     /// Wire name `enable`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enable: Option<bool>,
     /// `option`
     ///
     /// Wire name `option`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FamilyModelSlot {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FamilyModelSlot, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("slotNumber", &v.slot_number);
+            w.optional("enable", &v.enable);
+            w.optional("option", &v.option);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FamilyModelSlot, ruckus_one_runtime::object::FieldError> {
+            Ok(FamilyModelSlot {
+                slot_number: f.optional("slotNumber")?,
+                enable: f.optional("enable")?,
+                option: f.optional("option")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "FamilyModelSlot", fields)
+    }
 }
 impl FamilyModelSlot {
     /// Creates a value with every field empty.
@@ -4769,32 +5632,57 @@ impl FamilyModelSlot {
 /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FamilyModelSlotBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `slotNumber`
     ///
     /// Wire name `slotNumber`; `integer`; optional; format: int32.
-    #[serde(rename = "slotNumber", default, skip_serializing_if = "Option::is_none")]
     pub slot_number: Option<i64>,
     /// `enable`
     ///
     /// Wire name `enable`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enable: Option<bool>,
     /// `option`
     ///
     /// Wire name `option`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FamilyModelSlotBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FamilyModelSlotBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("slotNumber", &v.slot_number);
+            w.optional("enable", &v.enable);
+            w.optional("option", &v.option);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FamilyModelSlotBo, ruckus_one_runtime::object::FieldError> {
+            Ok(FamilyModelSlotBo {
+                id: f.optional("id")?,
+                slot_number: f.optional("slotNumber")?,
+                enable: f.optional("enable")?,
+                option: f.optional("option")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "FamilyModelSlotBo", fields)
+    }
 }
 impl FamilyModelSlotBo {
     /// Creates a value with every field empty.
@@ -4833,27 +5721,51 @@ impl FamilyModelSlotBo {
 /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FamilyModelSlotView {
     /// `slotNumber`
     ///
     /// Wire name `slotNumber`; `integer`; optional; format: int32.
-    #[serde(rename = "slotNumber", default, skip_serializing_if = "Option::is_none")]
     pub slot_number: Option<i64>,
     /// `enable`
     ///
     /// Wire name `enable`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enable: Option<bool>,
     /// `option`
     ///
     /// Wire name `option`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FamilyModelSlotView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FamilyModelSlotView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("slotNumber", &v.slot_number);
+            w.optional("enable", &v.enable);
+            w.optional("option", &v.option);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FamilyModelSlotView, ruckus_one_runtime::object::FieldError> {
+            Ok(FamilyModelSlotView {
+                slot_number: f.optional("slotNumber")?,
+                enable: f.optional("enable")?,
+                option: f.optional("option")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "FamilyModelSlotView", fields)
+    }
 }
 impl FamilyModelSlotView {
     /// Creates a value with every field empty.
@@ -4886,17 +5798,49 @@ impl FamilyModelSlotView {
 /// Provenance: reference (external_auth_api-0.0.1.yaml OperationResponseRequestIdOnly).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseRequestIdOnly {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OperationResponseRequestIdOnly {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponseRequestIdOnly,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponseRequestIdOnly {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            OperationResponseRequestIdOnly,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(OperationResponseRequestIdOnly {
+                request_id: f.optional("requestId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "OperationResponseRequestIdOnly",
+            fields,
+        )
+    }
 }
 impl OperationResponseRequestIdOnly {
     /// Creates a value with every field empty.
@@ -4917,27 +5861,61 @@ impl OperationResponseRequestIdOnly {
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortProfileAndProfileMappingBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `models`
     ///
     /// Wire name `models`; `array<PortProfileAndProfileMappingBoModels>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<PortProfileAndProfileMappingBoModels>>,
     /// `portProfileId`
     ///
     /// Wire name `portProfileId`; `string`; optional.
-    #[serde(rename = "portProfileId", default, skip_serializing_if = "Option::is_none")]
     pub port_profile_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PortProfileAndProfileMappingBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PortProfileAndProfileMappingBo,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("models", &v.models);
+            w.optional("portProfileId", &v.port_profile_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            PortProfileAndProfileMappingBo,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(PortProfileAndProfileMappingBo {
+                id: f.optional("id")?,
+                models: f.optional("models")?,
+                port_profile_id: f.optional("portProfileId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "PortProfileAndProfileMappingBo",
+            fields,
+        )
+    }
 }
 impl PortProfileAndProfileMappingBo {
     /// Creates a value with every field empty.
@@ -5272,74 +6250,93 @@ impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBoModels {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Profile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `acls`
     ///
     /// Wire name `acls`; `array<ProfileAclView>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acls: Option<Vec<ProfileAclView>>,
     /// `profileType`
     ///
     /// Wire name `profileType`; `ProfileProfileType`; optional.
-    #[serde(rename = "profileType", default, skip_serializing_if = "Option::is_none")]
     pub profile_type: Option<ProfileProfileType>,
     /// `vlans`
     ///
     /// Wire name `vlans`; `array<ProfileVlanView>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlans: Option<Vec<ProfileVlanView>>,
     /// `voiceVlanConfigs`
     ///
     /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigView>`; optional.
-    #[serde(
-        rename = "voiceVlanConfigs",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigView>>,
     /// `trustedPorts`
     ///
     /// Wire name `trustedPorts`; `array<TrustedPortView>`; optional.
-    #[serde(rename = "trustedPorts", default, skip_serializing_if = "Option::is_none")]
     pub trusted_ports: Option<Vec<TrustedPortView>>,
     /// `venueCliTemplate`
     ///
     /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateView`; optional.
-    #[serde(
-        rename = "venueCliTemplate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub venue_cli_template: Option<AcxVenueCliTemplateView>,
     /// `applyOnboardOnly`
     ///
     /// Wire name `applyOnboardOnly`; `boolean`; optional.
-    #[serde(
-        rename = "applyOnboardOnly",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub apply_onboard_only: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Profile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Profile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("acls", &v.acls);
+            w.optional("profileType", &v.profile_type);
+            w.optional("vlans", &v.vlans);
+            w.optional("voiceVlanConfigs", &v.voice_vlan_configs);
+            w.optional("trustedPorts", &v.trusted_ports);
+            w.optional("venueCliTemplate", &v.venue_cli_template);
+            w.optional("applyOnboardOnly", &v.apply_onboard_only);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Profile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Profile, ruckus_one_runtime::object::FieldError> {
+            Ok(Profile {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                acls: f.optional("acls")?,
+                profile_type: f.optional("profileType")?,
+                vlans: f.optional("vlans")?,
+                voice_vlan_configs: f.optional("voiceVlanConfigs")?,
+                trusted_ports: f.optional("trustedPorts")?,
+                venue_cli_template: f.optional("venueCliTemplate")?,
+                apply_onboard_only: f.optional("applyOnboardOnly")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Profile", fields)
+    }
 }
 impl Profile {
     /// Creates a value with every field empty.
@@ -5420,75 +6417,99 @@ impl Profile {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileAclRuleView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `sequence`
     ///
     /// Wire name `sequence`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequence: Option<i64>,
     /// `action`
     ///
     /// Wire name `action`; `ProfileAclRuleViewAction`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<ProfileAclRuleViewAction>,
     /// `destination`
     ///
     /// Wire name `destination`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
     /// `destinationPort`
     ///
     /// Wire name `destinationPort`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "destinationPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub destination_port: Option<i64>,
     /// `protocol`
     ///
     /// Wire name `protocol`; `ProfileAclRuleViewProtocol`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<ProfileAclRuleViewProtocol>,
     /// `source`
     ///
     /// Wire name `source`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// `sourcePort`
     ///
     /// Wire name `sourcePort`; `integer`; optional; format: int32.
-    #[serde(rename = "sourcePort", default, skip_serializing_if = "Option::is_none")]
     pub source_port: Option<i64>,
     /// `dscpMatching`
     ///
     /// Wire name `dscpMatching`; `integer`; optional; format: int32.
-    #[serde(rename = "dscpMatching", default, skip_serializing_if = "Option::is_none")]
     pub dscp_matching: Option<i64>,
     /// `dscpMarking`
     ///
     /// Wire name `dscpMarking`; `integer`; optional; format: int32.
-    #[serde(rename = "dscpMarking", default, skip_serializing_if = "Option::is_none")]
     pub dscp_marking: Option<i64>,
     /// `internalPriority`
     ///
     /// Wire name `internalPriority`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "internalPriority",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub internal_priority: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ProfileAclRuleView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ProfileAclRuleView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("sequence", &v.sequence);
+            w.optional("action", &v.action);
+            w.optional("destination", &v.destination);
+            w.optional("destinationPort", &v.destination_port);
+            w.optional("protocol", &v.protocol);
+            w.optional("source", &v.source);
+            w.optional("sourcePort", &v.source_port);
+            w.optional("dscpMatching", &v.dscp_matching);
+            w.optional("dscpMarking", &v.dscp_marking);
+            w.optional("internalPriority", &v.internal_priority);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileAclRuleView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ProfileAclRuleView, ruckus_one_runtime::object::FieldError> {
+            Ok(ProfileAclRuleView {
+                id: f.optional("id")?,
+                sequence: f.optional("sequence")?,
+                action: f.optional("action")?,
+                destination: f.optional("destination")?,
+                destination_port: f.optional("destinationPort")?,
+                protocol: f.optional("protocol")?,
+                source: f.optional("source")?,
+                source_port: f.optional("sourcePort")?,
+                dscp_matching: f.optional("dscpMatching")?,
+                dscp_marking: f.optional("dscpMarking")?,
+                internal_priority: f.optional("internalPriority")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ProfileAclRuleView", fields)
+    }
 }
 impl ProfileAclRuleView {
     /// Creates a value with every field empty.
@@ -5690,32 +6711,57 @@ impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewProtocol {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileAclView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `aclType`
     ///
     /// Wire name `aclType`; `ProfileAclViewAclType`; optional.
-    #[serde(rename = "aclType", default, skip_serializing_if = "Option::is_none")]
     pub acl_type: Option<ProfileAclViewAclType>,
     /// `aclRules`
     ///
     /// Wire name `aclRules`; `array<ProfileAclRuleView>`; optional.
-    #[serde(rename = "aclRules", default, skip_serializing_if = "Option::is_none")]
     pub acl_rules: Option<Vec<ProfileAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ProfileAclView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ProfileAclView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("aclType", &v.acl_type);
+            w.optional("aclRules", &v.acl_rules);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileAclView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ProfileAclView, ruckus_one_runtime::object::FieldError> {
+            Ok(ProfileAclView {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                acl_type: f.optional("aclType")?,
+                acl_rules: f.optional("aclRules")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ProfileAclView", fields)
+    }
 }
 impl ProfileAclView {
     /// Creates a value with every field empty.
@@ -5813,107 +6859,123 @@ impl<'de> serde::Deserialize<'de> for ProfileAclViewAclType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileBo {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `venues`
     ///
     /// Wire name `venues`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub venues: Option<Vec<String>>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `acls`
     ///
     /// Wire name `acls`; `array<AclBo>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acls: Option<Vec<AclBo>>,
     /// `profileType`
     ///
     /// Wire name `profileType`; `ProfileBoProfileType`; optional.
-    #[serde(rename = "profileType", default, skip_serializing_if = "Option::is_none")]
     pub profile_type: Option<ProfileBoProfileType>,
     /// `vlans`
     ///
     /// Wire name `vlans`; `array<VlanBo>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlans: Option<Vec<VlanBo>>,
     /// `voiceVlanConfigs`
     ///
     /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigBo>`; optional.
-    #[serde(
-        rename = "voiceVlanConfigs",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigBo>>,
     /// `trustedPorts`
     ///
     /// Wire name `trustedPorts`; `array<TrustedPortBo>`; optional.
-    #[serde(rename = "trustedPorts", default, skip_serializing_if = "Option::is_none")]
     pub trusted_ports: Option<Vec<TrustedPortBo>>,
     /// `venueCliTemplate`
     ///
     /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateBo`; optional.
-    #[serde(
-        rename = "venueCliTemplate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub venue_cli_template: Option<AcxVenueCliTemplateBo>,
     /// `isTemplate`
     ///
     /// Wire name `isTemplate`; `boolean`; optional.
-    #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
     pub is_template: Option<bool>,
     /// `templateId`
     ///
     /// Wire name `templateId`; `string`; optional.
-    #[serde(rename = "templateId", default, skip_serializing_if = "Option::is_none")]
     pub template_id: Option<String>,
     /// `templateVersion`
     ///
     /// Wire name `templateVersion`; `integer`; optional.
-    #[serde(
-        rename = "templateVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub template_version: Option<i64>,
     /// `applyOnboardOnly`
     ///
     /// Wire name `applyOnboardOnly`; `boolean`; optional.
-    #[serde(
-        rename = "applyOnboardOnly",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub apply_onboard_only: Option<bool>,
     /// `portProfileMappings`
     ///
     /// Wire name `portProfileMappings`; `array<PortProfileAndProfileMappingBo>`; optional.
-    #[serde(
-        rename = "portProfileMappings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub port_profile_mappings: Option<Vec<PortProfileAndProfileMappingBo>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ProfileBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ProfileBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("venues", &v.venues);
+            w.optional("id", &v.id);
+            w.optional("acls", &v.acls);
+            w.optional("profileType", &v.profile_type);
+            w.optional("vlans", &v.vlans);
+            w.optional("voiceVlanConfigs", &v.voice_vlan_configs);
+            w.optional("trustedPorts", &v.trusted_ports);
+            w.optional("venueCliTemplate", &v.venue_cli_template);
+            w.optional("isTemplate", &v.is_template);
+            w.optional("templateId", &v.template_id);
+            w.optional("templateVersion", &v.template_version);
+            w.optional("applyOnboardOnly", &v.apply_onboard_only);
+            w.optional("portProfileMappings", &v.port_profile_mappings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ProfileBo, ruckus_one_runtime::object::FieldError> {
+            Ok(ProfileBo {
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                venues: f.optional("venues")?,
+                id: f.optional("id")?,
+                acls: f.optional("acls")?,
+                profile_type: f.optional("profileType")?,
+                vlans: f.optional("vlans")?,
+                voice_vlan_configs: f.optional("voiceVlanConfigs")?,
+                trusted_ports: f.optional("trustedPorts")?,
+                venue_cli_template: f.optional("venueCliTemplate")?,
+                is_template: f.optional("isTemplate")?,
+                template_id: f.optional("templateId")?,
+                template_version: f.optional("templateVersion")?,
+                apply_onboard_only: f.optional("applyOnboardOnly")?,
+                port_profile_mappings: f.optional("portProfileMappings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ProfileBo", fields)
+    }
 }
 impl ProfileBo {
     /// Creates a value with every field empty.
@@ -6137,98 +7199,117 @@ impl<'de> serde::Deserialize<'de> for ProfileProfileType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `acls`
     ///
     /// Wire name `acls`; `array<AclView>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acls: Option<Vec<AclView>>,
     /// `vlans`
     ///
     /// Wire name `vlans`; `array<Vlan>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlans: Option<Vec<Vlan>>,
     /// `voiceVlanConfigs`
     ///
     /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigViewV1>`; optional.
-    #[serde(
-        rename = "voiceVlanConfigs",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigViewV1>>,
     /// `trustedPorts`
     ///
     /// Wire name `trustedPorts`; `array<TrustedPortViewV1>`; optional.
-    #[serde(rename = "trustedPorts", default, skip_serializing_if = "Option::is_none")]
     pub trusted_ports: Option<Vec<TrustedPortViewV1>>,
     /// `profileType`
     ///
     /// Wire name `profileType`; `ProfileV1ProfileType`; optional.
-    #[serde(rename = "profileType", default, skip_serializing_if = "Option::is_none")]
     pub profile_type: Option<ProfileV1ProfileType>,
     /// `venueCliTemplate`
     ///
     /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateViewV1`; optional.
-    #[serde(
-        rename = "venueCliTemplate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub venue_cli_template: Option<AcxVenueCliTemplateViewV1>,
     /// `venues`
     ///
     /// Wire name `venues`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub venues: Option<Vec<String>>,
     /// `venueCount`
     ///
     /// Wire name `venueCount`; `integer`; optional.
-    #[serde(rename = "venueCount", default, skip_serializing_if = "Option::is_none")]
     pub venue_count: Option<i64>,
     /// `templateId`
     ///
     /// Wire name `templateId`; `string`; optional.
-    #[serde(rename = "templateId", default, skip_serializing_if = "Option::is_none")]
     pub template_id: Option<String>,
     /// `templateVersion`
     ///
     /// Wire name `templateVersion`; `integer`; optional.
-    #[serde(
-        rename = "templateVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub template_version: Option<i64>,
     /// `applyOnboardOnly`
     ///
     /// Wire name `applyOnboardOnly`; `boolean`; optional.
-    #[serde(
-        rename = "applyOnboardOnly",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub apply_onboard_only: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ProfileV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ProfileV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("acls", &v.acls);
+            w.optional("vlans", &v.vlans);
+            w.optional("voiceVlanConfigs", &v.voice_vlan_configs);
+            w.optional("trustedPorts", &v.trusted_ports);
+            w.optional("profileType", &v.profile_type);
+            w.optional("venueCliTemplate", &v.venue_cli_template);
+            w.optional("venues", &v.venues);
+            w.optional("venueCount", &v.venue_count);
+            w.optional("templateId", &v.template_id);
+            w.optional("templateVersion", &v.template_version);
+            w.optional("applyOnboardOnly", &v.apply_onboard_only);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ProfileV1, ruckus_one_runtime::object::FieldError> {
+            Ok(ProfileV1 {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                acls: f.optional("acls")?,
+                vlans: f.optional("vlans")?,
+                voice_vlan_configs: f.optional("voiceVlanConfigs")?,
+                trusted_ports: f.optional("trustedPorts")?,
+                profile_type: f.optional("profileType")?,
+                venue_cli_template: f.optional("venueCliTemplate")?,
+                venues: f.optional("venues")?,
+                venue_count: f.optional("venueCount")?,
+                template_id: f.optional("templateId")?,
+                template_version: f.optional("templateVersion")?,
+                apply_onboard_only: f.optional("applyOnboardOnly")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ProfileV1", fields)
+    }
 }
 impl ProfileV1 {
     /// Creates a value with every field empty.
@@ -6391,98 +7472,117 @@ impl<'de> serde::Deserialize<'de> for ProfileV1ProfileType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `acls`
     ///
     /// Wire name `acls`; `array<ProfileAclView>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acls: Option<Vec<ProfileAclView>>,
     /// `profileType`
     ///
     /// Wire name `profileType`; `ProfileViewProfileType`; optional.
-    #[serde(rename = "profileType", default, skip_serializing_if = "Option::is_none")]
     pub profile_type: Option<ProfileViewProfileType>,
     /// `vlans`
     ///
     /// Wire name `vlans`; `array<ProfileVlanView>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlans: Option<Vec<ProfileVlanView>>,
     /// `voiceVlanConfigs`
     ///
     /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigView>`; optional.
-    #[serde(
-        rename = "voiceVlanConfigs",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigView>>,
     /// `trustedPorts`
     ///
     /// Wire name `trustedPorts`; `array<TrustedPortView>`; optional.
-    #[serde(rename = "trustedPorts", default, skip_serializing_if = "Option::is_none")]
     pub trusted_ports: Option<Vec<TrustedPortView>>,
     /// `venueCliTemplate`
     ///
     /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateView`; optional.
-    #[serde(
-        rename = "venueCliTemplate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub venue_cli_template: Option<AcxVenueCliTemplateView>,
     /// `venues`
     ///
     /// Wire name `venues`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub venues: Option<Vec<String>>,
     /// `venueCount`
     ///
     /// Wire name `venueCount`; `integer`; optional.
-    #[serde(rename = "venueCount", default, skip_serializing_if = "Option::is_none")]
     pub venue_count: Option<i64>,
     /// `templateId`
     ///
     /// Wire name `templateId`; `string`; optional.
-    #[serde(rename = "templateId", default, skip_serializing_if = "Option::is_none")]
     pub template_id: Option<String>,
     /// `templateVersion`
     ///
     /// Wire name `templateVersion`; `integer`; optional.
-    #[serde(
-        rename = "templateVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub template_version: Option<i64>,
     /// `applyOnboardOnly`
     ///
     /// Wire name `applyOnboardOnly`; `boolean`; optional.
-    #[serde(
-        rename = "applyOnboardOnly",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub apply_onboard_only: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ProfileView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ProfileView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("acls", &v.acls);
+            w.optional("profileType", &v.profile_type);
+            w.optional("vlans", &v.vlans);
+            w.optional("voiceVlanConfigs", &v.voice_vlan_configs);
+            w.optional("trustedPorts", &v.trusted_ports);
+            w.optional("venueCliTemplate", &v.venue_cli_template);
+            w.optional("venues", &v.venues);
+            w.optional("venueCount", &v.venue_count);
+            w.optional("templateId", &v.template_id);
+            w.optional("templateVersion", &v.template_version);
+            w.optional("applyOnboardOnly", &v.apply_onboard_only);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ProfileView, ruckus_one_runtime::object::FieldError> {
+            Ok(ProfileView {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                acls: f.optional("acls")?,
+                profile_type: f.optional("profileType")?,
+                vlans: f.optional("vlans")?,
+                voice_vlan_configs: f.optional("voiceVlanConfigs")?,
+                trusted_ports: f.optional("trustedPorts")?,
+                venue_cli_template: f.optional("venueCliTemplate")?,
+                venues: f.optional("venues")?,
+                venue_count: f.optional("venueCount")?,
+                template_id: f.optional("templateId")?,
+                template_version: f.optional("templateVersion")?,
+                apply_onboard_only: f.optional("applyOnboardOnly")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ProfileView", fields)
+    }
 }
 impl ProfileView {
     /// Creates a value with every field empty.
@@ -6645,82 +7745,93 @@ impl<'de> serde::Deserialize<'de> for ProfileViewProfileType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ProfileVlanView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4095; minimum: 1.
-    #[serde(rename = "vlanId")]
     pub vlan_id: i64,
     /// `vlanName`
     ///
     /// Wire name `vlanName`; `string`; optional.
-    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_name: Option<String>,
     /// `ipv4DhcpSnooping`
     ///
     /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
-    #[serde(
-        rename = "ipv4DhcpSnooping",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ipv4_dhcp_snooping: Option<bool>,
     /// `arpInspection`
     ///
     /// Wire name `arpInspection`; `boolean`; optional.
-    #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
     pub arp_inspection: Option<bool>,
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `ProfileVlanViewIgmpSnooping`; optional.
-    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<ProfileVlanViewIgmpSnooping>,
     /// `multicastVersion`
     ///
     /// Wire name `multicastVersion`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "multicastVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_version: Option<i64>,
     /// `spanningTreeProtocol`
     ///
     /// Wire name `spanningTreeProtocol`; `ProfileVlanViewSpanningTreeProtocol`; optional.
-    #[serde(
-        rename = "spanningTreeProtocol",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub spanning_tree_protocol: Option<ProfileVlanViewSpanningTreeProtocol>,
     /// `spanningTreePriority`
     ///
     /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "spanningTreePriority",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub spanning_tree_priority: Option<i64>,
     /// `switchFamilyModels`
     ///
     /// Wire name `switchFamilyModels`; `array<SwitchFamilyModelView>`; optional.
-    #[serde(
-        rename = "switchFamilyModels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_family_models: Option<Vec<SwitchFamilyModelView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ProfileVlanView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ProfileVlanView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("vlanId", &v.vlan_id);
+            w.optional("vlanName", &v.vlan_name);
+            w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
+            w.optional("arpInspection", &v.arp_inspection);
+            w.optional("igmpSnooping", &v.igmp_snooping);
+            w.optional("multicastVersion", &v.multicast_version);
+            w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
+            w.optional("spanningTreePriority", &v.spanning_tree_priority);
+            w.optional("switchFamilyModels", &v.switch_family_models);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileVlanView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ProfileVlanView, ruckus_one_runtime::object::FieldError> {
+            Ok(ProfileVlanView {
+                id: f.optional("id")?,
+                vlan_id: f.required("vlanId")?,
+                vlan_name: f.optional("vlanName")?,
+                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping")?,
+                arp_inspection: f.optional("arpInspection")?,
+                igmp_snooping: f.optional("igmpSnooping")?,
+                multicast_version: f.optional("multicastVersion")?,
+                spanning_tree_protocol: f.optional("spanningTreeProtocol")?,
+                spanning_tree_priority: f.optional("spanningTreePriority")?,
+                switch_family_models: f.optional("switchFamilyModels")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ProfileVlanView", fields)
+    }
 }
 impl ProfileVlanView {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6917,42 +8028,69 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanViewSpanningTreeProtocol {
 /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponse {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<json>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<serde_json::Value>>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &QueryResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("data", &v.data);
+            w.optional("fields", &v.fields);
+            w.optional("page", &v.page);
+            w.optional("totalCount", &v.total_count);
+            w.optional("totalPages", &v.total_pages);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QueryResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(QueryResponse {
+                id: f.optional("id")?,
+                data: f.optional("data")?,
+                fields: f.optional("fields")?,
+                page: f.optional("page")?,
+                total_count: f.optional("totalCount")?,
+                total_pages: f.optional("totalPages")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "QueryResponse", fields)
+    }
 }
 impl QueryResponse {
     /// Creates a value with every field empty.
@@ -7003,94 +8141,117 @@ impl QueryResponse {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StackMemberStatus {
     /// `unitName`
     ///
     /// Wire name `unitName`; `string`; optional.
-    #[serde(rename = "unitName", default, skip_serializing_if = "Option::is_none")]
     pub unit_name: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `poeFree`
     ///
     /// Wire name `poeFree`; `number`; optional.
-    #[serde(rename = "poeFree", default, skip_serializing_if = "Option::is_none")]
     pub poe_free: Option<f64>,
     /// `switchGroupLevelOneName`
     ///
     /// Wire name `switchGroupLevelOneName`; `string`; optional.
-    #[serde(
-        rename = "switchGroupLevelOneName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_group_level_one_name: Option<String>,
     /// `domainId`
     ///
     /// Wire name `domainId`; `string`; optional.
-    #[serde(rename = "domainId", default, skip_serializing_if = "Option::is_none")]
     pub domain_id: Option<String>,
     /// `unitStatus`
     ///
     /// Wire name `unitStatus`; `string`; optional.
-    #[serde(rename = "unitStatus", default, skip_serializing_if = "Option::is_none")]
     pub unit_status: Option<String>,
     /// `switchGroupLevelTwoId`
     ///
     /// Wire name `switchGroupLevelTwoId`; `string`; optional.
-    #[serde(
-        rename = "switchGroupLevelTwoId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_group_level_two_id: Option<String>,
     /// `domainName`
     ///
     /// Wire name `domainName`; `string`; optional.
-    #[serde(rename = "domainName", default, skip_serializing_if = "Option::is_none")]
     pub domain_name: Option<String>,
     /// `unitId`
     ///
     /// Wire name `unitId`; `number`; optional.
-    #[serde(rename = "unitId", default, skip_serializing_if = "Option::is_none")]
     pub unit_id: Option<f64>,
     /// `switchGroupLevelOneId`
     ///
     /// Wire name `switchGroupLevelOneId`; `string`; optional.
-    #[serde(
-        rename = "switchGroupLevelOneId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_group_level_one_id: Option<String>,
     /// `poeTotal`
     ///
     /// Wire name `poeTotal`; `number`; optional.
-    #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
     pub poe_total: Option<f64>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `poeUtilization`
     ///
     /// Wire name `poeUtilization`; `number`; optional.
-    #[serde(rename = "poeUtilization", default, skip_serializing_if = "Option::is_none")]
     pub poe_utilization: Option<f64>,
     /// `unitState`
     ///
     /// Wire name `unitState`; `string`; optional.
-    #[serde(rename = "unitState", default, skip_serializing_if = "Option::is_none")]
     pub unit_state: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for StackMemberStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &StackMemberStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("unitName", &v.unit_name);
+            w.optional("switchId", &v.switch_id);
+            w.optional("poeFree", &v.poe_free);
+            w.optional("switchGroupLevelOneName", &v.switch_group_level_one_name);
+            w.optional("domainId", &v.domain_id);
+            w.optional("unitStatus", &v.unit_status);
+            w.optional("switchGroupLevelTwoId", &v.switch_group_level_two_id);
+            w.optional("domainName", &v.domain_name);
+            w.optional("unitId", &v.unit_id);
+            w.optional("switchGroupLevelOneId", &v.switch_group_level_one_id);
+            w.optional("poeTotal", &v.poe_total);
+            w.optional("id", &v.id);
+            w.optional("poeUtilization", &v.poe_utilization);
+            w.optional("unitState", &v.unit_state);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for StackMemberStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<StackMemberStatus, ruckus_one_runtime::object::FieldError> {
+            Ok(StackMemberStatus {
+                unit_name: f.optional("unitName")?,
+                switch_id: f.optional("switchId")?,
+                poe_free: f.optional("poeFree")?,
+                switch_group_level_one_name: f.optional("switchGroupLevelOneName")?,
+                domain_id: f.optional("domainId")?,
+                unit_status: f.optional("unitStatus")?,
+                switch_group_level_two_id: f.optional("switchGroupLevelTwoId")?,
+                domain_name: f.optional("domainName")?,
+                unit_id: f.optional("unitId")?,
+                switch_group_level_one_id: f.optional("switchGroupLevelOneId")?,
+                poe_total: f.optional("poeTotal")?,
+                id: f.optional("id")?,
+                poe_utilization: f.optional("poeUtilization")?,
+                unit_state: f.optional("unitState")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "StackMemberStatus", fields)
+    }
 }
 impl StackMemberStatus {
     /// Creates a value with every field empty.
@@ -7189,32 +8350,57 @@ impl StackMemberStatus {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SubsequentQuery {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `url`
     ///
     /// Wire name `url`; `string`; optional; format: uri.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// `httpMethod`
     ///
     /// Wire name `httpMethod`; `SubsequentQueryHttpMethod`; optional.
-    #[serde(rename = "httpMethod", default, skip_serializing_if = "Option::is_none")]
     pub http_method: Option<SubsequentQueryHttpMethod>,
     /// `payload`
     ///
     /// Wire name `payload`; `json`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payload: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SubsequentQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SubsequentQuery, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fields", &v.fields);
+            w.optional("url", &v.url);
+            w.optional("httpMethod", &v.http_method);
+            w.optional("payload", &v.payload);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SubsequentQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SubsequentQuery, ruckus_one_runtime::object::FieldError> {
+            Ok(SubsequentQuery {
+                fields: f.optional("fields")?,
+                url: f.optional("url")?,
+                http_method: f.optional("httpMethod")?,
+                payload: f.optional("payload")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SubsequentQuery", fields)
+    }
 }
 impl SubsequentQuery {
     /// Creates a value with every field empty.
@@ -7335,47 +8521,75 @@ impl<'de> serde::Deserialize<'de> for SubsequentQueryHttpMethod {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchFamilyModelBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `SwitchFamilyModelBoModel`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<SwitchFamilyModelBoModel>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `string`; optional.
-    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<String>,
     /// `untaggedPorts`
     ///
     /// Wire name `untaggedPorts`; `string`; optional.
-    #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub untagged_ports: Option<String>,
     /// `voicePorts`
     ///
     /// Wire name `voicePorts`; `string`; optional.
-    #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
     pub voice_ports: Option<String>,
     /// `slots`
     ///
     /// Wire name `slots`; `array<FamilyModelSlotBo>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<Vec<FamilyModelSlotBo>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchFamilyModelBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchFamilyModelBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("switchId", &v.switch_id);
+            w.optional("model", &v.model);
+            w.optional("taggedPorts", &v.tagged_ports);
+            w.optional("untaggedPorts", &v.untagged_ports);
+            w.optional("voicePorts", &v.voice_ports);
+            w.optional("slots", &v.slots);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchFamilyModelBo, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchFamilyModelBo {
+                id: f.optional("id")?,
+                switch_id: f.optional("switchId")?,
+                model: f.optional("model")?,
+                tagged_ports: f.optional("taggedPorts")?,
+                untagged_ports: f.optional("untaggedPorts")?,
+                voice_ports: f.optional("voicePorts")?,
+                slots: f.optional("slots")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchFamilyModelBo", fields)
+    }
 }
 impl SwitchFamilyModelBo {
     /// Creates a value with every field empty.
@@ -7731,42 +8945,72 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBoModel {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchFamilyModelView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `SwitchFamilyModelViewModel`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<SwitchFamilyModelViewModel>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `string`; optional.
-    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<String>,
     /// `untaggedPorts`
     ///
     /// Wire name `untaggedPorts`; `string`; optional.
-    #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub untagged_ports: Option<String>,
     /// `voicePorts`
     ///
     /// Wire name `voicePorts`; `string`; optional.
-    #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
     pub voice_ports: Option<String>,
     /// `slots`
     ///
     /// Wire name `slots`; `array<FamilyModelSlotView>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<Vec<FamilyModelSlotView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchFamilyModelView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SwitchFamilyModelView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("model", &v.model);
+            w.optional("taggedPorts", &v.tagged_ports);
+            w.optional("untaggedPorts", &v.untagged_ports);
+            w.optional("voicePorts", &v.voice_ports);
+            w.optional("slots", &v.slots);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchFamilyModelView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchFamilyModelView, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchFamilyModelView {
+                id: f.optional("id")?,
+                model: f.optional("model")?,
+                tagged_ports: f.optional("taggedPorts")?,
+                untagged_ports: f.optional("untaggedPorts")?,
+                voice_ports: f.optional("voicePorts")?,
+                slots: f.optional("slots")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchFamilyModelView", fields)
+    }
 }
 impl SwitchFamilyModelView {
     /// Creates a value with every field empty.
@@ -8116,42 +9360,76 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewModel {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchFamilyModelViewV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `SwitchFamilyModelViewV1Model`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<SwitchFamilyModelViewV1Model>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `string`; optional.
-    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<String>,
     /// `untaggedPorts`
     ///
     /// Wire name `untaggedPorts`; `string`; optional.
-    #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub untagged_ports: Option<String>,
     /// `voicePorts`
     ///
     /// Wire name `voicePorts`; `string`; optional.
-    #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
     pub voice_ports: Option<String>,
     /// `slots`
     ///
     /// Wire name `slots`; `array<FamilyModelSlot>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<Vec<FamilyModelSlot>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchFamilyModelViewV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SwitchFamilyModelViewV1,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("model", &v.model);
+            w.optional("taggedPorts", &v.tagged_ports);
+            w.optional("untaggedPorts", &v.untagged_ports);
+            w.optional("voicePorts", &v.voice_ports);
+            w.optional("slots", &v.slots);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchFamilyModelViewV1, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchFamilyModelViewV1 {
+                id: f.optional("id")?,
+                model: f.optional("model")?,
+                tagged_ports: f.optional("taggedPorts")?,
+                untagged_ports: f.optional("untaggedPorts")?,
+                voice_ports: f.optional("voicePorts")?,
+                slots: f.optional("slots")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "SwitchFamilyModelViewV1",
+            fields,
+        )
+    }
 }
 impl SwitchFamilyModelViewV1 {
     /// Creates a value with every field empty.
@@ -8501,60 +9779,84 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1Model {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanPortModelBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchModel`
     ///
     /// Wire name `switchModel`; `SwitchVlanPortModelBoSwitchModel`; optional.
-    #[serde(rename = "switchModel", default, skip_serializing_if = "Option::is_none")]
     pub switch_model: Option<SwitchVlanPortModelBoSwitchModel>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `string`; optional.
-    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<String>,
     /// `untaggedPorts`
     ///
     /// Wire name `untaggedPorts`; `string`; optional.
-    #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub untagged_ports: Option<String>,
     /// `voicePorts`
     ///
     /// Wire name `voicePorts`; `string`; optional.
-    #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
     pub voice_ports: Option<String>,
     /// `taggedPortsList`
     ///
     /// Wire name `taggedPortsList`; `array<string>`; optional.
-    #[serde(
-        rename = "taggedPortsList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub tagged_ports_list: Option<Vec<String>>,
     /// `untaggedPortsList`
     ///
     /// Wire name `untaggedPortsList`; `array<string>`; optional.
-    #[serde(
-        rename = "untaggedPortsList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub untagged_ports_list: Option<Vec<String>>,
     /// `voicePortsList`
     ///
     /// Wire name `voicePortsList`; `array<string>`; optional.
-    #[serde(rename = "voicePortsList", default, skip_serializing_if = "Option::is_none")]
     pub voice_ports_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchVlanPortModelBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SwitchVlanPortModelBo,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("switchModel", &v.switch_model);
+            w.optional("taggedPorts", &v.tagged_ports);
+            w.optional("untaggedPorts", &v.untagged_ports);
+            w.optional("voicePorts", &v.voice_ports);
+            w.optional("taggedPortsList", &v.tagged_ports_list);
+            w.optional("untaggedPortsList", &v.untagged_ports_list);
+            w.optional("voicePortsList", &v.voice_ports_list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchVlanPortModelBo, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchVlanPortModelBo {
+                id: f.optional("id")?,
+                switch_model: f.optional("switchModel")?,
+                tagged_ports: f.optional("taggedPorts")?,
+                untagged_ports: f.optional("untaggedPorts")?,
+                voice_ports: f.optional("voicePorts")?,
+                tagged_ports_list: f.optional("taggedPortsList")?,
+                untagged_ports_list: f.optional("untaggedPortsList")?,
+                voice_ports_list: f.optional("voicePortsList")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchVlanPortModelBo", fields)
+    }
 }
 impl SwitchVlanPortModelBo {
     /// Creates a value with every field empty.
@@ -8919,22 +10221,45 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBoSwitchModel {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TermFieldDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TermField {
     /// `field`
     ///
     /// Wire name `field`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TermField {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TermField, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("field", &v.field);
+            w.optional("value", &v.value);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TermField {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TermField, ruckus_one_runtime::object::FieldError> {
+            Ok(TermField {
+                field: f.optional("field")?,
+                value: f.optional("value")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TermField", fields)
+    }
 }
 impl TermField {
     /// Creates a value with every field empty.
@@ -8961,51 +10286,75 @@ impl TermField {
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TrustedPortBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `trustedPortType`
     ///
     /// Wire name `trustedPortType`; `TrustedPortBoTrustedPortType`; optional.
-    #[serde(
-        rename = "trustedPortType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub trusted_port_type: Option<TrustedPortBoTrustedPortType>,
     /// `model`
     ///
     /// Wire name `model`; `TrustedPortBoModel`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<TrustedPortBoModel>,
     /// `vlanDemand`
     ///
     /// Wire name `vlanDemand`; `boolean`; optional.
-    #[serde(rename = "vlanDemand", default, skip_serializing_if = "Option::is_none")]
     pub vlan_demand: Option<bool>,
     /// `trustPorts`
     ///
     /// Wire name `trustPorts`; `array<string>`; optional.
-    #[serde(rename = "trustPorts", default, skip_serializing_if = "Option::is_none")]
     pub trust_ports: Option<Vec<String>>,
     /// `slots`
     ///
     /// Wire name `slots`; `array<FamilyModelSlotBo>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<Vec<FamilyModelSlotBo>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TrustedPortBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TrustedPortBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("trustedPortType", &v.trusted_port_type);
+            w.optional("model", &v.model);
+            w.optional("vlanDemand", &v.vlan_demand);
+            w.optional("trustPorts", &v.trust_ports);
+            w.optional("slots", &v.slots);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TrustedPortBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TrustedPortBo, ruckus_one_runtime::object::FieldError> {
+            Ok(TrustedPortBo {
+                id: f.optional("id")?,
+                tenant_id: f.optional("tenantId")?,
+                trusted_port_type: f.optional("trustedPortType")?,
+                model: f.optional("model")?,
+                vlan_demand: f.optional("vlanDemand")?,
+                trust_ports: f.optional("trustPorts")?,
+                slots: f.optional("slots")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TrustedPortBo", fields)
+    }
 }
 impl TrustedPortBo {
     /// Creates a value with every field empty.
@@ -9423,46 +10772,69 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBoTrustedPortType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TrustedPortView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `trustedPortType`
     ///
     /// Wire name `trustedPortType`; `TrustedPortViewTrustedPortType`; optional.
-    #[serde(
-        rename = "trustedPortType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub trusted_port_type: Option<TrustedPortViewTrustedPortType>,
     /// `model`
     ///
     /// Wire name `model`; `TrustedPortViewModel`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<TrustedPortViewModel>,
     /// `vlanDemand`
     ///
     /// Wire name `vlanDemand`; `boolean`; optional.
-    #[serde(rename = "vlanDemand", default, skip_serializing_if = "Option::is_none")]
     pub vlan_demand: Option<bool>,
     /// `trustPorts`
     ///
     /// Wire name `trustPorts`; `array<string>`; optional.
-    #[serde(rename = "trustPorts", default, skip_serializing_if = "Option::is_none")]
     pub trust_ports: Option<Vec<String>>,
     /// `slots`
     ///
     /// Wire name `slots`; `array<FamilyModelSlotView>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<Vec<FamilyModelSlotView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TrustedPortView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TrustedPortView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("trustedPortType", &v.trusted_port_type);
+            w.optional("model", &v.model);
+            w.optional("vlanDemand", &v.vlan_demand);
+            w.optional("trustPorts", &v.trust_ports);
+            w.optional("slots", &v.slots);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TrustedPortView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TrustedPortView, ruckus_one_runtime::object::FieldError> {
+            Ok(TrustedPortView {
+                id: f.optional("id")?,
+                trusted_port_type: f.optional("trustedPortType")?,
+                model: f.optional("model")?,
+                vlan_demand: f.optional("vlanDemand")?,
+                trust_ports: f.optional("trustPorts")?,
+                slots: f.optional("slots")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TrustedPortView", fields)
+    }
 }
 impl TrustedPortView {
     /// Creates a value with every field empty.
@@ -9874,46 +11246,69 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewTrustedPortType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TrustedPortViewV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `trustedPortType`
     ///
     /// Wire name `trustedPortType`; `TrustedPortViewV1TrustedPortType`; optional.
-    #[serde(
-        rename = "trustedPortType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub trusted_port_type: Option<TrustedPortViewV1TrustedPortType>,
     /// `model`
     ///
     /// Wire name `model`; `TrustedPortViewV1Model`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<TrustedPortViewV1Model>,
     /// `vlanDemand`
     ///
     /// Wire name `vlanDemand`; `boolean`; optional.
-    #[serde(rename = "vlanDemand", default, skip_serializing_if = "Option::is_none")]
     pub vlan_demand: Option<bool>,
     /// `trustPorts`
     ///
     /// Wire name `trustPorts`; `array<string>`; optional.
-    #[serde(rename = "trustPorts", default, skip_serializing_if = "Option::is_none")]
     pub trust_ports: Option<Vec<String>>,
     /// `slots`
     ///
     /// Wire name `slots`; `array<FamilyModelSlot>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<Vec<FamilyModelSlot>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TrustedPortViewV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TrustedPortViewV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("trustedPortType", &v.trusted_port_type);
+            w.optional("model", &v.model);
+            w.optional("vlanDemand", &v.vlan_demand);
+            w.optional("trustPorts", &v.trust_ports);
+            w.optional("slots", &v.slots);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TrustedPortViewV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TrustedPortViewV1, ruckus_one_runtime::object::FieldError> {
+            Ok(TrustedPortViewV1 {
+                id: f.optional("id")?,
+                trusted_port_type: f.optional("trustedPortType")?,
+                model: f.optional("model")?,
+                vlan_demand: f.optional("vlanDemand")?,
+                trust_ports: f.optional("trustPorts")?,
+                slots: f.optional("slots")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TrustedPortViewV1", fields)
+    }
 }
 impl TrustedPortViewV1 {
     /// Creates a value with every field empty.
@@ -10325,41 +11720,63 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1TrustedPortType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApGroup {
     /// `apSerialNumbers`
     ///
     /// Wire name `apSerialNumbers`; `array<string>`; optional.
-    #[serde(
-        rename = "apSerialNumbers",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ap_serial_numbers: Option<Vec<String>>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `isDefault`
     ///
     /// Wire name `isDefault`; `boolean`; optional; default: false.
-    #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueApGroup, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.optional("isDefault", &v.is_default);
+            w.optional("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApGroup, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApGroup {
+                ap_serial_numbers: f.optional("apSerialNumbers")?,
+                description: f.optional("description")?,
+                id: f.optional("id")?,
+                is_default: f.optional("isDefault")?,
+                name: f.optional("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueApGroup", fields)
+    }
 }
 impl VenueApGroup {
     /// Creates a value with every field empty.
@@ -10404,109 +11821,111 @@ impl VenueApGroup {
 /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Vlan {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `vlanName`
     ///
     /// Wire name `vlanName`; `string`; optional.
-    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_name: Option<String>,
     /// `rootBridgeFamilyId`
     ///
     /// Wire name `rootBridgeFamilyId`; `VlanRootBridgeFamilyId`; optional.
-    #[serde(
-        rename = "rootBridgeFamilyId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub root_bridge_family_id: Option<VlanRootBridgeFamilyId>,
     /// `ipv4DhcpSnooping`
     ///
     /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
-    #[serde(
-        rename = "ipv4DhcpSnooping",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ipv4_dhcp_snooping: Option<bool>,
     /// `ipv4DhcpSnoopingTrustPort`
     ///
     /// Wire name `ipv4DhcpSnoopingTrustPort`; `string`; optional.
-    #[serde(
-        rename = "ipv4DhcpSnoopingTrustPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ipv4_dhcp_snooping_trust_port: Option<String>,
     /// `arpInspection`
     ///
     /// Wire name `arpInspection`; `boolean`; optional.
-    #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
     pub arp_inspection: Option<bool>,
     /// `arpInspectionTrustPort`
     ///
     /// Wire name `arpInspectionTrustPort`; `string`; optional.
-    #[serde(
-        rename = "arpInspectionTrustPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_inspection_trust_port: Option<String>,
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `VlanIgmpSnooping`; optional.
-    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<VlanIgmpSnooping>,
     /// `multicastVersion`
     ///
     /// Wire name `multicastVersion`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "multicastVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_version: Option<i64>,
     /// `spanningTreeProtocol`
     ///
     /// Wire name `spanningTreeProtocol`; `VlanSpanningTreeProtocol`; optional.
-    #[serde(
-        rename = "spanningTreeProtocol",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub spanning_tree_protocol: Option<VlanSpanningTreeProtocol>,
     /// `spanningTreePriority`
     ///
     /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "spanningTreePriority",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub spanning_tree_priority: Option<i64>,
     /// `switchFamilyModels`
     ///
     /// Wire name `switchFamilyModels`; `array<SwitchFamilyModelViewV1>`; optional.
-    #[serde(
-        rename = "switchFamilyModels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_family_models: Option<Vec<SwitchFamilyModelViewV1>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Vlan {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Vlan, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("vlanName", &v.vlan_name);
+            w.optional("rootBridgeFamilyId", &v.root_bridge_family_id);
+            w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
+            w.optional("ipv4DhcpSnoopingTrustPort", &v.ipv4_dhcp_snooping_trust_port);
+            w.optional("arpInspection", &v.arp_inspection);
+            w.optional("arpInspectionTrustPort", &v.arp_inspection_trust_port);
+            w.optional("igmpSnooping", &v.igmp_snooping);
+            w.optional("multicastVersion", &v.multicast_version);
+            w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
+            w.optional("spanningTreePriority", &v.spanning_tree_priority);
+            w.optional("switchFamilyModels", &v.switch_family_models);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Vlan {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Vlan, ruckus_one_runtime::object::FieldError> {
+            Ok(Vlan {
+                id: f.optional("id")?,
+                vlan_id: f.optional("vlanId")?,
+                vlan_name: f.optional("vlanName")?,
+                root_bridge_family_id: f.optional("rootBridgeFamilyId")?,
+                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping")?,
+                ipv4_dhcp_snooping_trust_port: f.optional("ipv4DhcpSnoopingTrustPort")?,
+                arp_inspection: f.optional("arpInspection")?,
+                arp_inspection_trust_port: f.optional("arpInspectionTrustPort")?,
+                igmp_snooping: f.optional("igmpSnooping")?,
+                multicast_version: f.optional("multicastVersion")?,
+                spanning_tree_protocol: f.optional("spanningTreeProtocol")?,
+                spanning_tree_priority: f.optional("spanningTreePriority")?,
+                switch_family_models: f.optional("switchFamilyModels")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Vlan", fields)
+    }
 }
 impl Vlan {
     /// Creates a value with every field empty.
@@ -10611,238 +12030,218 @@ impl Vlan {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VlanBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4095; minimum: 1.
-    #[serde(rename = "vlanId")]
     pub vlan_id: i64,
     /// `vlanName`
     ///
     /// Wire name `vlanName`; `string`; optional.
-    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_name: Option<String>,
     /// `rootBridgeFamilyId`
     ///
     /// Wire name `rootBridgeFamilyId`; `VlanBoRootBridgeFamilyId`; optional.
-    #[serde(
-        rename = "rootBridgeFamilyId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub root_bridge_family_id: Option<VlanBoRootBridgeFamilyId>,
     /// `ipv4DhcpSnooping`
     ///
     /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
-    #[serde(
-        rename = "ipv4DhcpSnooping",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ipv4_dhcp_snooping: Option<bool>,
     /// `ipv4DhcpSnoopingTrustPort`
     ///
     /// Wire name `ipv4DhcpSnoopingTrustPort`; `string`; optional.
-    #[serde(
-        rename = "ipv4DhcpSnoopingTrustPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ipv4_dhcp_snooping_trust_port: Option<String>,
     /// `ipv4DhcpSnoopingTrustPortList`
     ///
     /// Wire name `ipv4DhcpSnoopingTrustPortList`; `array<string>`; optional.
-    #[serde(
-        rename = "ipv4DhcpSnoopingTrustPortList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ipv4_dhcp_snooping_trust_port_list: Option<Vec<String>>,
     /// `arpInspection`
     ///
     /// Wire name `arpInspection`; `boolean`; optional.
-    #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
     pub arp_inspection: Option<bool>,
     /// `arpInspectionTrustPort`
     ///
     /// Wire name `arpInspectionTrustPort`; `string`; optional.
-    #[serde(
-        rename = "arpInspectionTrustPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_inspection_trust_port: Option<String>,
     /// `arpInspectionTrustPortList`
     ///
     /// Wire name `arpInspectionTrustPortList`; `array<string>`; optional.
-    #[serde(
-        rename = "arpInspectionTrustPortList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_inspection_trust_port_list: Option<Vec<String>>,
     /// `arpTrustPortsList`
     ///
     /// Wire name `arpTrustPortsList`; `array<string>`; optional.
-    #[serde(
-        rename = "arpTrustPortsList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_trust_ports_list: Option<Vec<String>>,
     /// `dhcpTrustPortsList`
     ///
     /// Wire name `dhcpTrustPortsList`; `array<string>`; optional.
-    #[serde(
-        rename = "dhcpTrustPortsList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_trust_ports_list: Option<Vec<String>>,
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `VlanBoIgmpSnooping`; optional.
-    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<VlanBoIgmpSnooping>,
     /// `multicastVersion`
     ///
     /// Wire name `multicastVersion`; `integer`; optional; format: int32; maximum: 3; minimum: 0.
-    #[serde(
-        rename = "multicastVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_version: Option<i64>,
     /// `spanningTreeProtocol`
     ///
     /// Wire name `spanningTreeProtocol`; `VlanBoSpanningTreeProtocol`; optional.
-    #[serde(
-        rename = "spanningTreeProtocol",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub spanning_tree_protocol: Option<VlanBoSpanningTreeProtocol>,
     /// `spanningTreePriority`
     ///
     /// Wire name `spanningTreePriority`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
-    #[serde(
-        rename = "spanningTreePriority",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub spanning_tree_priority: Option<i64>,
     /// `switchFamilyModels`
     ///
     /// Wire name `switchFamilyModels`; `array<SwitchFamilyModelBo>`; optional.
-    #[serde(
-        rename = "switchFamilyModels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_family_models: Option<Vec<SwitchFamilyModelBo>>,
     /// `managementVlan`
     ///
     /// Wire name `managementVlan`; `boolean`; optional.
-    #[serde(rename = "managementVlan", default, skip_serializing_if = "Option::is_none")]
     pub management_vlan: Option<bool>,
     /// `switchVlanPortModels`
     ///
     /// Wire name `switchVlanPortModels`; `array<SwitchVlanPortModelBo>`; optional.
-    #[serde(
-        rename = "switchVlanPortModels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelBo>>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `enableAsDefaultVlan`
     ///
     /// Wire name `enableAsDefaultVlan`; `boolean`; required.
-    #[serde(rename = "enableAsDefaultVlan")]
     pub enable_as_default_vlan: bool,
     /// `deleteVlanEnabled`
     ///
     /// Wire name `deleteVlanEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "deleteVlanEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub delete_vlan_enabled: Option<bool>,
     /// `notDummyVlan`
     ///
     /// Wire name `notDummyVlan`; `boolean`; optional.
-    #[serde(rename = "notDummyVlan", default, skip_serializing_if = "Option::is_none")]
     pub not_dummy_vlan: Option<bool>,
     /// `defaultVlan`
     ///
     /// Wire name `defaultVlan`; `boolean`; optional.
-    #[serde(rename = "defaultVlan", default, skip_serializing_if = "Option::is_none")]
     pub default_vlan: Option<bool>,
     /// `igmpSnoopingTypeChanged`
     ///
     /// Wire name `igmpSnoopingTypeChanged`; `boolean`; optional.
-    #[serde(
-        rename = "igmpSnoopingTypeChanged",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub igmp_snooping_type_changed: Option<bool>,
     /// `dummyVlan`
     ///
     /// Wire name `dummyVlan`; `boolean`; optional.
-    #[serde(rename = "dummyVlan", default, skip_serializing_if = "Option::is_none")]
     pub dummy_vlan: Option<bool>,
     /// `switchVlanPortModel`
     ///
     /// Wire name `switchVlanPortModel`; `SwitchVlanPortModelBo`; optional.
-    #[serde(
-        rename = "switchVlanPortModel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_vlan_port_model: Option<SwitchVlanPortModelBo>,
     /// `rapidSpanningTreeProtocol`
     ///
     /// Wire name `rapidSpanningTreeProtocol`; `boolean`; optional.
-    #[serde(
-        rename = "rapidSpanningTreeProtocol",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub rapid_spanning_tree_protocol: Option<bool>,
     /// `taggedPortsList`
     ///
     /// Wire name `taggedPortsList`; `array<string>`; optional.
-    #[serde(
-        rename = "taggedPortsList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub tagged_ports_list: Option<Vec<String>>,
     /// `untaggedPortsList`
     ///
     /// Wire name `untaggedPortsList`; `array<string>`; optional.
-    #[serde(
-        rename = "untaggedPortsList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub untagged_ports_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VlanBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VlanBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("vlanId", &v.vlan_id);
+            w.optional("vlanName", &v.vlan_name);
+            w.optional("rootBridgeFamilyId", &v.root_bridge_family_id);
+            w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
+            w.optional("ipv4DhcpSnoopingTrustPort", &v.ipv4_dhcp_snooping_trust_port);
+            w.optional(
+                "ipv4DhcpSnoopingTrustPortList",
+                &v.ipv4_dhcp_snooping_trust_port_list,
+            );
+            w.optional("arpInspection", &v.arp_inspection);
+            w.optional("arpInspectionTrustPort", &v.arp_inspection_trust_port);
+            w.optional("arpInspectionTrustPortList", &v.arp_inspection_trust_port_list);
+            w.optional("arpTrustPortsList", &v.arp_trust_ports_list);
+            w.optional("dhcpTrustPortsList", &v.dhcp_trust_ports_list);
+            w.optional("igmpSnooping", &v.igmp_snooping);
+            w.optional("multicastVersion", &v.multicast_version);
+            w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
+            w.optional("spanningTreePriority", &v.spanning_tree_priority);
+            w.optional("switchFamilyModels", &v.switch_family_models);
+            w.optional("managementVlan", &v.management_vlan);
+            w.optional("switchVlanPortModels", &v.switch_vlan_port_models);
+            w.optional("switchId", &v.switch_id);
+            w.field("enableAsDefaultVlan", &v.enable_as_default_vlan);
+            w.optional("deleteVlanEnabled", &v.delete_vlan_enabled);
+            w.optional("notDummyVlan", &v.not_dummy_vlan);
+            w.optional("defaultVlan", &v.default_vlan);
+            w.optional("igmpSnoopingTypeChanged", &v.igmp_snooping_type_changed);
+            w.optional("dummyVlan", &v.dummy_vlan);
+            w.optional("switchVlanPortModel", &v.switch_vlan_port_model);
+            w.optional("rapidSpanningTreeProtocol", &v.rapid_spanning_tree_protocol);
+            w.optional("taggedPortsList", &v.tagged_ports_list);
+            w.optional("untaggedPortsList", &v.untagged_ports_list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VlanBo, ruckus_one_runtime::object::FieldError> {
+            Ok(VlanBo {
+                id: f.optional("id")?,
+                vlan_id: f.required("vlanId")?,
+                vlan_name: f.optional("vlanName")?,
+                root_bridge_family_id: f.optional("rootBridgeFamilyId")?,
+                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping")?,
+                ipv4_dhcp_snooping_trust_port: f.optional("ipv4DhcpSnoopingTrustPort")?,
+                ipv4_dhcp_snooping_trust_port_list: f
+                    .optional("ipv4DhcpSnoopingTrustPortList")?,
+                arp_inspection: f.optional("arpInspection")?,
+                arp_inspection_trust_port: f.optional("arpInspectionTrustPort")?,
+                arp_inspection_trust_port_list: f
+                    .optional("arpInspectionTrustPortList")?,
+                arp_trust_ports_list: f.optional("arpTrustPortsList")?,
+                dhcp_trust_ports_list: f.optional("dhcpTrustPortsList")?,
+                igmp_snooping: f.optional("igmpSnooping")?,
+                multicast_version: f.optional("multicastVersion")?,
+                spanning_tree_protocol: f.optional("spanningTreeProtocol")?,
+                spanning_tree_priority: f.optional("spanningTreePriority")?,
+                switch_family_models: f.optional("switchFamilyModels")?,
+                management_vlan: f.optional("managementVlan")?,
+                switch_vlan_port_models: f.optional("switchVlanPortModels")?,
+                switch_id: f.optional("switchId")?,
+                enable_as_default_vlan: f.required("enableAsDefaultVlan")?,
+                delete_vlan_enabled: f.optional("deleteVlanEnabled")?,
+                not_dummy_vlan: f.optional("notDummyVlan")?,
+                default_vlan: f.optional("defaultVlan")?,
+                igmp_snooping_type_changed: f.optional("igmpSnoopingTypeChanged")?,
+                dummy_vlan: f.optional("dummyVlan")?,
+                switch_vlan_port_model: f.optional("switchVlanPortModel")?,
+                rapid_spanning_tree_protocol: f.optional("rapidSpanningTreeProtocol")?,
+                tagged_ports_list: f.optional("taggedPortsList")?,
+                untagged_ports_list: f.optional("untaggedPortsList")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VlanBo", fields)
+    }
 }
 impl VlanBo {
     /// Creates a value from the required fields; optional fields start empty.
@@ -11445,22 +12844,45 @@ impl<'de> serde::Deserialize<'de> for VlanSpanningTreeProtocol {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanBo {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `array<string>`; optional.
-    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VoiceVlanBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VoiceVlanBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("taggedPorts", &v.tagged_ports);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VoiceVlanBo, ruckus_one_runtime::object::FieldError> {
+            Ok(VoiceVlanBo {
+                vlan_id: f.optional("vlanId")?,
+                tagged_ports: f.optional("taggedPorts")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VoiceVlanBo", fields)
+    }
 }
 impl VoiceVlanBo {
     /// Creates a value with every field empty.
@@ -11487,22 +12909,45 @@ impl VoiceVlanBo {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanConfigBo {
     /// `model`
     ///
     /// Wire name `model`; `VoiceVlanConfigBoModel`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<VoiceVlanConfigBoModel>,
     /// `voiceVlans`
     ///
     /// Wire name `voiceVlans`; `array<VoiceVlanBo>`; optional.
-    #[serde(rename = "voiceVlans", default, skip_serializing_if = "Option::is_none")]
     pub voice_vlans: Option<Vec<VoiceVlanBo>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VoiceVlanConfigBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VoiceVlanConfigBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("model", &v.model);
+            w.optional("voiceVlans", &v.voice_vlans);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VoiceVlanConfigBo, ruckus_one_runtime::object::FieldError> {
+            Ok(VoiceVlanConfigBo {
+                model: f.optional("model")?,
+                voice_vlans: f.optional("voiceVlans")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VoiceVlanConfigBo", fields)
+    }
 }
 impl VoiceVlanConfigBo {
     /// Creates a value with every field empty.
@@ -11828,27 +13273,51 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBoModel {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanConfigView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `VoiceVlanConfigViewModel`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<VoiceVlanConfigViewModel>,
     /// `voiceVlans`
     ///
     /// Wire name `voiceVlans`; `array<VoiceVlanView>`; optional.
-    #[serde(rename = "voiceVlans", default, skip_serializing_if = "Option::is_none")]
     pub voice_vlans: Option<Vec<VoiceVlanView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VoiceVlanConfigView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VoiceVlanConfigView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("model", &v.model);
+            w.optional("voiceVlans", &v.voice_vlans);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VoiceVlanConfigView, ruckus_one_runtime::object::FieldError> {
+            Ok(VoiceVlanConfigView {
+                id: f.optional("id")?,
+                model: f.optional("model")?,
+                voice_vlans: f.optional("voiceVlans")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VoiceVlanConfigView", fields)
+    }
 }
 impl VoiceVlanConfigView {
     /// Creates a value with every field empty.
@@ -12180,27 +13649,54 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewModel {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanConfigViewV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `VoiceVlanConfigViewV1Model`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<VoiceVlanConfigViewV1Model>,
     /// `voiceVlans`
     ///
     /// Wire name `voiceVlans`; `array<VoiceVlanViewV1>`; optional.
-    #[serde(rename = "voiceVlans", default, skip_serializing_if = "Option::is_none")]
     pub voice_vlans: Option<Vec<VoiceVlanViewV1>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VoiceVlanConfigViewV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VoiceVlanConfigViewV1,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("model", &v.model);
+            w.optional("voiceVlans", &v.voice_vlans);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VoiceVlanConfigViewV1, ruckus_one_runtime::object::FieldError> {
+            Ok(VoiceVlanConfigViewV1 {
+                id: f.optional("id")?,
+                model: f.optional("model")?,
+                voice_vlans: f.optional("voiceVlans")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VoiceVlanConfigViewV1", fields)
+    }
 }
 impl VoiceVlanConfigViewV1 {
     /// Creates a value with every field empty.
@@ -12532,22 +14028,45 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1Model {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanView {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `array<string>`; optional.
-    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VoiceVlanView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VoiceVlanView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("taggedPorts", &v.tagged_ports);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VoiceVlanView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VoiceVlanView, ruckus_one_runtime::object::FieldError> {
+            Ok(VoiceVlanView {
+                vlan_id: f.optional("vlanId")?,
+                tagged_ports: f.optional("taggedPorts")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VoiceVlanView", fields)
+    }
 }
 impl VoiceVlanView {
     /// Creates a value with every field empty.
@@ -12574,27 +14093,51 @@ impl VoiceVlanView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanViewV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `array<string>`; optional.
-    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VoiceVlanViewV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VoiceVlanViewV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("taggedPorts", &v.tagged_ports);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VoiceVlanViewV1, ruckus_one_runtime::object::FieldError> {
+            Ok(VoiceVlanViewV1 {
+                id: f.optional("id")?,
+                vlan_id: f.optional("vlanId")?,
+                tagged_ports: f.optional("taggedPorts")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VoiceVlanViewV1", fields)
+    }
 }
 impl VoiceVlanViewV1 {
     /// Creates a value with every field empty.
@@ -12627,464 +14170,489 @@ impl VoiceVlanViewV1 {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Switch {
     /// Order of the members of the switch's stack.
     ///
     /// Wire name `stackMemberOrder`; `string`; optional.
-    #[serde(
-        rename = "stackMemberOrder",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub stack_member_order: Option<String>,
     /// Number of VE ports of the switch.
     ///
     /// Wire name `veCount`; `integer`; optional.
-    #[serde(rename = "veCount", default, skip_serializing_if = "Option::is_none")]
     pub ve_count: Option<i64>,
     /// Members of the switch's stack.
     ///
     /// Wire name `stackMembers`; `array<SwitchStackMember>`; optional.
-    #[serde(rename = "stackMembers", default, skip_serializing_if = "Option::is_none")]
     pub stack_members: Option<Vec<SwitchStackMember>>,
     /// `macAddress`
     ///
     /// Wire name `macAddress`; `string`; optional.
-    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
     pub mac_address: Option<String>,
     /// `portId`
     ///
     /// Wire name `portId`; `string`; optional.
-    #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
     pub port_id: Option<String>,
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional; format: uuid.
-    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `firmware`
     ///
     /// Wire name `firmware`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub firmware: Option<String>,
     /// `firmwareVersion`
     ///
     /// Wire name `firmwareVersion`; `string`; optional.
-    #[serde(
-        rename = "firmwareVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub firmware_version: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `defaultGateway`
     ///
     /// Wire name `defaultGateway`; `string`; optional.
-    #[serde(rename = "defaultGateway", default, skip_serializing_if = "Option::is_none")]
     pub default_gateway: Option<String>,
     /// `numOfPorts`
     ///
     /// Wire name `numOfPorts`; `integer`; optional; format: int32.
-    #[serde(rename = "numOfPorts", default, skip_serializing_if = "Option::is_none")]
     pub num_of_ports: Option<i64>,
     /// `cpu`
     ///
     /// Wire name `cpu`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu: Option<String>,
     /// `memory`
     ///
     /// Wire name `memory`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<String>,
     /// `uptime`
     ///
     /// Wire name `uptime`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uptime: Option<String>,
     /// `modules`
     ///
     /// Wire name `modules`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modules: Option<String>,
     /// `domainId`
     ///
     /// Wire name `domainId`; `string`; optional.
-    #[serde(rename = "domainId", default, skip_serializing_if = "Option::is_none")]
     pub domain_id: Option<String>,
     /// `lastUpdateTimeInMillis`
     ///
     /// Wire name `lastUpdateTimeInMillis`; `string`; optional.
-    #[serde(
-        rename = "lastUpdateTimeInMillis",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_update_time_in_millis: Option<String>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `switchGroupLevelOneId`
     ///
     /// Wire name `switchGroupLevelOneId`; `string`; optional.
-    #[serde(
-        rename = "switchGroupLevelOneId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_group_level_one_id: Option<String>,
     /// `switchGroupLevelTwoId`
     ///
     /// Wire name `switchGroupLevelTwoId`; `string`; optional.
-    #[serde(
-        rename = "switchGroupLevelTwoId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_group_level_two_id: Option<String>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `activeSerial`
     ///
     /// Wire name `activeSerial`; `string`; optional.
-    #[serde(rename = "activeSerial", default, skip_serializing_if = "Option::is_none")]
     pub active_serial: Option<String>,
     /// `unitSerialNumbers`
     ///
     /// Wire name `unitSerialNumbers`; `string`; optional.
-    #[serde(
-        rename = "unitSerialNumbers",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub unit_serial_numbers: Option<String>,
     /// `numOfUnits`
     ///
     /// Wire name `numOfUnits`; `integer`; optional; format: int32.
-    #[serde(rename = "numOfUnits", default, skip_serializing_if = "Option::is_none")]
     pub num_of_units: Option<i64>,
     /// `poeUtilization`
     ///
     /// Wire name `poeUtilization`; `integer`; optional; format: int32.
-    #[serde(rename = "poeUtilization", default, skip_serializing_if = "Option::is_none")]
     pub poe_utilization: Option<i64>,
     /// `poeTotal`
     ///
     /// Wire name `poeTotal`; `integer`; optional; format: int32.
-    #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
     pub poe_total: Option<i64>,
     /// `poeFree`
     ///
     /// Wire name `poeFree`; `integer`; optional; format: int32.
-    #[serde(rename = "poeFree", default, skip_serializing_if = "Option::is_none")]
     pub poe_free: Option<i64>,
     /// `family`
     ///
     /// Wire name `family`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub family: Option<String>,
     /// `cloudPort`
     ///
     /// Wire name `cloudPort`; `string`; optional.
-    #[serde(rename = "cloudPort", default, skip_serializing_if = "Option::is_none")]
     pub cloud_port: Option<String>,
     /// `domainName`
     ///
     /// Wire name `domainName`; `string`; optional.
-    #[serde(rename = "domainName", default, skip_serializing_if = "Option::is_none")]
     pub domain_name: Option<String>,
     /// `switchGroupLevelOneName`
     ///
     /// Wire name `switchGroupLevelOneName`; `string`; optional.
-    #[serde(
-        rename = "switchGroupLevelOneName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_group_level_one_name: Option<String>,
     /// `powerSupplyGroups`
     ///
     /// Wire name `powerSupplyGroups`; `string`; optional.
-    #[serde(
-        rename = "powerSupplyGroups",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub power_supply_groups: Option<String>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `deviceStatus`
     ///
     /// Wire name `deviceStatus`; `string`; optional.
-    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
     pub device_status: Option<String>,
     /// `switchMac`
     ///
     /// Wire name `switchMac`; `string`; optional.
-    #[serde(rename = "switchMac", default, skip_serializing_if = "Option::is_none")]
     pub switch_mac: Option<String>,
     /// `crtTime`
     ///
     /// Wire name `crtTime`; `string`; optional.
-    #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
     pub crt_time: Option<String>,
     /// `alerts`
     ///
     /// Wire name `alerts`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alerts: Option<i64>,
     /// `fanGroups`
     ///
     /// Wire name `fanGroups`; `string`; optional.
-    #[serde(rename = "fanGroups", default, skip_serializing_if = "Option::is_none")]
     pub fan_groups: Option<String>,
     /// `isStack`
     ///
     /// Wire name `isStack`; `boolean`; optional.
-    #[serde(rename = "isStack", default, skip_serializing_if = "Option::is_none")]
     pub is_stack: Option<bool>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `string`; optional.
-    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `clientCount`
     ///
     /// Wire name `clientCount`; `integer`; optional; format: int32.
-    #[serde(rename = "clientCount", default, skip_serializing_if = "Option::is_none")]
     pub client_count: Option<i64>,
     /// `lastUpdTime`
     ///
     /// Wire name `lastUpdTime`; `string`; optional.
-    #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
     pub last_upd_time: Option<String>,
     /// `floorplanId`
     ///
     /// Wire name `floorplanId`; `string`; optional.
-    #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
     pub floorplan_id: Option<String>,
     /// `xPercent`
     ///
     /// Wire name `xPercent`; `number`; optional; format: float.
-    #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
     pub x_percent: Option<f64>,
     /// `yPercent`
     ///
     /// Wire name `yPercent`; `number`; optional; format: float.
-    #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
     pub y_percent: Option<f64>,
     /// `subnetMask`
     ///
     /// Wire name `subnetMask`; `string`; optional.
-    #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
     pub subnet_mask: Option<String>,
     /// `staticOrDynamic`
     ///
     /// Wire name `staticOrDynamic`; `string`; optional.
-    #[serde(
-        rename = "staticOrDynamic",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub static_or_dynamic: Option<String>,
     /// `dns`
     ///
     /// Wire name `dns`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dns: Option<String>,
     /// `configReady`
     ///
     /// Wire name `configReady`; `boolean`; optional.
-    #[serde(rename = "configReady", default, skip_serializing_if = "Option::is_none")]
     pub config_ready: Option<bool>,
     /// `syncedSwitchConfig`
     ///
     /// Wire name `syncedSwitchConfig`; `boolean`; optional.
-    #[serde(
-        rename = "syncedSwitchConfig",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub synced_switch_config: Option<bool>,
     /// `provisionName`
     ///
     /// Wire name `provisionName`; `string`; optional.
-    #[serde(rename = "provisionName", default, skip_serializing_if = "Option::is_none")]
     pub provision_name: Option<String>,
     /// `switchType`
     ///
     /// Wire name `switchType`; `string`; optional.
-    #[serde(rename = "switchType", default, skip_serializing_if = "Option::is_none")]
     pub switch_type: Option<String>,
     /// `operationalStackMembers`
     ///
     /// Wire name `operationalStackMembers`; `string`; optional.
-    #[serde(
-        rename = "operationalStackMembers",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub operational_stack_members: Option<String>,
     /// `portStatuses`
     ///
     /// Wire name `portStatuses`; `array<SwitchPort>`; optional.
-    #[serde(rename = "portStatuses", default, skip_serializing_if = "Option::is_none")]
     pub port_statuses: Option<Vec<SwitchPort>>,
     /// `syncDataId`
     ///
     /// Wire name `syncDataId`; `string`; optional.
-    #[serde(rename = "syncDataId", default, skip_serializing_if = "Option::is_none")]
     pub sync_data_id: Option<String>,
     /// `syncDataStartTime`
     ///
     /// Wire name `syncDataStartTime`; `string`; optional.
-    #[serde(
-        rename = "syncDataStartTime",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sync_data_start_time: Option<String>,
     /// `syncDataEndTime`
     ///
     /// Wire name `syncDataEndTime`; `string`; optional.
-    #[serde(
-        rename = "syncDataEndTime",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sync_data_end_time: Option<String>,
     /// `ipFullContentParsed`
     ///
     /// Wire name `ipFullContentParsed`; `boolean`; optional.
-    #[serde(
-        rename = "ipFullContentParsed",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ip_full_content_parsed: Option<bool>,
     /// `operationalWarning`
     ///
     /// Wire name `operationalWarning`; `boolean`; optional.
-    #[serde(
-        rename = "operationalWarning",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub operational_warning: Option<bool>,
     /// `cliApplied`
     ///
     /// Wire name `cliApplied`; `boolean`; optional.
-    #[serde(rename = "cliApplied", default, skip_serializing_if = "Option::is_none")]
     pub cli_applied: Option<bool>,
     /// `formStacking`
     ///
     /// Wire name `formStacking`; `boolean`; optional.
-    #[serde(rename = "formStacking", default, skip_serializing_if = "Option::is_none")]
     pub form_stacking: Option<bool>,
     /// `suspendingDeployTime`
     ///
     /// Wire name `suspendingDeployTime`; `string`; optional.
-    #[serde(
-        rename = "suspendingDeployTime",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub suspending_deploy_time: Option<String>,
     /// `rearModule`
     ///
     /// Wire name `rearModule`; `string`; optional.
-    #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
     pub rear_module: Option<String>,
     /// `syncedAdminPassword`
     ///
     /// Wire name `syncedAdminPassword`; `boolean`; optional.
-    #[serde(
-        rename = "syncedAdminPassword",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub synced_admin_password: Option<bool>,
     /// `vlanMapping`
     ///
     /// Wire name `vlanMapping`; `string`; optional.
-    #[serde(rename = "vlanMapping", default, skip_serializing_if = "Option::is_none")]
     pub vlan_mapping: Option<String>,
     /// `adminPassword`
     ///
     /// Wire name `adminPassword`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "adminPassword", default, skip_serializing_if = "Option::is_none")]
     pub admin_password: Option<ruckus_one_runtime::Secret>,
     /// `extIp`
     ///
     /// Wire name `extIp`; `string`; optional.
-    #[serde(rename = "extIp", default, skip_serializing_if = "Option::is_none")]
     pub ext_ip: Option<String>,
     /// `stackMembersStatus`
     ///
     /// Wire name `stackMembersStatus`; `array<StackMemberStatus>`; optional.
-    #[serde(
-        rename = "stackMembersStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub stack_members_status: Option<Vec<StackMemberStatus>>,
     /// `unitId`
     ///
     /// Wire name `unitId`; `integer`; optional; format: int32.
-    #[serde(rename = "unitId", default, skip_serializing_if = "Option::is_none")]
     pub unit_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Switch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Switch, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("stackMemberOrder", &v.stack_member_order);
+            w.optional("veCount", &v.ve_count);
+            w.optional("stackMembers", &v.stack_members);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("portId", &v.port_id);
+            w.optional("identityId", &v.identity_id);
+            w.optional("id", &v.id);
+            w.optional("firmware", &v.firmware);
+            w.optional("firmwareVersion", &v.firmware_version);
+            w.optional("model", &v.model);
+            w.optional("defaultGateway", &v.default_gateway);
+            w.optional("numOfPorts", &v.num_of_ports);
+            w.optional("cpu", &v.cpu);
+            w.optional("memory", &v.memory);
+            w.optional("uptime", &v.uptime);
+            w.optional("modules", &v.modules);
+            w.optional("domainId", &v.domain_id);
+            w.optional("lastUpdateTimeInMillis", &v.last_update_time_in_millis);
+            w.optional("switchName", &v.switch_name);
+            w.optional("switchGroupLevelOneId", &v.switch_group_level_one_id);
+            w.optional("switchGroupLevelTwoId", &v.switch_group_level_two_id);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("activeSerial", &v.active_serial);
+            w.optional("unitSerialNumbers", &v.unit_serial_numbers);
+            w.optional("numOfUnits", &v.num_of_units);
+            w.optional("poeUtilization", &v.poe_utilization);
+            w.optional("poeTotal", &v.poe_total);
+            w.optional("poeFree", &v.poe_free);
+            w.optional("family", &v.family);
+            w.optional("cloudPort", &v.cloud_port);
+            w.optional("domainName", &v.domain_name);
+            w.optional("switchGroupLevelOneName", &v.switch_group_level_one_name);
+            w.optional("powerSupplyGroups", &v.power_supply_groups);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("type", &v.type_);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("deviceStatus", &v.device_status);
+            w.optional("switchMac", &v.switch_mac);
+            w.optional("crtTime", &v.crt_time);
+            w.optional("alerts", &v.alerts);
+            w.optional("fanGroups", &v.fan_groups);
+            w.optional("isStack", &v.is_stack);
+            w.optional("deviceType", &v.device_type);
+            w.optional("name", &v.name);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("tags", &v.tags);
+            w.optional("clientCount", &v.client_count);
+            w.optional("lastUpdTime", &v.last_upd_time);
+            w.optional("floorplanId", &v.floorplan_id);
+            w.optional("xPercent", &v.x_percent);
+            w.optional("yPercent", &v.y_percent);
+            w.optional("subnetMask", &v.subnet_mask);
+            w.optional("staticOrDynamic", &v.static_or_dynamic);
+            w.optional("dns", &v.dns);
+            w.optional("configReady", &v.config_ready);
+            w.optional("syncedSwitchConfig", &v.synced_switch_config);
+            w.optional("provisionName", &v.provision_name);
+            w.optional("switchType", &v.switch_type);
+            w.optional("operationalStackMembers", &v.operational_stack_members);
+            w.optional("portStatuses", &v.port_statuses);
+            w.optional("syncDataId", &v.sync_data_id);
+            w.optional("syncDataStartTime", &v.sync_data_start_time);
+            w.optional("syncDataEndTime", &v.sync_data_end_time);
+            w.optional("ipFullContentParsed", &v.ip_full_content_parsed);
+            w.optional("operationalWarning", &v.operational_warning);
+            w.optional("cliApplied", &v.cli_applied);
+            w.optional("formStacking", &v.form_stacking);
+            w.optional("suspendingDeployTime", &v.suspending_deploy_time);
+            w.optional("rearModule", &v.rear_module);
+            w.optional("syncedAdminPassword", &v.synced_admin_password);
+            w.optional("vlanMapping", &v.vlan_mapping);
+            w.optional("adminPassword", &v.admin_password);
+            w.optional("extIp", &v.ext_ip);
+            w.optional("stackMembersStatus", &v.stack_members_status);
+            w.optional("unitId", &v.unit_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Switch {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Switch, ruckus_one_runtime::object::FieldError> {
+            Ok(Switch {
+                stack_member_order: f.optional("stackMemberOrder")?,
+                ve_count: f.optional("veCount")?,
+                stack_members: f.optional("stackMembers")?,
+                mac_address: f.optional("macAddress")?,
+                port_id: f.optional("portId")?,
+                identity_id: f.optional("identityId")?,
+                id: f.optional("id")?,
+                firmware: f.optional("firmware")?,
+                firmware_version: f.optional("firmwareVersion")?,
+                model: f.optional("model")?,
+                default_gateway: f.optional("defaultGateway")?,
+                num_of_ports: f.optional("numOfPorts")?,
+                cpu: f.optional("cpu")?,
+                memory: f.optional("memory")?,
+                uptime: f.optional("uptime")?,
+                modules: f.optional("modules")?,
+                domain_id: f.optional("domainId")?,
+                last_update_time_in_millis: f.optional("lastUpdateTimeInMillis")?,
+                switch_name: f.optional("switchName")?,
+                switch_group_level_one_id: f.optional("switchGroupLevelOneId")?,
+                switch_group_level_two_id: f.optional("switchGroupLevelTwoId")?,
+                serial_number: f.optional("serialNumber")?,
+                active_serial: f.optional("activeSerial")?,
+                unit_serial_numbers: f.optional("unitSerialNumbers")?,
+                num_of_units: f.optional("numOfUnits")?,
+                poe_utilization: f.optional("poeUtilization")?,
+                poe_total: f.optional("poeTotal")?,
+                poe_free: f.optional("poeFree")?,
+                family: f.optional("family")?,
+                cloud_port: f.optional("cloudPort")?,
+                domain_name: f.optional("domainName")?,
+                switch_group_level_one_name: f.optional("switchGroupLevelOneName")?,
+                power_supply_groups: f.optional("powerSupplyGroups")?,
+                ip_address: f.optional("ipAddress")?,
+                type_: f.optional("type")?,
+                tenant_id: f.optional("tenantId")?,
+                device_status: f.optional("deviceStatus")?,
+                switch_mac: f.optional("switchMac")?,
+                crt_time: f.optional("crtTime")?,
+                alerts: f.optional("alerts")?,
+                fan_groups: f.optional("fanGroups")?,
+                is_stack: f.optional("isStack")?,
+                device_type: f.optional("deviceType")?,
+                name: f.optional("name")?,
+                venue_id: f.optional("venueId")?,
+                venue_name: f.optional("venueName")?,
+                tags: f.optional("tags")?,
+                client_count: f.optional("clientCount")?,
+                last_upd_time: f.optional("lastUpdTime")?,
+                floorplan_id: f.optional("floorplanId")?,
+                x_percent: f.optional("xPercent")?,
+                y_percent: f.optional("yPercent")?,
+                subnet_mask: f.optional("subnetMask")?,
+                static_or_dynamic: f.optional("staticOrDynamic")?,
+                dns: f.optional("dns")?,
+                config_ready: f.optional("configReady")?,
+                synced_switch_config: f.optional("syncedSwitchConfig")?,
+                provision_name: f.optional("provisionName")?,
+                switch_type: f.optional("switchType")?,
+                operational_stack_members: f.optional("operationalStackMembers")?,
+                port_statuses: f.optional("portStatuses")?,
+                sync_data_id: f.optional("syncDataId")?,
+                sync_data_start_time: f.optional("syncDataStartTime")?,
+                sync_data_end_time: f.optional("syncDataEndTime")?,
+                ip_full_content_parsed: f.optional("ipFullContentParsed")?,
+                operational_warning: f.optional("operationalWarning")?,
+                cli_applied: f.optional("cliApplied")?,
+                form_stacking: f.optional("formStacking")?,
+                suspending_deploy_time: f.optional("suspendingDeployTime")?,
+                rear_module: f.optional("rearModule")?,
+                synced_admin_password: f.optional("syncedAdminPassword")?,
+                vlan_mapping: f.optional("vlanMapping")?,
+                admin_password: f.optional("adminPassword")?,
+                ext_ip: f.optional("extIp")?,
+                stack_members_status: f.optional("stackMembersStatus")?,
+                unit_id: f.optional("unitId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Switch", fields)
+    }
 }
 impl Switch {
     /// Creates a value with every field empty.
@@ -13564,398 +15132,424 @@ impl Switch {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchPort {
     /// Port name configured by the administrator; replaces `tag`.
     ///
     /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `tag`
     ///
     /// Wire name `tag`; `string`; optional.
     /// Deprecated: Removed: replaced by `tags`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
     /// Configured port speed.
     ///
     /// Wire name `portSpeedConfig`; `string`; optional.
-    #[serde(
-        rename = "portSpeedConfig",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub port_speed_config: Option<String>,
     /// Connector type of the port.
     ///
     /// Wire name `portConnectorType`; `string`; optional.
-    #[serde(
-        rename = "portConnectorType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub port_connector_type: Option<String>,
     /// Default VLAN for authentication on the port.
     ///
     /// Wire name `authDefaultVlan`; `string`; optional.
-    #[serde(
-        rename = "authDefaultVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub auth_default_vlan: Option<String>,
     /// Ingress IPv6 ACL bound to the port; empty unless an IPv6 ACL is bound.
     ///
     /// Wire name `vsixIngressAclName`; `string`; optional.
-    #[serde(
-        rename = "vsixIngressAclName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub vsix_ingress_acl_name: Option<String>,
     /// Egress IPv6 ACL bound to the port; empty unless an IPv6 ACL is bound.
     ///
     /// Wire name `vsixEgressAclName`; `string`; optional.
-    #[serde(
-        rename = "vsixEgressAclName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub vsix_egress_acl_name: Option<String>,
     /// `cloudPort`
     ///
     /// Wire name `cloudPort`; `boolean`; optional.
-    #[serde(rename = "cloudPort", default, skip_serializing_if = "Option::is_none")]
     pub cloud_port: Option<bool>,
     /// `stack`
     ///
     /// Wire name `stack`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stack: Option<bool>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `portId`
     ///
     /// Wire name `portId`; `string`; optional.
-    #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
     pub port_id: Option<String>,
     /// `portMac`
     ///
     /// Wire name `portMac`; `string`; optional.
-    #[serde(rename = "portMac", default, skip_serializing_if = "Option::is_none")]
     pub port_mac: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// `adminStatus`
     ///
     /// Wire name `adminStatus`; `string`; optional.
-    #[serde(rename = "adminStatus", default, skip_serializing_if = "Option::is_none")]
     pub admin_status: Option<String>,
     /// `vlanIds`
     ///
     /// Wire name `vlanIds`; `string`; optional.
-    #[serde(rename = "vlanIds", default, skip_serializing_if = "Option::is_none")]
     pub vlan_ids: Option<String>,
     /// `portSpeed`
     ///
     /// Wire name `portSpeed`; `string`; optional.
-    #[serde(rename = "portSpeed", default, skip_serializing_if = "Option::is_none")]
     pub port_speed: Option<String>,
     /// `poeUsed`
     ///
     /// Wire name `poeUsed`; `integer`; optional; format: int32.
-    #[serde(rename = "poeUsed", default, skip_serializing_if = "Option::is_none")]
     pub poe_used: Option<i64>,
     /// `poeTotal`
     ///
     /// Wire name `poeTotal`; `integer`; optional; format: int32.
-    #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
     pub poe_total: Option<i64>,
     /// `tx`
     ///
     /// Wire name `tx`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tx: Option<String>,
     /// `rx`
     ///
     /// Wire name `rx`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rx: Option<String>,
     /// `signalIn`
     ///
     /// Wire name `signalIn`; `integer`; optional; format: int32.
-    #[serde(rename = "signalIn", default, skip_serializing_if = "Option::is_none")]
     pub signal_in: Option<i64>,
     /// `signalOut`
     ///
     /// Wire name `signalOut`; `integer`; optional; format: int32.
-    #[serde(rename = "signalOut", default, skip_serializing_if = "Option::is_none")]
     pub signal_out: Option<i64>,
     /// `crcErr`
     ///
     /// Wire name `crcErr`; `string`; optional.
-    #[serde(rename = "crcErr", default, skip_serializing_if = "Option::is_none")]
     pub crc_err: Option<String>,
     /// `inErr`
     ///
     /// Wire name `inErr`; `string`; optional.
-    #[serde(rename = "inErr", default, skip_serializing_if = "Option::is_none")]
     pub in_err: Option<String>,
     /// `outErr`
     ///
     /// Wire name `outErr`; `string`; optional.
-    #[serde(rename = "outErr", default, skip_serializing_if = "Option::is_none")]
     pub out_err: Option<String>,
     /// `opticsType`
     ///
     /// Wire name `opticsType`; `string`; optional.
-    #[serde(rename = "opticsType", default, skip_serializing_if = "Option::is_none")]
     pub optics_type: Option<String>,
     /// `portSpeedCapacity`
     ///
     /// Wire name `portSpeedCapacity`; `string`; optional.
-    #[serde(
-        rename = "portSpeedCapacity",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub port_speed_capacity: Option<String>,
     /// `switchUnitId`
     ///
     /// Wire name `switchUnitId`; `string`; optional.
-    #[serde(rename = "switchUnitId", default, skip_serializing_if = "Option::is_none")]
     pub switch_unit_id: Option<String>,
     /// `poeEnabled`
     ///
     /// Wire name `poeEnabled`; `boolean`; optional.
-    #[serde(rename = "poeEnabled", default, skip_serializing_if = "Option::is_none")]
     pub poe_enabled: Option<bool>,
     /// `usedInFormingStack`
     ///
     /// Wire name `usedInFormingStack`; `boolean`; optional.
-    #[serde(
-        rename = "usedInFormingStack",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub used_in_forming_stack: Option<bool>,
     /// `portIdentifier`
     ///
     /// Wire name `portIdentifier`; `string`; optional.
-    #[serde(rename = "portIdentifier", default, skip_serializing_if = "Option::is_none")]
     pub port_identifier: Option<String>,
     /// `unTaggedVlan`
     ///
     /// Wire name `unTaggedVlan`; `string`; optional.
-    #[serde(rename = "unTaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub un_tagged_vlan: Option<String>,
     /// `inDiscard`
     ///
     /// Wire name `inDiscard`; `string`; optional.
-    #[serde(rename = "inDiscard", default, skip_serializing_if = "Option::is_none")]
     pub in_discard: Option<String>,
     /// `broadcastIn`
     ///
     /// Wire name `broadcastIn`; `string`; optional.
-    #[serde(rename = "broadcastIn", default, skip_serializing_if = "Option::is_none")]
     pub broadcast_in: Option<String>,
     /// `broadcastOut`
     ///
     /// Wire name `broadcastOut`; `string`; optional.
-    #[serde(rename = "broadcastOut", default, skip_serializing_if = "Option::is_none")]
     pub broadcast_out: Option<String>,
     /// `multicastIn`
     ///
     /// Wire name `multicastIn`; `string`; optional.
-    #[serde(rename = "multicastIn", default, skip_serializing_if = "Option::is_none")]
     pub multicast_in: Option<String>,
     /// `multicastOut`
     ///
     /// Wire name `multicastOut`; `string`; optional.
-    #[serde(rename = "multicastOut", default, skip_serializing_if = "Option::is_none")]
     pub multicast_out: Option<String>,
     /// `poeType`
     ///
     /// Wire name `poeType`; `string`; optional.
-    #[serde(rename = "poeType", default, skip_serializing_if = "Option::is_none")]
     pub poe_type: Option<String>,
     /// `portIdentifierFormatted`
     ///
     /// Wire name `portIdentifierFormatted`; `string`; optional.
-    #[serde(
-        rename = "portIdentifierFormatted",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub port_identifier_formatted: Option<String>,
     /// `switchMac`
     ///
     /// Wire name `switchMac`; `string`; optional.
-    #[serde(rename = "switchMac", default, skip_serializing_if = "Option::is_none")]
     pub switch_mac: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `neighborName`
     ///
     /// Wire name `neighborName`; `string`; optional.
-    #[serde(rename = "neighborName", default, skip_serializing_if = "Option::is_none")]
     pub neighbor_name: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `port`
     ///
     /// Wire name `port`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<String>,
     /// `ingressAclName`
     ///
     /// Wire name `ingressAclName`; `string`; optional.
-    #[serde(rename = "ingressAclName", default, skip_serializing_if = "Option::is_none")]
     pub ingress_acl_name: Option<String>,
     /// `egressAclName`
     ///
     /// Wire name `egressAclName`; `string`; optional.
-    #[serde(rename = "egressAclName", default, skip_serializing_if = "Option::is_none")]
     pub egress_acl_name: Option<String>,
     /// `lagName`
     ///
     /// Wire name `lagName`; `string`; optional.
-    #[serde(rename = "lagName", default, skip_serializing_if = "Option::is_none")]
     pub lag_name: Option<String>,
     /// `lagStatus`
     ///
     /// Wire name `lagStatus`; `string`; optional.
-    #[serde(rename = "lagStatus", default, skip_serializing_if = "Option::is_none")]
     pub lag_status: Option<String>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `switchSerial`
     ///
     /// Wire name `switchSerial`; `string`; optional.
-    #[serde(rename = "switchSerial", default, skip_serializing_if = "Option::is_none")]
     pub switch_serial: Option<String>,
     /// `lagId`
     ///
     /// Wire name `lagId`; `string`; optional.
-    #[serde(rename = "lagId", default, skip_serializing_if = "Option::is_none")]
     pub lag_id: Option<String>,
     /// `deviceStatus`
     ///
     /// Wire name `deviceStatus`; `string`; optional.
-    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
     pub device_status: Option<String>,
     /// `unitStatus`
     ///
     /// Wire name `unitStatus`; `string`; optional.
-    #[serde(rename = "unitStatus", default, skip_serializing_if = "Option::is_none")]
     pub unit_status: Option<String>,
     /// `unitState`
     ///
     /// Wire name `unitState`; `string`; optional.
-    #[serde(rename = "unitState", default, skip_serializing_if = "Option::is_none")]
     pub unit_state: Option<String>,
     /// `switchModel`
     ///
     /// Wire name `switchModel`; `string`; optional.
-    #[serde(rename = "switchModel", default, skip_serializing_if = "Option::is_none")]
     pub switch_model: Option<String>,
     /// `neighborMacAddress`
     ///
     /// Wire name `neighborMacAddress`; `string`; optional.
-    #[serde(
-        rename = "neighborMacAddress",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub neighbor_mac_address: Option<String>,
     /// `syncedSwitchConfig`
     ///
     /// Wire name `syncedSwitchConfig`; `boolean`; optional.
-    #[serde(
-        rename = "syncedSwitchConfig",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub synced_switch_config: Option<bool>,
     /// `mediaType`
     ///
     /// Wire name `mediaType`; `string`; optional.
-    #[serde(rename = "mediaType", default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<String>,
     /// `poeUsage`
     ///
     /// Wire name `poeUsage`; `string`; optional.
-    #[serde(rename = "poeUsage", default, skip_serializing_if = "Option::is_none")]
     pub poe_usage: Option<String>,
     /// `spanningTreeStatus`
     ///
     /// Wire name `spanningTreeStatus`; `string`; optional.
-    #[serde(
-        rename = "spanningTreeStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub spanning_tree_status: Option<String>,
     /// `neighborPortMacAddress`
     ///
     /// Wire name `neighborPortMacAddress`; `string`; optional.
-    #[serde(
-        rename = "neighborPortMacAddress",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub neighbor_port_mac_address: Option<String>,
     /// `switchPortProfileName`
     ///
     /// Wire name `switchPortProfileName`; `string`; optional.
-    #[serde(
-        rename = "switchPortProfileName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_port_profile_name: Option<String>,
     /// `switchPortProfileType`
     ///
     /// Wire name `switchPortProfileType`; `string`; optional.
-    #[serde(
-        rename = "switchPortProfileType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_port_profile_type: Option<String>,
     /// `errorDisableStatus`
     ///
     /// Wire name `errorDisableStatus`; `string`; optional.
-    #[serde(
-        rename = "errorDisableStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub error_disable_status: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchPort {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchPort, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("tags", &v.tags);
+            w.optional("tag", &v.tag);
+            w.optional("portSpeedConfig", &v.port_speed_config);
+            w.optional("portConnectorType", &v.port_connector_type);
+            w.optional("authDefaultVlan", &v.auth_default_vlan);
+            w.optional("vsixIngressAclName", &v.vsix_ingress_acl_name);
+            w.optional("vsixEgressAclName", &v.vsix_egress_acl_name);
+            w.optional("cloudPort", &v.cloud_port);
+            w.optional("stack", &v.stack);
+            w.optional("name", &v.name);
+            w.optional("portId", &v.port_id);
+            w.optional("portMac", &v.port_mac);
+            w.optional("status", &v.status);
+            w.optional("adminStatus", &v.admin_status);
+            w.optional("vlanIds", &v.vlan_ids);
+            w.optional("portSpeed", &v.port_speed);
+            w.optional("poeUsed", &v.poe_used);
+            w.optional("poeTotal", &v.poe_total);
+            w.optional("tx", &v.tx);
+            w.optional("rx", &v.rx);
+            w.optional("signalIn", &v.signal_in);
+            w.optional("signalOut", &v.signal_out);
+            w.optional("crcErr", &v.crc_err);
+            w.optional("inErr", &v.in_err);
+            w.optional("outErr", &v.out_err);
+            w.optional("opticsType", &v.optics_type);
+            w.optional("portSpeedCapacity", &v.port_speed_capacity);
+            w.optional("switchUnitId", &v.switch_unit_id);
+            w.optional("poeEnabled", &v.poe_enabled);
+            w.optional("usedInFormingStack", &v.used_in_forming_stack);
+            w.optional("portIdentifier", &v.port_identifier);
+            w.optional("unTaggedVlan", &v.un_tagged_vlan);
+            w.optional("inDiscard", &v.in_discard);
+            w.optional("broadcastIn", &v.broadcast_in);
+            w.optional("broadcastOut", &v.broadcast_out);
+            w.optional("multicastIn", &v.multicast_in);
+            w.optional("multicastOut", &v.multicast_out);
+            w.optional("poeType", &v.poe_type);
+            w.optional("portIdentifierFormatted", &v.port_identifier_formatted);
+            w.optional("switchMac", &v.switch_mac);
+            w.optional("id", &v.id);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("neighborName", &v.neighbor_name);
+            w.optional("venueId", &v.venue_id);
+            w.optional("port", &v.port);
+            w.optional("ingressAclName", &v.ingress_acl_name);
+            w.optional("egressAclName", &v.egress_acl_name);
+            w.optional("lagName", &v.lag_name);
+            w.optional("lagStatus", &v.lag_status);
+            w.optional("switchName", &v.switch_name);
+            w.optional("switchSerial", &v.switch_serial);
+            w.optional("lagId", &v.lag_id);
+            w.optional("deviceStatus", &v.device_status);
+            w.optional("unitStatus", &v.unit_status);
+            w.optional("unitState", &v.unit_state);
+            w.optional("switchModel", &v.switch_model);
+            w.optional("neighborMacAddress", &v.neighbor_mac_address);
+            w.optional("syncedSwitchConfig", &v.synced_switch_config);
+            w.optional("mediaType", &v.media_type);
+            w.optional("poeUsage", &v.poe_usage);
+            w.optional("spanningTreeStatus", &v.spanning_tree_status);
+            w.optional("neighborPortMacAddress", &v.neighbor_port_mac_address);
+            w.optional("switchPortProfileName", &v.switch_port_profile_name);
+            w.optional("switchPortProfileType", &v.switch_port_profile_type);
+            w.optional("errorDisableStatus", &v.error_disable_status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchPort {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchPort, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchPort {
+                tags: f.optional("tags")?,
+                tag: f.optional("tag")?,
+                port_speed_config: f.optional("portSpeedConfig")?,
+                port_connector_type: f.optional("portConnectorType")?,
+                auth_default_vlan: f.optional("authDefaultVlan")?,
+                vsix_ingress_acl_name: f.optional("vsixIngressAclName")?,
+                vsix_egress_acl_name: f.optional("vsixEgressAclName")?,
+                cloud_port: f.optional("cloudPort")?,
+                stack: f.optional("stack")?,
+                name: f.optional("name")?,
+                port_id: f.optional("portId")?,
+                port_mac: f.optional("portMac")?,
+                status: f.optional("status")?,
+                admin_status: f.optional("adminStatus")?,
+                vlan_ids: f.optional("vlanIds")?,
+                port_speed: f.optional("portSpeed")?,
+                poe_used: f.optional("poeUsed")?,
+                poe_total: f.optional("poeTotal")?,
+                tx: f.optional("tx")?,
+                rx: f.optional("rx")?,
+                signal_in: f.optional("signalIn")?,
+                signal_out: f.optional("signalOut")?,
+                crc_err: f.optional("crcErr")?,
+                in_err: f.optional("inErr")?,
+                out_err: f.optional("outErr")?,
+                optics_type: f.optional("opticsType")?,
+                port_speed_capacity: f.optional("portSpeedCapacity")?,
+                switch_unit_id: f.optional("switchUnitId")?,
+                poe_enabled: f.optional("poeEnabled")?,
+                used_in_forming_stack: f.optional("usedInFormingStack")?,
+                port_identifier: f.optional("portIdentifier")?,
+                un_tagged_vlan: f.optional("unTaggedVlan")?,
+                in_discard: f.optional("inDiscard")?,
+                broadcast_in: f.optional("broadcastIn")?,
+                broadcast_out: f.optional("broadcastOut")?,
+                multicast_in: f.optional("multicastIn")?,
+                multicast_out: f.optional("multicastOut")?,
+                poe_type: f.optional("poeType")?,
+                port_identifier_formatted: f.optional("portIdentifierFormatted")?,
+                switch_mac: f.optional("switchMac")?,
+                id: f.optional("id")?,
+                tenant_id: f.optional("tenantId")?,
+                neighbor_name: f.optional("neighborName")?,
+                venue_id: f.optional("venueId")?,
+                port: f.optional("port")?,
+                ingress_acl_name: f.optional("ingressAclName")?,
+                egress_acl_name: f.optional("egressAclName")?,
+                lag_name: f.optional("lagName")?,
+                lag_status: f.optional("lagStatus")?,
+                switch_name: f.optional("switchName")?,
+                switch_serial: f.optional("switchSerial")?,
+                lag_id: f.optional("lagId")?,
+                device_status: f.optional("deviceStatus")?,
+                unit_status: f.optional("unitStatus")?,
+                unit_state: f.optional("unitState")?,
+                switch_model: f.optional("switchModel")?,
+                neighbor_mac_address: f.optional("neighborMacAddress")?,
+                synced_switch_config: f.optional("syncedSwitchConfig")?,
+                media_type: f.optional("mediaType")?,
+                poe_usage: f.optional("poeUsage")?,
+                spanning_tree_status: f.optional("spanningTreeStatus")?,
+                neighbor_port_mac_address: f.optional("neighborPortMacAddress")?,
+                switch_port_profile_name: f.optional("switchPortProfileName")?,
+                switch_port_profile_type: f.optional("switchPortProfileType")?,
+                error_disable_status: f.optional("errorDisableStatus")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchPort", fields)
+    }
 }
 impl SwitchPort {
     /// Creates a value with every field empty.
@@ -14360,17 +15954,39 @@ impl SwitchPort {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchStackMember {
     /// Active switch of the stack, as reported for this member.
     ///
     /// Wire name `activeSwitch`; `string`; optional.
-    #[serde(rename = "activeSwitch", default, skip_serializing_if = "Option::is_none")]
     pub active_switch: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchStackMember {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchStackMember, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("activeSwitch", &v.active_switch);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchStackMember {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchStackMember, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchStackMember {
+                active_switch: f.optional("activeSwitch")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchStackMember", fields)
+    }
 }
 impl SwitchStackMember {
     /// Creates a value with every field empty.
@@ -14391,19 +16007,41 @@ impl SwitchStackMember {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MatchFieldDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QosMatchField {
     /// Field to match.
     ///
     /// Wire name `field`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// Value the field must have.
     ///
     /// Wire name `value`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+}
+impl serde::Serialize for QosMatchField {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &QosMatchField, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("field", &v.field);
+            w.optional("value", &v.value);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QosMatchField {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QosMatchField, ruckus_one_runtime::object::FieldError> {
+            Ok(QosMatchField {
+                field: f.optional("field")?,
+                value: f.optional("value")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "QosMatchField", fields)
+    }
 }
 impl QosMatchField {
     /// Creates a value with every field empty.

@@ -10,13 +10,12 @@
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PersonalIdentityNetwork {
     /// Identifier of the personal identity network.
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Name of the personal identity network.
     ///
@@ -25,34 +24,62 @@ pub struct PersonalIdentityNetwork {
     /// The VXLAN tunnel profile used.
     ///
     /// Wire name `vxlanTunnelProfileId`; `string`; required.
-    #[serde(rename = "vxlanTunnelProfileId")]
     pub vxlan_tunnel_profile_id: String,
     /// The edge cluster serving the network and its DHCP settings.
     ///
     /// Wire name `edgeClusterInfo`; `PinEdgeClusterInfo`; required.
-    #[serde(rename = "edgeClusterInfo")]
     pub edge_cluster_info: PinEdgeClusterInfo,
     /// The access switches of the network.
     ///
     /// Wire name `accessSwitchInfos`; `array<PinAccessSwitchInfo>`; optional.
-    #[serde(
-        rename = "accessSwitchInfos",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub access_switch_infos: Option<Vec<PinAccessSwitchInfo>>,
     /// The distribution switches of the network.
     ///
     /// Wire name `distributionSwitchInfos`; `array<PinDistributionSwitchInfo>`; optional.
-    #[serde(
-        rename = "distributionSwitchInfos",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub distribution_switch_infos: Option<Vec<PinDistributionSwitchInfo>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PersonalIdentityNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PersonalIdentityNetwork,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("vxlanTunnelProfileId", &v.vxlan_tunnel_profile_id);
+            w.field("edgeClusterInfo", &v.edge_cluster_info);
+            w.optional("accessSwitchInfos", &v.access_switch_infos);
+            w.optional("distributionSwitchInfos", &v.distribution_switch_infos);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PersonalIdentityNetwork, ruckus_one_runtime::object::FieldError> {
+            Ok(PersonalIdentityNetwork {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                vxlan_tunnel_profile_id: f.required("vxlanTunnelProfileId")?,
+                edge_cluster_info: f.required("edgeClusterInfo")?,
+                access_switch_infos: f.optional("accessSwitchInfos")?,
+                distribution_switch_infos: f.optional("distributionSwitchInfos")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "PersonalIdentityNetwork",
+            fields,
+        )
+    }
 }
 impl PersonalIdentityNetwork {
     /// Creates a value from the required fields; optional fields start empty.
@@ -98,29 +125,53 @@ impl PersonalIdentityNetwork {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PinEdgeClusterInfo {
     /// Identifier of the DHCP service used.
     ///
     /// Wire name `dhcpInfoId`; `string`; optional.
-    #[serde(rename = "dhcpInfoId", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_info_id: Option<String>,
     /// Identifier of the DHCP pool used.
     ///
     /// Wire name `dhcpPoolId`; `string`; optional.
-    #[serde(rename = "dhcpPoolId", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_pool_id: Option<String>,
     /// Identifier of the edge cluster.
     ///
     /// Wire name `edgeClusterId`; `string`; optional.
-    #[serde(rename = "edgeClusterId", default, skip_serializing_if = "Option::is_none")]
     pub edge_cluster_id: Option<String>,
     /// Number of segments.
     ///
     /// Wire name `segments`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub segments: Option<i64>,
+}
+impl serde::Serialize for PinEdgeClusterInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PinEdgeClusterInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("dhcpInfoId", &v.dhcp_info_id);
+            w.optional("dhcpPoolId", &v.dhcp_pool_id);
+            w.optional("edgeClusterId", &v.edge_cluster_id);
+            w.optional("segments", &v.segments);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PinEdgeClusterInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(PinEdgeClusterInfo {
+                dhcp_info_id: f.optional("dhcpInfoId")?,
+                dhcp_pool_id: f.optional("dhcpPoolId")?,
+                edge_cluster_id: f.optional("edgeClusterId")?,
+                segments: f.optional("segments")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PinEdgeClusterInfo", fields)
+    }
 }
 impl PinEdgeClusterInfo {
     /// Creates a value with every field empty.
@@ -158,92 +209,95 @@ impl PinEdgeClusterInfo {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PinAccessSwitchInfo {
     /// The distribution switch this access switch uplinks to.
     ///
     /// Wire name `distributionSwitchId`; `string`; optional.
-    #[serde(
-        rename = "distributionSwitchId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub distribution_switch_id: Option<String>,
     /// Identifier of the access switch.
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `templateId`
     ///
     /// Wire name `templateId`; `string`; optional.
-    #[serde(rename = "templateId", default, skip_serializing_if = "Option::is_none")]
     pub template_id: Option<String>,
     /// The uplink of the access switch.
     ///
     /// Wire name `uplinkInfo`; `PinUplinkInfo`; optional.
-    #[serde(rename = "uplinkInfo", default, skip_serializing_if = "Option::is_none")]
     pub uplink_info: Option<PinUplinkInfo>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `string`; optional.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<String>,
     /// `webAuthCustomBottom`
     ///
     /// Wire name `webAuthCustomBottom`; `string`; optional.
-    #[serde(
-        rename = "webAuthCustomBottom",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub web_auth_custom_bottom: Option<String>,
     /// `webAuthCustomLoginButton`
     ///
     /// Wire name `webAuthCustomLoginButton`; `string`; optional.
-    #[serde(
-        rename = "webAuthCustomLoginButton",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub web_auth_custom_login_button: Option<String>,
     /// `webAuthCustomTitle`
     ///
     /// Wire name `webAuthCustomTitle`; `string`; optional.
-    #[serde(
-        rename = "webAuthCustomTitle",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub web_auth_custom_title: Option<String>,
     /// `webAuthCustomTop`
     ///
     /// Wire name `webAuthCustomTop`; `string`; optional.
-    #[serde(
-        rename = "webAuthCustomTop",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub web_auth_custom_top: Option<String>,
     /// `webAuthPageType`
     ///
     /// Wire name `webAuthPageType`; `string`; optional.
-    #[serde(
-        rename = "webAuthPageType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub web_auth_page_type: Option<String>,
     /// `webAuthPasswordLabel`
     ///
     /// Wire name `webAuthPasswordLabel`; `string`; optional.
-    #[serde(
-        rename = "webAuthPasswordLabel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub web_auth_password_label: Option<String>,
+}
+impl serde::Serialize for PinAccessSwitchInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PinAccessSwitchInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("distributionSwitchId", &v.distribution_switch_id);
+            w.optional("id", &v.id);
+            w.optional("templateId", &v.template_id);
+            w.optional("uplinkInfo", &v.uplink_info);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("webAuthCustomBottom", &v.web_auth_custom_bottom);
+            w.optional("webAuthCustomLoginButton", &v.web_auth_custom_login_button);
+            w.optional("webAuthCustomTitle", &v.web_auth_custom_title);
+            w.optional("webAuthCustomTop", &v.web_auth_custom_top);
+            w.optional("webAuthPageType", &v.web_auth_page_type);
+            w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PinAccessSwitchInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(PinAccessSwitchInfo {
+                distribution_switch_id: f.optional("distributionSwitchId")?,
+                id: f.optional("id")?,
+                template_id: f.optional("templateId")?,
+                uplink_info: f.optional("uplinkInfo")?,
+                vlan_id: f.optional("vlanId")?,
+                web_auth_custom_bottom: f.optional("webAuthCustomBottom")?,
+                web_auth_custom_login_button: f.optional("webAuthCustomLoginButton")?,
+                web_auth_custom_title: f.optional("webAuthCustomTitle")?,
+                web_auth_custom_top: f.optional("webAuthCustomTop")?,
+                web_auth_page_type: f.optional("webAuthPageType")?,
+                web_auth_password_label: f.optional("webAuthPasswordLabel")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PinAccessSwitchInfo", fields)
+    }
 }
 impl PinAccessSwitchInfo {
     /// Creates a value with every field empty.
@@ -326,19 +380,41 @@ impl PinAccessSwitchInfo {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PinUplinkInfo {
     /// `uplinkId`
     ///
     /// Wire name `uplinkId`; `string`; optional.
-    #[serde(rename = "uplinkId", default, skip_serializing_if = "Option::is_none")]
     pub uplink_id: Option<String>,
     /// `uplinkType`
     ///
     /// Wire name `uplinkType`; `string`; optional.
-    #[serde(rename = "uplinkType", default, skip_serializing_if = "Option::is_none")]
     pub uplink_type: Option<String>,
+}
+impl serde::Serialize for PinUplinkInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PinUplinkInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("uplinkId", &v.uplink_id);
+            w.optional("uplinkType", &v.uplink_type);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PinUplinkInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(PinUplinkInfo {
+                uplink_id: f.optional("uplinkId")?,
+                uplink_type: f.optional("uplinkType")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PinUplinkInfo", fields)
+    }
 }
 impl PinUplinkInfo {
     /// Creates a value with every field empty.
@@ -364,56 +440,79 @@ impl PinUplinkInfo {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PinDistributionSwitchInfo {
     /// Identifier of the distribution switch.
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `loopbackInterfaceId`
     ///
     /// Wire name `loopbackInterfaceId`; `string`; optional.
-    #[serde(
-        rename = "loopbackInterfaceId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub loopback_interface_id: Option<String>,
     /// `loopbackInterfaceIp`
     ///
     /// Wire name `loopbackInterfaceIp`; `string`; optional.
-    #[serde(
-        rename = "loopbackInterfaceIp",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub loopback_interface_ip: Option<String>,
     /// `loopbackInterfaceSubnetMask`
     ///
     /// Wire name `loopbackInterfaceSubnetMask`; `string`; optional.
-    #[serde(
-        rename = "loopbackInterfaceSubnetMask",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub loopback_interface_subnet_mask: Option<String>,
     /// `siteKeepAlive`
     ///
     /// Wire name `siteKeepAlive`; `string`; optional.
-    #[serde(rename = "siteKeepAlive", default, skip_serializing_if = "Option::is_none")]
     pub site_keep_alive: Option<String>,
     /// `siteRetry`
     ///
     /// Wire name `siteRetry`; `string`; optional.
-    #[serde(rename = "siteRetry", default, skip_serializing_if = "Option::is_none")]
     pub site_retry: Option<String>,
     /// `vlans`
     ///
     /// Wire name `vlans`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlans: Option<String>,
+}
+impl serde::Serialize for PinDistributionSwitchInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PinDistributionSwitchInfo,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("loopbackInterfaceId", &v.loopback_interface_id);
+            w.optional("loopbackInterfaceIp", &v.loopback_interface_ip);
+            w.optional("loopbackInterfaceSubnetMask", &v.loopback_interface_subnet_mask);
+            w.optional("siteKeepAlive", &v.site_keep_alive);
+            w.optional("siteRetry", &v.site_retry);
+            w.optional("vlans", &v.vlans);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PinDistributionSwitchInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(PinDistributionSwitchInfo {
+                id: f.optional("id")?,
+                loopback_interface_id: f.optional("loopbackInterfaceId")?,
+                loopback_interface_ip: f.optional("loopbackInterfaceIp")?,
+                loopback_interface_subnet_mask: f
+                    .optional("loopbackInterfaceSubnetMask")?,
+                site_keep_alive: f.optional("siteKeepAlive")?,
+                site_retry: f.optional("siteRetry")?,
+                vlans: f.optional("vlans")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "PinDistributionSwitchInfo",
+            fields,
+        )
+    }
 }
 impl PinDistributionSwitchInfo {
     /// Creates a value with every field empty.
@@ -472,19 +571,51 @@ impl PinDistributionSwitchInfo {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PersonalIdentityNetworkPage {
     /// The personal identity networks of this page.
     ///
     /// Wire name `content`; `array<PersonalIdentityNetwork>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<PersonalIdentityNetwork>>,
     /// Paging of the list; the document shows page, pageSize and totalCount here, with pages counted from 1 (the page parameter's minimum).
     ///
     /// Wire name `paging`; `PagingInfo`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paging: Option<super::common::PagingInfo>,
+}
+impl serde::Serialize for PersonalIdentityNetworkPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PersonalIdentityNetworkPage,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("content", &v.content);
+            w.optional("paging", &v.paging);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            PersonalIdentityNetworkPage,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(PersonalIdentityNetworkPage {
+                content: f.optional("content")?,
+                paging: f.optional("paging")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "PersonalIdentityNetworkPage",
+            fields,
+        )
+    }
 }
 impl PersonalIdentityNetworkPage {
     /// Creates a value with every field empty.
@@ -513,32 +644,57 @@ impl PersonalIdentityNetworkPage {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeSubInterfacePage {
     /// Sub-interfaces of this page.
     ///
     /// Wire name `content`; array of raw JSON, shape not shown: The fields of a sub-interface are not typed here.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Items per page.
     ///
     /// Wire name `pageSize`; `integer`; optional.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// Number of sub-interfaces over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeSubInterfacePage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EdgeSubInterfacePage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeSubInterfacePage, ruckus_one_runtime::object::FieldError> {
+            Ok(EdgeSubInterfacePage {
+                content: f.optional("content")?,
+                page: f.optional("page")?,
+                page_size: f.optional("pageSize")?,
+                total_count: f.optional("totalCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EdgeSubInterfacePage", fields)
+    }
 }
 impl EdgeSubInterfacePage {
     /// Creates a value with every field empty.
@@ -577,14 +733,45 @@ impl EdgeSubInterfacePage {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeServiceCompatibilityQuery {
     /// `filters`
     ///
     /// Wire name `filters`; `EdgeServiceCompatibilityFilters`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<EdgeServiceCompatibilityFilters>,
+}
+impl serde::Serialize for EdgeServiceCompatibilityQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeServiceCompatibilityQuery,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("filters", &v.filters);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            EdgeServiceCompatibilityQuery,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(EdgeServiceCompatibilityQuery {
+                filters: f.optional("filters")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EdgeServiceCompatibilityQuery",
+            fields,
+        )
+    }
 }
 impl EdgeServiceCompatibilityQuery {
     /// Creates a value with every field empty.
@@ -607,14 +794,45 @@ impl EdgeServiceCompatibilityQuery {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeServiceCompatibilityFilters {
     /// Identifiers of the services (or HQoS profiles) to check.
     ///
     /// Wire name `serviceIds`; `array<string>`; optional.
-    #[serde(rename = "serviceIds", default, skip_serializing_if = "Option::is_none")]
     pub service_ids: Option<Vec<String>>,
+}
+impl serde::Serialize for EdgeServiceCompatibilityFilters {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeServiceCompatibilityFilters,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("serviceIds", &v.service_ids);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            EdgeServiceCompatibilityFilters,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(EdgeServiceCompatibilityFilters {
+                service_ids: f.optional("serviceIds")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EdgeServiceCompatibilityFilters",
+            fields,
+        )
+    }
 }
 impl EdgeServiceCompatibilityFilters {
     /// Creates a value with every field empty.
@@ -632,14 +850,45 @@ impl EdgeServiceCompatibilityFilters {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeServiceCompatibilityResult {
     /// One entry per service.
     ///
     /// Wire name `compatibilities`; `array<EdgeServiceCompatibility>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibilities: Option<Vec<EdgeServiceCompatibility>>,
+}
+impl serde::Serialize for EdgeServiceCompatibilityResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeServiceCompatibilityResult,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("compatibilities", &v.compatibilities);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            EdgeServiceCompatibilityResult,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(EdgeServiceCompatibilityResult {
+                compatibilities: f.optional("compatibilities")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EdgeServiceCompatibilityResult",
+            fields,
+        )
+    }
 }
 impl EdgeServiceCompatibilityResult {
     /// Creates a value with every field empty.
@@ -660,23 +909,48 @@ impl EdgeServiceCompatibilityResult {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeServiceCompatibility {
     /// `serviceId`
     ///
     /// Wire name `serviceId`; `string`; optional.
-    #[serde(rename = "serviceId", default, skip_serializing_if = "Option::is_none")]
     pub service_id: Option<String>,
     /// One entry per edge cluster.
     ///
     /// Wire name `clusterEdgeCompatibilities`; `array<EdgeClusterCompatibility>`; optional.
-    #[serde(
-        rename = "clusterEdgeCompatibilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cluster_edge_compatibilities: Option<Vec<EdgeClusterCompatibility>>,
+}
+impl serde::Serialize for EdgeServiceCompatibility {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeServiceCompatibility,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("serviceId", &v.service_id);
+            w.optional("clusterEdgeCompatibilities", &v.cluster_edge_compatibilities);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeServiceCompatibility, ruckus_one_runtime::object::FieldError> {
+            Ok(EdgeServiceCompatibility {
+                service_id: f.optional("serviceId")?,
+                cluster_edge_compatibilities: f.optional("clusterEdgeCompatibilities")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EdgeServiceCompatibility",
+            fields,
+        )
+    }
 }
 impl EdgeServiceCompatibility {
     /// Creates a value with every field empty.
@@ -705,38 +979,66 @@ impl EdgeServiceCompatibility {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeClusterCompatibility {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `identityType`
     ///
     /// Wire name `identityType`; `string`; optional.
-    #[serde(rename = "identityType", default, skip_serializing_if = "Option::is_none")]
     pub identity_type: Option<String>,
     /// Number of incompatible edges.
     ///
     /// Wire name `incompatible`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incompatible: Option<i64>,
     /// Number of edges.
     ///
     /// Wire name `total`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total: Option<i64>,
     /// `incompatibleFeatures`
     ///
     /// Wire name `incompatibleFeatures`; `array<EdgeIncompatibleFeature>`; optional.
-    #[serde(
-        rename = "incompatibleFeatures",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub incompatible_features: Option<Vec<EdgeIncompatibleFeature>>,
+}
+impl serde::Serialize for EdgeClusterCompatibility {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeClusterCompatibility,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("identityType", &v.identity_type);
+            w.optional("incompatible", &v.incompatible);
+            w.optional("total", &v.total);
+            w.optional("incompatibleFeatures", &v.incompatible_features);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeClusterCompatibility, ruckus_one_runtime::object::FieldError> {
+            Ok(EdgeClusterCompatibility {
+                id: f.optional("id")?,
+                identity_type: f.optional("identityType")?,
+                incompatible: f.optional("incompatible")?,
+                total: f.optional("total")?,
+                incompatible_features: f.optional("incompatibleFeatures")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EdgeClusterCompatibility",
+            fields,
+        )
+    }
 }
 impl EdgeClusterCompatibility {
     /// Creates a value with every field empty.
@@ -783,27 +1085,48 @@ impl EdgeClusterCompatibility {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeIncompatibleFeature {
     /// `featureRequirement`
     ///
     /// Wire name `featureRequirement`; `EdgeFeatureRequirement`; optional.
-    #[serde(
-        rename = "featureRequirement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub feature_requirement: Option<EdgeFeatureRequirement>,
     /// `incompatibleDevices`
     ///
     /// Wire name `incompatibleDevices`; `array<EdgeIncompatibleDevices>`; optional.
-    #[serde(
-        rename = "incompatibleDevices",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub incompatible_devices: Option<Vec<EdgeIncompatibleDevices>>,
+}
+impl serde::Serialize for EdgeIncompatibleFeature {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeIncompatibleFeature,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("featureRequirement", &v.feature_requirement);
+            w.optional("incompatibleDevices", &v.incompatible_devices);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeIncompatibleFeature, ruckus_one_runtime::object::FieldError> {
+            Ok(EdgeIncompatibleFeature {
+                feature_requirement: f.optional("featureRequirement")?,
+                incompatible_devices: f.optional("incompatibleDevices")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EdgeIncompatibleFeature",
+            fields,
+        )
+    }
 }
 impl EdgeIncompatibleFeature {
     /// Creates a value with every field empty.
@@ -837,19 +1160,48 @@ impl EdgeIncompatibleFeature {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeFeatureRequirement {
     /// `featureName`
     ///
     /// Wire name `featureName`; `string`; optional.
-    #[serde(rename = "featureName", default, skip_serializing_if = "Option::is_none")]
     pub feature_name: Option<String>,
     /// Minimum firmware the feature requires.
     ///
     /// Wire name `requiredFw`; `string`; optional.
-    #[serde(rename = "requiredFw", default, skip_serializing_if = "Option::is_none")]
     pub required_fw: Option<String>,
+}
+impl serde::Serialize for EdgeFeatureRequirement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeFeatureRequirement,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("featureName", &v.feature_name);
+            w.optional("requiredFw", &v.required_fw);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeFeatureRequirement {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeFeatureRequirement, ruckus_one_runtime::object::FieldError> {
+            Ok(EdgeFeatureRequirement {
+                feature_name: f.optional("featureName")?,
+                required_fw: f.optional("requiredFw")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EdgeFeatureRequirement",
+            fields,
+        )
+    }
 }
 impl EdgeFeatureRequirement {
     /// Creates a value with every field empty.
@@ -877,19 +1229,48 @@ impl EdgeFeatureRequirement {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeIncompatibleDevices {
     /// `count`
     ///
     /// Wire name `count`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
     /// `firmware`
     ///
     /// Wire name `firmware`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub firmware: Option<String>,
+}
+impl serde::Serialize for EdgeIncompatibleDevices {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeIncompatibleDevices,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("count", &v.count);
+            w.optional("firmware", &v.firmware);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeIncompatibleDevices {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeIncompatibleDevices, ruckus_one_runtime::object::FieldError> {
+            Ok(EdgeIncompatibleDevices {
+                count: f.optional("count")?,
+                firmware: f.optional("firmware")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EdgeIncompatibleDevices",
+            fields,
+        )
+    }
 }
 impl EdgeIncompatibleDevices {
     /// Creates a value with every field empty.
@@ -915,13 +1296,12 @@ impl EdgeIncompatibleDevices {
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EdgeSdLanService {
     /// Edge cluster of the service.
     ///
     /// Wire name `edgeClusterId`; `string`; required.
-    #[serde(rename = "edgeClusterId")]
     pub edge_cluster_id: String,
     /// Name of the service.
     ///
@@ -930,11 +1310,37 @@ pub struct EdgeSdLanService {
     /// Tunnel profile that carries AP traffic to the edge cluster.
     ///
     /// Wire name `tunnelProfileId`; `string`; required; max_length: 255; min_length: 0.
-    #[serde(rename = "tunnelProfileId")]
     pub tunnel_profile_id: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeSdLanService {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EdgeSdLanService, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("edgeClusterId", &v.edge_cluster_id);
+            w.field("name", &v.name);
+            w.field("tunnelProfileId", &v.tunnel_profile_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeSdLanService {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeSdLanService, ruckus_one_runtime::object::FieldError> {
+            Ok(EdgeSdLanService {
+                edge_cluster_id: f.required("edgeClusterId")?,
+                name: f.required("name")?,
+                tunnel_profile_id: f.required("tunnelProfileId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EdgeSdLanService", fields)
+    }
 }
 impl EdgeSdLanService {
     /// Creates a value from the required fields; optional fields start empty.
@@ -956,21 +1362,46 @@ impl EdgeSdLanService {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeSdLanGuestSettings {
     /// Whether guest traffic is tunneled to a guest edge cluster.
     ///
     /// Wire name `isGuestTunnelEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "isGuestTunnelEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub is_guest_tunnel_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeSdLanGuestSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeSdLanGuestSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("isGuestTunnelEnabled", &v.is_guest_tunnel_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeSdLanGuestSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeSdLanGuestSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(EdgeSdLanGuestSettings {
+                is_guest_tunnel_enabled: f.optional("isGuestTunnelEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EdgeSdLanGuestSettings",
+            fields,
+        )
+    }
 }
 impl EdgeSdLanGuestSettings {
     /// Creates a value with every field empty.
@@ -991,21 +1422,46 @@ impl EdgeSdLanGuestSettings {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeSdLanNetworkActivation {
     /// Whether the network is tunneled to the guest edge.
     ///
     /// Wire name `isGuestTunnelUtilized`; `boolean`; optional.
-    #[serde(
-        rename = "isGuestTunnelUtilized",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub is_guest_tunnel_utilized: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeSdLanNetworkActivation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeSdLanNetworkActivation,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("isGuestTunnelUtilized", &v.is_guest_tunnel_utilized);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeSdLanNetworkActivation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeSdLanNetworkActivation, ruckus_one_runtime::object::FieldError> {
+            Ok(EdgeSdLanNetworkActivation {
+                is_guest_tunnel_utilized: f.optional("isGuestTunnelUtilized")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EdgeSdLanNetworkActivation",
+            fields,
+        )
+    }
 }
 impl EdgeSdLanNetworkActivation {
     /// Creates a value with every field empty.
@@ -1026,31 +1482,51 @@ impl EdgeSdLanNetworkActivation {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AlarmSummaryDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AlarmSummary {
     /// `edgeId`
     ///
     /// Wire name `edgeId`; `string`; optional.
-    #[serde(rename = "edgeId", default, skip_serializing_if = "Option::is_none")]
     pub edge_id: Option<String>,
     /// `severitySummary`
     ///
     /// Wire name `severitySummary`; `map<integer>`; optional.
-    #[serde(
-        rename = "severitySummary",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub severity_summary: Option<std::collections::BTreeMap<String, i64>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional; format: int32.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AlarmSummary {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AlarmSummary, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("edgeId", &v.edge_id);
+            w.optional("severitySummary", &v.severity_summary);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AlarmSummary {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AlarmSummary, ruckus_one_runtime::object::FieldError> {
+            Ok(AlarmSummary {
+                edge_id: f.optional("edgeId")?,
+                severity_summary: f.optional("severitySummary")?,
+                total_count: f.optional("totalCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AlarmSummary", fields)
+    }
 }
 impl AlarmSummary {
     /// Creates a value with every field empty.
@@ -1086,21 +1562,52 @@ impl AlarmSummary {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkLagSettingsDto).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClusterNetworkLagSettings {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `lags`
     ///
     /// Wire name `lags`; `array<LinkAggregationGroup>`; required; max_items: 4; min_items: 0.
     pub lags: Vec<LinkAggregationGroup>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ClusterNetworkLagSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClusterNetworkLagSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("serialNumber", &v.serial_number);
+            w.field("lags", &v.lags);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClusterNetworkLagSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ClusterNetworkLagSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ClusterNetworkLagSettings {
+                serial_number: f.required("serialNumber")?,
+                lags: f.required("lags")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ClusterNetworkLagSettings",
+            fields,
+        )
+    }
 }
 impl ClusterNetworkLagSettings {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1117,7 +1624,7 @@ impl ClusterNetworkLagSettings {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkMultiWanSettingsDto).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClusterNetworkMultiWanSettings {
     /// `mode`
@@ -1127,11 +1634,45 @@ pub struct ClusterNetworkMultiWanSettings {
     /// `wanMembers`
     ///
     /// Wire name `wanMembers`; `array<WanMember>`; required; max_items: 2; min_items: 0.
-    #[serde(rename = "wanMembers")]
     pub wan_members: Vec<WanMember>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ClusterNetworkMultiWanSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClusterNetworkMultiWanSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("mode", &v.mode);
+            w.field("wanMembers", &v.wan_members);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ClusterNetworkMultiWanSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ClusterNetworkMultiWanSettings {
+                mode: f.required("mode")?,
+                wan_members: f.required("wanMembers")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ClusterNetworkMultiWanSettings",
+            fields,
+        )
+    }
 }
 impl ClusterNetworkMultiWanSettings {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1206,21 +1747,52 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettingsMode {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkPortSettingsDto).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClusterNetworkPortSettings {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `ports`
     ///
     /// Wire name `ports`; `array<Port>`; required; max_items: 2147483647; min_items: 1.
     pub ports: Vec<Port>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ClusterNetworkPortSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClusterNetworkPortSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("serialNumber", &v.serial_number);
+            w.field("ports", &v.ports);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClusterNetworkPortSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ClusterNetworkPortSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ClusterNetworkPortSettings {
+                serial_number: f.required("serialNumber")?,
+                ports: f.required("ports")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ClusterNetworkPortSettings",
+            fields,
+        )
+    }
 }
 impl ClusterNetworkPortSettings {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1237,58 +1809,79 @@ impl ClusterNetworkPortSettings {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkSettingsResponseDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClusterNetworkSettingsResponse {
     /// `virtualIpSettings`
     ///
     /// Wire name `virtualIpSettings`; `array<VirtualIp>`; optional.
-    #[serde(
-        rename = "virtualIpSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub virtual_ip_settings: Option<Vec<VirtualIp>>,
     /// `portSettings`
     ///
     /// Wire name `portSettings`; `array<ClusterNetworkPortSettings>`; optional.
-    #[serde(rename = "portSettings", default, skip_serializing_if = "Option::is_none")]
     pub port_settings: Option<Vec<ClusterNetworkPortSettings>>,
     /// `lagSettings`
     ///
     /// Wire name `lagSettings`; `array<ClusterNetworkLagSettings>`; optional.
-    #[serde(rename = "lagSettings", default, skip_serializing_if = "Option::is_none")]
     pub lag_settings: Option<Vec<ClusterNetworkLagSettings>>,
     /// `highAvailabilitySettings`
     ///
     /// Wire name `highAvailabilitySettings`; `HighAvailabilitySettings`; optional.
-    #[serde(
-        rename = "highAvailabilitySettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub high_availability_settings: Option<HighAvailabilitySettings>,
     /// `subInterfaceSettings`
     ///
     /// Wire name `subInterfaceSettings`; `array<NodeSubInterfaceResponse>`; optional.
-    #[serde(
-        rename = "subInterfaceSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sub_interface_settings: Option<Vec<NodeSubInterfaceResponse>>,
     /// `multiWanSettings`
     ///
     /// Wire name `multiWanSettings`; `ClusterNetworkMultiWanSettings`; optional.
-    #[serde(
-        rename = "multiWanSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_wan_settings: Option<ClusterNetworkMultiWanSettings>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ClusterNetworkSettingsResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClusterNetworkSettingsResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("virtualIpSettings", &v.virtual_ip_settings);
+            w.optional("portSettings", &v.port_settings);
+            w.optional("lagSettings", &v.lag_settings);
+            w.optional("highAvailabilitySettings", &v.high_availability_settings);
+            w.optional("subInterfaceSettings", &v.sub_interface_settings);
+            w.optional("multiWanSettings", &v.multi_wan_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClusterNetworkSettingsResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ClusterNetworkSettingsResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ClusterNetworkSettingsResponse {
+                virtual_ip_settings: f.optional("virtualIpSettings")?,
+                port_settings: f.optional("portSettings")?,
+                lag_settings: f.optional("lagSettings")?,
+                high_availability_settings: f.optional("highAvailabilitySettings")?,
+                sub_interface_settings: f.optional("subInterfaceSettings")?,
+                multi_wan_settings: f.optional("multiWanSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ClusterNetworkSettingsResponse",
+            fields,
+        )
+    }
 }
 impl ClusterNetworkSettingsResponse {
     /// Creates a value with every field empty.
@@ -1354,258 +1947,256 @@ impl ClusterNetworkSettingsResponse {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeSdLanStatusDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeSdLanStatus {
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `edgeId`
     ///
     /// Wire name `edgeId`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "edgeId", default, skip_serializing_if = "Option::is_none")]
     pub edge_id: Option<String>,
     /// `edgeName`
     ///
     /// Wire name `edgeName`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "edgeName", default, skip_serializing_if = "Option::is_none")]
     pub edge_name: Option<String>,
     /// `edgeClusterId`
     ///
     /// Wire name `edgeClusterId`; `string`; optional.
-    #[serde(rename = "edgeClusterId", default, skip_serializing_if = "Option::is_none")]
     pub edge_cluster_id: Option<String>,
     /// `edgeClusterName`
     ///
     /// Wire name `edgeClusterName`; `string`; optional.
-    #[serde(
-        rename = "edgeClusterName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub edge_cluster_name: Option<String>,
     /// `guestEdgeId`
     ///
     /// Wire name `guestEdgeId`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "guestEdgeId", default, skip_serializing_if = "Option::is_none")]
     pub guest_edge_id: Option<String>,
     /// `guestEdgeName`
     ///
     /// Wire name `guestEdgeName`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "guestEdgeName", default, skip_serializing_if = "Option::is_none")]
     pub guest_edge_name: Option<String>,
     /// `guestEdgeClusterId`
     ///
     /// Wire name `guestEdgeClusterId`; `string`; optional.
-    #[serde(
-        rename = "guestEdgeClusterId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub guest_edge_cluster_id: Option<String>,
     /// `guestEdgeClusterName`
     ///
     /// Wire name `guestEdgeClusterName`; `string`; optional.
-    #[serde(
-        rename = "guestEdgeClusterName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub guest_edge_cluster_name: Option<String>,
     /// `tunnelProfileId`
     ///
     /// Wire name `tunnelProfileId`; `string`; optional.
-    #[serde(
-        rename = "tunnelProfileId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub tunnel_profile_id: Option<String>,
     /// `guestTunnelProfileId`
     ///
     /// Wire name `guestTunnelProfileId`; `string`; optional.
-    #[serde(
-        rename = "guestTunnelProfileId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub guest_tunnel_profile_id: Option<String>,
     /// `tunnelProfileName`
     ///
     /// Wire name `tunnelProfileName`; `string`; optional.
-    #[serde(
-        rename = "tunnelProfileName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub tunnel_profile_name: Option<String>,
     /// `guestTunnelProfileName`
     ///
     /// Wire name `guestTunnelProfileName`; `string`; optional.
-    #[serde(
-        rename = "guestTunnelProfileName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub guest_tunnel_profile_name: Option<String>,
     /// `networkIds`
     ///
     /// Wire name `networkIds`; `array<string>`; optional.
-    #[serde(rename = "networkIds", default, skip_serializing_if = "Option::is_none")]
     pub network_ids: Option<Vec<String>>,
     /// `guestNetworkIds`
     ///
     /// Wire name `guestNetworkIds`; `array<string>`; optional.
-    #[serde(
-        rename = "guestNetworkIds",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub guest_network_ids: Option<Vec<String>>,
     /// `networkInfos`
     ///
     /// Wire name `networkInfos`; `array<NetworkInfo>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "networkInfos", default, skip_serializing_if = "Option::is_none")]
     pub network_infos: Option<Vec<NetworkInfo>>,
     /// `guestNetworkInfos`
     ///
     /// Wire name `guestNetworkInfos`; `array<NetworkInfo>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(
-        rename = "guestNetworkInfos",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub guest_network_infos: Option<Vec<NetworkInfo>>,
     /// `tunneledWlans`
     ///
     /// Wire name `tunneledWlans`; `array<TunneledWlanInfo>`; optional.
-    #[serde(rename = "tunneledWlans", default, skip_serializing_if = "Option::is_none")]
     pub tunneled_wlans: Option<Vec<TunneledWlanInfo>>,
     /// `tunneledGuestWlans`
     ///
     /// Wire name `tunneledGuestWlans`; `array<TunneledWlanInfo>`; optional.
-    #[serde(
-        rename = "tunneledGuestWlans",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub tunneled_guest_wlans: Option<Vec<TunneledWlanInfo>>,
     /// `isGuestTunnelEnabled`
     ///
     /// Wire name `isGuestTunnelEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "isGuestTunnelEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub is_guest_tunnel_enabled: Option<bool>,
     /// `corePortMac`
     ///
     /// Wire name `corePortMac`; `string`; optional.
-    #[serde(rename = "corePortMac", default, skip_serializing_if = "Option::is_none")]
     pub core_port_mac: Option<String>,
     /// `edgeAlarmSummary`
     ///
     /// Wire name `edgeAlarmSummary`; `AlarmSummary`; optional.
-    #[serde(
-        rename = "edgeAlarmSummary",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub edge_alarm_summary: Option<AlarmSummary>,
     /// `serviceVersion`
     ///
     /// Wire name `serviceVersion`; `string`; optional.
-    #[serde(rename = "serviceVersion", default, skip_serializing_if = "Option::is_none")]
     pub service_version: Option<String>,
     /// `vlanNum`
     ///
     /// Wire name `vlanNum`; `integer`; optional.
-    #[serde(rename = "vlanNum", default, skip_serializing_if = "Option::is_none")]
     pub vlan_num: Option<i64>,
     /// `vxlanTunnelNum`
     ///
     /// Wire name `vxlanTunnelNum`; `integer`; optional.
-    #[serde(rename = "vxlanTunnelNum", default, skip_serializing_if = "Option::is_none")]
     pub vxlan_tunnel_num: Option<i64>,
     /// `guestVlanNum`
     ///
     /// Wire name `guestVlanNum`; `integer`; optional.
-    #[serde(rename = "guestVlanNum", default, skip_serializing_if = "Option::is_none")]
     pub guest_vlan_num: Option<i64>,
     /// `guestVxlanTunnelNum`
     ///
     /// Wire name `guestVxlanTunnelNum`; `integer`; optional.
-    #[serde(
-        rename = "guestVxlanTunnelNum",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub guest_vxlan_tunnel_num: Option<i64>,
     /// `vlans`
     ///
     /// Wire name `vlans`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlans: Option<Vec<String>>,
     /// `guestVlans`
     ///
     /// Wire name `guestVlans`; `array<string>`; optional.
-    #[serde(rename = "guestVlans", default, skip_serializing_if = "Option::is_none")]
     pub guest_vlans: Option<Vec<String>>,
     /// `timestamp`
     ///
     /// Wire name `timestamp`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<i64>,
     /// `edgeClusterTunnelInfo`
     ///
     /// Wire name `edgeClusterTunnelInfo`; `array<EdgeTunnelInfo>`; optional.
-    #[serde(
-        rename = "edgeClusterTunnelInfo",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub edge_cluster_tunnel_info: Option<Vec<EdgeTunnelInfo>>,
     /// `guestEdgeClusterTunnelInfo`
     ///
     /// Wire name `guestEdgeClusterTunnelInfo`; `array<GuestEdgeTunnelInfo>`; optional.
-    #[serde(
-        rename = "guestEdgeClusterTunnelInfo",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub guest_edge_cluster_tunnel_info: Option<Vec<GuestEdgeTunnelInfo>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeSdLanStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EdgeSdLanStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("edgeId", &v.edge_id);
+            w.optional("edgeName", &v.edge_name);
+            w.optional("edgeClusterId", &v.edge_cluster_id);
+            w.optional("edgeClusterName", &v.edge_cluster_name);
+            w.optional("guestEdgeId", &v.guest_edge_id);
+            w.optional("guestEdgeName", &v.guest_edge_name);
+            w.optional("guestEdgeClusterId", &v.guest_edge_cluster_id);
+            w.optional("guestEdgeClusterName", &v.guest_edge_cluster_name);
+            w.optional("tunnelProfileId", &v.tunnel_profile_id);
+            w.optional("guestTunnelProfileId", &v.guest_tunnel_profile_id);
+            w.optional("tunnelProfileName", &v.tunnel_profile_name);
+            w.optional("guestTunnelProfileName", &v.guest_tunnel_profile_name);
+            w.optional("networkIds", &v.network_ids);
+            w.optional("guestNetworkIds", &v.guest_network_ids);
+            w.optional("networkInfos", &v.network_infos);
+            w.optional("guestNetworkInfos", &v.guest_network_infos);
+            w.optional("tunneledWlans", &v.tunneled_wlans);
+            w.optional("tunneledGuestWlans", &v.tunneled_guest_wlans);
+            w.optional("isGuestTunnelEnabled", &v.is_guest_tunnel_enabled);
+            w.optional("corePortMac", &v.core_port_mac);
+            w.optional("edgeAlarmSummary", &v.edge_alarm_summary);
+            w.optional("serviceVersion", &v.service_version);
+            w.optional("vlanNum", &v.vlan_num);
+            w.optional("vxlanTunnelNum", &v.vxlan_tunnel_num);
+            w.optional("guestVlanNum", &v.guest_vlan_num);
+            w.optional("guestVxlanTunnelNum", &v.guest_vxlan_tunnel_num);
+            w.optional("vlans", &v.vlans);
+            w.optional("guestVlans", &v.guest_vlans);
+            w.optional("timestamp", &v.timestamp);
+            w.optional("edgeClusterTunnelInfo", &v.edge_cluster_tunnel_info);
+            w.optional("guestEdgeClusterTunnelInfo", &v.guest_edge_cluster_tunnel_info);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeSdLanStatus, ruckus_one_runtime::object::FieldError> {
+            Ok(EdgeSdLanStatus {
+                tenant_id: f.optional("tenantId")?,
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                venue_id: f.optional("venueId")?,
+                venue_name: f.optional("venueName")?,
+                edge_id: f.optional("edgeId")?,
+                edge_name: f.optional("edgeName")?,
+                edge_cluster_id: f.optional("edgeClusterId")?,
+                edge_cluster_name: f.optional("edgeClusterName")?,
+                guest_edge_id: f.optional("guestEdgeId")?,
+                guest_edge_name: f.optional("guestEdgeName")?,
+                guest_edge_cluster_id: f.optional("guestEdgeClusterId")?,
+                guest_edge_cluster_name: f.optional("guestEdgeClusterName")?,
+                tunnel_profile_id: f.optional("tunnelProfileId")?,
+                guest_tunnel_profile_id: f.optional("guestTunnelProfileId")?,
+                tunnel_profile_name: f.optional("tunnelProfileName")?,
+                guest_tunnel_profile_name: f.optional("guestTunnelProfileName")?,
+                network_ids: f.optional("networkIds")?,
+                guest_network_ids: f.optional("guestNetworkIds")?,
+                network_infos: f.optional("networkInfos")?,
+                guest_network_infos: f.optional("guestNetworkInfos")?,
+                tunneled_wlans: f.optional("tunneledWlans")?,
+                tunneled_guest_wlans: f.optional("tunneledGuestWlans")?,
+                is_guest_tunnel_enabled: f.optional("isGuestTunnelEnabled")?,
+                core_port_mac: f.optional("corePortMac")?,
+                edge_alarm_summary: f.optional("edgeAlarmSummary")?,
+                service_version: f.optional("serviceVersion")?,
+                vlan_num: f.optional("vlanNum")?,
+                vxlan_tunnel_num: f.optional("vxlanTunnelNum")?,
+                guest_vlan_num: f.optional("guestVlanNum")?,
+                guest_vxlan_tunnel_num: f.optional("guestVxlanTunnelNum")?,
+                vlans: f.optional("vlans")?,
+                guest_vlans: f.optional("guestVlans")?,
+                timestamp: f.optional("timestamp")?,
+                edge_cluster_tunnel_info: f.optional("edgeClusterTunnelInfo")?,
+                guest_edge_cluster_tunnel_info: f
+                    .optional("guestEdgeClusterTunnelInfo")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EdgeSdLanStatus", fields)
+    }
 }
 impl EdgeSdLanStatus {
     /// Creates a value with every field empty.
@@ -1851,31 +2442,51 @@ impl EdgeSdLanStatus {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EdgeTunnelInfo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeTunnelInfo {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `activeApCount`
     ///
     /// Wire name `activeApCount`; `integer`; optional; format: int32.
-    #[serde(rename = "activeApCount", default, skip_serializing_if = "Option::is_none")]
     pub active_ap_count: Option<i64>,
     /// `allocatedApCount`
     ///
     /// Wire name `allocatedApCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "allocatedApCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allocated_ap_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeTunnelInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EdgeTunnelInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("activeApCount", &v.active_ap_count);
+            w.optional("allocatedApCount", &v.allocated_ap_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeTunnelInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeTunnelInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(EdgeTunnelInfo {
+                serial_number: f.optional("serialNumber")?,
+                active_ap_count: f.optional("activeApCount")?,
+                allocated_ap_count: f.optional("allocatedApCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EdgeTunnelInfo", fields)
+    }
 }
 impl EdgeTunnelInfo {
     /// Creates a value with every field empty.
@@ -1908,7 +2519,7 @@ impl EdgeTunnelInfo {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml FallbackSettingsDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct FallbackSettings {
     /// `enable`
@@ -1918,11 +2529,35 @@ pub struct FallbackSettings {
     /// `schedule`
     ///
     /// Wire name `schedule`; `Schedule`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule: Option<Schedule>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FallbackSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FallbackSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("enable", &v.enable);
+            w.optional("schedule", &v.schedule);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FallbackSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FallbackSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(FallbackSettings {
+                enable: f.required("enable")?,
+                schedule: f.optional("schedule")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "FallbackSettings", fields)
+    }
 }
 impl FallbackSettings {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1944,35 +2579,51 @@ impl FallbackSettings {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestEdgeTunnelInfo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestEdgeTunnelInfo {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `activeNodeCount`
     ///
     /// Wire name `activeNodeCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "activeNodeCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub active_node_count: Option<i64>,
     /// `allocatedNodeCount`
     ///
     /// Wire name `allocatedNodeCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "allocatedNodeCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allocated_node_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestEdgeTunnelInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestEdgeTunnelInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("activeNodeCount", &v.active_node_count);
+            w.optional("allocatedNodeCount", &v.allocated_node_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestEdgeTunnelInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestEdgeTunnelInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestEdgeTunnelInfo {
+                serial_number: f.optional("serialNumber")?,
+                active_node_count: f.optional("activeNodeCount")?,
+                allocated_node_count: f.optional("allocatedNodeCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GuestEdgeTunnelInfo", fields)
+    }
 }
 impl GuestEdgeTunnelInfo {
     /// Creates a value with every field empty.
@@ -2005,22 +2656,52 @@ impl GuestEdgeTunnelInfo {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml HighAvailabilitySettingsDto).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct HighAvailabilitySettings {
     /// `fallbackSettings`
     ///
     /// Wire name `fallbackSettings`; `FallbackSettings`; required.
-    #[serde(rename = "fallbackSettings")]
     pub fallback_settings: FallbackSettings,
     /// `loadDistribution`
     ///
     /// Wire name `loadDistribution`; `HighAvailabilitySettingsLoadDistribution`; required.
-    #[serde(rename = "loadDistribution")]
     pub load_distribution: HighAvailabilitySettingsLoadDistribution,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for HighAvailabilitySettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &HighAvailabilitySettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("fallbackSettings", &v.fallback_settings);
+            w.field("loadDistribution", &v.load_distribution);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for HighAvailabilitySettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<HighAvailabilitySettings, ruckus_one_runtime::object::FieldError> {
+            Ok(HighAvailabilitySettings {
+                fallback_settings: f.required("fallbackSettings")?,
+                load_distribution: f.required("loadDistribution")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "HighAvailabilitySettings",
+            fields,
+        )
+    }
 }
 impl HighAvailabilitySettings {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2095,22 +2776,45 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettingsLoadDistribution {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagMemberDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LagMember {
     /// `portId`
     ///
     /// Wire name `portId`; `string`; optional.
-    #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
     pub port_id: Option<String>,
     /// `portEnabled`
     ///
     /// Wire name `portEnabled`; `boolean`; optional.
-    #[serde(rename = "portEnabled", default, skip_serializing_if = "Option::is_none")]
     pub port_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LagMember {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LagMember, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("portId", &v.port_id);
+            w.optional("portEnabled", &v.port_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LagMember {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LagMember, ruckus_one_runtime::object::FieldError> {
+            Ok(LagMember {
+                port_id: f.optional("portId")?,
+                port_enabled: f.optional("portEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LagMember", fields)
+    }
 }
 impl LagMember {
     /// Creates a value with every field empty.
@@ -2137,13 +2841,12 @@ impl LagMember {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LagSubInterface {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlan`
     ///
@@ -2152,49 +2855,73 @@ pub struct LagSubInterface {
     /// `portType`
     ///
     /// Wire name `portType`; `LagSubInterfacePortType`; required.
-    #[serde(rename = "portType")]
     pub port_type: LagSubInterfacePortType,
     /// `ipMode`
     ///
     /// Wire name `ipMode`; `LagSubInterfaceIpMode`; optional; default: DHCP.
-    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<LagSubInterfaceIpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `subnet`
     ///
     /// Wire name `subnet`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subnet: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `corePortEnabled`
     ///
     /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "corePortEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub core_port_enabled: Option<bool>,
     /// `accessPortEnabled`
     ///
     /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "accessPortEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub access_port_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LagSubInterface {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LagSubInterface, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("vlan", &v.vlan);
+            w.field("portType", &v.port_type);
+            w.optional("ipMode", &v.ip_mode);
+            w.optional("ip", &v.ip);
+            w.optional("subnet", &v.subnet);
+            w.optional("gateway", &v.gateway);
+            w.optional("corePortEnabled", &v.core_port_enabled);
+            w.optional("accessPortEnabled", &v.access_port_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LagSubInterface {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LagSubInterface, ruckus_one_runtime::object::FieldError> {
+            Ok(LagSubInterface {
+                id: f.optional("id")?,
+                vlan: f.required("vlan")?,
+                port_type: f.required("portType")?,
+                ip_mode: f.optional("ipMode")?,
+                ip: f.optional("ip")?,
+                subnet: f.optional("subnet")?,
+                gateway: f.optional("gateway")?,
+                core_port_enabled: f.optional("corePortEnabled")?,
+                access_port_enabled: f.optional("accessPortEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LagSubInterface", fields)
+    }
 }
 impl LagSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2371,27 +3098,58 @@ impl<'de> serde::Deserialize<'de> for LagSubInterfacePortType {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceResponseDto).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LagSubInterfaceResponse {
     /// `lagId`
     ///
     /// Wire name `lagId`; `integer`; required; format: int32.
-    #[serde(rename = "lagId")]
     pub lag_id: i64,
     /// `lagName`
     ///
     /// Wire name `lagName`; `string`; required.
-    #[serde(rename = "lagName")]
     pub lag_name: String,
     /// `subInterfaces`
     ///
     /// Wire name `subInterfaces`; `array<SubInterfaceResponse>`; required.
-    #[serde(rename = "subInterfaces")]
     pub sub_interfaces: Vec<SubInterfaceResponse>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LagSubInterfaceResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &LagSubInterfaceResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("lagId", &v.lag_id);
+            w.field("lagName", &v.lag_name);
+            w.field("subInterfaces", &v.sub_interfaces);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LagSubInterfaceResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LagSubInterfaceResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(LagSubInterfaceResponse {
+                lag_id: f.required("lagId")?,
+                lag_name: f.required("lagName")?,
+                sub_interfaces: f.required("subInterfaces")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "LagSubInterfaceResponse",
+            fields,
+        )
+    }
 }
 impl LagSubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2413,7 +3171,7 @@ impl LagSubInterfaceResponse {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 5 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LinkAggregationGroup {
     /// `id`
@@ -2423,99 +3181,131 @@ pub struct LinkAggregationGroup {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 63; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `lagType`
     ///
     /// Wire name `lagType`; `LinkAggregationGroupLagType`; optional; default: LACP.
-    #[serde(rename = "lagType", default, skip_serializing_if = "Option::is_none")]
     pub lag_type: Option<LinkAggregationGroupLagType>,
     /// `lacpMode`
     ///
     /// Wire name `lacpMode`; `LinkAggregationGroupLacpMode`; required.
-    #[serde(rename = "lacpMode")]
     pub lacp_mode: LinkAggregationGroupLacpMode,
     /// `lacpTimeout`
     ///
     /// Wire name `lacpTimeout`; `LinkAggregationGroupLacpTimeout`; required.
-    #[serde(rename = "lacpTimeout")]
     pub lacp_timeout: LinkAggregationGroupLacpTimeout,
     /// `lagMembers`
     ///
     /// Wire name `lagMembers`; `array<LagMember>`; optional.
-    #[serde(rename = "lagMembers", default, skip_serializing_if = "Option::is_none")]
     pub lag_members: Option<Vec<LagMember>>,
     /// `portType`
     ///
     /// Wire name `portType`; `LinkAggregationGroupPortType`; required.
-    #[serde(rename = "portType")]
     pub port_type: LinkAggregationGroupPortType,
     /// `ipMode`
     ///
     /// Wire name `ipMode`; `LinkAggregationGroupIpMode`; optional; default: DHCP.
-    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<LinkAggregationGroupIpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `subnet`
     ///
     /// Wire name `subnet`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subnet: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `corePortEnabled`
     ///
     /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "corePortEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub core_port_enabled: Option<bool>,
     /// `accessPortEnabled`
     ///
     /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "accessPortEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub access_port_enabled: Option<bool>,
     /// `natEnabled`
     ///
     /// Wire name `natEnabled`; `boolean`; optional; default: false.
-    #[serde(rename = "natEnabled", default, skip_serializing_if = "Option::is_none")]
     pub nat_enabled: Option<bool>,
     /// `natPools`
     ///
     /// Wire name `natPools`; `array<NatPool>`; optional; max_items: 1; min_items: 0.
-    #[serde(rename = "natPools", default, skip_serializing_if = "Option::is_none")]
     pub nat_pools: Option<Vec<NatPool>>,
     /// `lagEnabled`
     ///
     /// Wire name `lagEnabled`; `boolean`; required.
-    #[serde(rename = "lagEnabled")]
     pub lag_enabled: bool,
     /// `reportIp`
     ///
     /// Wire name `reportIp`; `string`; optional.
-    #[serde(rename = "reportIp", default, skip_serializing_if = "Option::is_none")]
     pub report_ip: Option<String>,
     /// `reportSubnet`
     ///
     /// Wire name `reportSubnet`; `string`; optional.
-    #[serde(rename = "reportSubnet", default, skip_serializing_if = "Option::is_none")]
     pub report_subnet: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LinkAggregationGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LinkAggregationGroup, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("id", &v.id);
+            w.optional("description", &v.description);
+            w.optional("lagType", &v.lag_type);
+            w.field("lacpMode", &v.lacp_mode);
+            w.field("lacpTimeout", &v.lacp_timeout);
+            w.optional("lagMembers", &v.lag_members);
+            w.field("portType", &v.port_type);
+            w.optional("ipMode", &v.ip_mode);
+            w.optional("ip", &v.ip);
+            w.optional("subnet", &v.subnet);
+            w.optional("gateway", &v.gateway);
+            w.optional("corePortEnabled", &v.core_port_enabled);
+            w.optional("accessPortEnabled", &v.access_port_enabled);
+            w.optional("natEnabled", &v.nat_enabled);
+            w.optional("natPools", &v.nat_pools);
+            w.field("lagEnabled", &v.lag_enabled);
+            w.optional("reportIp", &v.report_ip);
+            w.optional("reportSubnet", &v.report_subnet);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinkAggregationGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LinkAggregationGroup, ruckus_one_runtime::object::FieldError> {
+            Ok(LinkAggregationGroup {
+                id: f.required("id")?,
+                description: f.optional("description")?,
+                lag_type: f.optional("lagType")?,
+                lacp_mode: f.required("lacpMode")?,
+                lacp_timeout: f.required("lacpTimeout")?,
+                lag_members: f.optional("lagMembers")?,
+                port_type: f.required("portType")?,
+                ip_mode: f.optional("ipMode")?,
+                ip: f.optional("ip")?,
+                subnet: f.optional("subnet")?,
+                gateway: f.optional("gateway")?,
+                core_port_enabled: f.optional("corePortEnabled")?,
+                access_port_enabled: f.optional("accessPortEnabled")?,
+                nat_enabled: f.optional("natEnabled")?,
+                nat_pools: f.optional("natPools")?,
+                lag_enabled: f.required("lagEnabled")?,
+                report_ip: f.optional("reportIp")?,
+                report_subnet: f.optional("reportSubnet")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LinkAggregationGroup", fields)
+    }
 }
 impl LinkAggregationGroup {
     /// Starts a builder: one setter per field, then `build`.
@@ -2961,7 +3751,7 @@ impl<'de> serde::Deserialize<'de> for LinkAggregationGroupPortType {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkHealthCheckPolicy).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 6 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LinkHealthCheckPolicy {
     /// `protocol`
@@ -2971,31 +3761,62 @@ pub struct LinkHealthCheckPolicy {
     /// `targetIpAddresses`
     ///
     /// Wire name `targetIpAddresses`; `array<string>`; required; max_items: 3; min_items: 1.
-    #[serde(rename = "targetIpAddresses")]
     pub target_ip_addresses: Vec<String>,
     /// `linkDownCriteria`
     ///
     /// Wire name `linkDownCriteria`; `LinkHealthCheckPolicyLinkDownCriteria`; required.
-    #[serde(rename = "linkDownCriteria")]
     pub link_down_criteria: LinkHealthCheckPolicyLinkDownCriteria,
     /// `intervalSeconds`
     ///
     /// Wire name `intervalSeconds`; `integer`; required; format: int32; maximum: 10; minimum: 1.
-    #[serde(rename = "intervalSeconds")]
     pub interval_seconds: i64,
     /// `maxCountToDown`
     ///
     /// Wire name `maxCountToDown`; `integer`; required; format: int32; maximum: 10; minimum: 2.
-    #[serde(rename = "maxCountToDown")]
     pub max_count_to_down: i64,
     /// `maxCountToUp`
     ///
     /// Wire name `maxCountToUp`; `integer`; required; format: int32; maximum: 10; minimum: 2.
-    #[serde(rename = "maxCountToUp")]
     pub max_count_to_up: i64,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LinkHealthCheckPolicy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &LinkHealthCheckPolicy,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("protocol", &v.protocol);
+            w.field("targetIpAddresses", &v.target_ip_addresses);
+            w.field("linkDownCriteria", &v.link_down_criteria);
+            w.field("intervalSeconds", &v.interval_seconds);
+            w.field("maxCountToDown", &v.max_count_to_down);
+            w.field("maxCountToUp", &v.max_count_to_up);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LinkHealthCheckPolicy, ruckus_one_runtime::object::FieldError> {
+            Ok(LinkHealthCheckPolicy {
+                protocol: f.required("protocol")?,
+                target_ip_addresses: f.required("targetIpAddresses")?,
+                link_down_criteria: f.required("linkDownCriteria")?,
+                interval_seconds: f.required("intervalSeconds")?,
+                max_count_to_down: f.required("maxCountToDown")?,
+                max_count_to_up: f.required("maxCountToUp")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LinkHealthCheckPolicy", fields)
+    }
 }
 impl LinkHealthCheckPolicy {
     /// Starts a builder: one setter per field, then `build`.
@@ -3192,22 +4013,45 @@ impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicyProtocol {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NatPoolDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NatPool {
     /// `startIpAddress`
     ///
     /// Wire name `startIpAddress`; `string`; optional.
-    #[serde(rename = "startIpAddress", default, skip_serializing_if = "Option::is_none")]
     pub start_ip_address: Option<String>,
     /// `endIpAddress`
     ///
     /// Wire name `endIpAddress`; `string`; optional.
-    #[serde(rename = "endIpAddress", default, skip_serializing_if = "Option::is_none")]
     pub end_ip_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NatPool {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NatPool, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("startIpAddress", &v.start_ip_address);
+            w.optional("endIpAddress", &v.end_ip_address);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NatPool {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NatPool, ruckus_one_runtime::object::FieldError> {
+            Ok(NatPool {
+                start_ip_address: f.optional("startIpAddress")?,
+                end_ip_address: f.optional("endIpAddress")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "NatPool", fields)
+    }
 }
 impl NatPool {
     /// Creates a value with every field empty.
@@ -3234,22 +4078,45 @@ impl NatPool {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInfo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkInfo {
     /// `networkId`
     ///
     /// Wire name `networkId`; `string`; optional.
-    #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
     pub network_id: Option<String>,
     /// `networkName`
     ///
     /// Wire name `networkName`; `string`; optional.
-    #[serde(rename = "networkName", default, skip_serializing_if = "Option::is_none")]
     pub network_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NetworkInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NetworkInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("networkId", &v.network_id);
+            w.optional("networkName", &v.network_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NetworkInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(NetworkInfo {
+                network_id: f.optional("networkId")?,
+                network_name: f.optional("networkName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "NetworkInfo", fields)
+    }
 }
 impl NetworkInfo {
     /// Creates a value with every field empty.
@@ -3276,22 +4143,45 @@ impl NetworkInfo {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeLagSubInterface).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NodeLagSubInterface {
     /// `lagId`
     ///
     /// Wire name `lagId`; `integer`; required; format: int32.
-    #[serde(rename = "lagId")]
     pub lag_id: i64,
     /// `subInterfaces`
     ///
     /// Wire name `subInterfaces`; `array<SubInterface>`; required; max_items: 16; min_items: 0.
-    #[serde(rename = "subInterfaces")]
     pub sub_interfaces: Vec<SubInterface>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NodeLagSubInterface {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NodeLagSubInterface, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("lagId", &v.lag_id);
+            w.field("subInterfaces", &v.sub_interfaces);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NodeLagSubInterface {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NodeLagSubInterface, ruckus_one_runtime::object::FieldError> {
+            Ok(NodeLagSubInterface {
+                lag_id: f.required("lagId")?,
+                sub_interfaces: f.required("subInterfaces")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "NodeLagSubInterface", fields)
+    }
 }
 impl NodeLagSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3308,22 +4198,45 @@ impl NodeLagSubInterface {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodePortSubInterface).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NodePortSubInterface {
     /// `portId`
     ///
     /// Wire name `portId`; `string`; required.
-    #[serde(rename = "portId")]
     pub port_id: String,
     /// `subInterfaces`
     ///
     /// Wire name `subInterfaces`; `array<SubInterface>`; required; max_items: 16; min_items: 0.
-    #[serde(rename = "subInterfaces")]
     pub sub_interfaces: Vec<SubInterface>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NodePortSubInterface {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NodePortSubInterface, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("portId", &v.port_id);
+            w.field("subInterfaces", &v.sub_interfaces);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NodePortSubInterface {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NodePortSubInterface, ruckus_one_runtime::object::FieldError> {
+            Ok(NodePortSubInterface {
+                port_id: f.required("portId")?,
+                sub_interfaces: f.required("subInterfaces")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "NodePortSubInterface", fields)
+    }
 }
 impl NodePortSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3340,13 +4253,12 @@ impl NodePortSubInterface {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceDto).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NodeSubInterface {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `ports`
     ///
@@ -3357,8 +4269,35 @@ pub struct NodeSubInterface {
     /// Wire name `lags`; `array<NodeLagSubInterface>`; required.
     pub lags: Vec<NodeLagSubInterface>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NodeSubInterface {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NodeSubInterface, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("serialNumber", &v.serial_number);
+            w.field("ports", &v.ports);
+            w.field("lags", &v.lags);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NodeSubInterface {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NodeSubInterface, ruckus_one_runtime::object::FieldError> {
+            Ok(NodeSubInterface {
+                serial_number: f.required("serialNumber")?,
+                ports: f.required("ports")?,
+                lags: f.required("lags")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "NodeSubInterface", fields)
+    }
 }
 impl NodeSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3380,13 +4319,12 @@ impl NodeSubInterface {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml NodeSubInterfaceResponseDto).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NodeSubInterfaceResponse {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `ports`
     ///
@@ -3397,8 +4335,42 @@ pub struct NodeSubInterfaceResponse {
     /// Wire name `lags`; `array<LagSubInterfaceResponse>`; required.
     pub lags: Vec<LagSubInterfaceResponse>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NodeSubInterfaceResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &NodeSubInterfaceResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("serialNumber", &v.serial_number);
+            w.field("ports", &v.ports);
+            w.field("lags", &v.lags);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NodeSubInterfaceResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NodeSubInterfaceResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(NodeSubInterfaceResponse {
+                serial_number: f.required("serialNumber")?,
+                ports: f.required("ports")?,
+                lags: f.required("lags")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "NodeSubInterfaceResponse",
+            fields,
+        )
+    }
 }
 impl NodeSubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3420,58 +4392,79 @@ impl NodeSubInterfaceResponse {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PatchClusterNetworkSettings {
     /// `virtualIpSettings`
     ///
     /// Wire name `virtualIpSettings`; `array<VirtualIp>`; optional; max_items: 2; min_items: 0.
-    #[serde(
-        rename = "virtualIpSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub virtual_ip_settings: Option<Vec<VirtualIp>>,
     /// `portSettings`
     ///
     /// Wire name `portSettings`; `array<ClusterNetworkPortSettings>`; optional; max_items: 4; min_items: 0.
-    #[serde(rename = "portSettings", default, skip_serializing_if = "Option::is_none")]
     pub port_settings: Option<Vec<ClusterNetworkPortSettings>>,
     /// `lagSettings`
     ///
     /// Wire name `lagSettings`; `array<ClusterNetworkLagSettings>`; optional; max_items: 4; min_items: 1.
-    #[serde(rename = "lagSettings", default, skip_serializing_if = "Option::is_none")]
     pub lag_settings: Option<Vec<ClusterNetworkLagSettings>>,
     /// `highAvailabilitySettings`
     ///
     /// Wire name `highAvailabilitySettings`; `HighAvailabilitySettings`; optional.
-    #[serde(
-        rename = "highAvailabilitySettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub high_availability_settings: Option<HighAvailabilitySettings>,
     /// `subInterfaceSettings`
     ///
     /// Wire name `subInterfaceSettings`; `array<NodeSubInterface>`; optional.
-    #[serde(
-        rename = "subInterfaceSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sub_interface_settings: Option<Vec<NodeSubInterface>>,
     /// `multiWanSettings`
     ///
     /// Wire name `multiWanSettings`; `ClusterNetworkMultiWanSettings`; optional.
-    #[serde(
-        rename = "multiWanSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_wan_settings: Option<ClusterNetworkMultiWanSettings>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PatchClusterNetworkSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PatchClusterNetworkSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("virtualIpSettings", &v.virtual_ip_settings);
+            w.optional("portSettings", &v.port_settings);
+            w.optional("lagSettings", &v.lag_settings);
+            w.optional("highAvailabilitySettings", &v.high_availability_settings);
+            w.optional("subInterfaceSettings", &v.sub_interface_settings);
+            w.optional("multiWanSettings", &v.multi_wan_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PatchClusterNetworkSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            PatchClusterNetworkSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(PatchClusterNetworkSettings {
+                virtual_ip_settings: f.optional("virtualIpSettings")?,
+                port_settings: f.optional("portSettings")?,
+                lag_settings: f.optional("lagSettings")?,
+                high_availability_settings: f.optional("highAvailabilitySettings")?,
+                sub_interface_settings: f.optional("subInterfaceSettings")?,
+                multi_wan_settings: f.optional("multiWanSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "PatchClusterNetworkSettings",
+            fields,
+        )
+    }
 }
 impl PatchClusterNetworkSettings {
     /// Creates a value with every field empty.
@@ -3537,7 +4530,7 @@ impl PatchClusterNetworkSettings {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 5 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Port {
     /// `id`
@@ -3551,7 +4544,6 @@ pub struct Port {
     /// `interfaceName`
     ///
     /// Wire name `interfaceName`; `string`; optional.
-    #[serde(rename = "interfaceName", default, skip_serializing_if = "Option::is_none")]
     pub interface_name: Option<String>,
     /// `mac`
     ///
@@ -3564,74 +4556,109 @@ pub struct Port {
     /// `portType`
     ///
     /// Wire name `portType`; `PortPortType`; required.
-    #[serde(rename = "portType")]
     pub port_type: PortPortType,
     /// `natEnabled`
     ///
     /// Wire name `natEnabled`; `boolean`; optional; default: false.
-    #[serde(rename = "natEnabled", default, skip_serializing_if = "Option::is_none")]
     pub nat_enabled: Option<bool>,
     /// `natPools`
     ///
     /// Wire name `natPools`; `array<NatPool>`; optional; max_items: 1; min_items: 0.
-    #[serde(rename = "natPools", default, skip_serializing_if = "Option::is_none")]
     pub nat_pools: Option<Vec<NatPool>>,
     /// `ipMode`
     ///
     /// Wire name `ipMode`; `PortIpMode`; optional; default: DHCP.
-    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<PortIpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `subnet`
     ///
     /// Wire name `subnet`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subnet: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `corePortEnabled`
     ///
     /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "corePortEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub core_port_enabled: Option<bool>,
     /// `accessPortEnabled`
     ///
     /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "accessPortEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub access_port_enabled: Option<bool>,
     /// `reportIp`
     ///
     /// Wire name `reportIp`; `string`; optional.
-    #[serde(rename = "reportIp", default, skip_serializing_if = "Option::is_none")]
     pub report_ip: Option<String>,
     /// `reportSubnet`
     ///
     /// Wire name `reportSubnet`; `string`; optional.
-    #[serde(rename = "reportSubnet", default, skip_serializing_if = "Option::is_none")]
     pub report_subnet: Option<String>,
     /// `maxSpeedCapa`
     ///
     /// Wire name `maxSpeedCapa`; `number`; optional.
-    #[serde(rename = "maxSpeedCapa", default, skip_serializing_if = "Option::is_none")]
     pub max_speed_capa: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Port {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Port, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("interfaceName", &v.interface_name);
+            w.field("mac", &v.mac);
+            w.field("enabled", &v.enabled);
+            w.field("portType", &v.port_type);
+            w.optional("natEnabled", &v.nat_enabled);
+            w.optional("natPools", &v.nat_pools);
+            w.optional("ipMode", &v.ip_mode);
+            w.optional("ip", &v.ip);
+            w.optional("subnet", &v.subnet);
+            w.optional("gateway", &v.gateway);
+            w.optional("corePortEnabled", &v.core_port_enabled);
+            w.optional("accessPortEnabled", &v.access_port_enabled);
+            w.optional("reportIp", &v.report_ip);
+            w.optional("reportSubnet", &v.report_subnet);
+            w.optional("maxSpeedCapa", &v.max_speed_capa);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Port {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Port, ruckus_one_runtime::object::FieldError> {
+            Ok(Port {
+                id: f.required("id")?,
+                name: f.required("name")?,
+                interface_name: f.optional("interfaceName")?,
+                mac: f.required("mac")?,
+                enabled: f.required("enabled")?,
+                port_type: f.required("portType")?,
+                nat_enabled: f.optional("natEnabled")?,
+                nat_pools: f.optional("natPools")?,
+                ip_mode: f.optional("ipMode")?,
+                ip: f.optional("ip")?,
+                subnet: f.optional("subnet")?,
+                gateway: f.optional("gateway")?,
+                core_port_enabled: f.optional("corePortEnabled")?,
+                access_port_enabled: f.optional("accessPortEnabled")?,
+                report_ip: f.optional("reportIp")?,
+                report_subnet: f.optional("reportSubnet")?,
+                max_speed_capa: f.optional("maxSpeedCapa")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Port", fields)
+    }
 }
 impl Port {
     /// Starts a builder: one setter per field, then `build`.
@@ -3779,17 +4806,39 @@ impl PortBuilder {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortConfigDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortConfig {
     /// `ports`
     ///
     /// Wire name `ports`; `array<Port>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<Port>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PortConfig {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PortConfig, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("ports", &v.ports);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PortConfig, ruckus_one_runtime::object::FieldError> {
+            Ok(PortConfig {
+                ports: f.optional("ports")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PortConfig", fields)
+    }
 }
 impl PortConfig {
     /// Creates a value with every field empty.
@@ -3928,27 +4977,58 @@ impl<'de> serde::Deserialize<'de> for PortPortType {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortSubInterfaceResponseDto).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PortSubInterfaceResponse {
     /// `portId`
     ///
     /// Wire name `portId`; `string`; required.
-    #[serde(rename = "portId")]
     pub port_id: String,
     /// `interfaceName`
     ///
     /// Wire name `interfaceName`; `string`; required.
-    #[serde(rename = "interfaceName")]
     pub interface_name: String,
     /// `subInterfaces`
     ///
     /// Wire name `subInterfaces`; `array<SubInterfaceResponse>`; required.
-    #[serde(rename = "subInterfaces")]
     pub sub_interfaces: Vec<SubInterfaceResponse>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PortSubInterfaceResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PortSubInterfaceResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("portId", &v.port_id);
+            w.field("interfaceName", &v.interface_name);
+            w.field("subInterfaces", &v.sub_interfaces);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortSubInterfaceResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PortSubInterfaceResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(PortSubInterfaceResponse {
+                port_id: f.required("portId")?,
+                interface_name: f.required("interfaceName")?,
+                sub_interfaces: f.required("subInterfaces")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "PortSubInterfaceResponse",
+            fields,
+        )
+    }
 }
 impl PortSubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3970,51 +5050,85 @@ impl PortSubInterfaceResponse {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEdgeSdLanStatusDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseEdgeSdLanStatus {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<EdgeSdLanStatus>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<EdgeSdLanStatus>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseEdgeSdLanStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseEdgeSdLanStatus,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseEdgeSdLanStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseEdgeSdLanStatus,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseEdgeSdLanStatus {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseEdgeSdLanStatus",
+            fields,
+        )
+    }
 }
 impl QueryResponseEdgeSdLanStatus {
     /// Creates a value with every field empty.
@@ -4074,32 +5188,57 @@ impl QueryResponseEdgeSdLanStatus {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Schedule {
     /// `type`
     ///
     /// Wire name `type`; `ScheduleType`; required.
-    #[serde(rename = "type")]
     pub type_: ScheduleType,
     /// `time`
     ///
     /// Wire name `time`; `string`; optional; format: partial-time.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
     /// `weekday`
     ///
     /// Wire name `weekday`; `ScheduleWeekday`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weekday: Option<ScheduleWeekday>,
     /// `intervalHours`
     ///
     /// Wire name `intervalHours`; `integer`; optional; format: int32; minimum: 1.
-    #[serde(rename = "intervalHours", default, skip_serializing_if = "Option::is_none")]
     pub interval_hours: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Schedule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Schedule, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("type", &v.type_);
+            w.optional("time", &v.time);
+            w.optional("weekday", &v.weekday);
+            w.optional("intervalHours", &v.interval_hours);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Schedule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Schedule, ruckus_one_runtime::object::FieldError> {
+            Ok(Schedule {
+                type_: f.required("type")?,
+                time: f.optional("time")?,
+                weekday: f.optional("weekday")?,
+                interval_hours: f.optional("intervalHours")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Schedule", fields)
+    }
 }
 impl Schedule {
     /// Creates a value from the required fields; optional fields start empty.
@@ -4267,13 +5406,12 @@ impl<'de> serde::Deserialize<'de> for ScheduleWeekday {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SubInterface {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlan`
     ///
@@ -4282,49 +5420,73 @@ pub struct SubInterface {
     /// `portType`
     ///
     /// Wire name `portType`; `SubInterfacePortType`; required.
-    #[serde(rename = "portType")]
     pub port_type: SubInterfacePortType,
     /// `ipMode`
     ///
     /// Wire name `ipMode`; `SubInterfaceIpMode`; optional; default: DHCP.
-    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<SubInterfaceIpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `subnet`
     ///
     /// Wire name `subnet`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subnet: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `corePortEnabled`
     ///
     /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "corePortEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub core_port_enabled: Option<bool>,
     /// `accessPortEnabled`
     ///
     /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "accessPortEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub access_port_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SubInterface {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SubInterface, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("vlan", &v.vlan);
+            w.field("portType", &v.port_type);
+            w.optional("ipMode", &v.ip_mode);
+            w.optional("ip", &v.ip);
+            w.optional("subnet", &v.subnet);
+            w.optional("gateway", &v.gateway);
+            w.optional("corePortEnabled", &v.core_port_enabled);
+            w.optional("accessPortEnabled", &v.access_port_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SubInterface {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SubInterface, ruckus_one_runtime::object::FieldError> {
+            Ok(SubInterface {
+                id: f.optional("id")?,
+                vlan: f.required("vlan")?,
+                port_type: f.required("portType")?,
+                ip_mode: f.optional("ipMode")?,
+                ip: f.optional("ip")?,
+                subnet: f.optional("subnet")?,
+                gateway: f.optional("gateway")?,
+                core_port_enabled: f.optional("corePortEnabled")?,
+                access_port_enabled: f.optional("accessPortEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SubInterface", fields)
+    }
 }
 impl SubInterface {
     /// Creates a value from the required fields; optional fields start empty.
@@ -4501,13 +5663,12 @@ impl<'de> serde::Deserialize<'de> for SubInterfacePortType {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SubInterfaceResponse {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlan`
     ///
@@ -4516,54 +5677,79 @@ pub struct SubInterfaceResponse {
     /// `portType`
     ///
     /// Wire name `portType`; `SubInterfaceResponsePortType`; required.
-    #[serde(rename = "portType")]
     pub port_type: SubInterfaceResponsePortType,
     /// `ipMode`
     ///
     /// Wire name `ipMode`; `SubInterfaceResponseIpMode`; optional; default: DHCP.
-    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<SubInterfaceResponseIpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `subnet`
     ///
     /// Wire name `subnet`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subnet: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `corePortEnabled`
     ///
     /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "corePortEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub core_port_enabled: Option<bool>,
     /// `accessPortEnabled`
     ///
     /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "accessPortEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub access_port_enabled: Option<bool>,
     /// `interfaceName`
     ///
     /// Wire name `interfaceName`; `string`; optional.
-    #[serde(rename = "interfaceName", default, skip_serializing_if = "Option::is_none")]
     pub interface_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SubInterfaceResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SubInterfaceResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("vlan", &v.vlan);
+            w.field("portType", &v.port_type);
+            w.optional("ipMode", &v.ip_mode);
+            w.optional("ip", &v.ip);
+            w.optional("subnet", &v.subnet);
+            w.optional("gateway", &v.gateway);
+            w.optional("corePortEnabled", &v.core_port_enabled);
+            w.optional("accessPortEnabled", &v.access_port_enabled);
+            w.optional("interfaceName", &v.interface_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SubInterfaceResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(SubInterfaceResponse {
+                id: f.optional("id")?,
+                vlan: f.required("vlan")?,
+                port_type: f.required("portType")?,
+                ip_mode: f.optional("ipMode")?,
+                ip: f.optional("ip")?,
+                subnet: f.optional("subnet")?,
+                gateway: f.optional("gateway")?,
+                core_port_enabled: f.optional("corePortEnabled")?,
+                access_port_enabled: f.optional("accessPortEnabled")?,
+                interface_name: f.optional("interfaceName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SubInterfaceResponse", fields)
+    }
 }
 impl SubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
@@ -4746,37 +5932,63 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponsePortType {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TunneledWlanInfo {
     /// `networkId`
     ///
     /// Wire name `networkId`; `string`; optional.
-    #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
     pub network_id: Option<String>,
     /// `networkName`
     ///
     /// Wire name `networkName`; `string`; optional.
-    #[serde(rename = "networkName", default, skip_serializing_if = "Option::is_none")]
     pub network_name: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `wlanId`
     ///
     /// Wire name `wlanId`; `string`; optional.
-    #[serde(rename = "wlanId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TunneledWlanInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TunneledWlanInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("networkId", &v.network_id);
+            w.optional("networkName", &v.network_name);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("wlanId", &v.wlan_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TunneledWlanInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TunneledWlanInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(TunneledWlanInfo {
+                network_id: f.optional("networkId")?,
+                network_name: f.optional("networkName")?,
+                venue_id: f.optional("venueId")?,
+                venue_name: f.optional("venueName")?,
+                wlan_id: f.optional("wlanId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TunneledWlanInfo", fields)
+    }
 }
 impl TunneledWlanInfo {
     /// Creates a value with every field empty.
@@ -4821,95 +6033,130 @@ impl TunneledWlanInfo {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateLinkAggregationGroup {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 63; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `lagType`
     ///
     /// Wire name `lagType`; `UpdateLinkAggregationGroupLagType`; optional; default: LACP.
-    #[serde(rename = "lagType", default, skip_serializing_if = "Option::is_none")]
     pub lag_type: Option<UpdateLinkAggregationGroupLagType>,
     /// `lacpMode`
     ///
     /// Wire name `lacpMode`; `UpdateLinkAggregationGroupLacpMode`; required.
-    #[serde(rename = "lacpMode")]
     pub lacp_mode: UpdateLinkAggregationGroupLacpMode,
     /// `lacpTimeout`
     ///
     /// Wire name `lacpTimeout`; `UpdateLinkAggregationGroupLacpTimeout`; required.
-    #[serde(rename = "lacpTimeout")]
     pub lacp_timeout: UpdateLinkAggregationGroupLacpTimeout,
     /// `lagMembers`
     ///
     /// Wire name `lagMembers`; `array<LagMember>`; optional.
-    #[serde(rename = "lagMembers", default, skip_serializing_if = "Option::is_none")]
     pub lag_members: Option<Vec<LagMember>>,
     /// `portType`
     ///
     /// Wire name `portType`; `UpdateLinkAggregationGroupPortType`; required.
-    #[serde(rename = "portType")]
     pub port_type: UpdateLinkAggregationGroupPortType,
     /// `ipMode`
     ///
     /// Wire name `ipMode`; `UpdateLinkAggregationGroupIpMode`; optional; default: DHCP.
-    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<UpdateLinkAggregationGroupIpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `subnet`
     ///
     /// Wire name `subnet`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subnet: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `corePortEnabled`
     ///
     /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "corePortEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub core_port_enabled: Option<bool>,
     /// `accessPortEnabled`
     ///
     /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "accessPortEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub access_port_enabled: Option<bool>,
     /// `natEnabled`
     ///
     /// Wire name `natEnabled`; `boolean`; optional; default: false.
-    #[serde(rename = "natEnabled", default, skip_serializing_if = "Option::is_none")]
     pub nat_enabled: Option<bool>,
     /// `natPools`
     ///
     /// Wire name `natPools`; `array<NatPool>`; optional; max_items: 1; min_items: 0.
-    #[serde(rename = "natPools", default, skip_serializing_if = "Option::is_none")]
     pub nat_pools: Option<Vec<NatPool>>,
     /// `lagEnabled`
     ///
     /// Wire name `lagEnabled`; `boolean`; required.
-    #[serde(rename = "lagEnabled")]
     pub lag_enabled: bool,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpdateLinkAggregationGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpdateLinkAggregationGroup,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("description", &v.description);
+            w.optional("lagType", &v.lag_type);
+            w.field("lacpMode", &v.lacp_mode);
+            w.field("lacpTimeout", &v.lacp_timeout);
+            w.optional("lagMembers", &v.lag_members);
+            w.field("portType", &v.port_type);
+            w.optional("ipMode", &v.ip_mode);
+            w.optional("ip", &v.ip);
+            w.optional("subnet", &v.subnet);
+            w.optional("gateway", &v.gateway);
+            w.optional("corePortEnabled", &v.core_port_enabled);
+            w.optional("accessPortEnabled", &v.access_port_enabled);
+            w.optional("natEnabled", &v.nat_enabled);
+            w.optional("natPools", &v.nat_pools);
+            w.field("lagEnabled", &v.lag_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateLinkAggregationGroup, ruckus_one_runtime::object::FieldError> {
+            Ok(UpdateLinkAggregationGroup {
+                description: f.optional("description")?,
+                lag_type: f.optional("lagType")?,
+                lacp_mode: f.required("lacpMode")?,
+                lacp_timeout: f.required("lacpTimeout")?,
+                lag_members: f.optional("lagMembers")?,
+                port_type: f.required("portType")?,
+                ip_mode: f.optional("ipMode")?,
+                ip: f.optional("ip")?,
+                subnet: f.optional("subnet")?,
+                gateway: f.optional("gateway")?,
+                core_port_enabled: f.optional("corePortEnabled")?,
+                access_port_enabled: f.optional("accessPortEnabled")?,
+                nat_enabled: f.optional("natEnabled")?,
+                nat_pools: f.optional("natPools")?,
+                lag_enabled: f.required("lagEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "UpdateLinkAggregationGroup",
+            fields,
+        )
+    }
 }
 impl UpdateLinkAggregationGroup {
     /// Starts a builder: one setter per field, then `build`.
@@ -5346,27 +6593,51 @@ impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupPortType {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VirtualIp {
     /// `virtualIp`
     ///
     /// Wire name `virtualIp`; `string`; required.
-    #[serde(rename = "virtualIp")]
     pub virtual_ip: String,
     /// `ports`
     ///
     /// Wire name `ports`; `array<VirtualIpPort>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<VirtualIpPort>>,
     /// `timeoutSeconds`
     ///
     /// Wire name `timeoutSeconds`; `integer`; optional; format: int32; maximum: 15; minimum: 3.
-    #[serde(rename = "timeoutSeconds", default, skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VirtualIp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VirtualIp, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("virtualIp", &v.virtual_ip);
+            w.optional("ports", &v.ports);
+            w.optional("timeoutSeconds", &v.timeout_seconds);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VirtualIp {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VirtualIp, ruckus_one_runtime::object::FieldError> {
+            Ok(VirtualIp {
+                virtual_ip: f.required("virtualIp")?,
+                ports: f.optional("ports")?,
+                timeout_seconds: f.optional("timeoutSeconds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VirtualIp", fields)
+    }
 }
 impl VirtualIp {
     /// Creates a value from the required fields; optional fields start empty.
@@ -5394,22 +6665,45 @@ impl VirtualIp {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpPortDto).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VirtualIpPort {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `portName`
     ///
     /// Wire name `portName`; `string`; required.
-    #[serde(rename = "portName")]
     pub port_name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VirtualIpPort {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VirtualIpPort, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("serialNumber", &v.serial_number);
+            w.field("portName", &v.port_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VirtualIpPort {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VirtualIpPort, ruckus_one_runtime::object::FieldError> {
+            Ok(VirtualIpPort {
+                serial_number: f.required("serialNumber")?,
+                port_name: f.required("portName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VirtualIpPort", fields)
+    }
 }
 impl VirtualIpPort {
     /// Creates a value from the required fields; optional fields start empty.
@@ -5426,18 +6720,16 @@ impl VirtualIpPort {
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WanMember {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `portName`
     ///
     /// Wire name `portName`; `string`; required.
-    #[serde(rename = "portName")]
     pub port_name: String,
     /// `priority`
     ///
@@ -5446,20 +6738,45 @@ pub struct WanMember {
     /// `healthCheckEnabled`
     ///
     /// Wire name `healthCheckEnabled`; `boolean`; required.
-    #[serde(rename = "healthCheckEnabled")]
     pub health_check_enabled: bool,
     /// `linkHealthCheckPolicy`
     ///
     /// Wire name `linkHealthCheckPolicy`; `LinkHealthCheckPolicy`; optional.
-    #[serde(
-        rename = "linkHealthCheckPolicy",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub link_health_check_policy: Option<LinkHealthCheckPolicy>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WanMember {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WanMember, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("serialNumber", &v.serial_number);
+            w.field("portName", &v.port_name);
+            w.field("priority", &v.priority);
+            w.field("healthCheckEnabled", &v.health_check_enabled);
+            w.optional("linkHealthCheckPolicy", &v.link_health_check_policy);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WanMember {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WanMember, ruckus_one_runtime::object::FieldError> {
+            Ok(WanMember {
+                serial_number: f.required("serialNumber")?,
+                port_name: f.required("portName")?,
+                priority: f.required("priority")?,
+                health_check_enabled: f.required("healthCheckEnabled")?,
+                link_health_check_policy: f.optional("linkHealthCheckPolicy")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "WanMember", fields)
+    }
 }
 impl WanMember {
     /// Starts a builder: one setter per field, then `build`.
@@ -7170,19 +8487,23 @@ impl<'a> ListPersonalIdentityNetworks<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<PersonalIdentityNetworkPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<PersonalIdentityNetworkPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<PersonalIdentityNetworkPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<PersonalIdentityNetworkPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -7228,29 +8549,35 @@ impl<'a> CreatePersonalIdentityNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -7296,19 +8623,23 @@ impl<'a> QueryPersonalIdentityNetworkEdgeCompatibilities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<EdgeServiceCompatibilityResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<EdgeServiceCompatibilityResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<EdgeServiceCompatibilityResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EdgeServiceCompatibilityResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -7354,19 +8685,23 @@ impl<'a> GetPersonalIdentityNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<PersonalIdentityNetwork, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<PersonalIdentityNetwork, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<PersonalIdentityNetwork>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<PersonalIdentityNetwork>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -7412,29 +8747,35 @@ impl<'a> UpdatePersonalIdentityNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -7480,29 +8821,35 @@ impl<'a> PatchPersonalIdentityNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -7548,29 +8895,35 @@ impl<'a> DeletePersonalIdentityNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -7621,29 +8974,35 @@ impl<'a> ActivateWifiNetworkOnPersonalIdentityNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -7689,29 +9048,35 @@ impl<'a> DeactivateWifiNetworkOnPersonalIdentityNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -7757,29 +9122,35 @@ impl<'a> CreateEdgeSdLanService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -7865,19 +9236,23 @@ impl<'a> QueryEdgeSdLanServices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseEdgeSdLanStatus, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseEdgeSdLanStatus, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseEdgeSdLanStatus>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseEdgeSdLanStatus>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -7923,19 +9298,23 @@ impl<'a> QueryEdgeSdLanServiceEdgeCompatibilities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<EdgeServiceCompatibilityResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<EdgeServiceCompatibilityResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<EdgeServiceCompatibilityResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EdgeServiceCompatibilityResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -7981,17 +9360,23 @@ impl<'a> GetEdgeSdLanService<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<EdgeSdLanService, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<EdgeSdLanService, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<EdgeSdLanService>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EdgeSdLanService>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -8037,29 +9422,35 @@ impl<'a> UpdateEdgeSdLanService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -8110,29 +9501,35 @@ impl<'a> PatchEdgeSdLanService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -8178,29 +9575,35 @@ impl<'a> DeleteEdgeSdLanService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -8246,29 +9649,35 @@ impl<'a> ActivateWifiNetworkOnEdgeSdLanService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -8314,29 +9723,35 @@ impl<'a> DeactivateWifiNetworkOnEdgeSdLanService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -8382,29 +9797,35 @@ impl<'a> ActivateVenueWifiNetworkOnEdgeSdLanService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -8450,19 +9871,23 @@ impl<'a> GetEdgeSdLanServiceGuestSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<EdgeSdLanGuestSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<EdgeSdLanGuestSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<EdgeSdLanGuestSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EdgeSdLanGuestSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -8508,29 +9933,35 @@ impl<'a> PatchEdgeSdLanServiceGuestSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -8581,29 +10012,35 @@ impl<'a> ActivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -8649,29 +10086,35 @@ impl<'a> DeactivateGuestVenueEdgeClusterOnEdgeSdLanService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -8722,29 +10165,35 @@ impl<'a> ActivateGuestTunnelProfileOnEdgeSdLanService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -8790,29 +10239,35 @@ impl<'a> DeactivateGuestTunnelProfileOnEdgeSdLanService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -8863,29 +10318,35 @@ impl<'a> CreateEdgeHqosProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -8931,19 +10392,23 @@ impl<'a> QueryEdgeHqosProfileEdgeCompatibilities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<EdgeServiceCompatibilityResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<EdgeServiceCompatibilityResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<EdgeServiceCompatibilityResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EdgeServiceCompatibilityResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -8989,17 +10454,23 @@ impl<'a> GetEdgeHqosProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -9050,29 +10521,35 @@ impl<'a> UpdateEdgeHqosProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -9118,29 +10595,35 @@ impl<'a> DeleteEdgeHqosProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -9191,29 +10674,35 @@ impl<'a> ActivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -9259,29 +10748,35 @@ impl<'a> DeactivateVenueEdgeClusterOnEdgeHqosProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -9353,29 +10848,35 @@ impl<'a> ActivateTunnelProfileOnVenueEdgeCluster<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -9447,29 +10948,35 @@ impl<'a> DeactivateTunnelProfileOnVenueEdgeCluster<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -9541,19 +11048,23 @@ impl<'a> GetVenueEdgeClusterNetworkSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ClusterNetworkSettingsResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ClusterNetworkSettingsResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ClusterNetworkSettingsResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ClusterNetworkSettingsResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -9625,29 +11136,35 @@ impl<'a> PatchVenueEdgeClusterNetworkSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -9716,14 +11233,23 @@ impl<'a> GetVenueEdgePortConfigs<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<PortConfig, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<PortConfig, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<PortConfig>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<PortConfig>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -9792,29 +11318,35 @@ impl<'a> PatchVenueEdgePortConfigs<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -9893,17 +11425,23 @@ impl<'a> ListVenueEdgePortSubInterfaces<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<EdgeSubInterfacePage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<EdgeSubInterfacePage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<EdgeSubInterfacePage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EdgeSubInterfacePage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -9949,29 +11487,35 @@ impl<'a> CreateVenueEdgePortSubInterface<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -10017,29 +11561,35 @@ impl<'a> PatchVenueEdgePortSubInterface<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -10085,29 +11635,35 @@ impl<'a> DeleteVenueEdgePortSubInterface<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -10176,29 +11732,35 @@ impl<'a> CreateVenueEdgeLag<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -10267,17 +11829,23 @@ impl<'a> GetVenueEdgeLag<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<LinkAggregationGroup, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<LinkAggregationGroup, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<LinkAggregationGroup>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<LinkAggregationGroup>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -10346,29 +11914,35 @@ impl<'a> UpdateVenueEdgeLag<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -10437,29 +12011,35 @@ impl<'a> PatchVenueEdgeLag<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -10528,29 +12108,35 @@ impl<'a> DeleteVenueEdgeLag<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -10619,29 +12205,35 @@ impl<'a> CreateVenueEdgeLagSubInterface<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 #[cfg(feature = "experimental")]
@@ -10710,17 +12302,23 @@ impl<'a> GetVenueEdgeLagSubInterface<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<LagSubInterface, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<LagSubInterface, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<LagSubInterface>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<LagSubInterface>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 #[cfg(feature = "experimental")]
@@ -10789,28 +12387,34 @@ impl<'a> DeleteVenueEdgeLagSubInterface<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }

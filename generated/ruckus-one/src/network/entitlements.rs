@@ -10,22 +10,45 @@
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntitlementBanner {
     /// Kind of device or service the banner is about.
     ///
     /// Wire name `deviceType`; `BannerDeviceType`; optional.
-    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<BannerDeviceType>,
     /// Kind of license the banner is about.
     ///
     /// Wire name `licenseType`; `BannerLicenseType`; optional.
-    #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
     pub license_type: Option<BannerLicenseType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EntitlementBanner {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EntitlementBanner, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("deviceType", &v.device_type);
+            w.optional("licenseType", &v.license_type);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntitlementBanner {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EntitlementBanner, ruckus_one_runtime::object::FieldError> {
+            Ok(EntitlementBanner {
+                device_type: f.optional("deviceType")?,
+                license_type: f.optional("licenseType")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EntitlementBanner", fields)
+    }
 }
 impl EntitlementBanner {
     /// Creates a value with every field empty.
@@ -226,54 +249,76 @@ impl<'de> serde::Deserialize<'de> for BannerLicenseType {
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AlmExtraEntitlementInfo {
     /// `licenseType`
     ///
     /// Wire name `licenseType`; `AlmExtraEntitlementInfoLicenseType`; optional.
-    #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
     pub license_type: Option<AlmExtraEntitlementInfoLicenseType>,
     /// `remainingQuantity`
     ///
     /// Wire name `remainingQuantity`; `integer`; optional.
-    #[serde(
-        rename = "remainingQuantity",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub remaining_quantity: Option<i64>,
     /// `soEntQuantity`
     ///
     /// Wire name `soEntQuantity`; `integer`; optional.
-    #[serde(rename = "soEntQuantity", default, skip_serializing_if = "Option::is_none")]
     pub so_ent_quantity: Option<i64>,
     /// `activeApCount`
     ///
     /// Wire name `activeApCount`; `integer`; optional.
-    #[serde(rename = "activeApCount", default, skip_serializing_if = "Option::is_none")]
     pub active_ap_count: Option<i64>,
     /// `activeSwitchCount`
     ///
     /// Wire name `activeSwitchCount`; `integer`; optional.
-    #[serde(
-        rename = "activeSwitchCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub active_switch_count: Option<i64>,
     /// `activeEdgeCount`
     ///
     /// Wire name `activeEdgeCount`; `integer`; optional.
-    #[serde(
-        rename = "activeEdgeCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub active_edge_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AlmExtraEntitlementInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AlmExtraEntitlementInfo,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("licenseType", &v.license_type);
+            w.optional("remainingQuantity", &v.remaining_quantity);
+            w.optional("soEntQuantity", &v.so_ent_quantity);
+            w.optional("activeApCount", &v.active_ap_count);
+            w.optional("activeSwitchCount", &v.active_switch_count);
+            w.optional("activeEdgeCount", &v.active_edge_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AlmExtraEntitlementInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(AlmExtraEntitlementInfo {
+                license_type: f.optional("licenseType")?,
+                remaining_quantity: f.optional("remainingQuantity")?,
+                so_ent_quantity: f.optional("soEntQuantity")?,
+                active_ap_count: f.optional("activeApCount")?,
+                active_switch_count: f.optional("activeSwitchCount")?,
+                active_edge_count: f.optional("activeEdgeCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AlmExtraEntitlementInfo",
+            fields,
+        )
+    }
 }
 impl AlmExtraEntitlementInfo {
     /// Creates a value with every field empty.
@@ -398,109 +443,135 @@ impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfoLicenseType {
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Assignment {
     /// `id`
     ///
     /// Wire name `id`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
     /// `mspTenantId`
     ///
     /// Wire name `mspTenantId`; `string`; optional.
-    #[serde(rename = "mspTenantId", default, skip_serializing_if = "Option::is_none")]
     pub msp_tenant_id: Option<String>,
     /// `mspEcTenantId`
     ///
     /// Wire name `mspEcTenantId`; `string`; optional.
-    #[serde(rename = "mspEcTenantId", default, skip_serializing_if = "Option::is_none")]
     pub msp_ec_tenant_id: Option<String>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `AssignmentDeviceType`; optional.
-    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<AssignmentDeviceType>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
-    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// `quantity`
     ///
     /// Wire name `quantity`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quantity: Option<i64>,
     /// `dateEffective`
     ///
     /// Wire name `dateEffective`; `string`; optional; format: date-time.
-    #[serde(rename = "dateEffective", default, skip_serializing_if = "Option::is_none")]
     pub date_effective: Option<String>,
     /// `dateExpires`
     ///
     /// Wire name `dateExpires`; `string`; optional; format: date-time.
-    #[serde(rename = "dateExpires", default, skip_serializing_if = "Option::is_none")]
     pub date_expires: Option<String>,
     /// `trialAssignment`
     ///
     /// Wire name `trialAssignment`; `boolean`; optional.
-    #[serde(
-        rename = "trialAssignment",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub trial_assignment: Option<bool>,
     /// `dateAssignmentCreated`
     ///
     /// Wire name `dateAssignmentCreated`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "dateAssignmentCreated",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub date_assignment_created: Option<String>,
     /// `dateAssignmentRevoked`
     ///
     /// Wire name `dateAssignmentRevoked`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "dateAssignmentRevoked",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub date_assignment_revoked: Option<String>,
     /// `createdBy`
     ///
     /// Wire name `createdBy`; `string`; optional.
-    #[serde(rename = "createdBy", default, skip_serializing_if = "Option::is_none")]
     pub created_by: Option<String>,
     /// `revokedBy`
     ///
     /// Wire name `revokedBy`; `string`; optional.
-    #[serde(rename = "revokedBy", default, skip_serializing_if = "Option::is_none")]
     pub revoked_by: Option<String>,
     /// `extendedTrial`
     ///
     /// Wire name `extendedTrial`; `boolean`; optional.
-    #[serde(rename = "extendedTrial", default, skip_serializing_if = "Option::is_none")]
     pub extended_trial: Option<bool>,
     /// `alm`
     ///
     /// Wire name `alm`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alm: Option<bool>,
     /// `ownAssignment`
     ///
     /// Wire name `ownAssignment`; `boolean`; optional.
-    #[serde(rename = "ownAssignment", default, skip_serializing_if = "Option::is_none")]
     pub own_assignment: Option<bool>,
     /// `status`
     ///
     /// Wire name `status`; `AssignmentStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<AssignmentStatus>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Assignment {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Assignment, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("mspTenantId", &v.msp_tenant_id);
+            w.optional("mspEcTenantId", &v.msp_ec_tenant_id);
+            w.optional("deviceType", &v.device_type);
+            w.optional("deviceSubType", &v.device_sub_type);
+            w.optional("quantity", &v.quantity);
+            w.optional("dateEffective", &v.date_effective);
+            w.optional("dateExpires", &v.date_expires);
+            w.optional("trialAssignment", &v.trial_assignment);
+            w.optional("dateAssignmentCreated", &v.date_assignment_created);
+            w.optional("dateAssignmentRevoked", &v.date_assignment_revoked);
+            w.optional("createdBy", &v.created_by);
+            w.optional("revokedBy", &v.revoked_by);
+            w.optional("extendedTrial", &v.extended_trial);
+            w.optional("alm", &v.alm);
+            w.optional("ownAssignment", &v.own_assignment);
+            w.optional("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Assignment {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Assignment, ruckus_one_runtime::object::FieldError> {
+            Ok(Assignment {
+                id: f.optional("id")?,
+                msp_tenant_id: f.optional("mspTenantId")?,
+                msp_ec_tenant_id: f.optional("mspEcTenantId")?,
+                device_type: f.optional("deviceType")?,
+                device_sub_type: f.optional("deviceSubType")?,
+                quantity: f.optional("quantity")?,
+                date_effective: f.optional("dateEffective")?,
+                date_expires: f.optional("dateExpires")?,
+                trial_assignment: f.optional("trialAssignment")?,
+                date_assignment_created: f.optional("dateAssignmentCreated")?,
+                date_assignment_revoked: f.optional("dateAssignmentRevoked")?,
+                created_by: f.optional("createdBy")?,
+                revoked_by: f.optional("revokedBy")?,
+                extended_trial: f.optional("extendedTrial")?,
+                alm: f.optional("alm")?,
+                own_assignment: f.optional("ownAssignment")?,
+                status: f.optional("status")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Assignment", fields)
+    }
 }
 impl Assignment {
     /// Creates a value with every field empty.
@@ -617,13 +688,12 @@ impl Assignment {
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssignmentAcxRequest {
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `AssignmentAcxRequestDeviceType`; required.
-    #[serde(rename = "deviceType")]
     pub device_type: AssignmentAcxRequestDeviceType,
     /// `quantity`
     ///
@@ -632,20 +702,43 @@ pub struct AssignmentAcxRequest {
     /// `useTemporaryMspEntitlement`
     ///
     /// Wire name `useTemporaryMspEntitlement`; `boolean`; optional.
-    #[serde(
-        rename = "useTemporaryMspEntitlement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_temporary_msp_entitlement: Option<bool>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
-    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AssignmentAcxRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AssignmentAcxRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("deviceType", &v.device_type);
+            w.field("quantity", &v.quantity);
+            w.optional("useTemporaryMspEntitlement", &v.use_temporary_msp_entitlement);
+            w.optional("deviceSubType", &v.device_sub_type);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AssignmentAcxRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(AssignmentAcxRequest {
+                device_type: f.required("deviceType")?,
+                quantity: f.required("quantity")?,
+                use_temporary_msp_entitlement: f.optional("useTemporaryMspEntitlement")?,
+                device_sub_type: f.optional("deviceSubType")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AssignmentAcxRequest", fields)
+    }
 }
 impl AssignmentAcxRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -808,37 +901,73 @@ impl<'de> serde::Deserialize<'de> for AssignmentDeviceType {
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentOperationResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssignmentOperationResponse {
     /// `success`
     ///
     /// Wire name `success`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub success: Option<bool>,
     /// `assignments`
     ///
     /// Wire name `assignments`; `array<Assignment>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assignments: Option<Vec<Assignment>>,
     /// `errorBrief`
     ///
     /// Wire name `errorBrief`; `AssignmentOperationResponseErrorBrief`; optional.
-    #[serde(rename = "errorBrief", default, skip_serializing_if = "Option::is_none")]
     pub error_brief: Option<AssignmentOperationResponseErrorBrief>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `ve`
     ///
     /// Wire name `ve`; `ValidationErrors`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ve: Option<ValidationErrors>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AssignmentOperationResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AssignmentOperationResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("success", &v.success);
+            w.optional("assignments", &v.assignments);
+            w.optional("errorBrief", &v.error_brief);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("ve", &v.ve);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            AssignmentOperationResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(AssignmentOperationResponse {
+                success: f.optional("success")?,
+                assignments: f.optional("assignments")?,
+                error_brief: f.optional("errorBrief")?,
+                error_message: f.optional("errorMessage")?,
+                ve: f.optional("ve")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AssignmentOperationResponse",
+            fields,
+        )
+    }
 }
 impl AssignmentOperationResponse {
     /// Creates a value with every field empty.
@@ -1104,60 +1233,82 @@ impl<'de> serde::Deserialize<'de> for AssignmentStatus {
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssignmentSummary {
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `AssignmentSummaryDeviceType`; optional.
-    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<AssignmentSummaryDeviceType>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
-    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// `quantity`
     ///
     /// Wire name `quantity`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quantity: Option<i64>,
     /// `myAssignments`
     ///
     /// Wire name `myAssignments`; `integer`; optional.
-    #[serde(rename = "myAssignments", default, skip_serializing_if = "Option::is_none")]
     pub my_assignments: Option<i64>,
     /// `courtesyMspEntitlementsUsed`
     ///
     /// Wire name `courtesyMspEntitlementsUsed`; `boolean`; optional.
-    #[serde(
-        rename = "courtesyMspEntitlementsUsed",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub courtesy_msp_entitlements_used: Option<bool>,
     /// `remainingDevices`
     ///
     /// Wire name `remainingDevices`; `integer`; optional.
-    #[serde(
-        rename = "remainingDevices",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub remaining_devices: Option<i64>,
     /// `trial`
     ///
     /// Wire name `trial`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trial: Option<bool>,
     /// `licenseType`
     ///
     /// Wire name `licenseType`; `AssignmentSummaryLicenseType`; optional.
-    #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
     pub license_type: Option<AssignmentSummaryLicenseType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AssignmentSummary {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AssignmentSummary, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("deviceType", &v.device_type);
+            w.optional("deviceSubType", &v.device_sub_type);
+            w.optional("quantity", &v.quantity);
+            w.optional("myAssignments", &v.my_assignments);
+            w.optional("courtesyMspEntitlementsUsed", &v.courtesy_msp_entitlements_used);
+            w.optional("remainingDevices", &v.remaining_devices);
+            w.optional("trial", &v.trial);
+            w.optional("licenseType", &v.license_type);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignmentSummary {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AssignmentSummary, ruckus_one_runtime::object::FieldError> {
+            Ok(AssignmentSummary {
+                device_type: f.optional("deviceType")?,
+                device_sub_type: f.optional("deviceSubType")?,
+                quantity: f.optional("quantity")?,
+                my_assignments: f.optional("myAssignments")?,
+                courtesy_msp_entitlements_used: f
+                    .optional("courtesyMspEntitlementsUsed")?,
+                remaining_devices: f.optional("remainingDevices")?,
+                trial: f.optional("trial")?,
+                license_type: f.optional("licenseType")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AssignmentSummary", fields)
+    }
 }
 impl AssignmentSummary {
     /// Creates a value with every field empty.
@@ -1415,69 +1566,88 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummaryLicenseType {
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BannerInformation {
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `BannerInformationDeviceType`; optional.
-    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<BannerInformationDeviceType>,
     /// `multipleLicense`
     ///
     /// Wire name `multipleLicense`; `boolean`; optional.
-    #[serde(
-        rename = "multipleLicense",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multiple_license: Option<bool>,
     /// `effectDate`
     ///
     /// Wire name `effectDate`; `string`; optional; format: date-time.
-    #[serde(rename = "effectDate", default, skip_serializing_if = "Option::is_none")]
     pub effect_date: Option<String>,
     /// `effectDays`
     ///
     /// Wire name `effectDays`; `integer`; optional.
-    #[serde(rename = "effectDays", default, skip_serializing_if = "Option::is_none")]
     pub effect_days: Option<i64>,
     /// `deviceCount`
     ///
     /// Wire name `deviceCount`; `integer`; optional.
-    #[serde(rename = "deviceCount", default, skip_serializing_if = "Option::is_none")]
     pub device_count: Option<i64>,
     /// `affectedDeviceCount`
     ///
     /// Wire name `affectedDeviceCount`; `integer`; optional.
-    #[serde(
-        rename = "affectedDeviceCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub affected_device_count: Option<i64>,
     /// `alm`
     ///
     /// Wire name `alm`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alm: Option<bool>,
     /// `almExtraEntitlementInfoDto`
     ///
     /// Wire name `almExtraEntitlementInfoDto`; `EntitlementAlmExtraEntitlementInfo`; optional.
-    #[serde(
-        rename = "almExtraEntitlementInfoDto",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub alm_extra_entitlement_info_dto: Option<EntitlementAlmExtraEntitlementInfo>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for BannerInformation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &BannerInformation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("type", &v.type_);
+            w.optional("deviceType", &v.device_type);
+            w.optional("multipleLicense", &v.multiple_license);
+            w.optional("effectDate", &v.effect_date);
+            w.optional("effectDays", &v.effect_days);
+            w.optional("deviceCount", &v.device_count);
+            w.optional("affectedDeviceCount", &v.affected_device_count);
+            w.optional("alm", &v.alm);
+            w.optional("almExtraEntitlementInfoDto", &v.alm_extra_entitlement_info_dto);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for BannerInformation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<BannerInformation, ruckus_one_runtime::object::FieldError> {
+            Ok(BannerInformation {
+                type_: f.optional("type")?,
+                device_type: f.optional("deviceType")?,
+                multiple_license: f.optional("multipleLicense")?,
+                effect_date: f.optional("effectDate")?,
+                effect_days: f.optional("effectDays")?,
+                device_count: f.optional("deviceCount")?,
+                affected_device_count: f.optional("affectedDeviceCount")?,
+                alm: f.optional("alm")?,
+                alm_extra_entitlement_info_dto: f
+                    .optional("almExtraEntitlementInfoDto")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "BannerInformation", fields)
+    }
 }
 impl BannerInformation {
     /// Creates a value with every field empty.
@@ -1619,7 +1789,7 @@ impl<'de> serde::Deserialize<'de> for BannerInformationDeviceType {
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml CreateAssignmentRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CreateAssignmentRequest {
     /// `assignments`
@@ -1629,16 +1799,48 @@ pub struct CreateAssignmentRequest {
     /// `startDate`
     ///
     /// Wire name `startDate`; `string`; required.
-    #[serde(rename = "startDate")]
     pub start_date: String,
     /// `endDate`
     ///
     /// Wire name `endDate`; `string`; required.
-    #[serde(rename = "endDate")]
     pub end_date: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CreateAssignmentRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &CreateAssignmentRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("assignments", &v.assignments);
+            w.field("startDate", &v.start_date);
+            w.field("endDate", &v.end_date);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CreateAssignmentRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CreateAssignmentRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(CreateAssignmentRequest {
+                assignments: f.required("assignments")?,
+                start_date: f.required("startDate")?,
+                end_date: f.required("endDate")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "CreateAssignmentRequest",
+            fields,
+        )
+    }
 }
 impl CreateAssignmentRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1660,157 +1862,183 @@ impl CreateAssignmentRequest {
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Entitlement {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `externalId`
     ///
     /// Wire name `externalId`; `string`; optional.
-    #[serde(rename = "externalId", default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `EntitlementDeviceType`; optional.
-    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<EntitlementDeviceType>,
     /// `effectiveDate`
     ///
     /// Wire name `effectiveDate`; `string`; optional; format: date-time.
-    #[serde(rename = "effectiveDate", default, skip_serializing_if = "Option::is_none")]
     pub effective_date: Option<String>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `quantity`
     ///
     /// Wire name `quantity`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quantity: Option<i64>,
     /// `sku`
     ///
     /// Wire name `sku`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sku: Option<String>,
     /// `licenseName`
     ///
     /// Wire name `licenseName`; `string`; optional.
-    #[serde(rename = "licenseName", default, skip_serializing_if = "Option::is_none")]
     pub license_name: Option<String>,
     /// `licenseDesc`
     ///
     /// Wire name `licenseDesc`; `string`; optional.
-    #[serde(rename = "licenseDesc", default, skip_serializing_if = "Option::is_none")]
     pub license_desc: Option<String>,
     /// `emailStage`
     ///
     /// Wire name `emailStage`; `string`; optional.
-    #[serde(rename = "emailStage", default, skip_serializing_if = "Option::is_none")]
     pub email_stage: Option<String>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
-    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// `alm`
     ///
     /// Wire name `alm`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alm: Option<bool>,
     /// `almLicenseType`
     ///
     /// Wire name `almLicenseType`; `EntitlementAlmLicenseType`; optional.
-    #[serde(rename = "almLicenseType", default, skip_serializing_if = "Option::is_none")]
     pub alm_license_type: Option<EntitlementAlmLicenseType>,
     /// `almActivationId`
     ///
     /// Wire name `almActivationId`; `string`; optional.
-    #[serde(
-        rename = "almActivationId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub alm_activation_id: Option<String>,
     /// `almSoEntQuantity`
     ///
     /// Wire name `almSoEntQuantity`; `integer`; optional.
-    #[serde(
-        rename = "almSoEntQuantity",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub alm_so_ent_quantity: Option<i64>,
     /// `almUsedQuantity`
     ///
     /// Wire name `almUsedQuantity`; `integer`; optional.
-    #[serde(
-        rename = "almUsedQuantity",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub alm_used_quantity: Option<i64>,
     /// `extendedLicensesAssignment`
     ///
     /// Wire name `extendedLicensesAssignment`; `boolean`; optional.
-    #[serde(
-        rename = "extendedLicensesAssignment",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub extended_licenses_assignment: Option<bool>,
     /// `r1Sku`
     ///
     /// Wire name `r1Sku`; `boolean`; optional.
-    #[serde(rename = "r1Sku", default, skip_serializing_if = "Option::is_none")]
     pub r1_sku: Option<bool>,
     /// `tempLicense`
     ///
     /// Wire name `tempLicense`; `boolean`; optional.
-    #[serde(rename = "tempLicense", default, skip_serializing_if = "Option::is_none")]
     pub temp_license: Option<bool>,
     /// `assignedLicense`
     ///
     /// Wire name `assignedLicense`; `boolean`; optional.
-    #[serde(
-        rename = "assignedLicense",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub assigned_license: Option<bool>,
     /// `historical`
     ///
     /// Wire name `historical`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub historical: Option<bool>,
     /// `graceEndDate`
     ///
     /// Wire name `graceEndDate`; `string`; optional; format: date-time.
-    #[serde(rename = "graceEndDate", default, skip_serializing_if = "Option::is_none")]
     pub grace_end_date: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Entitlement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Entitlement, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("externalId", &v.external_id);
+            w.optional("deviceType", &v.device_type);
+            w.optional("effectiveDate", &v.effective_date);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("quantity", &v.quantity);
+            w.optional("sku", &v.sku);
+            w.optional("licenseName", &v.license_name);
+            w.optional("licenseDesc", &v.license_desc);
+            w.optional("emailStage", &v.email_stage);
+            w.optional("deviceSubType", &v.device_sub_type);
+            w.optional("alm", &v.alm);
+            w.optional("almLicenseType", &v.alm_license_type);
+            w.optional("almActivationId", &v.alm_activation_id);
+            w.optional("almSoEntQuantity", &v.alm_so_ent_quantity);
+            w.optional("almUsedQuantity", &v.alm_used_quantity);
+            w.optional("extendedLicensesAssignment", &v.extended_licenses_assignment);
+            w.optional("r1Sku", &v.r1_sku);
+            w.optional("tempLicense", &v.temp_license);
+            w.optional("assignedLicense", &v.assigned_license);
+            w.optional("historical", &v.historical);
+            w.optional("graceEndDate", &v.grace_end_date);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Entitlement {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Entitlement, ruckus_one_runtime::object::FieldError> {
+            Ok(Entitlement {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                external_id: f.optional("externalId")?,
+                device_type: f.optional("deviceType")?,
+                effective_date: f.optional("effectiveDate")?,
+                expiration_date: f.optional("expirationDate")?,
+                quantity: f.optional("quantity")?,
+                sku: f.optional("sku")?,
+                license_name: f.optional("licenseName")?,
+                license_desc: f.optional("licenseDesc")?,
+                email_stage: f.optional("emailStage")?,
+                device_sub_type: f.optional("deviceSubType")?,
+                alm: f.optional("alm")?,
+                alm_license_type: f.optional("almLicenseType")?,
+                alm_activation_id: f.optional("almActivationId")?,
+                alm_so_ent_quantity: f.optional("almSoEntQuantity")?,
+                alm_used_quantity: f.optional("almUsedQuantity")?,
+                extended_licenses_assignment: f.optional("extendedLicensesAssignment")?,
+                r1_sku: f.optional("r1Sku")?,
+                temp_license: f.optional("tempLicense")?,
+                assigned_license: f.optional("assignedLicense")?,
+                historical: f.optional("historical")?,
+                grace_end_date: f.optional("graceEndDate")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Entitlement", fields)
+    }
 }
 impl Entitlement {
     /// Creates a value with every field empty.
@@ -1978,31 +2206,61 @@ impl Entitlement {
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AlmExtraEntitlementInfoDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntitlementAlmExtraEntitlementInfo {
     /// `licenseType`
     ///
     /// Wire name `licenseType`; `EntitlementAlmExtraEntitlementInfoLicenseType`; optional.
-    #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
     pub license_type: Option<EntitlementAlmExtraEntitlementInfoLicenseType>,
     /// `remainingQuantity`
     ///
     /// Wire name `remainingQuantity`; `integer`; optional.
-    #[serde(
-        rename = "remainingQuantity",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub remaining_quantity: Option<i64>,
     /// `soEntQuantity`
     ///
     /// Wire name `soEntQuantity`; `integer`; optional.
-    #[serde(rename = "soEntQuantity", default, skip_serializing_if = "Option::is_none")]
     pub so_ent_quantity: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EntitlementAlmExtraEntitlementInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EntitlementAlmExtraEntitlementInfo,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("licenseType", &v.license_type);
+            w.optional("remainingQuantity", &v.remaining_quantity);
+            w.optional("soEntQuantity", &v.so_ent_quantity);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            EntitlementAlmExtraEntitlementInfo,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(EntitlementAlmExtraEntitlementInfo {
+                license_type: f.optional("licenseType")?,
+                remaining_quantity: f.optional("remainingQuantity")?,
+                so_ent_quantity: f.optional("soEntQuantity")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EntitlementAlmExtraEntitlementInfo",
+            fields,
+        )
+    }
 }
 impl EntitlementAlmExtraEntitlementInfo {
     /// Creates a value with every field empty.
@@ -2331,80 +2589,105 @@ impl<'de> serde::Deserialize<'de> for EntitlementDeviceType {
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LicenseBanner {
     /// `type`
     ///
     /// Wire name `type`; `LicenseBannerType`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<LicenseBannerType>,
     /// `alm`
     ///
     /// Wire name `alm`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alm: Option<bool>,
     /// `almExtraInfo`
     ///
     /// Wire name `almExtraInfo`; `AlmExtraEntitlementInfo`; optional.
-    #[serde(rename = "almExtraInfo", default, skip_serializing_if = "Option::is_none")]
     pub alm_extra_info: Option<AlmExtraEntitlementInfo>,
     /// `multipleLicense`
     ///
     /// Wire name `multipleLicense`; `boolean`; optional.
-    #[serde(
-        rename = "multipleLicense",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multiple_license: Option<bool>,
     /// `effectDate`
     ///
     /// Wire name `effectDate`; `string`; optional; format: date-time.
-    #[serde(rename = "effectDate", default, skip_serializing_if = "Option::is_none")]
     pub effect_date: Option<String>,
     /// `effectDays`
     ///
     /// Wire name `effectDays`; `integer`; optional.
-    #[serde(rename = "effectDays", default, skip_serializing_if = "Option::is_none")]
     pub effect_days: Option<i64>,
     /// `deviceCount`
     ///
     /// Wire name `deviceCount`; `integer`; optional.
-    #[serde(rename = "deviceCount", default, skip_serializing_if = "Option::is_none")]
     pub device_count: Option<i64>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `LicenseBannerDeviceType`; optional.
-    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<LicenseBannerDeviceType>,
     /// `licenseType`
     ///
     /// Wire name `licenseType`; `LicenseBannerLicenseType`; optional.
-    #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
     pub license_type: Option<LicenseBannerLicenseType>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
-    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// `totalRALicense`
     ///
     /// Wire name `totalRALicense`; `integer`; optional.
-    #[serde(rename = "totalRALicense", default, skip_serializing_if = "Option::is_none")]
     pub total_ra_license: Option<i64>,
     /// `totalActiveDevices`
     ///
     /// Wire name `totalActiveDevices`; `integer`; optional.
-    #[serde(
-        rename = "totalActiveDevices",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_active_devices: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LicenseBanner {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LicenseBanner, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("type", &v.type_);
+            w.optional("alm", &v.alm);
+            w.optional("almExtraInfo", &v.alm_extra_info);
+            w.optional("multipleLicense", &v.multiple_license);
+            w.optional("effectDate", &v.effect_date);
+            w.optional("effectDays", &v.effect_days);
+            w.optional("deviceCount", &v.device_count);
+            w.optional("deviceType", &v.device_type);
+            w.optional("licenseType", &v.license_type);
+            w.optional("deviceSubType", &v.device_sub_type);
+            w.optional("totalRALicense", &v.total_ra_license);
+            w.optional("totalActiveDevices", &v.total_active_devices);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseBanner {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LicenseBanner, ruckus_one_runtime::object::FieldError> {
+            Ok(LicenseBanner {
+                type_: f.optional("type")?,
+                alm: f.optional("alm")?,
+                alm_extra_info: f.optional("almExtraInfo")?,
+                multiple_license: f.optional("multipleLicense")?,
+                effect_date: f.optional("effectDate")?,
+                effect_days: f.optional("effectDays")?,
+                device_count: f.optional("deviceCount")?,
+                device_type: f.optional("deviceType")?,
+                license_type: f.optional("licenseType")?,
+                device_sub_type: f.optional("deviceSubType")?,
+                total_ra_license: f.optional("totalRALicense")?,
+                total_active_devices: f.optional("totalActiveDevices")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LicenseBanner", fields)
+    }
 }
 impl LicenseBanner {
     /// Creates a value with every field empty.
@@ -2749,99 +3032,123 @@ impl<'de> serde::Deserialize<'de> for LicenseBannerType {
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEntitlement {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `MspEntitlementDeviceType`; optional.
-    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<MspEntitlementDeviceType>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
-    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// `sku`
     ///
     /// Wire name `sku`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sku: Option<String>,
     /// `quantity`
     ///
     /// Wire name `quantity`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quantity: Option<i64>,
     /// `effectiveDate`
     ///
     /// Wire name `effectiveDate`; `string`; optional; format: date-time.
-    #[serde(rename = "effectiveDate", default, skip_serializing_if = "Option::is_none")]
     pub effective_date: Option<String>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `lastNotificationDate`
     ///
     /// Wire name `lastNotificationDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "lastNotificationDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_notification_date: Option<String>,
     /// `alm`
     ///
     /// Wire name `alm`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alm: Option<bool>,
     /// `almActivationId`
     ///
     /// Wire name `almActivationId`; `string`; optional.
-    #[serde(
-        rename = "almActivationId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub alm_activation_id: Option<String>,
     /// `almSoEntQuantity`
     ///
     /// Wire name `almSoEntQuantity`; `integer`; optional.
-    #[serde(
-        rename = "almSoEntQuantity",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub alm_so_ent_quantity: Option<i64>,
     /// `isR1Sku`
     ///
     /// Wire name `isR1Sku`; `string`; optional.
-    #[serde(rename = "isR1Sku", default, skip_serializing_if = "Option::is_none")]
     pub is_r1_sku: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `MspEntitlementStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<MspEntitlementStatus>,
     /// `r1Sku`
     ///
     /// Wire name `r1Sku`; `boolean`; optional.
-    #[serde(rename = "r1Sku", default, skip_serializing_if = "Option::is_none")]
     pub r1_sku: Option<bool>,
     /// `isTrial`
     ///
     /// Wire name `isTrial`; `boolean`; optional.
-    #[serde(rename = "isTrial", default, skip_serializing_if = "Option::is_none")]
     pub is_trial: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspEntitlement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspEntitlement, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("deviceType", &v.device_type);
+            w.optional("deviceSubType", &v.device_sub_type);
+            w.optional("sku", &v.sku);
+            w.optional("quantity", &v.quantity);
+            w.optional("effectiveDate", &v.effective_date);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("lastNotificationDate", &v.last_notification_date);
+            w.optional("alm", &v.alm);
+            w.optional("almActivationId", &v.alm_activation_id);
+            w.optional("almSoEntQuantity", &v.alm_so_ent_quantity);
+            w.optional("isR1Sku", &v.is_r1_sku);
+            w.optional("status", &v.status);
+            w.optional("r1Sku", &v.r1_sku);
+            w.optional("isTrial", &v.is_trial);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspEntitlement {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspEntitlement, ruckus_one_runtime::object::FieldError> {
+            Ok(MspEntitlement {
+                id: f.optional("id")?,
+                device_type: f.optional("deviceType")?,
+                device_sub_type: f.optional("deviceSubType")?,
+                sku: f.optional("sku")?,
+                quantity: f.optional("quantity")?,
+                effective_date: f.optional("effectiveDate")?,
+                expiration_date: f.optional("expirationDate")?,
+                last_notification_date: f.optional("lastNotificationDate")?,
+                alm: f.optional("alm")?,
+                alm_activation_id: f.optional("almActivationId")?,
+                alm_so_ent_quantity: f.optional("almSoEntQuantity")?,
+                is_r1_sku: f.optional("isR1Sku")?,
+                status: f.optional("status")?,
+                r1_sku: f.optional("r1Sku")?,
+                is_trial: f.optional("isTrial")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MspEntitlement", fields)
+    }
 }
 impl MspEntitlement {
     /// Creates a value with every field empty.
@@ -3075,13 +3382,12 @@ impl<'de> serde::Deserialize<'de> for MspEntitlementStatus {
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ReplacementACXRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ReplacementAcxRequest {
     /// `assignmentId`
     ///
     /// Wire name `assignmentId`; `integer`; required.
-    #[serde(rename = "assignmentId")]
     pub assignment_id: i64,
     /// `quantity`
     ///
@@ -3090,16 +3396,46 @@ pub struct ReplacementAcxRequest {
     /// `startDate`
     ///
     /// Wire name `startDate`; `string`; optional.
-    #[serde(rename = "startDate", default, skip_serializing_if = "Option::is_none")]
     pub start_date: Option<String>,
     /// `endDate`
     ///
     /// Wire name `endDate`; `string`; optional.
-    #[serde(rename = "endDate", default, skip_serializing_if = "Option::is_none")]
     pub end_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ReplacementAcxRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ReplacementAcxRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("assignmentId", &v.assignment_id);
+            w.field("quantity", &v.quantity);
+            w.optional("startDate", &v.start_date);
+            w.optional("endDate", &v.end_date);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ReplacementAcxRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ReplacementAcxRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(ReplacementAcxRequest {
+                assignment_id: f.required("assignmentId")?,
+                quantity: f.required("quantity")?,
+                start_date: f.optional("startDate")?,
+                end_date: f.optional("endDate")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ReplacementAcxRequest", fields)
+    }
 }
 impl ReplacementAcxRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3128,17 +3464,39 @@ impl ReplacementAcxRequest {
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml RevocationACXRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RevocationAcxRequest {
     /// `assignmentId`
     ///
     /// Wire name `assignmentId`; `integer`; required.
-    #[serde(rename = "assignmentId")]
     pub assignment_id: i64,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RevocationAcxRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RevocationAcxRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("assignmentId", &v.assignment_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RevocationAcxRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RevocationAcxRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(RevocationAcxRequest {
+                assignment_id: f.required("assignmentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RevocationAcxRequest", fields)
+    }
 }
 impl RevocationAcxRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3154,32 +3512,57 @@ impl RevocationAcxRequest {
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml ValidationErrors).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ValidationErrors {
     /// `object`
     ///
     /// Wire name `object`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// `objectName`
     ///
     /// Wire name `objectName`; `string`; optional.
-    #[serde(rename = "objectName", default, skip_serializing_if = "Option::is_none")]
     pub object_name: Option<String>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// `expected`
     ///
     /// Wire name `expected`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ValidationErrors {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ValidationErrors, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("object", &v.object);
+            w.optional("objectName", &v.object_name);
+            w.optional("value", &v.value);
+            w.optional("expected", &v.expected);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ValidationErrors {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ValidationErrors, ruckus_one_runtime::object::FieldError> {
+            Ok(ValidationErrors {
+                object: f.optional("object")?,
+                object_name: f.optional("objectName")?,
+                value: f.optional("value")?,
+                expected: f.optional("expected")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ValidationErrors", fields)
+    }
 }
 impl ValidationErrors {
     /// Creates a value with every field empty.
@@ -3827,19 +4210,23 @@ impl<'a> QueryTenantEntitlementAssignments<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3884,17 +4271,23 @@ impl<'a> CreateSelfEntitlementAssignment<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3956,19 +4349,23 @@ impl<'a> QuerySelfEntitlementAssignments<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4008,17 +4405,23 @@ impl<'a> DeleteSelfEntitlementAssignment<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4063,17 +4466,23 @@ impl<'a> PatchSelfEntitlementAssignment<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4135,19 +4544,23 @@ impl<'a> QueryEntitlements<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4230,19 +4643,23 @@ impl<'a> QueryEntitlementUtilizations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4304,19 +4721,23 @@ impl<'a> QueryMileageReports<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_COMPLIANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4378,19 +4799,23 @@ impl<'a> QueryCompliances<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4452,19 +4877,23 @@ impl<'a> QueryBanners<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4526,19 +4955,23 @@ impl<'a> QueryAvailabilityReports<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_ATTENTION_NOTES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4600,19 +5033,23 @@ impl<'a> QueryAttentionNotes<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4652,17 +5089,23 @@ impl<'a> GetEntitlementSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4707,17 +5150,23 @@ impl<'a> PatchEntitlementSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4757,17 +5206,23 @@ impl<'a> ListEntitlementLicenseUsageReports<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4823,17 +5278,23 @@ impl<'a> ListBanners<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<LicenseBanner>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<LicenseBanner>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<LicenseBanner>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<LicenseBanner>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4873,17 +5334,23 @@ impl<'a> ListEntitlementAssignments<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<Assignment>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<Assignment>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<Assignment>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<Assignment>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4923,19 +5390,23 @@ impl<'a> CreateEntitlementAssignment<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<AssignmentOperationResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<AssignmentOperationResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<AssignmentOperationResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AssignmentOperationResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4975,14 +5446,18 @@ impl<'a> DeleteEntitlementAssignments<'a> {
         self
     }
     /// Sends the request; the `204` response has no body.
-    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
-        self.req.send_empty().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+        self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error> {
-        self.req.send_empty_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_empty_with_response()
     }
 }
 static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5022,17 +5497,23 @@ impl<'a> PatchEntitlementAssignments<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5072,19 +5553,23 @@ impl<'a> ListEntitlementAssignmentSummaries<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<AssignmentSummary>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<AssignmentSummary>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<AssignmentSummary>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<AssignmentSummary>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5124,17 +5609,23 @@ impl<'a> ListEntitlements<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<Entitlement>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<Entitlement>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<Entitlement>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<Entitlement>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5174,27 +5665,35 @@ impl<'a> ListEntitlementSummaries<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5234,17 +5733,23 @@ impl<'a> ListLicenseUsageReports<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5284,17 +5789,23 @@ impl<'a> ListMspEntitlements<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<MspEntitlement>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<MspEntitlement>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<MspEntitlement>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<MspEntitlement>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5334,17 +5845,23 @@ impl<'a> ListMspEntitlementSummaries<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5384,18 +5901,22 @@ impl<'a> ListMspBanners<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<BannerInformation>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<BannerInformation>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<BannerInformation>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<BannerInformation>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }

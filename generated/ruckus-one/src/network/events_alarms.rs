@@ -10,22 +10,45 @@
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MetasRequestDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EventMetasQuery {
     /// Fields to return for each record.
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// Filters selecting the records; the metas queries require the key `ids` in it, even with an empty value.
     ///
     /// Wire name `filters`; `json`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EventMetasQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EventMetasQuery, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fields", &v.fields);
+            w.optional("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EventMetasQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EventMetasQuery, ruckus_one_runtime::object::FieldError> {
+            Ok(EventMetasQuery {
+                fields: f.optional("fields")?,
+                filters: f.optional("filters")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EventMetasQuery", fields)
+    }
 }
 impl EventMetasQuery {
     /// Creates a value with every field empty.
@@ -52,67 +75,89 @@ impl EventMetasQuery {
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AlarmData {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `error`
     ///
     /// Wire name `error`; `EventsError`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<EventsError>,
     /// `errors`
     ///
     /// Wire name `errors`; `array<EventsError>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<EventsError>>,
     /// `data`
     ///
     /// Wire name `data`; `array<map<json>>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional; format: int32.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<map<json>>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<
         Vec<std::collections::BTreeMap<String, serde_json::Value>>,
     >,
     /// `status`
     ///
     /// Wire name `status`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// `mspEcAlarmCountList`
     ///
     /// Wire name `mspEcAlarmCountList`; `array<MspEcAlarmCount>`; optional.
-    #[serde(
-        rename = "mspEcAlarmCountList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub msp_ec_alarm_count_list: Option<Vec<MspEcAlarmCount>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AlarmData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AlarmData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("error", &v.error);
+            w.optional("errors", &v.errors);
+            w.optional("data", &v.data);
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional("status", &v.status);
+            w.optional("mspEcAlarmCountList", &v.msp_ec_alarm_count_list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AlarmData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AlarmData, ruckus_one_runtime::object::FieldError> {
+            Ok(AlarmData {
+                request_id: f.optional("requestId")?,
+                error: f.optional("error")?,
+                errors: f.optional("errors")?,
+                data: f.optional("data")?,
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                status: f.optional("status")?,
+                msp_ec_alarm_count_list: f.optional("mspEcAlarmCountList")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AlarmData", fields)
+    }
 }
 impl AlarmData {
     /// Creates a value with every field empty.
@@ -190,58 +235,83 @@ impl AlarmData {
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml EventData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EventData {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `error`
     ///
     /// Wire name `error`; `EventsError`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<EventsError>,
     /// `errors`
     ///
     /// Wire name `errors`; `array<EventsError>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<EventsError>>,
     /// `data`
     ///
     /// Wire name `data`; `array<map<json>>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional; format: int32.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<map<json>>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<
         Vec<std::collections::BTreeMap<String, serde_json::Value>>,
     >,
     /// `message`
     ///
     /// Wire name `message`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EventData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EventData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("error", &v.error);
+            w.optional("errors", &v.errors);
+            w.optional("data", &v.data);
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.optional("message", &v.message);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EventData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EventData, ruckus_one_runtime::object::FieldError> {
+            Ok(EventData {
+                request_id: f.optional("requestId")?,
+                error: f.optional("error")?,
+                errors: f.optional("errors")?,
+                data: f.optional("data")?,
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                message: f.optional("message")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EventData", fields)
+    }
 }
 impl EventData {
     /// Creates a value with every field empty.
@@ -310,94 +380,124 @@ impl EventData {
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml DynamicQueryPayloadDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EventsDynamicQueryPayload {
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `support`
     ///
     /// Wire name `support`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub support: Option<bool>,
     /// `sortField`
     ///
     /// Wire name `sortField`; `string`; optional.
-    #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
     pub sort_field: Option<String>,
     /// `sortOrder`
     ///
     /// Wire name `sortOrder`; `string`; optional.
-    #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
     pub sort_order: Option<String>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<string>`; optional.
-    #[serde(
-        rename = "searchTargetFields",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub search_target_fields: Option<Vec<String>>,
     /// `searchString`
     ///
     /// Wire name `searchString`; `string`; optional.
-    #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
     pub search_string: Option<String>,
     /// `filters`
     ///
     /// Wire name `filters`; `map<array<string>>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<std::collections::BTreeMap<String, Vec<String>>>,
     /// `clientTimeZone`
     ///
     /// Wire name `clientTimeZone`; `string`; optional.
-    #[serde(rename = "clientTimeZone", default, skip_serializing_if = "Option::is_none")]
     pub client_time_zone: Option<String>,
     /// `clientDateFormat`
     ///
     /// Wire name `clientDateFormat`; `string`; optional.
-    #[serde(
-        rename = "clientDateFormat",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_date_format: Option<String>,
     /// `detailLevel`
     ///
     /// Wire name `detailLevel`; `string`; optional.
-    #[serde(rename = "detailLevel", default, skip_serializing_if = "Option::is_none")]
     pub detail_level: Option<String>,
     /// `isSupport`
     ///
     /// Wire name `isSupport`; `boolean`; optional.
-    #[serde(rename = "isSupport", default, skip_serializing_if = "Option::is_none")]
     pub is_support: Option<bool>,
     /// `eventsPeriodForExport`
     ///
     /// Wire name `eventsPeriodForExport`; `map<string>`; optional.
-    #[serde(
-        rename = "eventsPeriodForExport",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub events_period_for_export: Option<std::collections::BTreeMap<String, String>>,
     /// `termField`
     ///
     /// Wire name `termField`; `TermField`; optional.
-    #[serde(rename = "termField", default, skip_serializing_if = "Option::is_none")]
     pub term_field: Option<super::common::TermField>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EventsDynamicQueryPayload {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EventsDynamicQueryPayload,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("support", &v.support);
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
+            w.optional("fields", &v.fields);
+            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional("searchString", &v.search_string);
+            w.optional("filters", &v.filters);
+            w.optional("clientTimeZone", &v.client_time_zone);
+            w.optional("clientDateFormat", &v.client_date_format);
+            w.optional("detailLevel", &v.detail_level);
+            w.optional("isSupport", &v.is_support);
+            w.optional("eventsPeriodForExport", &v.events_period_for_export);
+            w.optional("termField", &v.term_field);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EventsDynamicQueryPayload {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EventsDynamicQueryPayload, ruckus_one_runtime::object::FieldError> {
+            Ok(EventsDynamicQueryPayload {
+                tenant_id: f.optional("tenantId")?,
+                support: f.optional("support")?,
+                sort_field: f.optional("sortField")?,
+                sort_order: f.optional("sortOrder")?,
+                fields: f.optional("fields")?,
+                search_target_fields: f.optional("searchTargetFields")?,
+                search_string: f.optional("searchString")?,
+                filters: f.optional("filters")?,
+                client_time_zone: f.optional("clientTimeZone")?,
+                client_date_format: f.optional("clientDateFormat")?,
+                detail_level: f.optional("detailLevel")?,
+                is_support: f.optional("isSupport")?,
+                events_period_for_export: f.optional("eventsPeriodForExport")?,
+                term_field: f.optional("termField")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EventsDynamicQueryPayload",
+            fields,
+        )
+    }
 }
 impl EventsDynamicQueryPayload {
     /// Creates a value with every field empty.
@@ -505,32 +605,57 @@ impl EventsDynamicQueryPayload {
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml Error).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EventsError {
     /// `code`
     ///
     /// Wire name `code`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
     /// `message`
     ///
     /// Wire name `message`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// `reason`
     ///
     /// Wire name `reason`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// `suggestion`
     ///
     /// Wire name `suggestion`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EventsError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EventsError, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("code", &v.code);
+            w.optional("message", &v.message);
+            w.optional("reason", &v.reason);
+            w.optional("suggestion", &v.suggestion);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EventsError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EventsError, ruckus_one_runtime::object::FieldError> {
+            Ok(EventsError {
+                code: f.optional("code")?,
+                message: f.optional("message")?,
+                reason: f.optional("reason")?,
+                suggestion: f.optional("suggestion")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EventsError", fields)
+    }
 }
 impl EventsError {
     /// Creates a value with every field empty.
@@ -569,22 +694,45 @@ impl EventsError {
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLogin).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LastLogin {
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `lastLoginDate`
     ///
     /// Wire name `lastLoginDate`; `string`; optional.
-    #[serde(rename = "lastLoginDate", default, skip_serializing_if = "Option::is_none")]
     pub last_login_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LastLogin {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LastLogin, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("email", &v.email);
+            w.optional("lastLoginDate", &v.last_login_date);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LastLogin {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LastLogin, ruckus_one_runtime::object::FieldError> {
+            Ok(LastLogin {
+                email: f.optional("email")?,
+                last_login_date: f.optional("lastLoginDate")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LastLogin", fields)
+    }
 }
 impl LastLogin {
     /// Creates a value with every field empty.
@@ -611,37 +759,63 @@ impl LastLogin {
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml LastLoginResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LastLoginResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `error`
     ///
     /// Wire name `error`; `EventsError`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<EventsError>,
     /// `errors`
     ///
     /// Wire name `errors`; `array<EventsError>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<EventsError>>,
     /// `count`
     ///
     /// Wire name `count`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
     /// `lastLoginList`
     ///
     /// Wire name `lastLoginList`; `array<LastLogin>`; optional.
-    #[serde(rename = "lastLoginList", default, skip_serializing_if = "Option::is_none")]
     pub last_login_list: Option<Vec<LastLogin>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LastLoginResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LastLoginResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("error", &v.error);
+            w.optional("errors", &v.errors);
+            w.optional("count", &v.count);
+            w.optional("lastLoginList", &v.last_login_list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LastLoginResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LastLoginResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(LastLoginResponse {
+                request_id: f.optional("requestId")?,
+                error: f.optional("error")?,
+                errors: f.optional("errors")?,
+                count: f.optional("count")?,
+                last_login_list: f.optional("lastLoginList")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LastLoginResponse", fields)
+    }
 }
 impl LastLoginResponse {
     /// Creates a value with every field empty.
@@ -686,22 +860,45 @@ impl LastLoginResponse {
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml MspEcAlarmCount).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEcAlarmCount {
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `alarmCount`
     ///
     /// Wire name `alarmCount`; `integer`; optional.
-    #[serde(rename = "alarmCount", default, skip_serializing_if = "Option::is_none")]
     pub alarm_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspEcAlarmCount {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspEcAlarmCount, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("alarmCount", &v.alarm_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspEcAlarmCount {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspEcAlarmCount, ruckus_one_runtime::object::FieldError> {
+            Ok(MspEcAlarmCount {
+                tenant_id: f.optional("tenantId")?,
+                alarm_count: f.optional("alarmCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MspEcAlarmCount", fields)
+    }
 }
 impl MspEcAlarmCount {
     /// Creates a value with every field empty.
@@ -1003,14 +1200,23 @@ impl<'a> QueryHistoricalClients<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<EventData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<EventData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<EventData>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EventData>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static QUERY_EVENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1093,14 +1299,23 @@ impl<'a> QueryEvents<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<EventData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<EventData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<EventData>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EventData>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static QUERY_EVENT_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1161,14 +1376,23 @@ impl<'a> QueryEventMetas<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<EventData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<EventData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<EventData>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EventData>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static QUERY_EVENT_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1229,14 +1453,23 @@ impl<'a> QueryEventDetails<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<EventData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<EventData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<EventData>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EventData>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static EXPORT_EVENTS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1297,14 +1530,18 @@ impl<'a> ExportEventsCsv<'a> {
         self
     }
     /// Sends the request and returns the `200` response body as text.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_text().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_text_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_text_with_response()
     }
 }
 static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1365,17 +1602,23 @@ impl<'a> ListAdminGroupLatestLogins<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<LastLoginResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<LastLoginResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<LastLoginResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<LastLoginResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_ALARMS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1458,14 +1701,23 @@ impl<'a> QueryAlarms<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<AlarmData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AlarmData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<AlarmData>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AlarmData>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static QUERY_ALARM_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1526,14 +1778,23 @@ impl<'a> QueryAlarmMetas<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<AlarmData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AlarmData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<AlarmData>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AlarmData>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static PATCH_ALARM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1599,13 +1860,17 @@ impl<'a> PatchAlarm<'a> {
         self
     }
     /// Sends the request; the `204` response has no body.
-    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
-        self.req.send_empty().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+        self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error> {
-        self.req.send_empty_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_empty_with_response()
     }
 }

@@ -16,121 +16,130 @@ pub type IdentityResourceLinks = serde_json::Value;
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPool {
     /// The linked identity group. Present in read, write and create bodies; can be edited only on a template.
     ///
     /// Wire name `identityGroupId`; `string`; optional.
-    #[serde(
-        rename = "identityGroupId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub identity_group_id: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `passphraseFormat`
     ///
     /// Wire name `passphraseFormat`; `DpskPoolPassphraseFormat`; optional.
-    #[serde(
-        rename = "passphraseFormat",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub passphrase_format: Option<DpskPoolPassphraseFormat>,
     /// `passphraseLength`
     ///
     /// Wire name `passphraseLength`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "passphraseLength",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub passphrase_length: Option<i64>,
     /// `policyDefaultAccess`
     ///
     /// Wire name `policyDefaultAccess`; `boolean`; optional.
-    #[serde(
-        rename = "policyDefaultAccess",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub policy_default_access: Option<bool>,
     /// `deviceCountLimit`
     ///
     /// Wire name `deviceCountLimit`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "deviceCountLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_count_limit: Option<i64>,
     /// `expirationType`
     ///
     /// Wire name `expirationType`; `DpskPoolExpirationType`; optional.
-    #[serde(rename = "expirationType", default, skip_serializing_if = "Option::is_none")]
     pub expiration_type: Option<DpskPoolExpirationType>,
     /// `expirationOffset`
     ///
     /// Wire name `expirationOffset`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "expirationOffset",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub expiration_offset: Option<i64>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `lastModifiedDate`
     ///
     /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "lastModifiedDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_modified_date: Option<String>,
     /// `isReferenced`
     ///
     /// Wire name `isReferenced`; `boolean`; optional.
-    #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
     pub is_referenced: Option<bool>,
     /// `networkCount`
     ///
     /// Wire name `networkCount`; `integer`; optional; format: int32.
-    #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
     pub network_count: Option<i64>,
     /// `isEnforced`
     ///
     /// Wire name `isEnforced`; `boolean`; optional.
-    #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
     pub is_enforced: Option<bool>,
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskPool {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DpskPool, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("identityGroupId", &v.identity_group_id);
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("passphraseFormat", &v.passphrase_format);
+            w.optional("passphraseLength", &v.passphrase_length);
+            w.optional("policyDefaultAccess", &v.policy_default_access);
+            w.optional("deviceCountLimit", &v.device_count_limit);
+            w.optional("expirationType", &v.expiration_type);
+            w.optional("expirationOffset", &v.expiration_offset);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("createdDate", &v.created_date);
+            w.optional("lastModifiedDate", &v.last_modified_date);
+            w.optional("isReferenced", &v.is_referenced);
+            w.optional("networkCount", &v.network_count);
+            w.optional("isEnforced", &v.is_enforced);
+            w.optional("identityId", &v.identity_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPool {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskPool, ruckus_one_runtime::object::FieldError> {
+            Ok(DpskPool {
+                identity_group_id: f.optional("identityGroupId")?,
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                passphrase_format: f.optional("passphraseFormat")?,
+                passphrase_length: f.optional("passphraseLength")?,
+                policy_default_access: f.optional("policyDefaultAccess")?,
+                device_count_limit: f.optional("deviceCountLimit")?,
+                expiration_type: f.optional("expirationType")?,
+                expiration_offset: f.optional("expirationOffset")?,
+                expiration_date: f.optional("expirationDate")?,
+                created_date: f.optional("createdDate")?,
+                last_modified_date: f.optional("lastModifiedDate")?,
+                is_referenced: f.optional("isReferenced")?,
+                network_count: f.optional("networkCount")?,
+                is_enforced: f.optional("isEnforced")?,
+                identity_id: f.optional("identityId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DpskPool", fields)
+    }
 }
 impl DpskPool {
     /// Creates a value with every field empty.
@@ -247,156 +256,196 @@ impl DpskPool {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Identity {
     /// Phone number of the identity.
     ///
     /// Wire name `phoneNumber`; `string`; optional.
-    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// Devices of the identity.
     ///
     /// Wire name `devices`; `array<IdentityDevice>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub devices: Option<Vec<IdentityDevice>>,
     /// Hypermedia links; replaced the `links` array.
     ///
     /// Wire name `_links`; `IdentityResourceLinks`; optional.
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<IdentityResourceLinks>,
     /// Links of the identity.
     ///
     /// Wire name `links`; array of raw JSON, shape not shown: The items of the removed links array are not shown.; optional.
     /// Deprecated: Removed: replaced by the `_links` object.
-    #[serde(rename = "links", default, skip_serializing_if = "Option::is_none")]
     pub links_2: Option<Vec<serde_json::Value>>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; format: uuid.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `groupId`
     ///
     /// Wire name `groupId`; `string`; optional; format: uuid.
-    #[serde(rename = "groupId", default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional; format: uuid.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 255.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `dpskGuid`
     ///
     /// Wire name `dpskGuid`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "dpskGuid", default, skip_serializing_if = "Option::is_none")]
     pub dpsk_guid: Option<ruckus_one_runtime::Secret>,
     /// `dpskPassphrase`
     ///
     /// Wire name `dpskPassphrase`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "dpskPassphrase", default, skip_serializing_if = "Option::is_none")]
     pub dpsk_passphrase: Option<ruckus_one_runtime::Secret>,
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional.
-    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// `revoked`
     ///
     /// Wire name `revoked`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revoked: Option<bool>,
     /// `vlan`
     ///
     /// Wire name `vlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlan: Option<i64>,
     /// `vni`
     ///
     /// Wire name `vni`; `integer`; optional; format: int32; maximum: 8388608; minimum: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vni: Option<i64>,
     /// `createdAt`
     ///
     /// Wire name `createdAt`; `string`; optional; format: date-time.
-    #[serde(rename = "createdAt", default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
     /// `updatedAt`
     ///
     /// Wire name `updatedAt`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedAt", default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<String>,
     /// `deviceCount`
     ///
     /// Wire name `deviceCount`; `integer`; optional; format: int32.
-    #[serde(rename = "deviceCount", default, skip_serializing_if = "Option::is_none")]
     pub device_count: Option<i64>,
     /// `ethernetPorts`
     ///
     /// Wire name `ethernetPorts`; `array<EthernetPort>`; optional.
-    #[serde(rename = "ethernetPorts", default, skip_serializing_if = "Option::is_none")]
     pub ethernet_ports: Option<Vec<EthernetPort>>,
     /// `switches`
     ///
     /// Wire name `switches`; `array<Switch>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switches: Option<Vec<super::common::Switch>>,
     /// `meteringProfileId`
     ///
     /// Wire name `meteringProfileId`; `string`; optional; format: uuid.
-    #[serde(
-        rename = "meteringProfileId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub metering_profile_id: Option<String>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `displayName`
     ///
     /// Wire name `displayName`; `string`; optional; max_length: 255.
-    #[serde(rename = "displayName", default, skip_serializing_if = "Option::is_none")]
     pub display_name: Option<String>,
     /// `externalIdentityId`
     ///
     /// Wire name `externalIdentityId`; `string`; optional; format: uuid.
-    #[serde(
-        rename = "externalIdentityId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub external_identity_id: Option<String>,
     /// `lastLoginAt`
     ///
     /// Wire name `lastLoginAt`; `string`; optional; format: date-time.
-    #[serde(rename = "lastLoginAt", default, skip_serializing_if = "Option::is_none")]
     pub last_login_at: Option<String>,
     /// `primary`
     ///
     /// Wire name `primary`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primary: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Identity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Identity, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("phoneNumber", &v.phone_number);
+            w.optional("devices", &v.devices);
+            w.optional("_links", &v.links);
+            w.optional("links", &v.links_2);
+            w.optional("id", &v.id);
+            w.optional("groupId", &v.group_id);
+            w.optional("parentId", &v.parent_id);
+            w.optional("description", &v.description);
+            w.optional("name", &v.name);
+            w.optional("email", &v.email);
+            w.optional("dpskGuid", &v.dpsk_guid);
+            w.optional("dpskPassphrase", &v.dpsk_passphrase);
+            w.optional("identityId", &v.identity_id);
+            w.optional("revoked", &v.revoked);
+            w.optional("vlan", &v.vlan);
+            w.optional("vni", &v.vni);
+            w.optional("createdAt", &v.created_at);
+            w.optional("updatedAt", &v.updated_at);
+            w.optional("deviceCount", &v.device_count);
+            w.optional("ethernetPorts", &v.ethernet_ports);
+            w.optional("switches", &v.switches);
+            w.optional("meteringProfileId", &v.metering_profile_id);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("displayName", &v.display_name);
+            w.optional("externalIdentityId", &v.external_identity_id);
+            w.optional("lastLoginAt", &v.last_login_at);
+            w.optional("primary", &v.primary);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Identity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Identity, ruckus_one_runtime::object::FieldError> {
+            Ok(Identity {
+                phone_number: f.optional("phoneNumber")?,
+                devices: f.optional("devices")?,
+                links: f.optional("_links")?,
+                links_2: f.optional("links")?,
+                id: f.optional("id")?,
+                group_id: f.optional("groupId")?,
+                parent_id: f.optional("parentId")?,
+                description: f.optional("description")?,
+                name: f.optional("name")?,
+                email: f.optional("email")?,
+                dpsk_guid: f.optional("dpskGuid")?,
+                dpsk_passphrase: f.optional("dpskPassphrase")?,
+                identity_id: f.optional("identityId")?,
+                revoked: f.optional("revoked")?,
+                vlan: f.optional("vlan")?,
+                vni: f.optional("vni")?,
+                created_at: f.optional("createdAt")?,
+                updated_at: f.optional("updatedAt")?,
+                device_count: f.optional("deviceCount")?,
+                ethernet_ports: f.optional("ethernetPorts")?,
+                switches: f.optional("switches")?,
+                metering_profile_id: f.optional("meteringProfileId")?,
+                expiration_date: f.optional("expirationDate")?,
+                display_name: f.optional("displayName")?,
+                external_identity_id: f.optional("externalIdentityId")?,
+                last_login_at: f.optional("lastLoginAt")?,
+                primary: f.optional("primary")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Identity", fields)
+    }
 }
 impl Identity {
     /// Creates a value with every field empty.
@@ -582,17 +631,39 @@ impl Identity {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityDevice {
     /// Connection status records of the device.
     ///
     /// Wire name `status`; `array<IdentityDeviceStatusEntry>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Vec<IdentityDeviceStatusEntry>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdentityDevice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdentityDevice, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityDevice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityDevice, ruckus_one_runtime::object::FieldError> {
+            Ok(IdentityDevice {
+                status: f.optional("status")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "IdentityDevice", fields)
+    }
 }
 impl IdentityDevice {
     /// Creates a value with every field empty.
@@ -616,47 +687,76 @@ impl IdentityDevice {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityDeviceStatusEntry {
     /// MAC address of the device.
     ///
     /// Wire name `macAddress`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
     pub mac_address: Option<String>,
     /// How the device authenticated.
     ///
     /// Wire name `authType`; `IdentityDeviceAuthType`; optional.
-    #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
     pub auth_type: Option<IdentityDeviceAuthType>,
     /// When the device last connected; its format is not shown.
     ///
     /// Wire name `lastConnectedAt`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(
-        rename = "lastConnectedAt",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_connected_at: Option<String>,
     /// Whether the device was accepted or rejected.
     ///
     /// Wire name `status`; `IdentityDeviceAccessStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<IdentityDeviceAccessStatus>,
     /// Identifier of the credential or registration the device used; not explained by the document.
     ///
     /// Wire name `referenceId`; `string`; optional.
     /// Provenance: inferred (type and meaning not shown; string assumed).
-    #[serde(rename = "referenceId", default, skip_serializing_if = "Option::is_none")]
     pub reference_id: Option<String>,
     /// Identifier of the identity.
     ///
     /// Wire name `identityId`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
+}
+impl serde::Serialize for IdentityDeviceStatusEntry {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &IdentityDeviceStatusEntry,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("macAddress", &v.mac_address);
+            w.optional("authType", &v.auth_type);
+            w.optional("lastConnectedAt", &v.last_connected_at);
+            w.optional("status", &v.status);
+            w.optional("referenceId", &v.reference_id);
+            w.optional("identityId", &v.identity_id);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityDeviceStatusEntry, ruckus_one_runtime::object::FieldError> {
+            Ok(IdentityDeviceStatusEntry {
+                mac_address: f.optional("macAddress")?,
+                auth_type: f.optional("authType")?,
+                last_connected_at: f.optional("lastConnectedAt")?,
+                status: f.optional("status")?,
+                reference_id: f.optional("referenceId")?,
+                identity_id: f.optional("identityId")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "IdentityDeviceStatusEntry",
+            fields,
+        )
+    }
 }
 impl IdentityDeviceStatusEntry {
     /// Creates a value with every field empty.
@@ -820,49 +920,77 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceAccessStatus {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MacRegistration {
     /// Whether the registration is referenced; a referenced registration cannot be deleted.
     ///
     /// Wire name `isReferenced`; `boolean`; optional.
-    #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
     pub is_referenced: Option<bool>,
     /// Hypermedia links.
     ///
     /// Wire name `_links`; `IdentityResourceLinks`; optional.
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<IdentityResourceLinks>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `location`
     ///
     /// Wire name `location`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
     /// `deviceName`
     ///
     /// Wire name `deviceName`; `string`; optional.
-    #[serde(rename = "deviceName", default, skip_serializing_if = "Option::is_none")]
     pub device_name: Option<String>,
     /// Identity of the registration.
     ///
     /// Wire name `identityId`; `string`; optional.
     /// Deprecated: Removed from the registration.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MacRegistration {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MacRegistration, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("isReferenced", &v.is_referenced);
+            w.optional("_links", &v.links);
+            w.optional("username", &v.username);
+            w.optional("email", &v.email);
+            w.optional("location", &v.location);
+            w.optional("deviceName", &v.device_name);
+            w.optional("identityId", &v.identity_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MacRegistration {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MacRegistration, ruckus_one_runtime::object::FieldError> {
+            Ok(MacRegistration {
+                is_referenced: f.optional("isReferenced")?,
+                links: f.optional("_links")?,
+                username: f.optional("username")?,
+                email: f.optional("email")?,
+                location: f.optional("location")?,
+                device_name: f.optional("deviceName")?,
+                identity_id: f.optional("identityId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MacRegistration", fields)
+    }
 }
 impl MacRegistration {
     /// Creates a value with every field empty.
@@ -919,111 +1047,144 @@ impl MacRegistration {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MacRegistrationPool {
     /// Whether the pool is referenced.
     ///
     /// Wire name `isReferenced`; `boolean`; optional.
-    #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
     pub is_referenced: Option<bool>,
     /// Number of networks using the pool.
     ///
     /// Wire name `networkCount`; `integer`; optional.
-    #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
     pub network_count: Option<i64>,
     /// The linked identity group.
     ///
     /// Wire name `identityGroupId`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(
-        rename = "identityGroupId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub identity_group_id: Option<String>,
     /// The linked identity.
     ///
     /// Wire name `identityId`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// Hypermedia links; replaced the `links` field.
     ///
     /// Wire name `_links`; `IdentityResourceLinks`; optional.
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<IdentityResourceLinks>,
     /// Evaluation order of the pool; a lower value is evaluated first. Optional.
     ///
     /// Wire name `priority`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// How registrations expire; the values are not shown.
     ///
     /// Wire name `expirationType`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "expirationType", default, skip_serializing_if = "Option::is_none")]
     pub expiration_type: Option<String>,
     /// Regular expression matching the SSIDs the pool applies to.
     ///
     /// Wire name `ssidRegex`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "ssidRegex", default, skip_serializing_if = "Option::is_none")]
     pub ssid_regex: Option<String>,
     /// Default access of registrations; the values are not shown.
     ///
     /// Wire name `defaultAccess`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
     pub default_access: Option<String>,
     /// `policyId`
     ///
     /// Wire name `policyId`; `string`; optional.
     /// Deprecated: Removed.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "policyId", default, skip_serializing_if = "Option::is_none")]
     pub policy_id: Option<String>,
     /// Its type is not shown.
     ///
     /// Wire name `enabled`; `json`; optional.
     /// Deprecated: Removed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<serde_json::Value>,
     /// `associationIds`
     ///
     /// Wire name `associationIds`; `array<string>`; optional.
     /// Deprecated: Removed.
     /// Provenance: inferred (type not shown; array of string assumed).
-    #[serde(rename = "associationIds", default, skip_serializing_if = "Option::is_none")]
     pub association_ids: Option<Vec<String>>,
     /// `networkIds`
     ///
     /// Wire name `networkIds`; `array<string>`; optional.
     /// Deprecated: Removed.
     /// Provenance: inferred (type not shown; array of string assumed).
-    #[serde(rename = "networkIds", default, skip_serializing_if = "Option::is_none")]
     pub network_ids: Option<Vec<String>>,
     /// Its shape is not shown.
     ///
     /// Wire name `links`; `json`; optional.
     /// Deprecated: Removed: replaced by `_links`.
-    #[serde(rename = "links", default, skip_serializing_if = "Option::is_none")]
     pub links_2: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MacRegistrationPool {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MacRegistrationPool, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("isReferenced", &v.is_referenced);
+            w.optional("networkCount", &v.network_count);
+            w.optional("identityGroupId", &v.identity_group_id);
+            w.optional("identityId", &v.identity_id);
+            w.optional("_links", &v.links);
+            w.optional("priority", &v.priority);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("expirationType", &v.expiration_type);
+            w.optional("ssidRegex", &v.ssid_regex);
+            w.optional("defaultAccess", &v.default_access);
+            w.optional("policyId", &v.policy_id);
+            w.optional("enabled", &v.enabled);
+            w.optional("associationIds", &v.association_ids);
+            w.optional("networkIds", &v.network_ids);
+            w.optional("links", &v.links_2);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MacRegistrationPool {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MacRegistrationPool, ruckus_one_runtime::object::FieldError> {
+            Ok(MacRegistrationPool {
+                is_referenced: f.optional("isReferenced")?,
+                network_count: f.optional("networkCount")?,
+                identity_group_id: f.optional("identityGroupId")?,
+                identity_id: f.optional("identityId")?,
+                links: f.optional("_links")?,
+                priority: f.optional("priority")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                expiration_type: f.optional("expirationType")?,
+                ssid_regex: f.optional("ssidRegex")?,
+                default_access: f.optional("defaultAccess")?,
+                policy_id: f.optional("policyId")?,
+                enabled: f.optional("enabled")?,
+                association_ids: f.optional("associationIds")?,
+                network_ids: f.optional("networkIds")?,
+                links_2: f.optional("links")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MacRegistrationPool", fields)
+    }
 }
 impl MacRegistrationPool {
     /// Creates a value with every field empty.
@@ -1134,71 +1295,99 @@ impl MacRegistrationPool {
 /// Provenance: reference (dpsk_service-0.0.3.yaml Page).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityServicePage {
     /// The items of this page.
     ///
     /// Wire name `content`; `array<json>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// Number of items over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
-    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page, from 0.
     ///
     /// Wire name `number`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of items on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
-    #[serde(
-        rename = "numberOfElements",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub number_of_elements: Option<i64>,
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no items.
     ///
     /// Wire name `empty`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `PageableObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<PageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdentityServicePage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdentityServicePage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("number", &v.number);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityServicePage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityServicePage, ruckus_one_runtime::object::FieldError> {
+            Ok(IdentityServicePage {
+                content: f.optional("content")?,
+                total_elements: f.optional("totalElements")?,
+                total_pages: f.optional("totalPages")?,
+                size: f.optional("size")?,
+                number: f.optional("number")?,
+                number_of_elements: f.optional("numberOfElements")?,
+                first: f.optional("first")?,
+                last: f.optional("last")?,
+                empty: f.optional("empty")?,
+                sort: f.optional("sort")?,
+                pageable: f.optional("pageable")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "IdentityServicePage", fields)
+    }
 }
 impl IdentityServicePage {
     /// Creates a value with every field empty.
@@ -1279,71 +1468,99 @@ impl IdentityServicePage {
 /// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityPage {
     /// The identities of this page.
     ///
     /// Wire name `content`; `array<Identity>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<Identity>>,
     /// Number of identities over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
-    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page, from 0.
     ///
     /// Wire name `number`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of identities on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
-    #[serde(
-        rename = "numberOfElements",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub number_of_elements: Option<i64>,
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no identities.
     ///
     /// Wire name `empty`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `IdentityPageableObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<IdentityPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdentityPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdentityPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("number", &v.number);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityPage, ruckus_one_runtime::object::FieldError> {
+            Ok(IdentityPage {
+                content: f.optional("content")?,
+                total_elements: f.optional("totalElements")?,
+                total_pages: f.optional("totalPages")?,
+                size: f.optional("size")?,
+                number: f.optional("number")?,
+                number_of_elements: f.optional("numberOfElements")?,
+                first: f.optional("first")?,
+                last: f.optional("last")?,
+                empty: f.optional("empty")?,
+                sort: f.optional("sort")?,
+                pageable: f.optional("pageable")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "IdentityPage", fields)
+    }
 }
 impl IdentityPage {
     /// Creates a value with every field empty.
@@ -1424,71 +1641,106 @@ impl IdentityPage {
 /// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MacRegistrationPoolPage {
     /// The pools of this page.
     ///
     /// Wire name `content`; `array<MacRegistrationPool>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<MacRegistrationPool>>,
     /// Number of pools over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
-    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page, from 0.
     ///
     /// Wire name `number`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of pools on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
-    #[serde(
-        rename = "numberOfElements",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub number_of_elements: Option<i64>,
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no pools.
     ///
     /// Wire name `empty`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `MacPageableObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<MacPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MacRegistrationPoolPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MacRegistrationPoolPage,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("content", &v.content);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("number", &v.number);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MacRegistrationPoolPage, ruckus_one_runtime::object::FieldError> {
+            Ok(MacRegistrationPoolPage {
+                content: f.optional("content")?,
+                total_elements: f.optional("totalElements")?,
+                total_pages: f.optional("totalPages")?,
+                size: f.optional("size")?,
+                number: f.optional("number")?,
+                number_of_elements: f.optional("numberOfElements")?,
+                first: f.optional("first")?,
+                last: f.optional("last")?,
+                empty: f.optional("empty")?,
+                sort: f.optional("sort")?,
+                pageable: f.optional("pageable")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "MacRegistrationPoolPage",
+            fields,
+        )
+    }
 }
 impl MacRegistrationPoolPage {
     /// Creates a value with every field empty.
@@ -1569,71 +1821,99 @@ impl MacRegistrationPoolPage {
 /// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MacRegistrationPage {
     /// The registrations of this page.
     ///
     /// Wire name `content`; `array<MacRegistration>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<MacRegistration>>,
     /// Number of registrations over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
-    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page, from 0.
     ///
     /// Wire name `number`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of registrations on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
-    #[serde(
-        rename = "numberOfElements",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub number_of_elements: Option<i64>,
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no registrations.
     ///
     /// Wire name `empty`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `MacPageableObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<MacPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MacRegistrationPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MacRegistrationPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("number", &v.number);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MacRegistrationPage, ruckus_one_runtime::object::FieldError> {
+            Ok(MacRegistrationPage {
+                content: f.optional("content")?,
+                total_elements: f.optional("totalElements")?,
+                total_pages: f.optional("totalPages")?,
+                size: f.optional("size")?,
+                number: f.optional("number")?,
+                number_of_elements: f.optional("numberOfElements")?,
+                first: f.optional("first")?,
+                last: f.optional("last")?,
+                empty: f.optional("empty")?,
+                sort: f.optional("sort")?,
+                pageable: f.optional("pageable")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MacRegistrationPage", fields)
+    }
 }
 impl MacRegistrationPage {
     /// Creates a value with every field empty.
@@ -1714,26 +1994,48 @@ impl MacRegistrationPage {
 /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MacRegistrationSearch {
     /// The criteria the results must match.
     ///
     /// Wire name `searchCriteriaList`; `array<MacRegistrationSearchCriterion>`; optional.
-    #[serde(
-        rename = "searchCriteriaList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub search_criteria_list: Option<Vec<MacRegistrationSearchCriterion>>,
     /// Which data to include; the values are not described (the description's example is ALL).
     ///
     /// Wire name `dataOption`; `string`; optional.
-    #[serde(rename = "dataOption", default, skip_serializing_if = "Option::is_none")]
     pub data_option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MacRegistrationSearch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MacRegistrationSearch,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("searchCriteriaList", &v.search_criteria_list);
+            w.optional("dataOption", &v.data_option);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MacRegistrationSearch {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MacRegistrationSearch, ruckus_one_runtime::object::FieldError> {
+            Ok(MacRegistrationSearch {
+                search_criteria_list: f.optional("searchCriteriaList")?,
+                data_option: f.optional("dataOption")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MacRegistrationSearch", fields)
+    }
 }
 impl MacRegistrationSearch {
     /// Creates a value with every field empty.
@@ -1763,27 +2065,61 @@ impl MacRegistrationSearch {
 /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchCriteria).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MacRegistrationSearchCriterion {
     /// Field to compare, for example `name`.
     ///
     /// Wire name `filterKey`; `string`; optional.
-    #[serde(rename = "filterKey", default, skip_serializing_if = "Option::is_none")]
     pub filter_key: Option<String>,
     /// Comparison, for example `eq`.
     ///
     /// Wire name `operation`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
     /// Value to compare with.
     ///
     /// Wire name `value`; `json`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MacRegistrationSearchCriterion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MacRegistrationSearchCriterion,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("filterKey", &v.filter_key);
+            w.optional("operation", &v.operation);
+            w.optional("value", &v.value);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MacRegistrationSearchCriterion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            MacRegistrationSearchCriterion,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(MacRegistrationSearchCriterion {
+                filter_key: f.optional("filterKey")?,
+                operation: f.optional("operation")?,
+                value: f.optional("value")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "MacRegistrationSearchCriterion",
+            fields,
+        )
+    }
 }
 impl MacRegistrationSearchCriterion {
     /// Creates a value with every field empty.
@@ -1989,7 +2325,7 @@ impl<'de> serde::Deserialize<'de> for CertificateExtendedKeyUsage {
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Certificate {
     /// `name`
@@ -2000,175 +2336,202 @@ pub struct Certificate {
     ///
     /// Wire name `description`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Expiry of the certificate when it is renewed; the validity then starts today. Format not shown.
     ///
     /// Wire name `notAfterDate`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "notAfterDate", default, skip_serializing_if = "Option::is_none")]
     pub not_after_date: Option<String>,
     /// `commonName`
     ///
     /// Wire name `commonName`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "commonName", default, skip_serializing_if = "Option::is_none")]
     pub common_name: Option<String>,
     /// Name of the issuing certificate authority.
     ///
     /// Wire name `certificateAuthorityName`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(
-        rename = "certificateAuthorityName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub certificate_authority_name: Option<String>,
     /// `keyUsages`
     ///
     /// Wire name `keyUsages`; `array<CertificateKeyUsage>`; optional.
     /// Provenance: inferred (the document gives the values; an array is assumed from the plural name).
-    #[serde(rename = "keyUsages", default, skip_serializing_if = "Option::is_none")]
     pub key_usages: Option<Vec<CertificateKeyUsage>>,
     /// `extendedKeyUsages`
     ///
     /// Wire name `extendedKeyUsages`; `array<CertificateExtendedKeyUsage>`; optional.
     /// Provenance: inferred (the document gives the values; an array is assumed from the plural name).
-    #[serde(
-        rename = "extendedKeyUsages",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub extended_key_usages: Option<Vec<CertificateExtendedKeyUsage>>,
     /// Status values of the certificate.
     ///
     /// Wire name `status`; `array<CertificateStatus>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Vec<CertificateStatus>>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createDate`
     ///
     /// Wire name `createDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createDate", default, skip_serializing_if = "Option::is_none")]
     pub create_date: Option<String>,
     /// `notBeforeDate`
     ///
     /// Wire name `notBeforeDate`; `string`; optional; format: date-time.
-    #[serde(rename = "notBeforeDate", default, skip_serializing_if = "Option::is_none")]
     pub not_before_date: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `title`
     ///
     /// Wire name `title`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// `revocationDate`
     ///
     /// Wire name `revocationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "revocationDate", default, skip_serializing_if = "Option::is_none")]
     pub revocation_date: Option<String>,
     /// `revocationReason`
     ///
     /// Wire name `revocationReason`; `string`; optional.
-    #[serde(
-        rename = "revocationReason",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub revocation_reason: Option<String>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `shaThumbprint`
     ///
     /// Wire name `shaThumbprint`; `string`; optional.
-    #[serde(rename = "shaThumbprint", default, skip_serializing_if = "Option::is_none")]
     pub sha_thumbprint: Option<String>,
     /// `publicKeyBase64`
     ///
     /// Wire name `publicKeyBase64`; `string`; optional.
-    #[serde(
-        rename = "publicKeyBase64",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub public_key_base64: Option<String>,
     /// `organization`
     ///
     /// Wire name `organization`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub organization: Option<String>,
     /// `keyLength`
     ///
     /// Wire name `keyLength`; `integer`; optional; format: int32; maximum: 4096; minimum: 2048.
-    #[serde(rename = "keyLength", default, skip_serializing_if = "Option::is_none")]
     pub key_length: Option<i64>,
     /// `locality`
     ///
     /// Wire name `locality`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locality: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `organizationUnit`
     ///
     /// Wire name `organizationUnit`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(
-        rename = "organizationUnit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub organization_unit: Option<String>,
     /// `privateKeyBase64`
     ///
     /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(
-        rename = "privateKeyBase64",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub private_key_base64: Option<ruckus_one_runtime::Secret>,
     /// `chain`
     ///
     /// Wire name `chain`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<String>,
     /// `details`
     ///
     /// Wire name `details`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<String>,
     /// `algorithm`
     ///
     /// Wire name `algorithm`; `AlgorithmEnum`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub algorithm: Option<AlgorithmEnum>,
     /// `csrString`
     ///
     /// Wire name `csrString`; `string`; optional.
-    #[serde(rename = "csrString", default, skip_serializing_if = "Option::is_none")]
     pub csr_string: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Certificate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Certificate, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("notAfterDate", &v.not_after_date);
+            w.optional("commonName", &v.common_name);
+            w.optional("certificateAuthorityName", &v.certificate_authority_name);
+            w.optional("keyUsages", &v.key_usages);
+            w.optional("extendedKeyUsages", &v.extended_key_usages);
+            w.optional("status", &v.status);
+            w.optional("id", &v.id);
+            w.optional("createDate", &v.create_date);
+            w.optional("notBeforeDate", &v.not_before_date);
+            w.optional("email", &v.email);
+            w.optional("title", &v.title);
+            w.optional("revocationDate", &v.revocation_date);
+            w.optional("revocationReason", &v.revocation_reason);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("shaThumbprint", &v.sha_thumbprint);
+            w.optional("publicKeyBase64", &v.public_key_base64);
+            w.optional("organization", &v.organization);
+            w.optional("keyLength", &v.key_length);
+            w.optional("locality", &v.locality);
+            w.optional("state", &v.state);
+            w.optional("country", &v.country);
+            w.optional("organizationUnit", &v.organization_unit);
+            w.optional("privateKeyBase64", &v.private_key_base64);
+            w.optional("chain", &v.chain);
+            w.optional("details", &v.details);
+            w.optional("algorithm", &v.algorithm);
+            w.optional("csrString", &v.csr_string);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Certificate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Certificate, ruckus_one_runtime::object::FieldError> {
+            Ok(Certificate {
+                name: f.required("name")?,
+                description: f.optional("description")?,
+                not_after_date: f.optional("notAfterDate")?,
+                common_name: f.optional("commonName")?,
+                certificate_authority_name: f.optional("certificateAuthorityName")?,
+                key_usages: f.optional("keyUsages")?,
+                extended_key_usages: f.optional("extendedKeyUsages")?,
+                status: f.optional("status")?,
+                id: f.optional("id")?,
+                create_date: f.optional("createDate")?,
+                not_before_date: f.optional("notBeforeDate")?,
+                email: f.optional("email")?,
+                title: f.optional("title")?,
+                revocation_date: f.optional("revocationDate")?,
+                revocation_reason: f.optional("revocationReason")?,
+                serial_number: f.optional("serialNumber")?,
+                sha_thumbprint: f.optional("shaThumbprint")?,
+                public_key_base64: f.optional("publicKeyBase64")?,
+                organization: f.optional("organization")?,
+                key_length: f.optional("keyLength")?,
+                locality: f.optional("locality")?,
+                state: f.optional("state")?,
+                country: f.optional("country")?,
+                organization_unit: f.optional("organizationUnit")?,
+                private_key_base64: f.optional("privateKeyBase64")?,
+                chain: f.optional("chain")?,
+                details: f.optional("details")?,
+                algorithm: f.optional("algorithm")?,
+                csr_string: f.optional("csrString")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Certificate", fields)
+    }
 }
 impl Certificate {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2361,35 +2724,60 @@ impl Certificate {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertificateAuthority {
     /// `commonName`
     ///
     /// Wire name `commonName`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "commonName", default, skip_serializing_if = "Option::is_none")]
     pub common_name: Option<String>,
     /// Status values of the certificate authority.
     ///
     /// Wire name `status`; `array<CertificateStatus>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Vec<CertificateStatus>>,
     /// Usages of the certificate authority. The document says it uses the certificate enumerations without saying which; the extended key usage values are assumed.
     ///
     /// Wire name `usages`; `array<CertificateExtendedKeyUsage>`; optional.
     /// Provenance: inferred (enumeration and array shape not stated).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usages: Option<Vec<CertificateExtendedKeyUsage>>,
     /// `keyUsages`
     ///
     /// Wire name `keyUsages`; `array<CertificateKeyUsage>`; optional.
     /// Provenance: inferred (the document refers to the certificate enumerations; an array is assumed from the plural name).
-    #[serde(rename = "keyUsages", default, skip_serializing_if = "Option::is_none")]
     pub key_usages: Option<Vec<CertificateKeyUsage>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CertificateAuthority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CertificateAuthority, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("commonName", &v.common_name);
+            w.optional("status", &v.status);
+            w.optional("usages", &v.usages);
+            w.optional("keyUsages", &v.key_usages);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertificateAuthority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CertificateAuthority, ruckus_one_runtime::object::FieldError> {
+            Ok(CertificateAuthority {
+                common_name: f.optional("commonName")?,
+                status: f.optional("status")?,
+                usages: f.optional("usages")?,
+                key_usages: f.optional("keyUsages")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "CertificateAuthority", fields)
+    }
 }
 impl CertificateAuthority {
     /// Creates a value with every field empty.
@@ -2434,96 +2822,124 @@ impl CertificateAuthority {
 /// Provenance: documented.
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CertificateTemplate {
     /// The identity group whose identities the template issues certificates to.
     ///
     /// Wire name `identityGroupId`; `string`; required.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "identityGroupId")]
     pub identity_group_id: String,
     /// Key length in bits. The values 2048, 3072 and 4096 were added; the earlier values are not shown.
     ///
     /// Wire name `keyLength`; `integer`; optional.
-    #[serde(rename = "keyLength", default, skip_serializing_if = "Option::is_none")]
     pub key_length: Option<i64>,
     /// `onboard`
     ///
     /// Wire name `onboard`; `CertificateTemplateOnboard`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub onboard: Option<CertificateTemplateOnboard>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `caType`
     ///
     /// Wire name `caType`; `CertificateTemplateCaType`; optional.
-    #[serde(rename = "caType", default, skip_serializing_if = "Option::is_none")]
     pub ca_type: Option<CertificateTemplateCaType>,
     /// `defaultAccess`
     ///
     /// Wire name `defaultAccess`; `boolean`; optional.
-    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
     pub default_access: Option<bool>,
     /// `policySetId`
     ///
     /// Wire name `policySetId`; `string`; optional.
-    #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
     pub policy_set_id: Option<String>,
     /// `chromebook`
     ///
     /// Wire name `chromebook`; `Chromebook`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chromebook: Option<Chromebook>,
     /// `algorithm`
     ///
     /// Wire name `algorithm`; `AlgorithmEnum`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub algorithm: Option<AlgorithmEnum>,
     /// `certificateCount`
     ///
     /// Wire name `certificateCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "certificateCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub certificate_count: Option<i64>,
     /// `certificateNames`
     ///
     /// Wire name `certificateNames`; `array<string>`; optional.
-    #[serde(
-        rename = "certificateNames",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub certificate_names: Option<Vec<String>>,
     /// `variables`
     ///
     /// Wire name `variables`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variables: Option<Vec<String>>,
     /// `networkCount`
     ///
     /// Wire name `networkCount`; `integer`; optional; format: int32.
-    #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
     pub network_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CertificateTemplate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CertificateTemplate, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("identityGroupId", &v.identity_group_id);
+            w.optional("keyLength", &v.key_length);
+            w.optional("onboard", &v.onboard);
+            w.optional("id", &v.id);
+            w.optional("description", &v.description);
+            w.optional("name", &v.name);
+            w.optional("caType", &v.ca_type);
+            w.optional("defaultAccess", &v.default_access);
+            w.optional("policySetId", &v.policy_set_id);
+            w.optional("chromebook", &v.chromebook);
+            w.optional("algorithm", &v.algorithm);
+            w.optional("certificateCount", &v.certificate_count);
+            w.optional("certificateNames", &v.certificate_names);
+            w.optional("variables", &v.variables);
+            w.optional("networkCount", &v.network_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertificateTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CertificateTemplate, ruckus_one_runtime::object::FieldError> {
+            Ok(CertificateTemplate {
+                identity_group_id: f.required("identityGroupId")?,
+                key_length: f.optional("keyLength")?,
+                onboard: f.optional("onboard")?,
+                id: f.optional("id")?,
+                description: f.optional("description")?,
+                name: f.optional("name")?,
+                ca_type: f.optional("caType")?,
+                default_access: f.optional("defaultAccess")?,
+                policy_set_id: f.optional("policySetId")?,
+                chromebook: f.optional("chromebook")?,
+                algorithm: f.optional("algorithm")?,
+                certificate_count: f.optional("certificateCount")?,
+                certificate_names: f.optional("certificateNames")?,
+                variables: f.optional("variables")?,
+                network_count: f.optional("networkCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "CertificateTemplate", fields)
+    }
 }
 impl CertificateTemplate {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2625,22 +3041,47 @@ impl CertificateTemplate {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertificateTemplateOnboard {
     /// Pattern of the common name of issued certificates.
     ///
     /// Wire name `commonNamePattern`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(
-        rename = "commonNamePattern",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub common_name_pattern: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CertificateTemplateOnboard {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &CertificateTemplateOnboard,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("commonNamePattern", &v.common_name_pattern);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertificateTemplateOnboard {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CertificateTemplateOnboard, ruckus_one_runtime::object::FieldError> {
+            Ok(CertificateTemplateOnboard {
+                common_name_pattern: f.optional("commonNamePattern")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "CertificateTemplateOnboard",
+            fields,
+        )
+    }
 }
 impl CertificateTemplateOnboard {
     /// Creates a value with every field empty.
@@ -2661,119 +3102,142 @@ impl CertificateTemplateOnboard {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ScepKey {
     /// When set, clients must supply it.
     ///
     /// Wire name `challengePassword`; `string`; optional; secret: redacted in `Debug`.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(
-        rename = "challengePassword",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub challenge_password: Option<ruckus_one_runtime::Secret>,
     /// When greater than 0, overrides the template's expiry (in days).
     ///
     /// Wire name `overrideDays`; `integer`; optional.
-    #[serde(rename = "overrideDays", default, skip_serializing_if = "Option::is_none")]
     pub override_days: Option<i64>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `allowedSubnets`
     ///
     /// Wire name `allowedSubnets`; `string`; optional.
-    #[serde(rename = "allowedSubnets", default, skip_serializing_if = "Option::is_none")]
     pub allowed_subnets: Option<String>,
     /// `blockedSubnets`
     ///
     /// Wire name `blockedSubnets`; `string`; optional.
-    #[serde(rename = "blockedSubnets", default, skip_serializing_if = "Option::is_none")]
     pub blocked_subnets: Option<String>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `scepKey`
     ///
     /// Wire name `scepKey`; `string`; optional.
-    #[serde(rename = "scepKey", default, skip_serializing_if = "Option::is_none")]
     pub scep_key: Option<String>,
     /// `cnValue1`
     ///
     /// Wire name `cnValue1`; `ScepKeyCnValue1`; optional.
-    #[serde(rename = "cnValue1", default, skip_serializing_if = "Option::is_none")]
     pub cn_value1: Option<ScepKeyCnValue1>,
     /// `cnValue2`
     ///
     /// Wire name `cnValue2`; `ScepKeyCnValue2`; optional.
-    #[serde(rename = "cnValue2", default, skip_serializing_if = "Option::is_none")]
     pub cn_value2: Option<ScepKeyCnValue2>,
     /// `cnValue3`
     ///
     /// Wire name `cnValue3`; `ScepKeyCnValue3`; optional.
-    #[serde(rename = "cnValue3", default, skip_serializing_if = "Option::is_none")]
     pub cn_value3: Option<ScepKeyCnValue3>,
     /// `challengePasswordType`
     ///
     /// Wire name `challengePasswordType`; `ScepKeyChallengePasswordType`; optional.
-    #[serde(
-        rename = "challengePasswordType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub challenge_password_type: Option<ScepKeyChallengePasswordType>,
     /// `intuneTenantId`
     ///
     /// Wire name `intuneTenantId`; `string`; optional.
-    #[serde(rename = "intuneTenantId", default, skip_serializing_if = "Option::is_none")]
     pub intune_tenant_id: Option<String>,
     /// `azureApplicationId`
     ///
     /// Wire name `azureApplicationId`; `string`; optional.
-    #[serde(
-        rename = "azureApplicationId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub azure_application_id: Option<String>,
     /// `azureApplicationKey`
     ///
     /// Wire name `azureApplicationKey`; `string`; optional.
-    #[serde(
-        rename = "azureApplicationKey",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub azure_application_key: Option<String>,
     /// `enrollmentUrl`
     ///
     /// Wire name `enrollmentUrl`; `string`; optional.
-    #[serde(rename = "enrollmentUrl", default, skip_serializing_if = "Option::is_none")]
     pub enrollment_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ScepKey {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ScepKey, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("challengePassword", &v.challenge_password);
+            w.optional("overrideDays", &v.override_days);
+            w.optional("id", &v.id);
+            w.optional("description", &v.description);
+            w.optional("enabled", &v.enabled);
+            w.optional("name", &v.name);
+            w.optional("allowedSubnets", &v.allowed_subnets);
+            w.optional("blockedSubnets", &v.blocked_subnets);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("scepKey", &v.scep_key);
+            w.optional("cnValue1", &v.cn_value1);
+            w.optional("cnValue2", &v.cn_value2);
+            w.optional("cnValue3", &v.cn_value3);
+            w.optional("challengePasswordType", &v.challenge_password_type);
+            w.optional("intuneTenantId", &v.intune_tenant_id);
+            w.optional("azureApplicationId", &v.azure_application_id);
+            w.optional("azureApplicationKey", &v.azure_application_key);
+            w.optional("enrollmentUrl", &v.enrollment_url);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScepKey {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ScepKey, ruckus_one_runtime::object::FieldError> {
+            Ok(ScepKey {
+                challenge_password: f.optional("challengePassword")?,
+                override_days: f.optional("overrideDays")?,
+                id: f.optional("id")?,
+                description: f.optional("description")?,
+                enabled: f.optional("enabled")?,
+                name: f.optional("name")?,
+                allowed_subnets: f.optional("allowedSubnets")?,
+                blocked_subnets: f.optional("blockedSubnets")?,
+                expiration_date: f.optional("expirationDate")?,
+                scep_key: f.optional("scepKey")?,
+                cn_value1: f.optional("cnValue1")?,
+                cn_value2: f.optional("cnValue2")?,
+                cn_value3: f.optional("cnValue3")?,
+                challenge_password_type: f.optional("challengePasswordType")?,
+                intune_tenant_id: f.optional("intuneTenantId")?,
+                azure_application_id: f.optional("azureApplicationId")?,
+                azure_application_key: f.optional("azureApplicationKey")?,
+                enrollment_url: f.optional("enrollmentUrl")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ScepKey", fields)
+    }
 }
 impl ScepKey {
     /// Creates a value with every field empty.
@@ -2902,56 +3366,88 @@ impl ScepKey {
 /// Provenance: reference (Pagination styles (query bodies)).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertificateQueryRequest {
     /// Page number, from 1.
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `sortField`
     ///
     /// Wire name `sortField`; `string`; optional.
-    #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
     pub sort_field: Option<String>,
     /// `sortOrder`
     ///
     /// Wire name `sortOrder`; `SortOrder`; optional.
-    #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
     pub sort_order: Option<super::common::SortOrder>,
     /// `searchString`
     ///
     /// Wire name `searchString`; `string`; optional.
-    #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
     pub search_string: Option<String>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<string>`; optional.
-    #[serde(
-        rename = "searchTargetFields",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub search_target_fields: Option<Vec<String>>,
     /// `filters`
     ///
     /// Wire name `filters`; `CertificateQueryFilters`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<CertificateQueryFilters>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CertificateQueryRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &CertificateQueryRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
+            w.optional("searchString", &v.search_string);
+            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional("filters", &v.filters);
+            w.optional("fields", &v.fields);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertificateQueryRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CertificateQueryRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(CertificateQueryRequest {
+                page: f.optional("page")?,
+                page_size: f.optional("pageSize")?,
+                sort_field: f.optional("sortField")?,
+                sort_order: f.optional("sortOrder")?,
+                search_string: f.optional("searchString")?,
+                search_target_fields: f.optional("searchTargetFields")?,
+                filters: f.optional("filters")?,
+                fields: f.optional("fields")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "CertificateQueryRequest",
+            fields,
+        )
+    }
 }
 impl CertificateQueryRequest {
     /// Creates a value with every field empty.
@@ -3017,18 +3513,47 @@ impl CertificateQueryRequest {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertificateQueryFilters {
     /// Only certificates in these states; INVALID was added in a release.
     ///
     /// Wire name `status`; `array<CertificateStatus>`; optional.
     /// Provenance: inferred (the document names the status filter; a list of values is assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Vec<CertificateStatus>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CertificateQueryFilters {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &CertificateQueryFilters,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertificateQueryFilters {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CertificateQueryFilters, ruckus_one_runtime::object::FieldError> {
+            Ok(CertificateQueryFilters {
+                status: f.optional("status")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "CertificateQueryFilters",
+            fields,
+        )
+    }
 }
 impl CertificateQueryFilters {
     /// Creates a value with every field empty.
@@ -3112,7 +3637,7 @@ impl<'de> serde::Deserialize<'de> for AlgorithmEnum {
 /// Provenance: reference (external_auth_api-0.0.1.yaml AttributeMapping).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AttributeMapping {
     /// `name`
@@ -3122,11 +3647,35 @@ pub struct AttributeMapping {
     /// `mappedByName`
     ///
     /// Wire name `mappedByName`; `string`; required; max_length: 255; min_length: 1.
-    #[serde(rename = "mappedByName")]
     pub mapped_by_name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AttributeMapping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AttributeMapping, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("name", &v.name);
+            w.field("mappedByName", &v.mapped_by_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AttributeMapping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AttributeMapping, ruckus_one_runtime::object::FieldError> {
+            Ok(AttributeMapping {
+                name: f.required("name")?,
+                mapped_by_name: f.required("mappedByName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AttributeMapping", fields)
+    }
 }
 impl AttributeMapping {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3143,17 +3692,39 @@ impl AttributeMapping {
 /// Provenance: reference (policy_management_api-0.0.3.yaml Boolean Evaluation).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct BooleanEvaluation {
     /// `booleanValue`
     ///
     /// Wire name `booleanValue`; `boolean`; required.
-    #[serde(rename = "booleanValue")]
     pub boolean_value: bool,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for BooleanEvaluation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &BooleanEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("booleanValue", &v.boolean_value);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for BooleanEvaluation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<BooleanEvaluation, ruckus_one_runtime::object::FieldError> {
+            Ok(BooleanEvaluation {
+                boolean_value: f.required("booleanValue")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "BooleanEvaluation", fields)
+    }
 }
 impl BooleanEvaluation {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3169,13 +3740,12 @@ impl BooleanEvaluation {
 /// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 6 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Ca {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -3184,46 +3754,34 @@ pub struct Ca {
     /// `commonName`
     ///
     /// Wire name `commonName`; `string`; required; max_length: 64; min_length: 0.
-    #[serde(rename = "commonName")]
     pub common_name: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `organization`
     ///
     /// Wire name `organization`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub organization: Option<String>,
     /// `organizationUnit`
     ///
     /// Wire name `organizationUnit`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(
-        rename = "organizationUnit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub organization_unit: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `startDate`
     ///
     /// Wire name `startDate`; `string`; required; format: date-time.
-    #[serde(rename = "startDate")]
     pub start_date: String,
     /// `expireDate`
     ///
     /// Wire name `expireDate`; `string`; required; format: date-time.
-    #[serde(rename = "expireDate")]
     pub expire_date: String,
     /// `keyLength`
     ///
     /// Wire name `keyLength`; `integer`; required; format: int32; maximum: 4096; minimum: 2048.
-    #[serde(rename = "keyLength")]
     pub key_length: i64,
     /// `algorithm`
     ///
@@ -3232,103 +3790,151 @@ pub struct Ca {
     /// `title`
     ///
     /// Wire name `title`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// `locality`
     ///
     /// Wire name `locality`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locality: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `publicKeyBase64`
     ///
     /// Wire name `publicKeyBase64`; `string`; optional.
-    #[serde(
-        rename = "publicKeyBase64",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub public_key_base64: Option<String>,
     /// `privateKeyBase64`
     ///
     /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(
-        rename = "privateKeyBase64",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub private_key_base64: Option<ruckus_one_runtime::Secret>,
     /// `publicKeyShaThumbprint`
     ///
     /// Wire name `publicKeyShaThumbprint`; `string`; optional.
-    #[serde(
-        rename = "publicKeyShaThumbprint",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub public_key_sha_thumbprint: Option<String>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `usages`
     ///
     /// Wire name `usages`; `array<CaUsages>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usages: Option<Vec<CaUsages>>,
     /// `templateCount`
     ///
     /// Wire name `templateCount`; `integer`; optional; format: int32.
-    #[serde(rename = "templateCount", default, skip_serializing_if = "Option::is_none")]
     pub template_count: Option<i64>,
     /// `templateNames`
     ///
     /// Wire name `templateNames`; `array<string>`; optional.
-    #[serde(rename = "templateNames", default, skip_serializing_if = "Option::is_none")]
     pub template_names: Option<Vec<String>>,
     /// `ocspName`
     ///
     /// Wire name `ocspName`; `string`; optional.
-    #[serde(rename = "ocspName", default, skip_serializing_if = "Option::is_none")]
     pub ocsp_name: Option<String>,
     /// `ocspHash`
     ///
     /// Wire name `ocspHash`; `string`; optional.
-    #[serde(rename = "ocspHash", default, skip_serializing_if = "Option::is_none")]
     pub ocsp_hash: Option<String>,
     /// `keyUsages`
     ///
     /// Wire name `keyUsages`; `array<CaKeyUsages>`; optional.
-    #[serde(rename = "keyUsages", default, skip_serializing_if = "Option::is_none")]
     pub key_usages: Option<Vec<CaKeyUsages>>,
     /// `chain`
     ///
     /// Wire name `chain`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<String>,
     /// `details`
     ///
     /// Wire name `details`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `array<CaStatus>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Vec<CaStatus>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Ca {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Ca, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("commonName", &v.common_name);
+            w.optional("description", &v.description);
+            w.optional("organization", &v.organization);
+            w.optional("organizationUnit", &v.organization_unit);
+            w.optional("email", &v.email);
+            w.field("startDate", &v.start_date);
+            w.field("expireDate", &v.expire_date);
+            w.field("keyLength", &v.key_length);
+            w.field("algorithm", &v.algorithm);
+            w.optional("title", &v.title);
+            w.optional("locality", &v.locality);
+            w.optional("state", &v.state);
+            w.optional("country", &v.country);
+            w.optional("publicKeyBase64", &v.public_key_base64);
+            w.optional("privateKeyBase64", &v.private_key_base64);
+            w.optional("publicKeyShaThumbprint", &v.public_key_sha_thumbprint);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("usages", &v.usages);
+            w.optional("templateCount", &v.template_count);
+            w.optional("templateNames", &v.template_names);
+            w.optional("ocspName", &v.ocsp_name);
+            w.optional("ocspHash", &v.ocsp_hash);
+            w.optional("keyUsages", &v.key_usages);
+            w.optional("chain", &v.chain);
+            w.optional("details", &v.details);
+            w.optional("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Ca {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Ca, ruckus_one_runtime::object::FieldError> {
+            Ok(Ca {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                common_name: f.required("commonName")?,
+                description: f.optional("description")?,
+                organization: f.optional("organization")?,
+                organization_unit: f.optional("organizationUnit")?,
+                email: f.optional("email")?,
+                start_date: f.required("startDate")?,
+                expire_date: f.required("expireDate")?,
+                key_length: f.required("keyLength")?,
+                algorithm: f.required("algorithm")?,
+                title: f.optional("title")?,
+                locality: f.optional("locality")?,
+                state: f.optional("state")?,
+                country: f.optional("country")?,
+                public_key_base64: f.optional("publicKeyBase64")?,
+                private_key_base64: f.optional("privateKeyBase64")?,
+                public_key_sha_thumbprint: f.optional("publicKeyShaThumbprint")?,
+                serial_number: f.optional("serialNumber")?,
+                usages: f.optional("usages")?,
+                template_count: f.optional("templateCount")?,
+                template_names: f.optional("templateNames")?,
+                ocsp_name: f.optional("ocspName")?,
+                ocsp_hash: f.optional("ocspHash")?,
+                key_usages: f.optional("keyUsages")?,
+                chain: f.optional("chain")?,
+                details: f.optional("details")?,
+                status: f.optional("status")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Ca", fields)
+    }
 }
 impl Ca {
     /// Starts a builder: one setter per field, then `build`.
@@ -3611,37 +4217,63 @@ impl<'de> serde::Deserialize<'de> for CaKeyUsages {
 /// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CaQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<Ca>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Ca>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CaQueryResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CaQueryResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CaQueryResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CaQueryResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(CaQueryResponse {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                total_pages: f.optional("totalPages")?,
+                page: f.optional("page")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "CaQueryResponse", fields)
+    }
 }
 impl CaQueryResponse {
     /// Creates a value with every field empty.
@@ -3804,22 +4436,45 @@ impl<'de> serde::Deserialize<'de> for CaUsages {
 /// Provenance: reference (certificate_template_api-0.0.1.yaml CertDownloadRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertDownloadRequest {
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `includeChain`
     ///
     /// Wire name `includeChain`; `boolean`; optional.
-    #[serde(rename = "includeChain", default, skip_serializing_if = "Option::is_none")]
     pub include_chain: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CertDownloadRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CertDownloadRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("password", &v.password);
+            w.optional("includeChain", &v.include_chain);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertDownloadRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CertDownloadRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(CertDownloadRequest {
+                password: f.optional("password")?,
+                include_chain: f.optional("includeChain")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "CertDownloadRequest", fields)
+    }
 }
 impl CertDownloadRequest {
     /// Creates a value with every field empty.
@@ -3849,37 +4504,63 @@ impl CertDownloadRequest {
 /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<Certificate>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Certificate>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CertQueryResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CertQueryResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertQueryResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CertQueryResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(CertQueryResponse {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                total_pages: f.optional("totalPages")?,
+                page: f.optional("page")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "CertQueryResponse", fields)
+    }
 }
 impl CertQueryResponse {
     /// Creates a value with every field empty.
@@ -3924,37 +4605,70 @@ impl CertQueryResponse {
 /// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertTemplateQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<CertificateTemplate>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<CertificateTemplate>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CertTemplateQueryResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &CertTemplateQueryResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertTemplateQueryResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CertTemplateQueryResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(CertTemplateQueryResponse {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                total_pages: f.optional("totalPages")?,
+                page: f.optional("page")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "CertTemplateQueryResponse",
+            fields,
+        )
+    }
 }
 impl CertTemplateQueryResponse {
     /// Creates a value with every field empty.
@@ -4050,41 +4764,28 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplateCaType {
 /// Provenance: reference (certificate_template_api-0.0.1.yaml ChromebookDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Chromebook {
     /// `apiKey`
     ///
     /// Wire name `apiKey`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "apiKey", default, skip_serializing_if = "Option::is_none")]
     pub api_key: Option<ruckus_one_runtime::Secret>,
     /// `certRemovalType`
     ///
     /// Wire name `certRemovalType`; `ChromebookCertRemovalType`; optional.
-    #[serde(
-        rename = "certRemovalType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cert_removal_type: Option<ChromebookCertRemovalType>,
     /// `enrollmentType`
     ///
     /// Wire name `enrollmentType`; `ChromebookEnrollmentType`; optional.
-    #[serde(rename = "enrollmentType", default, skip_serializing_if = "Option::is_none")]
     pub enrollment_type: Option<ChromebookEnrollmentType>,
     /// `notifyAppId`
     ///
     /// Wire name `notifyAppId`; `string`; optional.
-    #[serde(rename = "notifyAppId", default, skip_serializing_if = "Option::is_none")]
     pub notify_app_id: Option<String>,
     /// `accountCredential`
     ///
     /// Wire name `accountCredential`; `string`; optional.
-    #[serde(
-        rename = "accountCredential",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub account_credential: Option<String>,
     /// `enabled`
     ///
@@ -4093,51 +4794,93 @@ pub struct Chromebook {
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `projectId`
     ///
     /// Wire name `projectId`; `string`; optional.
-    #[serde(rename = "projectId", default, skip_serializing_if = "Option::is_none")]
     pub project_id: Option<String>,
     /// `privateKeyId`
     ///
     /// Wire name `privateKeyId`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "privateKeyId", default, skip_serializing_if = "Option::is_none")]
     pub private_key_id: Option<ruckus_one_runtime::Secret>,
     /// `privateKey`
     ///
     /// Wire name `privateKey`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "privateKey", default, skip_serializing_if = "Option::is_none")]
     pub private_key: Option<ruckus_one_runtime::Secret>,
     /// `clientEmail`
     ///
     /// Wire name `clientEmail`; `string`; optional.
-    #[serde(rename = "clientEmail", default, skip_serializing_if = "Option::is_none")]
     pub client_email: Option<String>,
     /// `clientId`
     ///
     /// Wire name `clientId`; `string`; optional.
-    #[serde(rename = "clientId", default, skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
     /// `authUri`
     ///
     /// Wire name `authUri`; `string`; optional.
-    #[serde(rename = "authUri", default, skip_serializing_if = "Option::is_none")]
     pub auth_uri: Option<String>,
     /// `tokenUri`
     ///
     /// Wire name `tokenUri`; `string`; optional.
-    #[serde(rename = "tokenUri", default, skip_serializing_if = "Option::is_none")]
     pub token_uri: Option<String>,
     /// `enrollmentUrl`
     ///
     /// Wire name `enrollmentUrl`; `string`; optional.
-    #[serde(rename = "enrollmentUrl", default, skip_serializing_if = "Option::is_none")]
     pub enrollment_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Chromebook {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Chromebook, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("apiKey", &v.api_key);
+            w.optional("certRemovalType", &v.cert_removal_type);
+            w.optional("enrollmentType", &v.enrollment_type);
+            w.optional("notifyAppId", &v.notify_app_id);
+            w.optional("accountCredential", &v.account_credential);
+            w.field("enabled", &v.enabled);
+            w.optional("type", &v.type_);
+            w.optional("projectId", &v.project_id);
+            w.optional("privateKeyId", &v.private_key_id);
+            w.optional("privateKey", &v.private_key);
+            w.optional("clientEmail", &v.client_email);
+            w.optional("clientId", &v.client_id);
+            w.optional("authUri", &v.auth_uri);
+            w.optional("tokenUri", &v.token_uri);
+            w.optional("enrollmentUrl", &v.enrollment_url);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Chromebook {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Chromebook, ruckus_one_runtime::object::FieldError> {
+            Ok(Chromebook {
+                api_key: f.optional("apiKey")?,
+                cert_removal_type: f.optional("certRemovalType")?,
+                enrollment_type: f.optional("enrollmentType")?,
+                notify_app_id: f.optional("notifyAppId")?,
+                account_credential: f.optional("accountCredential")?,
+                enabled: f.required("enabled")?,
+                type_: f.optional("type")?,
+                project_id: f.optional("projectId")?,
+                private_key_id: f.optional("privateKeyId")?,
+                private_key: f.optional("privateKey")?,
+                client_email: f.optional("clientEmail")?,
+                client_id: f.optional("clientId")?,
+                auth_uri: f.optional("authUri")?,
+                token_uri: f.optional("tokenUri")?,
+                enrollment_url: f.optional("enrollmentUrl")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Chromebook", fields)
+    }
 }
 impl Chromebook {
     /// Creates a value from the required fields; optional fields start empty.
@@ -4371,17 +5114,39 @@ impl<'de> serde::Deserialize<'de> for ChromebookEnrollmentType {
 /// Provenance: reference (policy_management_api-0.0.3.yaml Date Time Evaluation).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DateTimeEvaluation {
     /// `evaluationDateTime`
     ///
     /// Wire name `evaluationDateTime`; `string`; required; format: date-time.
-    #[serde(rename = "evaluationDateTime")]
     pub evaluation_date_time: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DateTimeEvaluation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DateTimeEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("evaluationDateTime", &v.evaluation_date_time);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DateTimeEvaluation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DateTimeEvaluation, ruckus_one_runtime::object::FieldError> {
+            Ok(DateTimeEvaluation {
+                evaluation_date_time: f.required("evaluationDateTime")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DateTimeEvaluation", fields)
+    }
 }
 impl DateTimeEvaluation {
     /// Creates a value from the required fields; optional fields start empty.
@@ -4397,37 +5162,70 @@ impl DateTimeEvaluation {
 /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertQueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceCertQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<DeviceCertificate>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DeviceCertificate>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DeviceCertQueryResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DeviceCertQueryResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DeviceCertQueryResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DeviceCertQueryResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(DeviceCertQueryResponse {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                total_pages: f.optional("totalPages")?,
+                page: f.optional("page")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "DeviceCertQueryResponse",
+            fields,
+        )
+    }
 }
 impl DeviceCertQueryResponse {
     /// Creates a value with every field empty.
@@ -4472,161 +5270,183 @@ impl DeviceCertQueryResponse {
 /// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceCertificate {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `commonName`
     ///
     /// Wire name `commonName`; `string`; optional.
-    #[serde(rename = "commonName", default, skip_serializing_if = "Option::is_none")]
     pub common_name: Option<String>,
     /// `createDate`
     ///
     /// Wire name `createDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createDate", default, skip_serializing_if = "Option::is_none")]
     pub create_date: Option<String>,
     /// `notBeforeDate`
     ///
     /// Wire name `notBeforeDate`; `string`; optional; format: date-time.
-    #[serde(rename = "notBeforeDate", default, skip_serializing_if = "Option::is_none")]
     pub not_before_date: Option<String>,
     /// `notAfterDate`
     ///
     /// Wire name `notAfterDate`; `string`; optional; format: date-time.
-    #[serde(rename = "notAfterDate", default, skip_serializing_if = "Option::is_none")]
     pub not_after_date: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `revocationDate`
     ///
     /// Wire name `revocationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "revocationDate", default, skip_serializing_if = "Option::is_none")]
     pub revocation_date: Option<String>,
     /// `revocationReason`
     ///
     /// Wire name `revocationReason`; `string`; optional.
-    #[serde(
-        rename = "revocationReason",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub revocation_reason: Option<String>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `shaThumbprint`
     ///
     /// Wire name `shaThumbprint`; `string`; optional.
-    #[serde(rename = "shaThumbprint", default, skip_serializing_if = "Option::is_none")]
     pub sha_thumbprint: Option<String>,
     /// `publicKeyBase64`
     ///
     /// Wire name `publicKeyBase64`; `string`; optional.
-    #[serde(
-        rename = "publicKeyBase64",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub public_key_base64: Option<String>,
     /// `organization`
     ///
     /// Wire name `organization`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub organization: Option<String>,
     /// `keyLength`
     ///
     /// Wire name `keyLength`; `integer`; optional; format: int32.
-    #[serde(rename = "keyLength", default, skip_serializing_if = "Option::is_none")]
     pub key_length: Option<i64>,
     /// `certificateTemplateName`
     ///
     /// Wire name `certificateTemplateName`; `string`; optional.
-    #[serde(
-        rename = "certificateTemplateName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub certificate_template_name: Option<String>,
     /// `certificateAuthoritiesName`
     ///
     /// Wire name `certificateAuthoritiesName`; `string`; optional.
-    #[serde(
-        rename = "certificateAuthoritiesName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub certificate_authorities_name: Option<String>,
     /// `locality`
     ///
     /// Wire name `locality`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locality: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `organizationUnit`
     ///
     /// Wire name `organizationUnit`; `string`; optional.
-    #[serde(
-        rename = "organizationUnit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub organization_unit: Option<String>,
     /// `keyUsages`
     ///
     /// Wire name `keyUsages`; `array<DeviceCertificateKeyUsages>`; optional.
-    #[serde(rename = "keyUsages", default, skip_serializing_if = "Option::is_none")]
     pub key_usages: Option<Vec<DeviceCertificateKeyUsages>>,
     /// `privateKeyBase64`
     ///
     /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(
-        rename = "privateKeyBase64",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub private_key_base64: Option<ruckus_one_runtime::Secret>,
     /// `chain`
     ///
     /// Wire name `chain`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<String>,
     /// `details`
     ///
     /// Wire name `details`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `enrollmentType`
     ///
     /// Wire name `enrollmentType`; `DeviceCertificateEnrollmentType`; optional.
-    #[serde(rename = "enrollmentType", default, skip_serializing_if = "Option::is_none")]
     pub enrollment_type: Option<DeviceCertificateEnrollmentType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DeviceCertificate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DeviceCertificate, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("commonName", &v.common_name);
+            w.optional("createDate", &v.create_date);
+            w.optional("notBeforeDate", &v.not_before_date);
+            w.optional("notAfterDate", &v.not_after_date);
+            w.optional("email", &v.email);
+            w.optional("revocationDate", &v.revocation_date);
+            w.optional("revocationReason", &v.revocation_reason);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("shaThumbprint", &v.sha_thumbprint);
+            w.optional("publicKeyBase64", &v.public_key_base64);
+            w.optional("organization", &v.organization);
+            w.optional("keyLength", &v.key_length);
+            w.optional("certificateTemplateName", &v.certificate_template_name);
+            w.optional("certificateAuthoritiesName", &v.certificate_authorities_name);
+            w.optional("locality", &v.locality);
+            w.optional("state", &v.state);
+            w.optional("country", &v.country);
+            w.optional("organizationUnit", &v.organization_unit);
+            w.optional("keyUsages", &v.key_usages);
+            w.optional("privateKeyBase64", &v.private_key_base64);
+            w.optional("chain", &v.chain);
+            w.optional("details", &v.details);
+            w.optional("description", &v.description);
+            w.optional("enrollmentType", &v.enrollment_type);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DeviceCertificate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DeviceCertificate, ruckus_one_runtime::object::FieldError> {
+            Ok(DeviceCertificate {
+                id: f.optional("id")?,
+                common_name: f.optional("commonName")?,
+                create_date: f.optional("createDate")?,
+                not_before_date: f.optional("notBeforeDate")?,
+                not_after_date: f.optional("notAfterDate")?,
+                email: f.optional("email")?,
+                revocation_date: f.optional("revocationDate")?,
+                revocation_reason: f.optional("revocationReason")?,
+                serial_number: f.optional("serialNumber")?,
+                sha_thumbprint: f.optional("shaThumbprint")?,
+                public_key_base64: f.optional("publicKeyBase64")?,
+                organization: f.optional("organization")?,
+                key_length: f.optional("keyLength")?,
+                certificate_template_name: f.optional("certificateTemplateName")?,
+                certificate_authorities_name: f.optional("certificateAuthoritiesName")?,
+                locality: f.optional("locality")?,
+                state: f.optional("state")?,
+                country: f.optional("country")?,
+                organization_unit: f.optional("organizationUnit")?,
+                key_usages: f.optional("keyUsages")?,
+                private_key_base64: f.optional("privateKeyBase64")?,
+                chain: f.optional("chain")?,
+                details: f.optional("details")?,
+                description: f.optional("description")?,
+                enrollment_type: f.optional("enrollmentType")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DeviceCertificate", fields)
+    }
 }
 impl DeviceCertificate {
     /// Creates a value with every field empty.
@@ -4917,94 +5737,117 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificateKeyUsages {
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphrase {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 8.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `numberOfDevices`
     ///
     /// Wire name `numberOfDevices`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "numberOfDevices",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub number_of_devices: Option<i64>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `lastModifiedDate`
     ///
     /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "lastModifiedDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_modified_date: Option<String>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional.
-    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `revocationDate`
     ///
     /// Wire name `revocationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "revocationDate", default, skip_serializing_if = "Option::is_none")]
     pub revocation_date: Option<String>,
     /// `revocationReason`
     ///
     /// Wire name `revocationReason`; `string`; optional.
-    #[serde(
-        rename = "revocationReason",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub revocation_reason: Option<String>,
     /// `devices`
     ///
     /// Wire name `devices`; `array<DpskPassphraseDevice>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub devices: Option<Vec<DpskPassphraseDevice>>,
     /// `isReferenced`
     ///
     /// Wire name `isReferenced`; `boolean`; optional.
-    #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
     pub is_referenced: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskPassphrase {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DpskPassphrase, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("passphrase", &v.passphrase);
+            w.optional("username", &v.username);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("numberOfDevices", &v.number_of_devices);
+            w.optional("createdDate", &v.created_date);
+            w.optional("lastModifiedDate", &v.last_modified_date);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("email", &v.email);
+            w.optional("phoneNumber", &v.phone_number);
+            w.optional("revocationDate", &v.revocation_date);
+            w.optional("revocationReason", &v.revocation_reason);
+            w.optional("devices", &v.devices);
+            w.optional("isReferenced", &v.is_referenced);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPassphrase {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskPassphrase, ruckus_one_runtime::object::FieldError> {
+            Ok(DpskPassphrase {
+                id: f.optional("id")?,
+                passphrase: f.optional("passphrase")?,
+                username: f.optional("username")?,
+                vlan_id: f.optional("vlanId")?,
+                number_of_devices: f.optional("numberOfDevices")?,
+                created_date: f.optional("createdDate")?,
+                last_modified_date: f.optional("lastModifiedDate")?,
+                expiration_date: f.optional("expirationDate")?,
+                email: f.optional("email")?,
+                phone_number: f.optional("phoneNumber")?,
+                revocation_date: f.optional("revocationDate")?,
+                revocation_reason: f.optional("revocationReason")?,
+                devices: f.optional("devices")?,
+                is_referenced: f.optional("isReferenced")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DpskPassphrase", fields)
+    }
 }
 impl DpskPassphrase {
     /// Creates a value with every field empty.
@@ -5106,104 +5949,129 @@ impl DpskPassphrase {
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphraseCreate {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 8.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `length`
     ///
     /// Wire name `length`; `integer`; optional; format: int32; maximum: 63; minimum: 8.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub length: Option<i64>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `mac`
     ///
     /// Wire name `mac`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac: Option<String>,
     /// `numberOfPassphrases`
     ///
     /// Wire name `numberOfPassphrases`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "numberOfPassphrases",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub number_of_passphrases: Option<i64>,
     /// `numberOfDevices`
     ///
     /// Wire name `numberOfDevices`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "numberOfDevices",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub number_of_devices: Option<i64>,
     /// `expiration`
     ///
     /// Wire name `expiration`; `DpskPassphraseCreateExpiration`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiration: Option<DpskPassphraseCreateExpiration>,
     /// `numberOfDevicesType`
     ///
     /// Wire name `numberOfDevicesType`; `DpskPassphraseCreateNumberOfDevicesType`; optional.
-    #[serde(
-        rename = "numberOfDevicesType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub number_of_devices_type: Option<DpskPassphraseCreateNumberOfDevicesType>,
     /// `format`
     ///
     /// Wire name `format`; `DpskPassphraseCreateFormat`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<DpskPassphraseCreateFormat>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional.
-    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional.
-    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// `vxlanId`
     ///
     /// Wire name `vxlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "vxlanId", default, skip_serializing_if = "Option::is_none")]
     pub vxlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskPassphraseCreate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DpskPassphraseCreate, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("passphrase", &v.passphrase);
+            w.optional("username", &v.username);
+            w.optional("length", &v.length);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("mac", &v.mac);
+            w.optional("numberOfPassphrases", &v.number_of_passphrases);
+            w.optional("numberOfDevices", &v.number_of_devices);
+            w.optional("expiration", &v.expiration);
+            w.optional("numberOfDevicesType", &v.number_of_devices_type);
+            w.optional("format", &v.format);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("email", &v.email);
+            w.optional("phoneNumber", &v.phone_number);
+            w.optional("identityId", &v.identity_id);
+            w.optional("vxlanId", &v.vxlan_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskPassphraseCreate, ruckus_one_runtime::object::FieldError> {
+            Ok(DpskPassphraseCreate {
+                id: f.optional("id")?,
+                passphrase: f.optional("passphrase")?,
+                username: f.optional("username")?,
+                length: f.optional("length")?,
+                vlan_id: f.optional("vlanId")?,
+                mac: f.optional("mac")?,
+                number_of_passphrases: f.optional("numberOfPassphrases")?,
+                number_of_devices: f.optional("numberOfDevices")?,
+                expiration: f.optional("expiration")?,
+                number_of_devices_type: f.optional("numberOfDevicesType")?,
+                format: f.optional("format")?,
+                expiration_date: f.optional("expirationDate")?,
+                email: f.optional("email")?,
+                phone_number: f.optional("phoneNumber")?,
+                identity_id: f.optional("identityId")?,
+                vxlan_id: f.optional("vxlanId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DpskPassphraseCreate", fields)
+    }
 }
 impl DpskPassphraseCreate {
     /// Creates a value with every field empty.
@@ -5520,73 +6388,82 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreateNumberOfDevicesType {
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDeviceDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphraseDevice {
     /// `mac`
     ///
     /// Wire name `mac`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac: Option<String>,
     /// `lastConnectedNetwork`
     ///
     /// Wire name `lastConnectedNetwork`; `string`; optional.
-    #[serde(
-        rename = "lastConnectedNetwork",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_connected_network: Option<String>,
     /// `lastConnectedNetworkId`
     ///
     /// Wire name `lastConnectedNetworkId`; `string`; optional.
-    #[serde(
-        rename = "lastConnectedNetworkId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_connected_network_id: Option<String>,
     /// `lastConnectedTime`
     ///
     /// Wire name `lastConnectedTime`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "lastConnectedTime",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_connected_time: Option<String>,
     /// `deviceConnectivity`
     ///
     /// Wire name `deviceConnectivity`; `string`; optional.
-    #[serde(
-        rename = "deviceConnectivity",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_connectivity: Option<String>,
     /// `devicePassphrase`
     ///
     /// Wire name `devicePassphrase`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(
-        rename = "devicePassphrase",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_passphrase: Option<ruckus_one_runtime::Secret>,
     /// `lastConnected`
     ///
     /// Wire name `lastConnected`; `string`; optional; format: date-time.
-    #[serde(rename = "lastConnected", default, skip_serializing_if = "Option::is_none")]
     pub last_connected: Option<String>,
     /// `online`
     ///
     /// Wire name `online`; `boolean`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub online: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskPassphraseDevice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DpskPassphraseDevice, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("mac", &v.mac);
+            w.optional("lastConnectedNetwork", &v.last_connected_network);
+            w.optional("lastConnectedNetworkId", &v.last_connected_network_id);
+            w.optional("lastConnectedTime", &v.last_connected_time);
+            w.optional("deviceConnectivity", &v.device_connectivity);
+            w.optional("devicePassphrase", &v.device_passphrase);
+            w.optional("lastConnected", &v.last_connected);
+            w.optional("online", &v.online);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskPassphraseDevice, ruckus_one_runtime::object::FieldError> {
+            Ok(DpskPassphraseDevice {
+                mac: f.optional("mac")?,
+                last_connected_network: f.optional("lastConnectedNetwork")?,
+                last_connected_network_id: f.optional("lastConnectedNetworkId")?,
+                last_connected_time: f.optional("lastConnectedTime")?,
+                device_connectivity: f.optional("deviceConnectivity")?,
+                device_passphrase: f.optional("devicePassphrase")?,
+                last_connected: f.optional("lastConnected")?,
+                online: f.optional("online")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DpskPassphraseDevice", fields)
+    }
 }
 impl DpskPassphraseDevice {
     /// Creates a value with every field empty.
@@ -5652,37 +6529,73 @@ impl DpskPassphraseDevice {
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphraseQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<DpskPassphrase>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DpskPassphrase>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskPassphraseQueryResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DpskPassphraseQueryResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DpskPassphraseQueryResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(DpskPassphraseQueryResponse {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                total_pages: f.optional("totalPages")?,
+                page: f.optional("page")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "DpskPassphraseQueryResponse",
+            fields,
+        )
+    }
 }
 impl DpskPassphraseQueryResponse {
     /// Creates a value with every field empty.
@@ -5857,37 +6770,66 @@ impl<'de> serde::Deserialize<'de> for DpskPoolPassphraseFormat {
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolQueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPoolQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<DpskPool>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DpskPool>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskPoolQueryResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DpskPoolQueryResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskPoolQueryResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(DpskPoolQueryResponse {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                total_pages: f.optional("totalPages")?,
+                page: f.optional("page")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DpskPoolQueryResponse", fields)
+    }
 }
 impl DpskPoolQueryResponse {
     /// Creates a value with every field empty.
@@ -5932,13 +6874,12 @@ impl DpskPoolQueryResponse {
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DpskPoolTemplate {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -5947,106 +6888,122 @@ pub struct DpskPoolTemplate {
     /// `passphraseFormat`
     ///
     /// Wire name `passphraseFormat`; `DpskPoolTemplatePassphraseFormat`; required.
-    #[serde(rename = "passphraseFormat")]
     pub passphrase_format: DpskPoolTemplatePassphraseFormat,
     /// `passphraseLength`
     ///
     /// Wire name `passphraseLength`; `integer`; required; format: int32.
-    #[serde(rename = "passphraseLength")]
     pub passphrase_length: i64,
     /// `policyDefaultAccess`
     ///
     /// Wire name `policyDefaultAccess`; `boolean`; optional.
-    #[serde(
-        rename = "policyDefaultAccess",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub policy_default_access: Option<bool>,
     /// `deviceCountLimit`
     ///
     /// Wire name `deviceCountLimit`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "deviceCountLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_count_limit: Option<i64>,
     /// `expirationType`
     ///
     /// Wire name `expirationType`; `DpskPoolTemplateExpirationType`; optional.
-    #[serde(rename = "expirationType", default, skip_serializing_if = "Option::is_none")]
     pub expiration_type: Option<DpskPoolTemplateExpirationType>,
     /// `expirationOffset`
     ///
     /// Wire name `expirationOffset`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "expirationOffset",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub expiration_offset: Option<i64>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `lastModifiedDate`
     ///
     /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "lastModifiedDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_modified_date: Option<String>,
     /// `isReferenced`
     ///
     /// Wire name `isReferenced`; `boolean`; optional.
-    #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
     pub is_referenced: Option<bool>,
     /// `networkCount`
     ///
     /// Wire name `networkCount`; `integer`; optional; format: int32.
-    #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
     pub network_count: Option<i64>,
     /// `templateVersion`
     ///
     /// Wire name `templateVersion`; `integer`; optional.
-    #[serde(
-        rename = "templateVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub template_version: Option<i64>,
     /// `isEnforced`
     ///
     /// Wire name `isEnforced`; `boolean`; optional.
-    #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
     pub is_enforced: Option<bool>,
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// `identityGroupId`
     ///
     /// Wire name `identityGroupId`; `string`; optional.
-    #[serde(
-        rename = "identityGroupId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub identity_group_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskPoolTemplate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DpskPoolTemplate, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("passphraseFormat", &v.passphrase_format);
+            w.field("passphraseLength", &v.passphrase_length);
+            w.optional("policyDefaultAccess", &v.policy_default_access);
+            w.optional("deviceCountLimit", &v.device_count_limit);
+            w.optional("expirationType", &v.expiration_type);
+            w.optional("expirationOffset", &v.expiration_offset);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("createdDate", &v.created_date);
+            w.optional("lastModifiedDate", &v.last_modified_date);
+            w.optional("isReferenced", &v.is_referenced);
+            w.optional("networkCount", &v.network_count);
+            w.optional("templateVersion", &v.template_version);
+            w.optional("isEnforced", &v.is_enforced);
+            w.optional("identityId", &v.identity_id);
+            w.optional("identityGroupId", &v.identity_group_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskPoolTemplate, ruckus_one_runtime::object::FieldError> {
+            Ok(DpskPoolTemplate {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                passphrase_format: f.required("passphraseFormat")?,
+                passphrase_length: f.required("passphraseLength")?,
+                policy_default_access: f.optional("policyDefaultAccess")?,
+                device_count_limit: f.optional("deviceCountLimit")?,
+                expiration_type: f.optional("expirationType")?,
+                expiration_offset: f.optional("expirationOffset")?,
+                expiration_date: f.optional("expirationDate")?,
+                created_date: f.optional("createdDate")?,
+                last_modified_date: f.optional("lastModifiedDate")?,
+                is_referenced: f.optional("isReferenced")?,
+                network_count: f.optional("networkCount")?,
+                template_version: f.optional("templateVersion")?,
+                is_enforced: f.optional("isEnforced")?,
+                identity_id: f.optional("identityId")?,
+                identity_group_id: f.optional("identityGroupId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DpskPoolTemplate", fields)
+    }
 }
 impl DpskPoolTemplate {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6285,37 +7242,73 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplatePassphraseFormat {
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateQueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPoolTemplateQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `totalPages`
     ///
     /// Wire name `totalPages`; `integer`; optional; format: int32.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<DpskPoolTemplate>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DpskPoolTemplate>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskPoolTemplateQueryResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DpskPoolTemplateQueryResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DpskPoolTemplateQueryResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(DpskPoolTemplateQueryResponse {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                total_pages: f.optional("totalPages")?,
+                page: f.optional("page")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "DpskPoolTemplateQueryResponse",
+            fields,
+        )
+    }
 }
 impl DpskPoolTemplateQueryResponse {
     /// Creates a value with every field empty.
@@ -6360,18 +7353,16 @@ impl DpskPoolTemplateQueryResponse {
 /// Provenance: reference (identity_management-0.0.2.yaml EthernetPort).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EthernetPort {
     /// `macAddress`
     ///
     /// Wire name `macAddress`; `string`; required.
-    #[serde(rename = "macAddress")]
     pub mac_address: String,
     /// `portIndex`
     ///
     /// Wire name `portIndex`; `integer`; required; format: int32.
-    #[serde(rename = "portIndex")]
     pub port_index: i64,
     /// `name`
     ///
@@ -6380,21 +7371,51 @@ pub struct EthernetPort {
     /// `createdAt`
     ///
     /// Wire name `createdAt`; `string`; optional; format: date-time.
-    #[serde(rename = "createdAt", default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
     /// `updatedAt`
     ///
     /// Wire name `updatedAt`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedAt", default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<String>,
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional; format: uuid.
-    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EthernetPort {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EthernetPort, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("macAddress", &v.mac_address);
+            w.field("portIndex", &v.port_index);
+            w.field("name", &v.name);
+            w.optional("createdAt", &v.created_at);
+            w.optional("updatedAt", &v.updated_at);
+            w.optional("identityId", &v.identity_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EthernetPort {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EthernetPort, ruckus_one_runtime::object::FieldError> {
+            Ok(EthernetPort {
+                mac_address: f.required("macAddress")?,
+                port_index: f.required("portIndex")?,
+                name: f.required("name")?,
+                created_at: f.optional("createdAt")?,
+                updated_at: f.optional("updatedAt")?,
+                identity_id: f.optional("identityId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EthernetPort", fields)
+    }
 }
 impl EthernetPort {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6430,21 +7451,45 @@ impl EthernetPort {
 /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Criteria).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EvaluationCriteria {
     /// `matchName`
     ///
     /// Wire name `matchName`; `string`; required.
-    #[serde(rename = "matchName")]
     pub match_name: String,
     /// `value`
     ///
     /// Wire name `value`; `EvaluationCriteriaValue`; required.
     pub value: EvaluationCriteriaValue,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EvaluationCriteria {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EvaluationCriteria, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("matchName", &v.match_name);
+            w.field("value", &v.value);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EvaluationCriteria {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EvaluationCriteria, ruckus_one_runtime::object::FieldError> {
+            Ok(EvaluationCriteria {
+                match_name: f.required("matchName")?,
+                value: f.required("value")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EvaluationCriteria", fields)
+    }
 }
 impl EvaluationCriteria {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6539,65 +7584,87 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteriaValue {
 /// Provenance: reference (policy_management_api-0.0.3.yaml Evaluation Report V2).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EvaluationReport {
     /// `evaluationCriteria`
     ///
     /// Wire name `evaluationCriteria`; `array<EvaluationCriteria>`; required.
-    #[serde(rename = "evaluationCriteria")]
     pub evaluation_criteria: Vec<EvaluationCriteria>,
     /// `wasMatched`
     ///
     /// Wire name `wasMatched`; `boolean`; optional.
-    #[serde(rename = "wasMatched", default, skip_serializing_if = "Option::is_none")]
     pub was_matched: Option<bool>,
     /// `policyName`
     ///
     /// Wire name `policyName`; `string`; optional.
-    #[serde(rename = "policyName", default, skip_serializing_if = "Option::is_none")]
     pub policy_name: Option<String>,
     /// `policyId`
     ///
     /// Wire name `policyId`; `string`; optional; format: uuid.
-    #[serde(rename = "policyId", default, skip_serializing_if = "Option::is_none")]
     pub policy_id: Option<String>,
     /// `policyType`
     ///
     /// Wire name `policyType`; `EvaluationReportPolicyType`; optional.
-    #[serde(rename = "policyType", default, skip_serializing_if = "Option::is_none")]
     pub policy_type: Option<EvaluationReportPolicyType>,
     /// `onMatchResponse`
     ///
     /// Wire name `onMatchResponse`; `string`; optional.
-    #[serde(
-        rename = "onMatchResponse",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub on_match_response: Option<String>,
     /// `identityGroupId`
     ///
     /// Wire name `identityGroupId`; `string`; optional.
-    #[serde(
-        rename = "identityGroupId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub identity_group_id: Option<String>,
     /// `policySetId`
     ///
     /// Wire name `policySetId`; `string`; optional; format: uuid.
-    #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
     pub policy_set_id: Option<String>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EvaluationReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EvaluationReport, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("evaluationCriteria", &v.evaluation_criteria);
+            w.optional("wasMatched", &v.was_matched);
+            w.optional("policyName", &v.policy_name);
+            w.optional("policyId", &v.policy_id);
+            w.optional("policyType", &v.policy_type);
+            w.optional("onMatchResponse", &v.on_match_response);
+            w.optional("identityGroupId", &v.identity_group_id);
+            w.optional("policySetId", &v.policy_set_id);
+            w.optional("_links", &v.links);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EvaluationReport {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EvaluationReport, ruckus_one_runtime::object::FieldError> {
+            Ok(EvaluationReport {
+                evaluation_criteria: f.required("evaluationCriteria")?,
+                was_matched: f.optional("wasMatched")?,
+                policy_name: f.optional("policyName")?,
+                policy_id: f.optional("policyId")?,
+                policy_type: f.optional("policyType")?,
+                on_match_response: f.optional("onMatchResponse")?,
+                identity_group_id: f.optional("identityGroupId")?,
+                policy_set_id: f.optional("policySetId")?,
+                links: f.optional("_links")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EvaluationReport", fields)
+    }
 }
 impl EvaluationReport {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6730,13 +7797,12 @@ impl<'de> serde::Deserialize<'de> for EvaluationReportPolicyType {
 /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct IdentityGroup {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; format: uuid.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -6745,96 +7811,115 @@ pub struct IdentityGroup {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `dpskPoolId`
     ///
     /// Wire name `dpskPoolId`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "dpskPoolId", default, skip_serializing_if = "Option::is_none")]
     pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
     /// `macRegistrationPoolId`
     ///
     /// Wire name `macRegistrationPoolId`; `string`; optional.
-    #[serde(
-        rename = "macRegistrationPoolId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mac_registration_pool_id: Option<String>,
     /// `propertyId`
     ///
     /// Wire name `propertyId`; `string`; optional.
-    #[serde(rename = "propertyId", default, skip_serializing_if = "Option::is_none")]
     pub property_id: Option<String>,
     /// `createdAt`
     ///
     /// Wire name `createdAt`; `string`; optional; format: date-time.
-    #[serde(rename = "createdAt", default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
     /// `updatedAt`
     ///
     /// Wire name `updatedAt`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedAt", default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<String>,
     /// `certificateTemplateId`
     ///
     /// Wire name `certificateTemplateId`; `string`; optional.
-    #[serde(
-        rename = "certificateTemplateId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub certificate_template_id: Option<String>,
     /// `policySetId`
     ///
     /// Wire name `policySetId`; `string`; optional.
-    #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
     pub policy_set_id: Option<String>,
     /// `networkCount`
     ///
     /// Wire name `networkCount`; `integer`; optional; format: int32.
-    #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
     pub network_count: Option<i64>,
     /// `autoCleanupEnabled`
     ///
     /// Wire name `autoCleanupEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "autoCleanupEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub auto_cleanup_enabled: Option<bool>,
     /// `templateVersion`
     ///
     /// Wire name `templateVersion`; `integer`; optional.
-    #[serde(
-        rename = "templateVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub template_version: Option<i64>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// `personalIdentityNetworkId`
     ///
     /// Wire name `personalIdentityNetworkId`; `string`; optional.
-    #[serde(
-        rename = "personalIdentityNetworkId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub personal_identity_network_id: Option<String>,
     /// `identityCount`
     ///
     /// Wire name `identityCount`; `integer`; optional.
-    #[serde(rename = "identityCount", default, skip_serializing_if = "Option::is_none")]
     pub identity_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdentityGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdentityGroup, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("dpskPoolId", &v.dpsk_pool_id);
+            w.optional("macRegistrationPoolId", &v.mac_registration_pool_id);
+            w.optional("propertyId", &v.property_id);
+            w.optional("createdAt", &v.created_at);
+            w.optional("updatedAt", &v.updated_at);
+            w.optional("certificateTemplateId", &v.certificate_template_id);
+            w.optional("policySetId", &v.policy_set_id);
+            w.optional("networkCount", &v.network_count);
+            w.optional("autoCleanupEnabled", &v.auto_cleanup_enabled);
+            w.optional("templateVersion", &v.template_version);
+            w.optional("_links", &v.links);
+            w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
+            w.optional("identityCount", &v.identity_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityGroup, ruckus_one_runtime::object::FieldError> {
+            Ok(IdentityGroup {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                description: f.optional("description")?,
+                dpsk_pool_id: f.optional("dpskPoolId")?,
+                mac_registration_pool_id: f.optional("macRegistrationPoolId")?,
+                property_id: f.optional("propertyId")?,
+                created_at: f.optional("createdAt")?,
+                updated_at: f.optional("updatedAt")?,
+                certificate_template_id: f.optional("certificateTemplateId")?,
+                policy_set_id: f.optional("policySetId")?,
+                network_count: f.optional("networkCount")?,
+                auto_cleanup_enabled: f.optional("autoCleanupEnabled")?,
+                template_version: f.optional("templateVersion")?,
+                links: f.optional("_links")?,
+                personal_identity_network_id: f.optional("personalIdentityNetworkId")?,
+                identity_count: f.optional("identityCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "IdentityGroup", fields)
+    }
 }
 impl IdentityGroup {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6949,69 +8034,87 @@ impl IdentityGroup {
 /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroupSearch).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityGroupSearch {
     /// `personalIdentityNetworkId`
     ///
     /// Wire name `personalIdentityNetworkId`; `string`; optional.
-    #[serde(
-        rename = "personalIdentityNetworkId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub personal_identity_network_id: Option<String>,
     /// `macRegistrationPoolId`
     ///
     /// Wire name `macRegistrationPoolId`; `string`; optional.
-    #[serde(
-        rename = "macRegistrationPoolId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mac_registration_pool_id: Option<String>,
     /// `dpskPoolId`
     ///
     /// Wire name `dpskPoolId`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "dpskPoolId", default, skip_serializing_if = "Option::is_none")]
     pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
     /// `keyword`
     ///
     /// Wire name `keyword`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keyword: Option<String>,
     /// `groupIds`
     ///
     /// Wire name `groupIds`; `array<string>`; optional.
-    #[serde(rename = "groupIds", default, skip_serializing_if = "Option::is_none")]
     pub group_ids: Option<Vec<String>>,
     /// `propertyId`
     ///
     /// Wire name `propertyId`; `string`; optional.
-    #[serde(rename = "propertyId", default, skip_serializing_if = "Option::is_none")]
     pub property_id: Option<String>,
     /// `certificateTemplateId`
     ///
     /// Wire name `certificateTemplateId`; `string`; optional.
-    #[serde(
-        rename = "certificateTemplateId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub certificate_template_id: Option<String>,
     /// `policySetId`
     ///
     /// Wire name `policySetId`; `string`; optional.
-    #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
     pub policy_set_id: Option<String>,
     /// `networkId`
     ///
     /// Wire name `networkId`; `string`; optional.
-    #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
     pub network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdentityGroupSearch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdentityGroupSearch, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
+            w.optional("macRegistrationPoolId", &v.mac_registration_pool_id);
+            w.optional("dpskPoolId", &v.dpsk_pool_id);
+            w.optional("keyword", &v.keyword);
+            w.optional("groupIds", &v.group_ids);
+            w.optional("propertyId", &v.property_id);
+            w.optional("certificateTemplateId", &v.certificate_template_id);
+            w.optional("policySetId", &v.policy_set_id);
+            w.optional("networkId", &v.network_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityGroupSearch, ruckus_one_runtime::object::FieldError> {
+            Ok(IdentityGroupSearch {
+                personal_identity_network_id: f.optional("personalIdentityNetworkId")?,
+                mac_registration_pool_id: f.optional("macRegistrationPoolId")?,
+                dpsk_pool_id: f.optional("dpskPoolId")?,
+                keyword: f.optional("keyword")?,
+                group_ids: f.optional("groupIds")?,
+                property_id: f.optional("propertyId")?,
+                certificate_template_id: f.optional("certificateTemplateId")?,
+                policy_set_id: f.optional("policySetId")?,
+                network_id: f.optional("networkId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "IdentityGroupSearch", fields)
+    }
 }
 impl IdentityGroupSearch {
     /// Creates a value with every field empty.
@@ -7086,42 +8189,76 @@ impl IdentityGroupSearch {
 /// Provenance: reference (identity_management-0.0.2.yaml PageableObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityPageableObject {
     /// `offset`
     ///
     /// Wire name `offset`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<i64>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageNumber`
     ///
     /// Wire name `pageNumber`; `integer`; optional; format: int32.
-    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
     pub page_number: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `unpaged`
     ///
     /// Wire name `unpaged`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unpaged: Option<bool>,
     /// `paged`
     ///
     /// Wire name `paged`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdentityPageableObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &IdentityPageableObject,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("offset", &v.offset);
+            w.optional("sort", &v.sort);
+            w.optional("pageNumber", &v.page_number);
+            w.optional("pageSize", &v.page_size);
+            w.optional("unpaged", &v.unpaged);
+            w.optional("paged", &v.paged);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityPageableObject, ruckus_one_runtime::object::FieldError> {
+            Ok(IdentityPageableObject {
+                offset: f.optional("offset")?,
+                sort: f.optional("sort")?,
+                page_number: f.optional("pageNumber")?,
+                page_size: f.optional("pageSize")?,
+                unpaged: f.optional("unpaged")?,
+                paged: f.optional("paged")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "IdentityPageableObject",
+            fields,
+        )
+    }
 }
 impl IdentityPageableObject {
     /// Creates a value with every field empty.
@@ -7172,47 +8309,75 @@ impl IdentityPageableObject {
 /// Provenance: reference (identity_management-0.0.2.yaml IdentitySearch).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentitySearch {
     /// `groupId`
     ///
     /// Wire name `groupId`; `string`; optional; format: uuid.
-    #[serde(rename = "groupId", default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
     /// `dpskPoolId`
     ///
     /// Wire name `dpskPoolId`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "dpskPoolId", default, skip_serializing_if = "Option::is_none")]
     pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
     /// `propertyId`
     ///
     /// Wire name `propertyId`; `string`; optional.
-    #[serde(rename = "propertyId", default, skip_serializing_if = "Option::is_none")]
     pub property_id: Option<String>,
     /// `keyword`
     ///
     /// Wire name `keyword`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keyword: Option<String>,
     /// `ids`
     ///
     /// Wire name `ids`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ids: Option<Vec<String>>,
     /// `ethernetPort`
     ///
     /// Wire name `ethernetPort`; `EthernetPort`; optional.
-    #[serde(rename = "ethernetPort", default, skip_serializing_if = "Option::is_none")]
     pub ethernet_port: Option<EthernetPort>,
     /// `filter`
     ///
     /// Wire name `filter`; `map<json>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<std::collections::BTreeMap<String, serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdentitySearch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdentitySearch, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("groupId", &v.group_id);
+            w.optional("dpskPoolId", &v.dpsk_pool_id);
+            w.optional("propertyId", &v.property_id);
+            w.optional("keyword", &v.keyword);
+            w.optional("ids", &v.ids);
+            w.optional("ethernetPort", &v.ethernet_port);
+            w.optional("filter", &v.filter);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentitySearch {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentitySearch, ruckus_one_runtime::object::FieldError> {
+            Ok(IdentitySearch {
+                group_id: f.optional("groupId")?,
+                dpsk_pool_id: f.optional("dpskPoolId")?,
+                property_id: f.optional("propertyId")?,
+                keyword: f.optional("keyword")?,
+                ids: f.optional("ids")?,
+                ethernet_port: f.optional("ethernetPort")?,
+                filter: f.optional("filter")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "IdentitySearch", fields)
+    }
 }
 impl IdentitySearch {
     /// Creates a value with every field empty.
@@ -7275,52 +8440,81 @@ impl IdentitySearch {
 /// Provenance: reference (identity_management-0.0.2.yaml Link).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Link {
     /// `href`
     ///
     /// Wire name `href`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub href: Option<String>,
     /// `hreflang`
     ///
     /// Wire name `hreflang`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hreflang: Option<String>,
     /// `title`
     ///
     /// Wire name `title`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `deprecation`
     ///
     /// Wire name `deprecation`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecation: Option<String>,
     /// `profile`
     ///
     /// Wire name `profile`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `templated`
     ///
     /// Wire name `templated`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub templated: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Link {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Link, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("href", &v.href);
+            w.optional("hreflang", &v.hreflang);
+            w.optional("title", &v.title);
+            w.optional("type", &v.type_);
+            w.optional("deprecation", &v.deprecation);
+            w.optional("profile", &v.profile);
+            w.optional("name", &v.name);
+            w.optional("templated", &v.templated);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Link {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Link, ruckus_one_runtime::object::FieldError> {
+            Ok(Link {
+                href: f.optional("href")?,
+                hreflang: f.optional("hreflang")?,
+                title: f.optional("title")?,
+                type_: f.optional("type")?,
+                deprecation: f.optional("deprecation")?,
+                profile: f.optional("profile")?,
+                name: f.optional("name")?,
+                templated: f.optional("templated")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Link", fields)
+    }
 }
 impl Link {
     /// Creates a value with every field empty.
@@ -7383,42 +8577,69 @@ impl Link {
 /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MacPageableObject {
     /// `offset`
     ///
     /// Wire name `offset`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<i64>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `pageNumber`
     ///
     /// Wire name `pageNumber`; `integer`; optional; format: int32.
-    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
     pub page_number: Option<i64>,
     /// `unpaged`
     ///
     /// Wire name `unpaged`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unpaged: Option<bool>,
     /// `paged`
     ///
     /// Wire name `paged`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MacPageableObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MacPageableObject, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("offset", &v.offset);
+            w.optional("sort", &v.sort);
+            w.optional("pageSize", &v.page_size);
+            w.optional("pageNumber", &v.page_number);
+            w.optional("unpaged", &v.unpaged);
+            w.optional("paged", &v.paged);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MacPageableObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MacPageableObject, ruckus_one_runtime::object::FieldError> {
+            Ok(MacPageableObject {
+                offset: f.optional("offset")?,
+                sort: f.optional("sort")?,
+                page_size: f.optional("pageSize")?,
+                page_number: f.optional("pageNumber")?,
+                unpaged: f.optional("unpaged")?,
+                paged: f.optional("paged")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MacPageableObject", fields)
+    }
 }
 impl MacPageableObject {
     /// Creates a value with every field empty.
@@ -7469,17 +8690,39 @@ impl MacPageableObject {
 /// Provenance: reference (policy_management_api-0.0.3.yaml Number Evaluation).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NumberEvaluation {
     /// `numberValue`
     ///
     /// Wire name `numberValue`; `number`; required.
-    #[serde(rename = "numberValue")]
     pub number_value: f64,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NumberEvaluation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NumberEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("numberValue", &v.number_value);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NumberEvaluation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NumberEvaluation, ruckus_one_runtime::object::FieldError> {
+            Ok(NumberEvaluation {
+                number_value: f.required("numberValue")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "NumberEvaluation", fields)
+    }
 }
 impl NumberEvaluation {
     /// Creates a value from the required fields; optional fields start empty.
@@ -7495,107 +8738,123 @@ impl NumberEvaluation {
 /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Onboard {
     /// `commonNamePattern`
     ///
     /// Wire name `commonNamePattern`; `string`; required; max_length: 64; min_length: 0.
-    #[serde(rename = "commonNamePattern")]
     pub common_name_pattern: String,
     /// `emailPattern`
     ///
     /// Wire name `emailPattern`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(rename = "emailPattern", default, skip_serializing_if = "Option::is_none")]
     pub email_pattern: Option<String>,
     /// `notAfterType`
     ///
     /// Wire name `notAfterType`; `OnboardNotAfterType`; required.
-    #[serde(rename = "notAfterType")]
     pub not_after_type: OnboardNotAfterType,
     /// `notAfterValue`
     ///
     /// Wire name `notAfterValue`; `integer`; optional; format: int32.
-    #[serde(rename = "notAfterValue", default, skip_serializing_if = "Option::is_none")]
     pub not_after_value: Option<i64>,
     /// `notBeforeType`
     ///
     /// Wire name `notBeforeType`; `OnboardNotBeforeType`; required.
-    #[serde(rename = "notBeforeType")]
     pub not_before_type: OnboardNotBeforeType,
     /// `notBeforeValue`
     ///
     /// Wire name `notBeforeValue`; `integer`; optional; format: int32.
-    #[serde(rename = "notBeforeValue", default, skip_serializing_if = "Option::is_none")]
     pub not_before_value: Option<i64>,
     /// `notAfterDate`
     ///
     /// Wire name `notAfterDate`; `string`; optional; format: date-time.
-    #[serde(rename = "notAfterDate", default, skip_serializing_if = "Option::is_none")]
     pub not_after_date: Option<String>,
     /// `notBeforeDate`
     ///
     /// Wire name `notBeforeDate`; `string`; optional; format: date-time.
-    #[serde(rename = "notBeforeDate", default, skip_serializing_if = "Option::is_none")]
     pub not_before_date: Option<String>,
     /// `organizationPattern`
     ///
     /// Wire name `organizationPattern`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(
-        rename = "organizationPattern",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub organization_pattern: Option<String>,
     /// `organizationUnitPattern`
     ///
     /// Wire name `organizationUnitPattern`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(
-        rename = "organizationUnitPattern",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub organization_unit_pattern: Option<String>,
     /// `localityPattern`
     ///
     /// Wire name `localityPattern`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(
-        rename = "localityPattern",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub locality_pattern: Option<String>,
     /// `statePattern`
     ///
     /// Wire name `statePattern`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(rename = "statePattern", default, skip_serializing_if = "Option::is_none")]
     pub state_pattern: Option<String>,
     /// `countryPattern`
     ///
     /// Wire name `countryPattern`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(rename = "countryPattern", default, skip_serializing_if = "Option::is_none")]
     pub country_pattern: Option<String>,
     /// `certificateType`
     ///
     /// Wire name `certificateType`; `OnboardCertificateType`; optional.
-    #[serde(
-        rename = "certificateType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub certificate_type: Option<OnboardCertificateType>,
     /// `certificateAuthorityName`
     ///
     /// Wire name `certificateAuthorityName`; `string`; optional.
-    #[serde(
-        rename = "certificateAuthorityName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub certificate_authority_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Onboard {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Onboard, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("commonNamePattern", &v.common_name_pattern);
+            w.optional("emailPattern", &v.email_pattern);
+            w.field("notAfterType", &v.not_after_type);
+            w.optional("notAfterValue", &v.not_after_value);
+            w.field("notBeforeType", &v.not_before_type);
+            w.optional("notBeforeValue", &v.not_before_value);
+            w.optional("notAfterDate", &v.not_after_date);
+            w.optional("notBeforeDate", &v.not_before_date);
+            w.optional("organizationPattern", &v.organization_pattern);
+            w.optional("organizationUnitPattern", &v.organization_unit_pattern);
+            w.optional("localityPattern", &v.locality_pattern);
+            w.optional("statePattern", &v.state_pattern);
+            w.optional("countryPattern", &v.country_pattern);
+            w.optional("certificateType", &v.certificate_type);
+            w.optional("certificateAuthorityName", &v.certificate_authority_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Onboard {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Onboard, ruckus_one_runtime::object::FieldError> {
+            Ok(Onboard {
+                common_name_pattern: f.required("commonNamePattern")?,
+                email_pattern: f.optional("emailPattern")?,
+                not_after_type: f.required("notAfterType")?,
+                not_after_value: f.optional("notAfterValue")?,
+                not_before_type: f.required("notBeforeType")?,
+                not_before_value: f.optional("notBeforeValue")?,
+                not_after_date: f.optional("notAfterDate")?,
+                not_before_date: f.optional("notBeforeDate")?,
+                organization_pattern: f.optional("organizationPattern")?,
+                organization_unit_pattern: f.optional("organizationUnitPattern")?,
+                locality_pattern: f.optional("localityPattern")?,
+                state_pattern: f.optional("statePattern")?,
+                country_pattern: f.optional("countryPattern")?,
+                certificate_type: f.optional("certificateType")?,
+                certificate_authority_name: f.optional("certificateAuthorityName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Onboard", fields)
+    }
 }
 impl Onboard {
     /// Creates a value from the required fields; optional fields start empty.
@@ -7901,42 +9160,69 @@ impl<'de> serde::Deserialize<'de> for OnboardNotBeforeType {
 /// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageableObject {
     /// `offset`
     ///
     /// Wire name `offset`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<i64>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `paged`
     ///
     /// Wire name `paged`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paged: Option<bool>,
     /// `pageNumber`
     ///
     /// Wire name `pageNumber`; `integer`; optional; format: int32.
-    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
     pub page_number: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `unpaged`
     ///
     /// Wire name `unpaged`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PageableObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PageableObject, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("offset", &v.offset);
+            w.optional("sort", &v.sort);
+            w.optional("paged", &v.paged);
+            w.optional("pageNumber", &v.page_number);
+            w.optional("pageSize", &v.page_size);
+            w.optional("unpaged", &v.unpaged);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PageableObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PageableObject, ruckus_one_runtime::object::FieldError> {
+            Ok(PageableObject {
+                offset: f.optional("offset")?,
+                sort: f.optional("sort")?,
+                paged: f.optional("paged")?,
+                page_number: f.optional("pageNumber")?,
+                page_size: f.optional("pageSize")?,
+                unpaged: f.optional("unpaged")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PageableObject", fields)
+    }
 }
 impl PageableObject {
     /// Creates a value with every field empty.
@@ -7987,13 +9273,12 @@ impl PageableObject {
 /// Provenance: reference (mac_registration_api-0.0.1.yaml Pool).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Pool {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; format: uuid.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -8002,102 +9287,127 @@ pub struct Pool {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `autoCleanup`
     ///
     /// Wire name `autoCleanup`; `boolean`; optional; default: true.
-    #[serde(rename = "autoCleanup", default, skip_serializing_if = "Option::is_none")]
     pub auto_cleanup: Option<bool>,
     /// `expirationType`
     ///
     /// Wire name `expirationType`; `PoolExpirationType`; optional.
-    #[serde(rename = "expirationType", default, skip_serializing_if = "Option::is_none")]
     pub expiration_type: Option<PoolExpirationType>,
     /// `expirationOffset`
     ///
     /// Wire name `expirationOffset`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "expirationOffset",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub expiration_offset: Option<i64>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `ssidRegex`
     ///
     /// Wire name `ssidRegex`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(rename = "ssidRegex", default, skip_serializing_if = "Option::is_none")]
     pub ssid_regex: Option<String>,
     /// `expirationEnabled`
     ///
     /// Wire name `expirationEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "expirationEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub expiration_enabled: Option<bool>,
     /// `registrationCount`
     ///
     /// Wire name `registrationCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "registrationCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub registration_count: Option<i64>,
     /// `defaultAccess`
     ///
     /// Wire name `defaultAccess`; `PoolDefaultAccess`; optional; default: ACCEPT.
-    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
     pub default_access: Option<PoolDefaultAccess>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `policySetId`
     ///
     /// Wire name `policySetId`; `string`; optional.
-    #[serde(rename = "policySetId", default, skip_serializing_if = "Option::is_none")]
     pub policy_set_id: Option<String>,
     /// `isReferenced`
     ///
     /// Wire name `isReferenced`; `boolean`; optional.
-    #[serde(rename = "isReferenced", default, skip_serializing_if = "Option::is_none")]
     pub is_referenced: Option<bool>,
     /// `networkCount`
     ///
     /// Wire name `networkCount`; `integer`; optional; format: int32.
-    #[serde(rename = "networkCount", default, skip_serializing_if = "Option::is_none")]
     pub network_count: Option<i64>,
     /// `identityGroupId`
     ///
     /// Wire name `identityGroupId`; `string`; optional.
-    #[serde(
-        rename = "identityGroupId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub identity_group_id: Option<String>,
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional.
-    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Pool {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Pool, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("autoCleanup", &v.auto_cleanup);
+            w.optional("expirationType", &v.expiration_type);
+            w.optional("expirationOffset", &v.expiration_offset);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("ssidRegex", &v.ssid_regex);
+            w.optional("expirationEnabled", &v.expiration_enabled);
+            w.optional("registrationCount", &v.registration_count);
+            w.optional("defaultAccess", &v.default_access);
+            w.optional("createdDate", &v.created_date);
+            w.optional("policySetId", &v.policy_set_id);
+            w.optional("isReferenced", &v.is_referenced);
+            w.optional("networkCount", &v.network_count);
+            w.optional("identityGroupId", &v.identity_group_id);
+            w.optional("identityId", &v.identity_id);
+            w.optional("_links", &v.links);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Pool {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Pool, ruckus_one_runtime::object::FieldError> {
+            Ok(Pool {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                description: f.optional("description")?,
+                auto_cleanup: f.optional("autoCleanup")?,
+                expiration_type: f.optional("expirationType")?,
+                expiration_offset: f.optional("expirationOffset")?,
+                expiration_date: f.optional("expirationDate")?,
+                ssid_regex: f.optional("ssidRegex")?,
+                expiration_enabled: f.optional("expirationEnabled")?,
+                registration_count: f.optional("registrationCount")?,
+                default_access: f.optional("defaultAccess")?,
+                created_date: f.optional("createdDate")?,
+                policy_set_id: f.optional("policySetId")?,
+                is_referenced: f.optional("isReferenced")?,
+                network_count: f.optional("networkCount")?,
+                identity_group_id: f.optional("identityGroupId")?,
+                identity_id: f.optional("identityId")?,
+                links: f.optional("_links")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Pool", fields)
+    }
 }
 impl Pool {
     /// Creates a value from the required fields; optional fields start empty.
@@ -8380,17 +9690,39 @@ impl<'de> serde::Deserialize<'de> for PoolExpirationType {
 /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileAction).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SamlIdpProfileAction {
     /// `action`
     ///
     /// Wire name `action`; `SamlIdpProfileActionAction`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<SamlIdpProfileActionAction>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SamlIdpProfileAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SamlIdpProfileAction, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("action", &v.action);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SamlIdpProfileAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SamlIdpProfileAction, ruckus_one_runtime::object::FieldError> {
+            Ok(SamlIdpProfileAction {
+                action: f.optional("action")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SamlIdpProfileAction", fields)
+    }
 }
 impl SamlIdpProfileAction {
     /// Creates a value with every field empty.
@@ -8462,7 +9794,7 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileActionAction {
 /// Provenance: reference (external_auth_api-0.0.1.yaml SamlIdpProfileRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SamlIdpProfileRequest {
     /// `name`
@@ -8472,30 +9804,56 @@ pub struct SamlIdpProfileRequest {
     /// `metadata`
     ///
     /// Wire name `metadata`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<String>,
     /// `metadataUrl`
     ///
     /// Wire name `metadataUrl`; `string`; optional; max_length: 2048; min_length: 0.
-    #[serde(rename = "metadataUrl", default, skip_serializing_if = "Option::is_none")]
     pub metadata_url: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `attributeMappings`
     ///
     /// Wire name `attributeMappings`; `array<AttributeMapping>`; optional; max_items: 64; min_items: 0.
-    #[serde(
-        rename = "attributeMappings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub attribute_mappings: Option<Vec<AttributeMapping>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SamlIdpProfileRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SamlIdpProfileRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("name", &v.name);
+            w.optional("metadata", &v.metadata);
+            w.optional("metadataUrl", &v.metadata_url);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("attributeMappings", &v.attribute_mappings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SamlIdpProfileRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(SamlIdpProfileRequest {
+                name: f.required("name")?,
+                metadata: f.optional("metadata")?,
+                metadata_url: f.optional("metadataUrl")?,
+                updated_date: f.optional("updatedDate")?,
+                attribute_mappings: f.optional("attributeMappings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SamlIdpProfileRequest", fields)
+    }
 }
 impl SamlIdpProfileRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -8810,27 +10168,51 @@ impl<'de> serde::Deserialize<'de> for ScepKeyCnValue3 {
 /// Provenance: reference (dpsk_service-0.0.3.yaml SortObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SortObject {
     /// `empty`
     ///
     /// Wire name `empty`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sorted`
     ///
     /// Wire name `sorted`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sorted: Option<bool>,
     /// `unsorted`
     ///
     /// Wire name `unsorted`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SortObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SortObject, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("empty", &v.empty);
+            w.optional("sorted", &v.sorted);
+            w.optional("unsorted", &v.unsorted);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SortObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SortObject, ruckus_one_runtime::object::FieldError> {
+            Ok(SortObject {
+                empty: f.optional("empty")?,
+                sorted: f.optional("sorted")?,
+                unsorted: f.optional("unsorted")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SortObject", fields)
+    }
 }
 impl SortObject {
     /// Creates a value with every field empty.
@@ -8863,17 +10245,39 @@ impl SortObject {
 /// Provenance: reference (policy_management_api-0.0.3.yaml String Evaluation).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct StringEvaluation {
     /// `stringValue`
     ///
     /// Wire name `stringValue`; `string`; required.
-    #[serde(rename = "stringValue")]
     pub string_value: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for StringEvaluation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &StringEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("stringValue", &v.string_value);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for StringEvaluation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<StringEvaluation, ruckus_one_runtime::object::FieldError> {
+            Ok(StringEvaluation {
+                string_value: f.required("stringValue")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "StringEvaluation", fields)
+    }
 }
 impl StringEvaluation {
     /// Creates a value from the required fields; optional fields start empty.
@@ -8889,47 +10293,82 @@ impl StringEvaluation {
 /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpdateCertificateTemplate {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `defaultAccess`
     ///
     /// Wire name `defaultAccess`; `boolean`; optional.
-    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
     pub default_access: Option<bool>,
     /// `onboard`
     ///
     /// Wire name `onboard`; `Onboard`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub onboard: Option<Onboard>,
     /// `chromebook`
     ///
     /// Wire name `chromebook`; `Chromebook`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chromebook: Option<Chromebook>,
     /// `keyLength`
     ///
     /// Wire name `keyLength`; `integer`; optional; format: int32; maximum: 4096; minimum: 2048.
-    #[serde(rename = "keyLength", default, skip_serializing_if = "Option::is_none")]
     pub key_length: Option<i64>,
     /// `algorithm`
     ///
     /// Wire name `algorithm`; `AlgorithmEnum`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub algorithm: Option<AlgorithmEnum>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpdateCertificateTemplate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpdateCertificateTemplate,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("description", &v.description);
+            w.optional("name", &v.name);
+            w.optional("defaultAccess", &v.default_access);
+            w.optional("onboard", &v.onboard);
+            w.optional("chromebook", &v.chromebook);
+            w.optional("keyLength", &v.key_length);
+            w.optional("algorithm", &v.algorithm);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateCertificateTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateCertificateTemplate, ruckus_one_runtime::object::FieldError> {
+            Ok(UpdateCertificateTemplate {
+                description: f.optional("description")?,
+                name: f.optional("name")?,
+                default_access: f.optional("defaultAccess")?,
+                onboard: f.optional("onboard")?,
+                chromebook: f.optional("chromebook")?,
+                key_length: f.optional("keyLength")?,
+                algorithm: f.optional("algorithm")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "UpdateCertificateTemplate",
+            fields,
+        )
+    }
 }
 impl UpdateCertificateTemplate {
     /// Creates a value with every field empty.
@@ -8986,36 +10425,64 @@ impl UpdateCertificateTemplate {
 /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateServerCertificateDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpdateServerCertificate {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `revocationReason`
     ///
     /// Wire name `revocationReason`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(
-        rename = "revocationReason",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub revocation_reason: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `notAfterDate`
     ///
     /// Wire name `notAfterDate`; `string`; optional; format: date-time.
-    #[serde(rename = "notAfterDate", default, skip_serializing_if = "Option::is_none")]
     pub not_after_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpdateServerCertificate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpdateServerCertificate,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("name", &v.name);
+            w.optional("revocationReason", &v.revocation_reason);
+            w.optional("description", &v.description);
+            w.optional("notAfterDate", &v.not_after_date);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateServerCertificate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateServerCertificate, ruckus_one_runtime::object::FieldError> {
+            Ok(UpdateServerCertificate {
+                name: f.optional("name")?,
+                revocation_reason: f.optional("revocationReason")?,
+                description: f.optional("description")?,
+                not_after_date: f.optional("notAfterDate")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "UpdateServerCertificate",
+            fields,
+        )
+    }
 }
 impl UpdateServerCertificate {
     /// Creates a value with every field empty.
@@ -11702,17 +13169,23 @@ impl<'a> CreateDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11752,17 +13225,23 @@ impl<'a> ListDpskServices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11852,17 +13331,23 @@ impl<'a> QueryDpskServices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<DpskPoolQueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DpskPoolQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DpskPoolQueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DpskPoolQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11929,14 +13414,21 @@ impl<'a> GetDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<DpskPool, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<DpskPool, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<DpskPool>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DpskPool>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12009,27 +13501,35 @@ impl<'a> UpdateDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static PATCH_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12102,27 +13602,35 @@ impl<'a> PatchDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12189,27 +13697,35 @@ impl<'a> DeleteDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12254,17 +13770,23 @@ impl<'a> AddIdentityGroupToDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12304,17 +13826,23 @@ impl<'a> RemoveIdentityGroupFromDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12359,17 +13887,23 @@ impl<'a> CreateDpskPassphrase<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12443,14 +13977,18 @@ impl<'a> ImportDpskPassphrases<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12523,24 +14061,30 @@ impl<'a> CreateDpskServicePassphrases<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12648,17 +14192,23 @@ impl<'a> ListDpskServicePassphrases<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<IdentityServicePage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<IdentityServicePage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<IdentityServicePage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<IdentityServicePage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12748,19 +14298,23 @@ impl<'a> QueryDpskServicePassphrases<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<DpskPassphraseQueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<DpskPassphraseQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DpskPassphraseQueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DpskPassphraseQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12827,17 +14381,23 @@ impl<'a> GetDpskServicePassphrase<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<DpskPassphrase, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DpskPassphrase, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DpskPassphrase>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DpskPassphrase>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12910,27 +14470,35 @@ impl<'a> DeleteDpskServicePassphrases<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12991,27 +14559,35 @@ impl<'a> CreateIdentityGroupDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13051,27 +14627,35 @@ impl<'a> CreateTemplateDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13119,14 +14703,21 @@ impl<'a> GetTemplateDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<DpskPool, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<DpskPool, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<DpskPool>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DpskPool>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13166,27 +14757,35 @@ impl<'a> UpdateTemplateDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13226,27 +14825,35 @@ impl<'a> PatchTemplateDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13286,27 +14893,35 @@ impl<'a> DeleteTemplateDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13363,19 +14978,23 @@ impl<'a> QueryTemplateDpskServices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<DpskPoolTemplateQueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<DpskPoolTemplateQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DpskPoolTemplateQueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DpskPoolTemplateQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13439,27 +15058,35 @@ impl<'a> CreateTemplateIdentityGroupDpskService<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13499,14 +15126,21 @@ impl<'a> ListTemplateWifiNetworkDpskServices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<DpskPool, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<DpskPool, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<DpskPool>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DpskPool>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static LIST_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13608,17 +15242,23 @@ impl<'a> ListIdentityGroups<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<IdentityServicePage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<IdentityServicePage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<IdentityServicePage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<IdentityServicePage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13720,17 +15360,23 @@ impl<'a> QueryIdentityGroups<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<IdentityServicePage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<IdentityServicePage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<IdentityServicePage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<IdentityServicePage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13775,17 +15421,23 @@ impl<'a> CreateIdentityGroup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13846,14 +15498,23 @@ impl<'a> GetIdentityGroup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<IdentityGroup, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<IdentityGroup, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<IdentityGroup>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<IdentityGroup>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static DELETE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13893,17 +15554,23 @@ impl<'a> DeleteIdentityGroup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13948,17 +15615,23 @@ impl<'a> PatchIdentityGroup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14022,29 +15695,35 @@ impl<'a> AddMacRegistrationPoolToIdentityGroup<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14105,29 +15784,35 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14188,29 +15873,35 @@ impl<'a> AddPolicySetToIdentityGroup<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14271,29 +15962,35 @@ impl<'a> RemovePolicySetFromIdentityGroup<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14357,29 +16054,35 @@ impl<'a> CreateIdentityGroupMacRegistrationPool<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14464,14 +16167,23 @@ impl<'a> ListIdentities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<Identity>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<Identity>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Vec<Identity>>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<Identity>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static QUERY_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14573,14 +16285,23 @@ impl<'a> QueryIdentities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<IdentityPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<IdentityPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<IdentityPage>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<IdentityPage>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static CREATE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14620,17 +16341,23 @@ impl<'a> CreateIdentity<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14691,14 +16418,21 @@ impl<'a> GetIdentity<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Identity, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Identity, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Identity>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Identity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static DELETE_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14738,17 +16472,23 @@ impl<'a> DeleteIdentities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14788,17 +16528,23 @@ impl<'a> DeleteIdentity<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14838,17 +16584,23 @@ impl<'a> PatchIdentity<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14893,17 +16645,23 @@ impl<'a> CreateIdentityDevice<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14943,17 +16701,23 @@ impl<'a> DeleteIdentityDevice<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14993,17 +16757,23 @@ impl<'a> DeleteIdentityEthernetPort<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15064,29 +16834,35 @@ impl<'a> UpdateIdentityVenueEthernetPorts<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static IMPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15126,17 +16902,23 @@ impl<'a> ImportIdentities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static EXPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15181,14 +16963,23 @@ impl<'a> ExportIdentities<'a> {
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
-    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
-        self.req.send_bytes().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<bytes::Bytes>, ruckus_one_runtime::Error> {
-        self.req.send_bytes_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<bytes::Bytes>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_bytes_with_response()
     }
 }
 static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15290,19 +17081,23 @@ impl<'a> ListMacRegistrationPools<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<MacRegistrationPoolPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<MacRegistrationPoolPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<MacRegistrationPoolPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<MacRegistrationPoolPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15369,27 +17164,35 @@ impl<'a> CreateMacRegistrationPool<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15450,17 +17253,23 @@ impl<'a> GetMacRegistrationPool<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<MacRegistrationPool, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<MacRegistrationPool, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<MacRegistrationPool>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<MacRegistrationPool>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15527,27 +17336,35 @@ impl<'a> DeleteMacRegistrationPool<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15649,19 +17466,23 @@ impl<'a> QueryMacRegistrationPools<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<MacRegistrationPoolPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<MacRegistrationPoolPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<MacRegistrationPoolPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<MacRegistrationPoolPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15763,17 +17584,23 @@ impl<'a> ListMacRegistrations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<MacRegistrationPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<MacRegistrationPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<MacRegistrationPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<MacRegistrationPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15840,27 +17667,35 @@ impl<'a> CreateMacRegistration<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15927,27 +17762,35 @@ impl<'a> DeleteMacRegistrations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16008,17 +17851,23 @@ impl<'a> GetMacRegistration<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<MacRegistration, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<MacRegistration, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<MacRegistration>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<MacRegistration>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16085,27 +17934,35 @@ impl<'a> DeleteMacRegistration<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16207,17 +18064,23 @@ impl<'a> QueryMacRegistrations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<MacRegistrationPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<MacRegistrationPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<MacRegistrationPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<MacRegistrationPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16278,29 +18141,35 @@ impl<'a> AddPolicySetToMacRegistrationPool<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16364,29 +18233,35 @@ impl<'a> RemovePolicySetFromMacRegistrationPool<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16450,14 +18325,18 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Pool, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Pool, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Pool>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<Pool>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static GET_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16518,14 +18397,23 @@ impl<'a> GetCertificate<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Certificate, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Certificate, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Certificate>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Certificate>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static DOWNLOAD_CERTIFICATE_PRIVATE_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16565,14 +18453,23 @@ impl<'a> DownloadCertificatePrivateKey<'a> {
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
-    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
-        self.req.send_bytes().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<bytes::Bytes>, ruckus_one_runtime::Error> {
-        self.req.send_bytes_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<bytes::Bytes>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_bytes_with_response()
     }
 }
 static PATCH_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16633,27 +18530,35 @@ impl<'a> PatchCertificate<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16714,27 +18619,35 @@ impl<'a> DeleteCertificate<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_CERTIFICATE_CHAINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16774,14 +18687,23 @@ impl<'a> ListCertificateChains<'a> {
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
-    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
-        self.req.send_bytes().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<bytes::Bytes>, ruckus_one_runtime::Error> {
-        self.req.send_bytes_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<bytes::Bytes>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_bytes_with_response()
     }
 }
 static CREATE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16842,27 +18764,35 @@ impl<'a> CreateCertificateAuthority<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16923,17 +18853,23 @@ impl<'a> GetCertificateAuthority<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<CertificateAuthority, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<CertificateAuthority, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<CertificateAuthority>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<CertificateAuthority>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16994,27 +18930,35 @@ impl<'a> DeleteCertificateAuthority<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17092,17 +19036,23 @@ impl<'a> QueryCertificateAuthorities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<CaQueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<CaQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<CaQueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<CaQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17163,27 +19113,35 @@ impl<'a> CreateCertificateTemplate<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_SUB_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17244,27 +19202,35 @@ impl<'a> CreateSubCertificateAuthority<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_SUB_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17342,17 +19308,23 @@ impl<'a> QuerySubCertificateAuthorities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<CaQueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<CaQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<CaQueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<CaQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17413,27 +19385,35 @@ impl<'a> CreateCertificate<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_CERTIFICATE_AUTHORITY_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17514,17 +19494,23 @@ impl<'a> QueryCertificateAuthorityCertificates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<CertQueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<CertQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<CertQueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<CertQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17585,17 +19571,23 @@ impl<'a> GetCertificateTemplate<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<CertificateTemplate, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<CertificateTemplate, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<CertificateTemplate>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<CertificateTemplate>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17656,27 +19648,35 @@ impl<'a> PatchCertificateTemplate<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17737,27 +19737,35 @@ impl<'a> DeleteCertificateTemplate<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_CERTIFICATE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17835,19 +19843,23 @@ impl<'a> QueryCertificateTemplates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<CertTemplateQueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<CertTemplateQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<CertTemplateQueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<CertTemplateQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17908,27 +19920,35 @@ impl<'a> CreateScepKey<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_SCEP_KEYS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18030,17 +20050,23 @@ impl<'a> ListScepKeys<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<IdentityServicePage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<IdentityServicePage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<IdentityServicePage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<IdentityServicePage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18101,14 +20127,18 @@ impl<'a> GetScepKey<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ScepKey, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<ScepKey, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ScepKey>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<ScepKey>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static DELETE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18169,27 +20199,35 @@ impl<'a> DeleteScepKey<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_CERTIFICATE_TEMPLATE_IDENTITY_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18270,19 +20308,23 @@ impl<'a> QueryCertificateTemplateIdentityCertificates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<DeviceCertQueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<DeviceCertQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DeviceCertQueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DeviceCertQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18363,19 +20405,23 @@ impl<'a> QueryCertificateTemplateCertificates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<DeviceCertQueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<DeviceCertQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DeviceCertQueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DeviceCertQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18453,19 +20499,23 @@ impl<'a> QueryCertificates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<DeviceCertQueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<DeviceCertQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DeviceCertQueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DeviceCertQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18505,17 +20555,23 @@ impl<'a> DeleteCertificateTemplateCertificates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_RADIUS_PROFILE_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18576,14 +20632,23 @@ impl<'a> ListRadiusProfileCertificates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Certificate, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Certificate, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Certificate>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Certificate>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static LIST_RADIUS_PROFILE_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18647,14 +20712,18 @@ impl<'a> ListRadiusProfileCertificateAuthorities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Ca, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Ca, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Ca>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<Ca>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static CREATE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18715,19 +20784,26 @@ impl<'a> CreateSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EntityIdOperationResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::EntityIdOperationResponse,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EntityIdOperationResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EntityIdOperationResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18788,17 +20864,23 @@ impl<'a> GetSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<SamlIdpProfileRequest, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<SamlIdpProfileRequest, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SamlIdpProfileRequest>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SamlIdpProfileRequest>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18859,22 +20941,26 @@ impl<'a> UpdateSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        super::common::OperationResponseRequestIdOnly,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::OperationResponseRequestIdOnly,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18935,22 +21021,26 @@ impl<'a> PatchSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        super::common::OperationResponseRequestIdOnly,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::OperationResponseRequestIdOnly,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19011,22 +21101,26 @@ impl<'a> DeleteSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        super::common::OperationResponseRequestIdOnly,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::OperationResponseRequestIdOnly,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static ADD_SIGNING_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19090,22 +21184,26 @@ impl<'a> AddSigningCertificateToSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        super::common::OperationResponseRequestIdOnly,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::OperationResponseRequestIdOnly,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static REMOVE_SIGNING_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19169,22 +21267,26 @@ impl<'a> RemoveSigningCertificateFromSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        super::common::OperationResponseRequestIdOnly,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::OperationResponseRequestIdOnly,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static ADD_ENCRYPTION_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19248,22 +21350,26 @@ impl<'a> AddEncryptionCertificateToSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        super::common::OperationResponseRequestIdOnly,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::OperationResponseRequestIdOnly,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static REMOVE_ENCRYPTION_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19327,22 +21433,26 @@ impl<'a> RemoveEncryptionCertificateFromSamlIdpProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        super::common::OperationResponseRequestIdOnly,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::OperationResponseRequestIdOnly,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static ADD_SAML_IDP_PROFILE_TO_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19403,29 +21513,35 @@ impl<'a> AddSamlIdpProfileToWifiNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_CERTIFICATE_TEMPLATE_TO_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19489,29 +21605,35 @@ impl<'a> AddCertificateTemplateToWifiNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_CERTIFICATE_TEMPLATE_FROM_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19575,29 +21697,35 @@ impl<'a> RemoveCertificateTemplateFromWifiNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19642,17 +21770,23 @@ impl<'a> CreatePolicySetEvaluation<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19713,17 +21847,23 @@ impl<'a> CreatePolicySetEvaluationReport<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<EvaluationReport, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<EvaluationReport, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<EvaluationReport>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EvaluationReport>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_POLICY_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19763,17 +21903,23 @@ impl<'a> ListPolicySets<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19813,17 +21959,23 @@ impl<'a> ListPolicyTemplates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19863,16 +22015,22 @@ impl<'a> ListPolicyTemplatePolicies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }

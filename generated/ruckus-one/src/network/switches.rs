@@ -10,17 +10,39 @@
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchClient {
     /// How the client authenticated.
     ///
     /// Wire name `clientAuthType`; `string`; optional.
-    #[serde(rename = "clientAuthType", default, skip_serializing_if = "Option::is_none")]
     pub client_auth_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchClient {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchClient, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("clientAuthType", &v.client_auth_type);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchClient {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchClient, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchClient {
+                client_auth_type: f.optional("clientAuthType")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchClient", fields)
+    }
 }
 impl SwitchClient {
     /// Creates a value with every field empty.
@@ -41,27 +63,54 @@ impl SwitchClient {
 /// Provenance: reference (Pagination styles (query bodies)).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchPortQueryResult {
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<SwitchPort>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<super::common::SwitchPort>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchPortQueryResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SwitchPortQueryResult,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchPortQueryResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchPortQueryResult, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchPortQueryResult {
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchPortQueryResult", fields)
+    }
 }
 impl SwitchPortQueryResult {
     /// Creates a value with every field empty.
@@ -97,27 +146,58 @@ impl SwitchPortQueryResult {
 /// Provenance: reference (Pagination styles (query bodies)).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchClientQueryResult {
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `data`
     ///
     /// Wire name `data`; `array<SwitchClient>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<SwitchClient>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchClientQueryResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SwitchClientQueryResult,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchClientQueryResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchClientQueryResult, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchClientQueryResult {
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "SwitchClientQueryResult",
+            fields,
+        )
+    }
 }
 impl SwitchClientQueryResult {
     /// Creates a value with every field empty.
@@ -150,51 +230,75 @@ impl SwitchClientQueryResult {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchQueryResult {
     /// Number of switches matching the query.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Page number of this answer.
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// The switch rows of this page.
     ///
     /// Wire name `data`; `array<Switch>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<super::common::Switch>>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchQueryResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchQueryResult, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.optional("fields", &v.fields);
+            w.optional("objectId", &v.object_id);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchQueryResult, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchQueryResult {
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                data: f.optional("data")?,
+                fields: f.optional("fields")?,
+                object_id: f.optional("objectId")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchQueryResult", fields)
+    }
 }
 impl SwitchQueryResult {
     /// Creates a value with every field empty.
@@ -254,22 +358,52 @@ impl SwitchQueryResult {
 /// Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchConfigHistoryPage {
     /// Number of entries matching the query.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// The entries of this page.
     ///
     /// Wire name `list`; array of raw JSON, shape not shown: The fields of a configuration history entry are not shown by the document.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchConfigHistoryPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SwitchConfigHistoryPage,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("totalCount", &v.total_count);
+            w.optional("list", &v.list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchConfigHistoryPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchConfigHistoryPage, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchConfigHistoryPage {
+                total_count: f.optional("totalCount")?,
+                list: f.optional("list")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "SwitchConfigHistoryPage",
+            fields,
+        )
+    }
 }
 impl SwitchConfigHistoryPage {
     /// Creates a value with every field empty.
@@ -296,19 +430,41 @@ impl SwitchConfigHistoryPage {
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortRequestV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchPortSelection {
     /// Identifier of the switch.
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// Port identifiers of the switch.
     ///
     /// Wire name `ports`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
+}
+impl serde::Serialize for SwitchPortSelection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchPortSelection, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("switchId", &v.switch_id);
+            w.optional("ports", &v.ports);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchPortSelection, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchPortSelection {
+                switch_id: f.optional("switchId")?,
+                ports: f.optional("ports")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchPortSelection", fields)
+    }
 }
 impl SwitchPortSelection {
     /// Creates a value with every field empty.
@@ -334,22 +490,45 @@ impl SwitchPortSelection {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServerResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `AaaServerView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<AaaServerView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AaaServerResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AaaServerResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AaaServerResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(AaaServerResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AaaServerResponse", fields)
+    }
 }
 impl AaaServerResponse {
     /// Creates a value with every field empty.
@@ -376,85 +555,111 @@ impl AaaServerResponse {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServerView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `purpose`
     ///
     /// Wire name `purpose`; `AaaServerViewPurpose`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<AaaServerViewPurpose>,
     /// `level`
     ///
     /// Wire name `level`; `AaaServerViewLevel`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<AaaServerViewLevel>,
     /// `serverType`
     ///
     /// Wire name `serverType`; `AaaServerViewServerType`; optional.
-    #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
     pub server_type: Option<AaaServerViewServerType>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `acctPort`
     ///
     /// Wire name `acctPort`; `integer`; optional; format: int32.
-    #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
     pub acct_port: Option<i64>,
     /// `authPort`
     ///
     /// Wire name `authPort`; `integer`; optional; format: int32.
-    #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
     pub auth_port: Option<i64>,
     /// `switchCountInVenue`
     ///
     /// Wire name `switchCountInVenue`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "switchCountInVenue",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_count_in_venue: Option<i64>,
     /// `syncedPasswordSwitchCount`
     ///
     /// Wire name `syncedPasswordSwitchCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "syncedPasswordSwitchCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub synced_password_switch_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AaaServerView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AaaServerView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("username", &v.username);
+            w.optional("password", &v.password);
+            w.optional("purpose", &v.purpose);
+            w.optional("level", &v.level);
+            w.optional("serverType", &v.server_type);
+            w.optional("secret", &v.secret);
+            w.optional("ip", &v.ip);
+            w.optional("acctPort", &v.acct_port);
+            w.optional("authPort", &v.auth_port);
+            w.optional("switchCountInVenue", &v.switch_count_in_venue);
+            w.optional("syncedPasswordSwitchCount", &v.synced_password_switch_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaServerView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AaaServerView, ruckus_one_runtime::object::FieldError> {
+            Ok(AaaServerView {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                username: f.optional("username")?,
+                password: f.optional("password")?,
+                purpose: f.optional("purpose")?,
+                level: f.optional("level")?,
+                server_type: f.optional("serverType")?,
+                secret: f.optional("secret")?,
+                ip: f.optional("ip")?,
+                acct_port: f.optional("acctPort")?,
+                auth_port: f.optional("authPort")?,
+                switch_count_in_venue: f.optional("switchCountInVenue")?,
+                synced_password_switch_count: f.optional("syncedPasswordSwitchCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AaaServerView", fields)
+    }
 }
 impl AaaServerView {
     /// Creates a value with every field empty.
@@ -754,27 +959,51 @@ impl<'de> serde::Deserialize<'de> for AaaServerViewServerType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclIntersectionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclIntersectionView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `profileAcl`
     ///
     /// Wire name `profileAcl`; `array<string>`; optional.
-    #[serde(rename = "profileAcl", default, skip_serializing_if = "Option::is_none")]
     pub profile_acl: Option<Vec<String>>,
     /// `switchAcl`
     ///
     /// Wire name `switchAcl`; `array<string>`; optional.
-    #[serde(rename = "switchAcl", default, skip_serializing_if = "Option::is_none")]
     pub switch_acl: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AclIntersectionView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AclIntersectionView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("profileAcl", &v.profile_acl);
+            w.optional("switchAcl", &v.switch_acl);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AclIntersectionView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AclIntersectionView, ruckus_one_runtime::object::FieldError> {
+            Ok(AclIntersectionView {
+                id: f.optional("id")?,
+                profile_acl: f.optional("profileAcl")?,
+                switch_acl: f.optional("switchAcl")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AclIntersectionView", fields)
+    }
 }
 impl AclIntersectionView {
     /// Creates a value with every field empty.
@@ -807,42 +1036,69 @@ impl AclIntersectionView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeScheduleDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChangeSchedule {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `date`
     ///
     /// Wire name `date`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
     /// `time`
     ///
     /// Wire name `time`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
     /// `versions`
     ///
     /// Wire name `versions`; `array<ModelVersionView>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versions: Option<Vec<ModelVersionView>>,
     /// `switchIds`
     ///
     /// Wire name `switchIds`; `array<string>`; optional.
-    #[serde(rename = "switchIds", default, skip_serializing_if = "Option::is_none")]
     pub switch_ids: Option<Vec<String>>,
     /// `preDownload`
     ///
     /// Wire name `preDownload`; `boolean`; optional.
-    #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
     pub pre_download: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ChangeSchedule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ChangeSchedule, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("date", &v.date);
+            w.optional("time", &v.time);
+            w.optional("versions", &v.versions);
+            w.optional("switchIds", &v.switch_ids);
+            w.optional("preDownload", &v.pre_download);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ChangeSchedule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ChangeSchedule, ruckus_one_runtime::object::FieldError> {
+            Ok(ChangeSchedule {
+                id: f.optional("id")?,
+                date: f.optional("date")?,
+                time: f.optional("time")?,
+                versions: f.optional("versions")?,
+                switch_ids: f.optional("switchIds")?,
+                pre_download: f.optional("preDownload")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ChangeSchedule", fields)
+    }
 }
 impl ChangeSchedule {
     /// Creates a value with every field empty.
@@ -893,51 +1149,75 @@ impl ChangeSchedule {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ChangeSchedule_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChangeScheduleV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `date`
     ///
     /// Wire name `date`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
     /// `time`
     ///
     /// Wire name `time`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
     /// `switchVersion`
     ///
     /// Wire name `switchVersion`; `string`; optional.
-    #[serde(rename = "switchVersion", default, skip_serializing_if = "Option::is_none")]
     pub switch_version: Option<String>,
     /// `switchVersionAboveTen`
     ///
     /// Wire name `switchVersionAboveTen`; `string`; optional.
-    #[serde(
-        rename = "switchVersionAboveTen",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_version_above_ten: Option<String>,
     /// `switchIds`
     ///
     /// Wire name `switchIds`; `array<string>`; optional.
-    #[serde(rename = "switchIds", default, skip_serializing_if = "Option::is_none")]
     pub switch_ids: Option<Vec<String>>,
     /// `preDownload`
     ///
     /// Wire name `preDownload`; `boolean`; optional.
-    #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
     pub pre_download: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ChangeScheduleV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ChangeScheduleV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("date", &v.date);
+            w.optional("time", &v.time);
+            w.optional("switchVersion", &v.switch_version);
+            w.optional("switchVersionAboveTen", &v.switch_version_above_ten);
+            w.optional("switchIds", &v.switch_ids);
+            w.optional("preDownload", &v.pre_download);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ChangeScheduleV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ChangeScheduleV1, ruckus_one_runtime::object::FieldError> {
+            Ok(ChangeScheduleV1 {
+                id: f.optional("id")?,
+                date: f.optional("date")?,
+                time: f.optional("time")?,
+                switch_version: f.optional("switchVersion")?,
+                switch_version_above_ten: f.optional("switchVersionAboveTen")?,
+                switch_ids: f.optional("switchIds")?,
+                pre_download: f.optional("preDownload")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ChangeScheduleV1", fields)
+    }
 }
 impl ChangeScheduleV1 {
     /// Creates a value with every field empty.
@@ -994,42 +1274,72 @@ impl ChangeScheduleV1 {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackUpFormatted_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackUpFormatted {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `cli`
     ///
     /// Wire name `cli`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ConfigBackUpFormatted {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ConfigBackUpFormatted,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("switchId", &v.switch_id);
+            w.optional("model", &v.model);
+            w.optional("venueId", &v.venue_id);
+            w.optional("cli", &v.cli);
+            w.optional("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigBackUpFormatted {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ConfigBackUpFormatted, ruckus_one_runtime::object::FieldError> {
+            Ok(ConfigBackUpFormatted {
+                id: f.optional("id")?,
+                switch_id: f.optional("switchId")?,
+                model: f.optional("model")?,
+                venue_id: f.optional("venueId")?,
+                cli: f.optional("cli")?,
+                name: f.optional("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ConfigBackUpFormatted", fields)
+    }
 }
 impl ConfigBackUpFormatted {
     /// Creates a value with every field empty.
@@ -1080,17 +1390,39 @@ impl ConfigBackUpFormatted {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackup {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ConfigBackup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ConfigBackup, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigBackup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ConfigBackup, ruckus_one_runtime::object::FieldError> {
+            Ok(ConfigBackup {
+                name: f.optional("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ConfigBackup", fields)
+    }
 }
 impl ConfigBackup {
     /// Creates a value with every field empty.
@@ -1111,21 +1443,39 @@ impl ConfigBackup {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupActionDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupAction {
     /// `configBackupAction`
     ///
     /// Wire name `configBackupAction`; `ConfigBackupActionConfigBackupAction`; optional.
-    #[serde(
-        rename = "configBackupAction",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub config_backup_action: Option<ConfigBackupActionConfigBackupAction>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ConfigBackupAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ConfigBackupAction, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("configBackupAction", &v.config_backup_action);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigBackupAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ConfigBackupAction, ruckus_one_runtime::object::FieldError> {
+            Ok(ConfigBackupAction {
+                config_backup_action: f.optional("configBackupAction")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ConfigBackupAction", fields)
+    }
 }
 impl ConfigBackupAction {
     /// Creates a value with every field empty.
@@ -1204,22 +1554,52 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupActionConfigBackupAction {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupComparison {
     /// `backupId1`
     ///
     /// Wire name `backupId1`; `string`; optional.
-    #[serde(rename = "backupId1", default, skip_serializing_if = "Option::is_none")]
     pub backup_id1: Option<String>,
     /// `backupId2`
     ///
     /// Wire name `backupId2`; `string`; optional.
-    #[serde(rename = "backupId2", default, skip_serializing_if = "Option::is_none")]
     pub backup_id2: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ConfigBackupComparison {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ConfigBackupComparison,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("backupId1", &v.backup_id1);
+            w.optional("backupId2", &v.backup_id2);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigBackupComparison {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ConfigBackupComparison, ruckus_one_runtime::object::FieldError> {
+            Ok(ConfigBackupComparison {
+                backup_id1: f.optional("backupId1")?,
+                backup_id2: f.optional("backupId2")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ConfigBackupComparison",
+            fields,
+        )
+    }
 }
 impl ConfigBackupComparison {
     /// Creates a value with every field empty.
@@ -1246,27 +1626,58 @@ impl ConfigBackupComparison {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupComparisonViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupComparisonView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `configBackup1`
     ///
     /// Wire name `configBackup1`; `ConfigBackupContentView`; optional.
-    #[serde(rename = "configBackup1", default, skip_serializing_if = "Option::is_none")]
     pub config_backup1: Option<ConfigBackupContentView>,
     /// `configBackup2`
     ///
     /// Wire name `configBackup2`; `ConfigBackupContentView`; optional.
-    #[serde(rename = "configBackup2", default, skip_serializing_if = "Option::is_none")]
     pub config_backup2: Option<ConfigBackupContentView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ConfigBackupComparisonView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ConfigBackupComparisonView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("configBackup1", &v.config_backup1);
+            w.optional("configBackup2", &v.config_backup2);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigBackupComparisonView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ConfigBackupComparisonView, ruckus_one_runtime::object::FieldError> {
+            Ok(ConfigBackupComparisonView {
+                id: f.optional("id")?,
+                config_backup1: f.optional("configBackup1")?,
+                config_backup2: f.optional("configBackup2")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ConfigBackupComparisonView",
+            fields,
+        )
+    }
 }
 impl ConfigBackupComparisonView {
     /// Creates a value with every field empty.
@@ -1305,22 +1716,52 @@ impl ConfigBackupComparisonView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupContentViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupContentView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `config`
     ///
     /// Wire name `config`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ConfigBackupContentView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ConfigBackupContentView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("config", &v.config);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigBackupContentView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ConfigBackupContentView, ruckus_one_runtime::object::FieldError> {
+            Ok(ConfigBackupContentView {
+                id: f.optional("id")?,
+                config: f.optional("config")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ConfigBackupContentView",
+            fields,
+        )
+    }
 }
 impl ConfigBackupContentView {
     /// Creates a value with every field empty.
@@ -1347,71 +1788,99 @@ impl ConfigBackupContentView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `backupId`
     ///
     /// Wire name `backupId`; `string`; optional.
-    #[serde(rename = "backupId", default, skip_serializing_if = "Option::is_none")]
     pub backup_id: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `backupType`
     ///
     /// Wire name `backupType`; `string`; optional.
-    #[serde(rename = "backupType", default, skip_serializing_if = "Option::is_none")]
     pub backup_type: Option<String>,
     /// `config`
     ///
     /// Wire name `config`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// `restoreStatus`
     ///
     /// Wire name `restoreStatus`; `string`; optional.
-    #[serde(rename = "restoreStatus", default, skip_serializing_if = "Option::is_none")]
     pub restore_status: Option<String>,
     /// `restoreTimestamp`
     ///
     /// Wire name `restoreTimestamp`; `string`; optional.
-    #[serde(
-        rename = "restoreTimestamp",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub restore_timestamp: Option<String>,
     /// `failureReason`
     ///
     /// Wire name `failureReason`; `string`; optional.
-    #[serde(rename = "failureReason", default, skip_serializing_if = "Option::is_none")]
     pub failure_reason: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ConfigBackupView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ConfigBackupView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("name", &v.name);
+            w.optional("backupId", &v.backup_id);
+            w.optional("switchId", &v.switch_id);
+            w.optional("backupType", &v.backup_type);
+            w.optional("config", &v.config);
+            w.optional("status", &v.status);
+            w.optional("restoreStatus", &v.restore_status);
+            w.optional("restoreTimestamp", &v.restore_timestamp);
+            w.optional("failureReason", &v.failure_reason);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigBackupView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ConfigBackupView, ruckus_one_runtime::object::FieldError> {
+            Ok(ConfigBackupView {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                name: f.optional("name")?,
+                backup_id: f.optional("backupId")?,
+                switch_id: f.optional("switchId")?,
+                backup_type: f.optional("backupType")?,
+                config: f.optional("config")?,
+                status: f.optional("status")?,
+                restore_status: f.optional("restoreStatus")?,
+                restore_timestamp: f.optional("restoreTimestamp")?,
+                failure_reason: f.optional("failureReason")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ConfigBackupView", fields)
+    }
 }
 impl ConfigBackupView {
     /// Creates a value with every field empty.
@@ -1492,66 +1961,103 @@ impl ConfigBackupView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryInfoViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationHistoryInfoView {
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `startTime`
     ///
     /// Wire name `startTime`; `string`; optional; format: date-time.
-    #[serde(rename = "startTime", default, skip_serializing_if = "Option::is_none")]
     pub start_time: Option<String>,
     /// `endTime`
     ///
     /// Wire name `endTime`; `string`; optional; format: date-time.
-    #[serde(rename = "endTime", default, skip_serializing_if = "Option::is_none")]
     pub end_time: Option<String>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `configType`
     ///
     /// Wire name `configType`; `ConfigurationHistoryInfoViewConfigType`; optional.
-    #[serde(rename = "configType", default, skip_serializing_if = "Option::is_none")]
     pub config_type: Option<ConfigurationHistoryInfoViewConfigType>,
     /// `dispatchStatus`
     ///
     /// Wire name `dispatchStatus`; `ConfigurationHistoryInfoViewDispatchStatus`; optional.
-    #[serde(rename = "dispatchStatus", default, skip_serializing_if = "Option::is_none")]
     pub dispatch_status: Option<ConfigurationHistoryInfoViewDispatchStatus>,
     /// `clis`
     ///
     /// Wire name `clis`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clis: Option<String>,
     /// `numberOfErrors`
     ///
     /// Wire name `numberOfErrors`; `integer`; optional; format: int32.
-    #[serde(rename = "numberOfErrors", default, skip_serializing_if = "Option::is_none")]
     pub number_of_errors: Option<i64>,
     /// `transactionId`
     ///
     /// Wire name `transactionId`; `string`; optional.
-    #[serde(rename = "transactionId", default, skip_serializing_if = "Option::is_none")]
     pub transaction_id: Option<String>,
     /// `dispatchFailedReason`
     ///
     /// Wire name `dispatchFailedReason`; `array<DispatchFailedReasonView>`; optional.
-    #[serde(
-        rename = "dispatchFailedReason",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dispatch_failed_reason: Option<Vec<DispatchFailedReasonView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ConfigurationHistoryInfoView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ConfigurationHistoryInfoView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("switchName", &v.switch_name);
+            w.optional("startTime", &v.start_time);
+            w.optional("endTime", &v.end_time);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("configType", &v.config_type);
+            w.optional("dispatchStatus", &v.dispatch_status);
+            w.optional("clis", &v.clis);
+            w.optional("numberOfErrors", &v.number_of_errors);
+            w.optional("transactionId", &v.transaction_id);
+            w.optional("dispatchFailedReason", &v.dispatch_failed_reason);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ConfigurationHistoryInfoView,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ConfigurationHistoryInfoView {
+                switch_name: f.optional("switchName")?,
+                start_time: f.optional("startTime")?,
+                end_time: f.optional("endTime")?,
+                serial_number: f.optional("serialNumber")?,
+                config_type: f.optional("configType")?,
+                dispatch_status: f.optional("dispatchStatus")?,
+                clis: f.optional("clis")?,
+                number_of_errors: f.optional("numberOfErrors")?,
+                transaction_id: f.optional("transactionId")?,
+                dispatch_failed_reason: f.optional("dispatchFailedReason")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ConfigurationHistoryInfoView",
+            fields,
+        )
+    }
 }
 impl ConfigurationHistoryInfoView {
     /// Creates a value with every field empty.
@@ -1913,27 +2419,58 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoViewDispatchStatus
 /// Provenance: reference (switch_service_api-0.4.0.yaml ConfigurationHistoryViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationHistoryView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional; format: int32.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `list`
     ///
     /// Wire name `list`; `array<ConfigurationHistoryInfoView>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list: Option<Vec<ConfigurationHistoryInfoView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ConfigurationHistoryView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ConfigurationHistoryView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("totalCount", &v.total_count);
+            w.optional("list", &v.list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ConfigurationHistoryView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ConfigurationHistoryView, ruckus_one_runtime::object::FieldError> {
+            Ok(ConfigurationHistoryView {
+                id: f.optional("id")?,
+                total_count: f.optional("totalCount")?,
+                list: f.optional("list")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ConfigurationHistoryView",
+            fields,
+        )
+    }
 }
 impl ConfigurationHistoryView {
     /// Creates a value with every field empty.
@@ -1969,26 +2506,45 @@ impl ConfigurationHistoryView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequestViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceRequestView {
     /// `deviceRequestAction`
     ///
     /// Wire name `deviceRequestAction`; `DeviceRequestViewDeviceRequestAction`; optional.
-    #[serde(
-        rename = "deviceRequestAction",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_request_action: Option<DeviceRequestViewDeviceRequestAction>,
     /// `switchIdList`
     ///
     /// Wire name `switchIdList`; `array<string>`; optional.
-    #[serde(rename = "switchIdList", default, skip_serializing_if = "Option::is_none")]
     pub switch_id_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DeviceRequestView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DeviceRequestView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("deviceRequestAction", &v.device_request_action);
+            w.optional("switchIdList", &v.switch_id_list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DeviceRequestView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DeviceRequestView, ruckus_one_runtime::object::FieldError> {
+            Ok(DeviceRequestView {
+                device_request_action: f.optional("deviceRequestAction")?,
+                switch_id_list: f.optional("switchIdList")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DeviceRequestView", fields)
+    }
 }
 impl DeviceRequestView {
     /// Creates a value with every field empty.
@@ -2077,27 +2633,51 @@ impl<'de> serde::Deserialize<'de> for DeviceRequestViewDeviceRequestAction {
 /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpOptionView {
     /// `seq`
     ///
     /// Wire name `seq`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seq: Option<i64>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `DhcpOptionViewType`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<DhcpOptionViewType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpOptionView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpOptionView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("seq", &v.seq);
+            w.optional("value", &v.value);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpOptionView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpOptionView, ruckus_one_runtime::object::FieldError> {
+            Ok(DhcpOptionView {
+                seq: f.optional("seq")?,
+                value: f.optional("value")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DhcpOptionView", fields)
+    }
 }
 impl DhcpOptionView {
     /// Creates a value with every field empty.
@@ -2197,22 +2777,45 @@ impl<'de> serde::Deserialize<'de> for DhcpOptionViewType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpServerResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `DhcpServerView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<DhcpServerView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpServerResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpServerResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpServerResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpServerResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(DhcpServerResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DhcpServerResponse", fields)
+    }
 }
 impl DhcpServerResponse {
     /// Creates a value with every field empty.
@@ -2239,17 +2842,39 @@ impl DhcpServerResponse {
 /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerStateViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpServerStateView {
     /// `state`
     ///
     /// Wire name `state`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpServerStateView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpServerStateView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("state", &v.state);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpServerStateView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpServerStateView, ruckus_one_runtime::object::FieldError> {
+            Ok(DhcpServerStateView {
+                state: f.optional("state")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DhcpServerStateView", fields)
+    }
 }
 impl DhcpServerStateView {
     /// Creates a value with every field empty.
@@ -2270,71 +2895,99 @@ impl DhcpServerStateView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpServerView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `poolName`
     ///
     /// Wire name `poolName`; `string`; optional.
-    #[serde(rename = "poolName", default, skip_serializing_if = "Option::is_none")]
     pub pool_name: Option<String>,
     /// `defaultRouterIp`
     ///
     /// Wire name `defaultRouterIp`; `string`; optional.
-    #[serde(
-        rename = "defaultRouterIp",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub default_router_ip: Option<String>,
     /// `excludedEnd`
     ///
     /// Wire name `excludedEnd`; `string`; optional.
-    #[serde(rename = "excludedEnd", default, skip_serializing_if = "Option::is_none")]
     pub excluded_end: Option<String>,
     /// `excludedStart`
     ///
     /// Wire name `excludedStart`; `string`; optional.
-    #[serde(rename = "excludedStart", default, skip_serializing_if = "Option::is_none")]
     pub excluded_start: Option<String>,
     /// `leaseDays`
     ///
     /// Wire name `leaseDays`; `integer`; optional; format: int32.
-    #[serde(rename = "leaseDays", default, skip_serializing_if = "Option::is_none")]
     pub lease_days: Option<i64>,
     /// `leaseHrs`
     ///
     /// Wire name `leaseHrs`; `integer`; optional; format: int32.
-    #[serde(rename = "leaseHrs", default, skip_serializing_if = "Option::is_none")]
     pub lease_hrs: Option<i64>,
     /// `leaseMins`
     ///
     /// Wire name `leaseMins`; `integer`; optional; format: int32.
-    #[serde(rename = "leaseMins", default, skip_serializing_if = "Option::is_none")]
     pub lease_mins: Option<i64>,
     /// `dhcpOptions`
     ///
     /// Wire name `dhcpOptions`; `array<DhcpOptionView>`; optional.
-    #[serde(rename = "dhcpOptions", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_options: Option<Vec<DhcpOptionView>>,
     /// `subnetAddress`
     ///
     /// Wire name `subnetAddress`; `string`; optional.
-    #[serde(rename = "subnetAddress", default, skip_serializing_if = "Option::is_none")]
     pub subnet_address: Option<String>,
     /// `subnetMask`
     ///
     /// Wire name `subnetMask`; `string`; optional.
-    #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
     pub subnet_mask: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpServerView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpServerView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("poolName", &v.pool_name);
+            w.optional("defaultRouterIp", &v.default_router_ip);
+            w.optional("excludedEnd", &v.excluded_end);
+            w.optional("excludedStart", &v.excluded_start);
+            w.optional("leaseDays", &v.lease_days);
+            w.optional("leaseHrs", &v.lease_hrs);
+            w.optional("leaseMins", &v.lease_mins);
+            w.optional("dhcpOptions", &v.dhcp_options);
+            w.optional("subnetAddress", &v.subnet_address);
+            w.optional("subnetMask", &v.subnet_mask);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpServerView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpServerView, ruckus_one_runtime::object::FieldError> {
+            Ok(DhcpServerView {
+                id: f.optional("id")?,
+                pool_name: f.optional("poolName")?,
+                default_router_ip: f.optional("defaultRouterIp")?,
+                excluded_end: f.optional("excludedEnd")?,
+                excluded_start: f.optional("excludedStart")?,
+                lease_days: f.optional("leaseDays")?,
+                lease_hrs: f.optional("leaseHrs")?,
+                lease_mins: f.optional("leaseMins")?,
+                dhcp_options: f.optional("dhcpOptions")?,
+                subnet_address: f.optional("subnetAddress")?,
+                subnet_mask: f.optional("subnetMask")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DhcpServerView", fields)
+    }
 }
 impl DhcpServerView {
     /// Creates a value with every field empty.
@@ -2415,22 +3068,52 @@ impl DhcpServerView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml DispatchFailedReasonViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DispatchFailedReasonView {
     /// `lineNumber`
     ///
     /// Wire name `lineNumber`; `string`; optional.
-    #[serde(rename = "lineNumber", default, skip_serializing_if = "Option::is_none")]
     pub line_number: Option<String>,
     /// `message`
     ///
     /// Wire name `message`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DispatchFailedReasonView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DispatchFailedReasonView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("lineNumber", &v.line_number);
+            w.optional("message", &v.message);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DispatchFailedReasonView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DispatchFailedReasonView, ruckus_one_runtime::object::FieldError> {
+            Ok(DispatchFailedReasonView {
+                line_number: f.optional("lineNumber")?,
+                message: f.optional("message")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "DispatchFailedReasonView",
+            fields,
+        )
+    }
 }
 impl DispatchFailedReasonView {
     /// Creates a value with every field empty.
@@ -2457,132 +3140,153 @@ impl DispatchFailedReasonView {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DynamicQueryPayload {
     /// `multiSortFields`
     ///
     /// Wire name `multiSortFields`; `array<string>`; optional.
-    #[serde(
-        rename = "multiSortFields",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_sort_fields: Option<Vec<String>>,
     /// `matchFields`
     ///
     /// Wire name `matchFields`; `array<QosMatchField>`; optional.
-    #[serde(rename = "matchFields", default, skip_serializing_if = "Option::is_none")]
     pub match_fields: Option<Vec<super::common::QosMatchField>>,
     /// `rangeFilter`
     ///
     /// Wire name `rangeFilter`; `RangeFilter`; optional.
-    #[serde(rename = "rangeFilter", default, skip_serializing_if = "Option::is_none")]
     pub range_filter: Option<RangeFilter>,
     /// `rangeDateFilter`
     ///
     /// Wire name `rangeDateFilter`; `RangeFilter`; optional.
-    #[serde(
-        rename = "rangeDateFilter",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub range_date_filter: Option<RangeFilter>,
     /// `mustNotMatchField`
     ///
     /// Wire name `mustNotMatchField`; `array<MustNotMatchField>`; optional.
-    #[serde(
-        rename = "mustNotMatchField",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub must_not_match_field: Option<Vec<MustNotMatchField>>,
     /// `sortField`
     ///
     /// Wire name `sortField`; `string`; optional.
-    #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
     pub sort_field: Option<String>,
     /// `sortOrder`
     ///
     /// Wire name `sortOrder`; `string`; optional.
-    #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
     pub sort_order: Option<String>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageByDate`
     ///
     /// Wire name `pageByDate`; `DynamicQueryPayloadPageByDate`; optional.
-    #[serde(rename = "pageByDate", default, skip_serializing_if = "Option::is_none")]
     pub page_by_date: Option<DynamicQueryPayloadPageByDate>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<string>`; optional.
-    #[serde(
-        rename = "searchTargetFields",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub search_target_fields: Option<Vec<String>>,
     /// `searchString`
     ///
     /// Wire name `searchString`; `string`; optional.
-    #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
     pub search_string: Option<String>,
     /// `filters`
     ///
     /// Wire name `filters`; `map<array<string>>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<std::collections::BTreeMap<String, Vec<String>>>,
     /// `mustHaveFields`
     ///
     /// Wire name `mustHaveFields`; `array<string>`; optional.
-    #[serde(rename = "mustHaveFields", default, skip_serializing_if = "Option::is_none")]
     pub must_have_fields: Option<Vec<String>>,
     /// `mustNotHaveFields`
     ///
     /// Wire name `mustNotHaveFields`; `array<string>`; optional.
-    #[serde(
-        rename = "mustNotHaveFields",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub must_not_have_fields: Option<Vec<String>>,
     /// `termField`
     ///
     /// Wire name `termField`; `TermField`; optional.
-    #[serde(rename = "termField", default, skip_serializing_if = "Option::is_none")]
     pub term_field: Option<super::common::TermField>,
     /// `terms`
     ///
     /// Wire name `terms`; `map<array<string>>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terms: Option<std::collections::BTreeMap<String, Vec<String>>>,
     /// `exists`
     ///
     /// Wire name `exists`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exists: Option<String>,
     /// `groupBy`
     ///
     /// Wire name `groupBy`; `string`; optional.
-    #[serde(rename = "groupBy", default, skip_serializing_if = "Option::is_none")]
     pub group_by: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DynamicQueryPayload {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DynamicQueryPayload, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("multiSortFields", &v.multi_sort_fields);
+            w.optional("matchFields", &v.match_fields);
+            w.optional("rangeFilter", &v.range_filter);
+            w.optional("rangeDateFilter", &v.range_date_filter);
+            w.optional("mustNotMatchField", &v.must_not_match_field);
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
+            w.optional("page", &v.page);
+            w.optional("pageByDate", &v.page_by_date);
+            w.optional("pageSize", &v.page_size);
+            w.optional("fields", &v.fields);
+            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional("searchString", &v.search_string);
+            w.optional("filters", &v.filters);
+            w.optional("mustHaveFields", &v.must_have_fields);
+            w.optional("mustNotHaveFields", &v.must_not_have_fields);
+            w.optional("termField", &v.term_field);
+            w.optional("terms", &v.terms);
+            w.optional("exists", &v.exists);
+            w.optional("groupBy", &v.group_by);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DynamicQueryPayload, ruckus_one_runtime::object::FieldError> {
+            Ok(DynamicQueryPayload {
+                multi_sort_fields: f.optional("multiSortFields")?,
+                match_fields: f.optional("matchFields")?,
+                range_filter: f.optional("rangeFilter")?,
+                range_date_filter: f.optional("rangeDateFilter")?,
+                must_not_match_field: f.optional("mustNotMatchField")?,
+                sort_field: f.optional("sortField")?,
+                sort_order: f.optional("sortOrder")?,
+                page: f.optional("page")?,
+                page_by_date: f.optional("pageByDate")?,
+                page_size: f.optional("pageSize")?,
+                fields: f.optional("fields")?,
+                search_target_fields: f.optional("searchTargetFields")?,
+                search_string: f.optional("searchString")?,
+                filters: f.optional("filters")?,
+                must_have_fields: f.optional("mustHaveFields")?,
+                must_not_have_fields: f.optional("mustNotHaveFields")?,
+                term_field: f.optional("termField")?,
+                terms: f.optional("terms")?,
+                exists: f.optional("exists")?,
+                group_by: f.optional("groupBy")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DynamicQueryPayload", fields)
+    }
 }
 impl DynamicQueryPayload {
     /// Creates a value with every field empty.
@@ -2735,22 +3439,55 @@ impl DynamicQueryPayload {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DynamicQueryPayloadDto (inline)).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DynamicQueryPayloadPageByDate {
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// `key`
     ///
     /// Wire name `key`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DynamicQueryPayloadPageByDate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DynamicQueryPayloadPageByDate,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("value", &v.value);
+            w.optional("key", &v.key);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DynamicQueryPayloadPageByDate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DynamicQueryPayloadPageByDate,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(DynamicQueryPayloadPageByDate {
+                value: f.optional("value")?,
+                key: f.optional("key")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "DynamicQueryPayloadPageByDate",
+            fields,
+        )
+    }
 }
 impl DynamicQueryPayloadPageByDate {
     /// Creates a value with every field empty.
@@ -2777,47 +3514,75 @@ impl DynamicQueryPayloadPageByDate {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedSwitchDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GroupedSwitch {
     /// `switches`
     ///
     /// Wire name `switches`; `array<Switch>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub switches: Option<Vec<super::common::Switch>>,
     /// `deviceStatus`
     ///
     /// Wire name `deviceStatus`; `string`; optional.
-    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
     pub device_status: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `members`
     ///
     /// Wire name `members`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub members: Option<i64>,
     /// `incidents`
     ///
     /// Wire name `incidents`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incidents: Option<i64>,
     /// `clients`
     ///
     /// Wire name `clients`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clients: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GroupedSwitch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GroupedSwitch, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("switches", &v.switches);
+            w.optional("deviceStatus", &v.device_status);
+            w.optional("venueId", &v.venue_id);
+            w.optional("model", &v.model);
+            w.optional("members", &v.members);
+            w.optional("incidents", &v.incidents);
+            w.optional("clients", &v.clients);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GroupedSwitch {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GroupedSwitch, ruckus_one_runtime::object::FieldError> {
+            Ok(GroupedSwitch {
+                switches: f.optional("switches")?,
+                device_status: f.optional("deviceStatus")?,
+                venue_id: f.optional("venueId")?,
+                model: f.optional("model")?,
+                members: f.optional("members")?,
+                incidents: f.optional("incidents")?,
+                clients: f.optional("clients")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GroupedSwitch", fields)
+    }
 }
 impl GroupedSwitch {
     /// Creates a value with every field empty.
@@ -2877,229 +3642,231 @@ impl GroupedSwitch {
 /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IcxSwitch {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `enableStack`
     ///
     /// Wire name `enableStack`; `boolean`; optional.
-    #[serde(rename = "enableStack", default, skip_serializing_if = "Option::is_none")]
     pub enable_stack: Option<bool>,
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `IcxSwitchIgmpSnooping`; optional.
-    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<IcxSwitchIgmpSnooping>,
     /// `jumboMode`
     ///
     /// Wire name `jumboMode`; `boolean`; optional.
-    #[serde(rename = "jumboMode", default, skip_serializing_if = "Option::is_none")]
     pub jumbo_mode: Option<bool>,
     /// `position`
     ///
     /// Wire name `position`; `SwitchPositionView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<SwitchPositionView>,
     /// `spanningTreePriority`
     ///
     /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "spanningTreePriority",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub spanning_tree_priority: Option<i64>,
     /// `softDeletedDate`
     ///
     /// Wire name `softDeletedDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "softDeletedDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub soft_deleted_date: Option<String>,
     /// `stackMembers`
     ///
     /// Wire name `stackMembers`; `array<StackMembersViewV1>`; optional.
-    #[serde(rename = "stackMembers", default, skip_serializing_if = "Option::is_none")]
     pub stack_members: Option<Vec<StackMembersViewV1>>,
     /// `ipAddressInterfaceType`
     ///
     /// Wire name `ipAddressInterfaceType`; `IcxSwitchIpAddressInterfaceType`; optional.
-    #[serde(
-        rename = "ipAddressInterfaceType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ip_address_interface_type: Option<IcxSwitchIpAddressInterfaceType>,
     /// `ipAddressInterface`
     ///
     /// Wire name `ipAddressInterface`; `string`; optional.
-    #[serde(
-        rename = "ipAddressInterface",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ip_address_interface: Option<String>,
     /// `ipAddressType`
     ///
     /// Wire name `ipAddressType`; `IcxSwitchIpAddressType`; optional.
-    #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
     pub ip_address_type: Option<IcxSwitchIpAddressType>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `subnetMask`
     ///
     /// Wire name `subnetMask`; `string`; optional.
-    #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
     pub subnet_mask: Option<String>,
     /// `defaultGateway`
     ///
     /// Wire name `defaultGateway`; `string`; optional.
-    #[serde(rename = "defaultGateway", default, skip_serializing_if = "Option::is_none")]
     pub default_gateway: Option<String>,
     /// `firmwareVersion`
     ///
     /// Wire name `firmwareVersion`; `string`; optional.
-    #[serde(
-        rename = "firmwareVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub firmware_version: Option<String>,
     /// `previousMembers`
     ///
     /// Wire name `previousMembers`; `array<string>`; optional.
-    #[serde(
-        rename = "previousMembers",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub previous_members: Option<Vec<String>>,
     /// `lastDataSyncTriggerTime`
     ///
     /// Wire name `lastDataSyncTriggerTime`; `integer`; optional.
-    #[serde(
-        rename = "lastDataSyncTriggerTime",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_data_sync_trigger_time: Option<i64>,
     /// `lastDataSyncTime`
     ///
     /// Wire name `lastDataSyncTime`; `integer`; optional.
-    #[serde(
-        rename = "lastDataSyncTime",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_data_sync_time: Option<i64>,
     /// `syncDataId`
     ///
     /// Wire name `syncDataId`; `string`; optional.
-    #[serde(rename = "syncDataId", default, skip_serializing_if = "Option::is_none")]
     pub sync_data_id: Option<String>,
     /// `syncDataStartTime`
     ///
     /// Wire name `syncDataStartTime`; `integer`; optional.
-    #[serde(
-        rename = "syncDataStartTime",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sync_data_start_time: Option<i64>,
     /// `syncDataEndTime`
     ///
     /// Wire name `syncDataEndTime`; `integer`; optional.
-    #[serde(
-        rename = "syncDataEndTime",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sync_data_end_time: Option<i64>,
     /// `dhcpClientEnabled`
     ///
     /// Wire name `dhcpClientEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "dhcpClientEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_client_enabled: Option<bool>,
     /// `dhcpServerEnabled`
     ///
     /// Wire name `dhcpServerEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "dhcpServerEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_server_enabled: Option<bool>,
     /// `trustPorts`
     ///
     /// Wire name `trustPorts`; `array<string>`; optional.
-    #[serde(rename = "trustPorts", default, skip_serializing_if = "Option::is_none")]
     pub trust_ports: Option<Vec<String>>,
     /// `initialVlanId`
     ///
     /// Wire name `initialVlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "initialVlanId", default, skip_serializing_if = "Option::is_none")]
     pub initial_vlan_id: Option<i64>,
     /// `stackConfigTimestamp`
     ///
     /// Wire name `stackConfigTimestamp`; `string`; optional.
-    #[serde(
-        rename = "stackConfigTimestamp",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub stack_config_timestamp: Option<String>,
     /// `specifiedType`
     ///
     /// Wire name `specifiedType`; `IcxSwitchSpecifiedType`; optional.
-    #[serde(rename = "specifiedType", default, skip_serializing_if = "Option::is_none")]
     pub specified_type: Option<IcxSwitchSpecifiedType>,
     /// `rearModule`
     ///
     /// Wire name `rearModule`; `string`; optional.
-    #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
     pub rear_module: Option<String>,
     /// `vlanCustomize`
     ///
     /// Wire name `vlanCustomize`; `boolean`; optional.
-    #[serde(rename = "vlanCustomize", default, skip_serializing_if = "Option::is_none")]
     pub vlan_customize: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IcxSwitch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IcxSwitch, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("venueId", &v.venue_id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("tags", &v.tags);
+            w.optional("enableStack", &v.enable_stack);
+            w.optional("igmpSnooping", &v.igmp_snooping);
+            w.optional("jumboMode", &v.jumbo_mode);
+            w.optional("position", &v.position);
+            w.optional("spanningTreePriority", &v.spanning_tree_priority);
+            w.optional("softDeletedDate", &v.soft_deleted_date);
+            w.optional("stackMembers", &v.stack_members);
+            w.optional("ipAddressInterfaceType", &v.ip_address_interface_type);
+            w.optional("ipAddressInterface", &v.ip_address_interface);
+            w.optional("ipAddressType", &v.ip_address_type);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("subnetMask", &v.subnet_mask);
+            w.optional("defaultGateway", &v.default_gateway);
+            w.optional("firmwareVersion", &v.firmware_version);
+            w.optional("previousMembers", &v.previous_members);
+            w.optional("lastDataSyncTriggerTime", &v.last_data_sync_trigger_time);
+            w.optional("lastDataSyncTime", &v.last_data_sync_time);
+            w.optional("syncDataId", &v.sync_data_id);
+            w.optional("syncDataStartTime", &v.sync_data_start_time);
+            w.optional("syncDataEndTime", &v.sync_data_end_time);
+            w.optional("dhcpClientEnabled", &v.dhcp_client_enabled);
+            w.optional("dhcpServerEnabled", &v.dhcp_server_enabled);
+            w.optional("trustPorts", &v.trust_ports);
+            w.optional("initialVlanId", &v.initial_vlan_id);
+            w.optional("stackConfigTimestamp", &v.stack_config_timestamp);
+            w.optional("specifiedType", &v.specified_type);
+            w.optional("rearModule", &v.rear_module);
+            w.optional("vlanCustomize", &v.vlan_customize);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IcxSwitch {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IcxSwitch, ruckus_one_runtime::object::FieldError> {
+            Ok(IcxSwitch {
+                id: f.optional("id")?,
+                venue_id: f.optional("venueId")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                tags: f.optional("tags")?,
+                enable_stack: f.optional("enableStack")?,
+                igmp_snooping: f.optional("igmpSnooping")?,
+                jumbo_mode: f.optional("jumboMode")?,
+                position: f.optional("position")?,
+                spanning_tree_priority: f.optional("spanningTreePriority")?,
+                soft_deleted_date: f.optional("softDeletedDate")?,
+                stack_members: f.optional("stackMembers")?,
+                ip_address_interface_type: f.optional("ipAddressInterfaceType")?,
+                ip_address_interface: f.optional("ipAddressInterface")?,
+                ip_address_type: f.optional("ipAddressType")?,
+                ip_address: f.optional("ipAddress")?,
+                subnet_mask: f.optional("subnetMask")?,
+                default_gateway: f.optional("defaultGateway")?,
+                firmware_version: f.optional("firmwareVersion")?,
+                previous_members: f.optional("previousMembers")?,
+                last_data_sync_trigger_time: f.optional("lastDataSyncTriggerTime")?,
+                last_data_sync_time: f.optional("lastDataSyncTime")?,
+                sync_data_id: f.optional("syncDataId")?,
+                sync_data_start_time: f.optional("syncDataStartTime")?,
+                sync_data_end_time: f.optional("syncDataEndTime")?,
+                dhcp_client_enabled: f.optional("dhcpClientEnabled")?,
+                dhcp_server_enabled: f.optional("dhcpServerEnabled")?,
+                trust_ports: f.optional("trustPorts")?,
+                initial_vlan_id: f.optional("initialVlanId")?,
+                stack_config_timestamp: f.optional("stackConfigTimestamp")?,
+                specified_type: f.optional("specifiedType")?,
+                rear_module: f.optional("rearModule")?,
+                vlan_customize: f.optional("vlanCustomize")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "IcxSwitch", fields)
+    }
 }
 impl IcxSwitch {
     /// Creates a value with every field empty.
@@ -3504,22 +4271,45 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchIpAddressType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IcxSwitchResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `IcxSwitchView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<IcxSwitchView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IcxSwitchResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IcxSwitchResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IcxSwitchResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IcxSwitchResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(IcxSwitchResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "IcxSwitchResponse", fields)
+    }
 }
 impl IcxSwitchResponse {
     /// Creates a value with every field empty.
@@ -3605,132 +4395,153 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchSpecifiedType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IcxSwitchView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `enableStack`
     ///
     /// Wire name `enableStack`; `boolean`; optional.
-    #[serde(rename = "enableStack", default, skip_serializing_if = "Option::is_none")]
     pub enable_stack: Option<bool>,
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `IcxSwitchViewIgmpSnooping`; optional.
-    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<IcxSwitchViewIgmpSnooping>,
     /// `jumboMode`
     ///
     /// Wire name `jumboMode`; `boolean`; optional.
-    #[serde(rename = "jumboMode", default, skip_serializing_if = "Option::is_none")]
     pub jumbo_mode: Option<bool>,
     /// `spanningTreePriority`
     ///
     /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "spanningTreePriority",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub spanning_tree_priority: Option<i64>,
     /// `stackMembers`
     ///
     /// Wire name `stackMembers`; `array<StackMembersView>`; optional.
-    #[serde(rename = "stackMembers", default, skip_serializing_if = "Option::is_none")]
     pub stack_members: Option<Vec<StackMembersView>>,
     /// `ipAddressInterfaceType`
     ///
     /// Wire name `ipAddressInterfaceType`; `IcxSwitchViewIpAddressInterfaceType`; optional.
-    #[serde(
-        rename = "ipAddressInterfaceType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ip_address_interface_type: Option<IcxSwitchViewIpAddressInterfaceType>,
     /// `ipAddressInterface`
     ///
     /// Wire name `ipAddressInterface`; `string`; optional.
-    #[serde(
-        rename = "ipAddressInterface",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ip_address_interface: Option<String>,
     /// `ipAddressType`
     ///
     /// Wire name `ipAddressType`; `IcxSwitchViewIpAddressType`; optional.
-    #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
     pub ip_address_type: Option<IcxSwitchViewIpAddressType>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `subnetMask`
     ///
     /// Wire name `subnetMask`; `string`; optional.
-    #[serde(rename = "subnetMask", default, skip_serializing_if = "Option::is_none")]
     pub subnet_mask: Option<String>,
     /// `defaultGateway`
     ///
     /// Wire name `defaultGateway`; `string`; optional.
-    #[serde(rename = "defaultGateway", default, skip_serializing_if = "Option::is_none")]
     pub default_gateway: Option<String>,
     /// `dhcpClientEnabled`
     ///
     /// Wire name `dhcpClientEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "dhcpClientEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_client_enabled: Option<bool>,
     /// `dhcpServerEnabled`
     ///
     /// Wire name `dhcpServerEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "dhcpServerEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_server_enabled: Option<bool>,
     /// `initialVlanId`
     ///
     /// Wire name `initialVlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "initialVlanId", default, skip_serializing_if = "Option::is_none")]
     pub initial_vlan_id: Option<i64>,
     /// `specifiedType`
     ///
     /// Wire name `specifiedType`; `IcxSwitchViewSpecifiedType`; optional.
-    #[serde(rename = "specifiedType", default, skip_serializing_if = "Option::is_none")]
     pub specified_type: Option<IcxSwitchViewSpecifiedType>,
     /// `rearModule`
     ///
     /// Wire name `rearModule`; `string`; optional.
-    #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
     pub rear_module: Option<String>,
     /// `vlanCustomize`
     ///
     /// Wire name `vlanCustomize`; `boolean`; optional.
-    #[serde(rename = "vlanCustomize", default, skip_serializing_if = "Option::is_none")]
     pub vlan_customize: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IcxSwitchView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IcxSwitchView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("enableStack", &v.enable_stack);
+            w.optional("igmpSnooping", &v.igmp_snooping);
+            w.optional("jumboMode", &v.jumbo_mode);
+            w.optional("spanningTreePriority", &v.spanning_tree_priority);
+            w.optional("stackMembers", &v.stack_members);
+            w.optional("ipAddressInterfaceType", &v.ip_address_interface_type);
+            w.optional("ipAddressInterface", &v.ip_address_interface);
+            w.optional("ipAddressType", &v.ip_address_type);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("subnetMask", &v.subnet_mask);
+            w.optional("defaultGateway", &v.default_gateway);
+            w.optional("dhcpClientEnabled", &v.dhcp_client_enabled);
+            w.optional("dhcpServerEnabled", &v.dhcp_server_enabled);
+            w.optional("initialVlanId", &v.initial_vlan_id);
+            w.optional("specifiedType", &v.specified_type);
+            w.optional("rearModule", &v.rear_module);
+            w.optional("vlanCustomize", &v.vlan_customize);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IcxSwitchView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IcxSwitchView, ruckus_one_runtime::object::FieldError> {
+            Ok(IcxSwitchView {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                enable_stack: f.optional("enableStack")?,
+                igmp_snooping: f.optional("igmpSnooping")?,
+                jumbo_mode: f.optional("jumboMode")?,
+                spanning_tree_priority: f.optional("spanningTreePriority")?,
+                stack_members: f.optional("stackMembers")?,
+                ip_address_interface_type: f.optional("ipAddressInterfaceType")?,
+                ip_address_interface: f.optional("ipAddressInterface")?,
+                ip_address_type: f.optional("ipAddressType")?,
+                ip_address: f.optional("ipAddress")?,
+                subnet_mask: f.optional("subnetMask")?,
+                default_gateway: f.optional("defaultGateway")?,
+                dhcp_client_enabled: f.optional("dhcpClientEnabled")?,
+                dhcp_server_enabled: f.optional("dhcpServerEnabled")?,
+                initial_vlan_id: f.optional("initialVlanId")?,
+                specified_type: f.optional("specifiedType")?,
+                rear_module: f.optional("rearModule")?,
+                vlan_customize: f.optional("vlanCustomize")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "IcxSwitchView", fields)
+    }
 }
 impl IcxSwitchView {
     /// Creates a value with every field empty.
@@ -4116,45 +4927,70 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchViewSpecifiedType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ImportSwitchResultViewV1000).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ImportSwitchResultView {
     /// `successDownloadUrl`
     ///
     /// Wire name `successDownloadUrl`; `string`; optional.
-    #[serde(
-        rename = "successDownloadUrl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub success_download_url: Option<String>,
     /// `failureDownloadUrl`
     ///
     /// Wire name `failureDownloadUrl`; `string`; optional.
-    #[serde(
-        rename = "failureDownloadUrl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub failure_download_url: Option<String>,
     /// `successCount`
     ///
     /// Wire name `successCount`; `integer`; optional; format: int32.
-    #[serde(rename = "successCount", default, skip_serializing_if = "Option::is_none")]
     pub success_count: Option<i64>,
     /// `failureCount`
     ///
     /// Wire name `failureCount`; `integer`; optional; format: int32.
-    #[serde(rename = "failureCount", default, skip_serializing_if = "Option::is_none")]
     pub failure_count: Option<i64>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional; format: int32.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ImportSwitchResultView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ImportSwitchResultView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("successDownloadUrl", &v.success_download_url);
+            w.optional("failureDownloadUrl", &v.failure_download_url);
+            w.optional("successCount", &v.success_count);
+            w.optional("failureCount", &v.failure_count);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ImportSwitchResultView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ImportSwitchResultView, ruckus_one_runtime::object::FieldError> {
+            Ok(ImportSwitchResultView {
+                success_download_url: f.optional("successDownloadUrl")?,
+                failure_download_url: f.optional("failureDownloadUrl")?,
+                success_count: f.optional("successCount")?,
+                failure_count: f.optional("failureCount")?,
+                total_count: f.optional("totalCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ImportSwitchResultView",
+            fields,
+        )
+    }
 }
 impl ImportSwitchResultView {
     /// Creates a value with every field empty.
@@ -4199,42 +5035,69 @@ impl ImportSwitchResultView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Lag {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `LagType`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<LagType>,
     /// `ports`
     ///
     /// Wire name `ports`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
     /// `taggedVlans`
     ///
     /// Wire name `taggedVlans`; `array<string>`; optional.
-    #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
     pub tagged_vlans: Option<Vec<String>>,
     /// `untaggedVlan`
     ///
     /// Wire name `untaggedVlan`; `string`; optional.
-    #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub untagged_vlan: Option<String>,
     /// `forceUpPort`
     ///
     /// Wire name `forceUpPort`; `string`; optional.
-    #[serde(rename = "forceUpPort", default, skip_serializing_if = "Option::is_none")]
     pub force_up_port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Lag {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Lag, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("type", &v.type_);
+            w.optional("ports", &v.ports);
+            w.optional("taggedVlans", &v.tagged_vlans);
+            w.optional("untaggedVlan", &v.untagged_vlan);
+            w.optional("forceUpPort", &v.force_up_port);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Lag {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Lag, ruckus_one_runtime::object::FieldError> {
+            Ok(Lag {
+                name: f.optional("name")?,
+                type_: f.optional("type")?,
+                ports: f.optional("ports")?,
+                tagged_vlans: f.optional("taggedVlans")?,
+                untagged_vlan: f.optional("untaggedVlan")?,
+                force_up_port: f.optional("forceUpPort")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Lag", fields)
+    }
 }
 impl Lag {
     /// Creates a value with every field empty.
@@ -4285,22 +5148,45 @@ impl Lag {
 /// Provenance: reference (switch_service_api-0.4.0.yaml LagResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LagResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `LagView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<LagView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LagResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LagResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LagResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LagResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(LagResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LagResponse", fields)
+    }
 }
 impl LagResponse {
     /// Creates a value with every field empty.
@@ -4382,52 +5268,81 @@ impl<'de> serde::Deserialize<'de> for LagType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LagView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `lagId`
     ///
     /// Wire name `lagId`; `integer`; optional; format: int32.
-    #[serde(rename = "lagId", default, skip_serializing_if = "Option::is_none")]
     pub lag_id: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `LagViewType`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<LagViewType>,
     /// `ports`
     ///
     /// Wire name `ports`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
     /// `taggedVlans`
     ///
     /// Wire name `taggedVlans`; `array<string>`; optional.
-    #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
     pub tagged_vlans: Option<Vec<String>>,
     /// `untaggedVlan`
     ///
     /// Wire name `untaggedVlan`; `string`; optional.
-    #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub untagged_vlan: Option<String>,
     /// `forceUpPort`
     ///
     /// Wire name `forceUpPort`; `string`; optional.
-    #[serde(rename = "forceUpPort", default, skip_serializing_if = "Option::is_none")]
     pub force_up_port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LagView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LagView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("lagId", &v.lag_id);
+            w.optional("name", &v.name);
+            w.optional("type", &v.type_);
+            w.optional("ports", &v.ports);
+            w.optional("taggedVlans", &v.tagged_vlans);
+            w.optional("untaggedVlan", &v.untagged_vlan);
+            w.optional("forceUpPort", &v.force_up_port);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LagView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LagView, ruckus_one_runtime::object::FieldError> {
+            Ok(LagView {
+                id: f.optional("id")?,
+                lag_id: f.optional("lagId")?,
+                name: f.optional("name")?,
+                type_: f.optional("type")?,
+                ports: f.optional("ports")?,
+                tagged_vlans: f.optional("taggedVlans")?,
+                untagged_vlan: f.optional("untaggedVlan")?,
+                force_up_port: f.optional("forceUpPort")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LagView", fields)
+    }
 }
 impl LagView {
     /// Creates a value with every field empty.
@@ -4545,46 +5460,69 @@ impl<'de> serde::Deserialize<'de> for LagViewType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml LldpQosViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LldpQosView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `applicationType`
     ///
     /// Wire name `applicationType`; `LldpQosViewApplicationType`; optional.
-    #[serde(
-        rename = "applicationType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_type: Option<LldpQosViewApplicationType>,
     /// `qosVlanType`
     ///
     /// Wire name `qosVlanType`; `LldpQosViewQosVlanType`; optional.
-    #[serde(rename = "qosVlanType", default, skip_serializing_if = "Option::is_none")]
     pub qos_vlan_type: Option<LldpQosViewQosVlanType>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `priority`
     ///
     /// Wire name `priority`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<i64>,
     /// `dscp`
     ///
     /// Wire name `dscp`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dscp: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LldpQosView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LldpQosView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("applicationType", &v.application_type);
+            w.optional("qosVlanType", &v.qos_vlan_type);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("priority", &v.priority);
+            w.optional("dscp", &v.dscp);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LldpQosView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LldpQosView, ruckus_one_runtime::object::FieldError> {
+            Ok(LldpQosView {
+                id: f.optional("id")?,
+                application_type: f.optional("applicationType")?,
+                qos_vlan_type: f.optional("qosVlanType")?,
+                vlan_id: f.optional("vlanId")?,
+                priority: f.optional("priority")?,
+                dscp: f.optional("dscp")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LldpQosView", fields)
+    }
 }
 impl LldpQosView {
     /// Creates a value with every field empty.
@@ -4783,22 +5721,52 @@ impl<'de> serde::Deserialize<'de> for LldpQosViewQosVlanType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ModelCurrentVersionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelCurrentVersionView {
     /// `modelGroup`
     ///
     /// Wire name `modelGroup`; `ModelCurrentVersionViewModelGroup`; optional.
-    #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
     pub model_group: Option<ModelCurrentVersionViewModelGroup>,
     /// `versions`
     ///
     /// Wire name `versions`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versions: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ModelCurrentVersionView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ModelCurrentVersionView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("modelGroup", &v.model_group);
+            w.optional("versions", &v.versions);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ModelCurrentVersionView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ModelCurrentVersionView, ruckus_one_runtime::object::FieldError> {
+            Ok(ModelCurrentVersionView {
+                model_group: f.optional("modelGroup")?,
+                versions: f.optional("versions")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ModelCurrentVersionView",
+            fields,
+        )
+    }
 }
 impl ModelCurrentVersionView {
     /// Creates a value with every field empty.
@@ -4895,27 +5863,51 @@ impl<'de> serde::Deserialize<'de> for ModelCurrentVersionViewModelGroup {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ModelSwitchCountViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelSwitchCountView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `modelGroup`
     ///
     /// Wire name `modelGroup`; `ModelSwitchCountViewModelGroup`; optional.
-    #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
     pub model_group: Option<ModelSwitchCountViewModelGroup>,
     /// `count`
     ///
     /// Wire name `count`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ModelSwitchCountView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ModelSwitchCountView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("modelGroup", &v.model_group);
+            w.optional("count", &v.count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ModelSwitchCountView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ModelSwitchCountView, ruckus_one_runtime::object::FieldError> {
+            Ok(ModelSwitchCountView {
+                id: f.optional("id")?,
+                model_group: f.optional("modelGroup")?,
+                count: f.optional("count")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ModelSwitchCountView", fields)
+    }
 }
 impl ModelSwitchCountView {
     /// Creates a value with every field empty.
@@ -5018,27 +6010,51 @@ impl<'de> serde::Deserialize<'de> for ModelSwitchCountViewModelGroup {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelVersionView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `modelGroup`
     ///
     /// Wire name `modelGroup`; `ModelVersionViewModelGroup`; optional.
-    #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
     pub model_group: Option<ModelVersionViewModelGroup>,
     /// `version`
     ///
     /// Wire name `version`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ModelVersionView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ModelVersionView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("modelGroup", &v.model_group);
+            w.optional("version", &v.version);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ModelVersionView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ModelVersionView, ruckus_one_runtime::object::FieldError> {
+            Ok(ModelVersionView {
+                id: f.optional("id")?,
+                model_group: f.optional("modelGroup")?,
+                version: f.optional("version")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ModelVersionView", fields)
+    }
 }
 impl ModelVersionView {
     /// Creates a value with every field empty.
@@ -5141,22 +6157,45 @@ impl<'de> serde::Deserialize<'de> for ModelVersionViewModelGroup {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MustNotMatchFieldDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MustNotMatchField {
     /// `field`
     ///
     /// Wire name `field`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// `value`
     ///
     /// Wire name `value`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MustNotMatchField {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MustNotMatchField, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("field", &v.field);
+            w.optional("value", &v.value);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MustNotMatchField {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MustNotMatchField, ruckus_one_runtime::object::FieldError> {
+            Ok(MustNotMatchField {
+                field: f.optional("field")?,
+                value: f.optional("value")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MustNotMatchField", fields)
+    }
 }
 impl MustNotMatchField {
     /// Creates a value with every field empty.
@@ -5183,22 +6222,45 @@ impl MustNotMatchField {
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `PortView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<PortView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PortResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PortResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PortResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(PortResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PortResponse", fields)
+    }
 }
 impl PortResponse {
     /// Creates a value with every field empty.
@@ -5225,289 +6287,307 @@ impl PortResponse {
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortV1001 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `ports`
     ///
     /// Wire name `ports`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `ignoreFields`
     ///
     /// Wire name `ignoreFields`; `string`; optional.
-    #[serde(rename = "ignoreFields", default, skip_serializing_if = "Option::is_none")]
     pub ignore_fields: Option<String>,
     /// `revert`
     ///
     /// Wire name `revert`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revert: Option<bool>,
     /// `portSpeed`
     ///
     /// Wire name `portSpeed`; `PortV1001PortSpeed`; optional.
-    #[serde(rename = "portSpeed", default, skip_serializing_if = "Option::is_none")]
     pub port_speed: Option<PortV1001PortSpeed>,
     /// `poeClass`
     ///
     /// Wire name `poeClass`; `PortV1001PoeClass`; optional.
-    #[serde(rename = "poeClass", default, skip_serializing_if = "Option::is_none")]
     pub poe_class: Option<PortV1001PoeClass>,
     /// `poeBudget`
     ///
     /// Wire name `poeBudget`; `number`; optional; format: float.
-    #[serde(rename = "poeBudget", default, skip_serializing_if = "Option::is_none")]
     pub poe_budget: Option<f64>,
     /// `poePriority`
     ///
     /// Wire name `poePriority`; `integer`; optional; format: int32.
-    #[serde(rename = "poePriority", default, skip_serializing_if = "Option::is_none")]
     pub poe_priority: Option<i64>,
     /// `poeEnable`
     ///
     /// Wire name `poeEnable`; `boolean`; optional.
-    #[serde(rename = "poeEnable", default, skip_serializing_if = "Option::is_none")]
     pub poe_enable: Option<bool>,
     /// `poeCapability`
     ///
     /// Wire name `poeCapability`; `boolean`; optional.
-    #[serde(rename = "poeCapability", default, skip_serializing_if = "Option::is_none")]
     pub poe_capability: Option<bool>,
     /// `portEnable`
     ///
     /// Wire name `portEnable`; `boolean`; optional.
-    #[serde(rename = "portEnable", default, skip_serializing_if = "Option::is_none")]
     pub port_enable: Option<bool>,
     /// `portProtected`
     ///
     /// Wire name `portProtected`; `boolean`; optional.
-    #[serde(rename = "portProtected", default, skip_serializing_if = "Option::is_none")]
     pub port_protected: Option<bool>,
     /// `dhcpSnoopingTrust`
     ///
     /// Wire name `dhcpSnoopingTrust`; `boolean`; optional.
-    #[serde(
-        rename = "dhcpSnoopingTrust",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_snooping_trust: Option<bool>,
     /// `arpInspectionTrust`
     ///
     /// Wire name `arpInspectionTrust`; `boolean`; optional.
-    #[serde(
-        rename = "arpInspectionTrust",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_inspection_trust: Option<bool>,
     /// `rstpAdminEdgePort`
     ///
     /// Wire name `rstpAdminEdgePort`; `boolean`; optional.
-    #[serde(
-        rename = "rstpAdminEdgePort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub rstp_admin_edge_port: Option<bool>,
     /// `adminPtToPt`
     ///
     /// Wire name `adminPtToPt`; `PortV1001AdminPtToPt`; optional.
-    #[serde(rename = "adminPtToPt", default, skip_serializing_if = "Option::is_none")]
     pub admin_pt_to_pt: Option<PortV1001AdminPtToPt>,
     /// `stpBpduGuard`
     ///
     /// Wire name `stpBpduGuard`; `boolean`; optional.
-    #[serde(rename = "stpBpduGuard", default, skip_serializing_if = "Option::is_none")]
     pub stp_bpdu_guard: Option<bool>,
     /// `stpRootGuard`
     ///
     /// Wire name `stpRootGuard`; `boolean`; optional.
-    #[serde(rename = "stpRootGuard", default, skip_serializing_if = "Option::is_none")]
     pub stp_root_guard: Option<bool>,
     /// `ipsg`
     ///
     /// Wire name `ipsg`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ipsg: Option<bool>,
     /// `lldpEnable`
     ///
     /// Wire name `lldpEnable`; `boolean`; optional.
-    #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_enable: Option<bool>,
     /// `lldpQos`
     ///
     /// Wire name `lldpQos`; `array<LldpQosView>`; optional.
-    #[serde(rename = "lldpQos", default, skip_serializing_if = "Option::is_none")]
     pub lldp_qos: Option<Vec<LldpQosView>>,
     /// `taggedVlans`
     ///
     /// Wire name `taggedVlans`; `array<string>`; optional.
-    #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
     pub tagged_vlans: Option<Vec<String>>,
     /// `untaggedVlan`
     ///
     /// Wire name `untaggedVlan`; `string`; optional.
-    #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub untagged_vlan: Option<String>,
     /// `voiceVlan`
     ///
     /// Wire name `voiceVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    #[serde(rename = "voiceVlan", default, skip_serializing_if = "Option::is_none")]
     pub voice_vlan: Option<i64>,
     /// `ingressAcl`
     ///
     /// Wire name `ingressAcl`; `string`; optional.
-    #[serde(rename = "ingressAcl", default, skip_serializing_if = "Option::is_none")]
     pub ingress_acl: Option<String>,
     /// `egressAcl`
     ///
     /// Wire name `egressAcl`; `string`; optional.
-    #[serde(rename = "egressAcl", default, skip_serializing_if = "Option::is_none")]
     pub egress_acl: Option<String>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `flexibleAuthenticationEnabled`
     ///
     /// Wire name `flexibleAuthenticationEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "flexibleAuthenticationEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub flexible_authentication_enabled: Option<bool>,
     /// `authenticationType`
     ///
     /// Wire name `authenticationType`; `PortV1001AuthenticationType`; optional.
-    #[serde(
-        rename = "authenticationType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_type: Option<PortV1001AuthenticationType>,
     /// `authenticationCustomize`
     ///
     /// Wire name `authenticationCustomize`; `boolean`; optional.
-    #[serde(
-        rename = "authenticationCustomize",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_customize: Option<bool>,
     /// `authenticationProfileId`
     ///
     /// Wire name `authenticationProfileId`; `string`; optional.
-    #[serde(
-        rename = "authenticationProfileId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_profile_id: Option<String>,
     /// `changeAuthOrder`
     ///
     /// Wire name `changeAuthOrder`; `boolean`; optional.
-    #[serde(
-        rename = "changeAuthOrder",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub change_auth_order: Option<bool>,
     /// `dot1xPortControl`
     ///
     /// Wire name `dot1xPortControl`; `PortV1001Dot1xPortControl`; optional.
-    #[serde(
-        rename = "dot1xPortControl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dot1x_port_control: Option<PortV1001Dot1xPortControl>,
     /// `authDefaultVlan`
     ///
     /// Wire name `authDefaultVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    #[serde(
-        rename = "authDefaultVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub auth_default_vlan: Option<i64>,
     /// `restrictedVlan`
     ///
     /// Wire name `restrictedVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    #[serde(rename = "restrictedVlan", default, skip_serializing_if = "Option::is_none")]
     pub restricted_vlan: Option<i64>,
     /// `criticalVlan`
     ///
     /// Wire name `criticalVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    #[serde(rename = "criticalVlan", default, skip_serializing_if = "Option::is_none")]
     pub critical_vlan: Option<i64>,
     /// `guestVlan`
     ///
     /// Wire name `guestVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    #[serde(rename = "guestVlan", default, skip_serializing_if = "Option::is_none")]
     pub guest_vlan: Option<i64>,
     /// `authFailAction`
     ///
     /// Wire name `authFailAction`; `PortV1001AuthFailAction`; optional.
-    #[serde(rename = "authFailAction", default, skip_serializing_if = "Option::is_none")]
     pub auth_fail_action: Option<PortV1001AuthFailAction>,
     /// `authTimeoutAction`
     ///
     /// Wire name `authTimeoutAction`; `PortV1001AuthTimeoutAction`; optional.
-    #[serde(
-        rename = "authTimeoutAction",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub auth_timeout_action: Option<PortV1001AuthTimeoutAction>,
     /// `switchPortProfileId`
     ///
     /// Wire name `switchPortProfileId`; `string`; optional.
-    #[serde(
-        rename = "switchPortProfileId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_port_profile_id: Option<String>,
     /// `portSecurity`
     ///
     /// Wire name `portSecurity`; `boolean`; optional.
-    #[serde(rename = "portSecurity", default, skip_serializing_if = "Option::is_none")]
     pub port_security: Option<bool>,
     /// `portSecurityMaxEntries`
     ///
     /// Wire name `portSecurityMaxEntries`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "portSecurityMaxEntries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub port_security_max_entries: Option<i64>,
     /// `switchMacAcl`
     ///
     /// Wire name `switchMacAcl`; `string`; optional.
-    #[serde(rename = "switchMacAcl", default, skip_serializing_if = "Option::is_none")]
     pub switch_mac_acl: Option<String>,
     /// `poeScheduler`
     ///
     /// Wire name `poeScheduler`; `SchedulerView`; optional.
-    #[serde(rename = "poeScheduler", default, skip_serializing_if = "Option::is_none")]
     pub poe_scheduler: Option<SchedulerView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PortV1001 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PortV1001, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("ports", &v.ports);
+            w.optional("name", &v.name);
+            w.optional("ignoreFields", &v.ignore_fields);
+            w.optional("revert", &v.revert);
+            w.optional("portSpeed", &v.port_speed);
+            w.optional("poeClass", &v.poe_class);
+            w.optional("poeBudget", &v.poe_budget);
+            w.optional("poePriority", &v.poe_priority);
+            w.optional("poeEnable", &v.poe_enable);
+            w.optional("poeCapability", &v.poe_capability);
+            w.optional("portEnable", &v.port_enable);
+            w.optional("portProtected", &v.port_protected);
+            w.optional("dhcpSnoopingTrust", &v.dhcp_snooping_trust);
+            w.optional("arpInspectionTrust", &v.arp_inspection_trust);
+            w.optional("rstpAdminEdgePort", &v.rstp_admin_edge_port);
+            w.optional("adminPtToPt", &v.admin_pt_to_pt);
+            w.optional("stpBpduGuard", &v.stp_bpdu_guard);
+            w.optional("stpRootGuard", &v.stp_root_guard);
+            w.optional("ipsg", &v.ipsg);
+            w.optional("lldpEnable", &v.lldp_enable);
+            w.optional("lldpQos", &v.lldp_qos);
+            w.optional("taggedVlans", &v.tagged_vlans);
+            w.optional("untaggedVlan", &v.untagged_vlan);
+            w.optional("voiceVlan", &v.voice_vlan);
+            w.optional("ingressAcl", &v.ingress_acl);
+            w.optional("egressAcl", &v.egress_acl);
+            w.optional("tags", &v.tags);
+            w.optional(
+                "flexibleAuthenticationEnabled",
+                &v.flexible_authentication_enabled,
+            );
+            w.optional("authenticationType", &v.authentication_type);
+            w.optional("authenticationCustomize", &v.authentication_customize);
+            w.optional("authenticationProfileId", &v.authentication_profile_id);
+            w.optional("changeAuthOrder", &v.change_auth_order);
+            w.optional("dot1xPortControl", &v.dot1x_port_control);
+            w.optional("authDefaultVlan", &v.auth_default_vlan);
+            w.optional("restrictedVlan", &v.restricted_vlan);
+            w.optional("criticalVlan", &v.critical_vlan);
+            w.optional("guestVlan", &v.guest_vlan);
+            w.optional("authFailAction", &v.auth_fail_action);
+            w.optional("authTimeoutAction", &v.auth_timeout_action);
+            w.optional("switchPortProfileId", &v.switch_port_profile_id);
+            w.optional("portSecurity", &v.port_security);
+            w.optional("portSecurityMaxEntries", &v.port_security_max_entries);
+            w.optional("switchMacAcl", &v.switch_mac_acl);
+            w.optional("poeScheduler", &v.poe_scheduler);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortV1001 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PortV1001, ruckus_one_runtime::object::FieldError> {
+            Ok(PortV1001 {
+                id: f.optional("id")?,
+                ports: f.optional("ports")?,
+                name: f.optional("name")?,
+                ignore_fields: f.optional("ignoreFields")?,
+                revert: f.optional("revert")?,
+                port_speed: f.optional("portSpeed")?,
+                poe_class: f.optional("poeClass")?,
+                poe_budget: f.optional("poeBudget")?,
+                poe_priority: f.optional("poePriority")?,
+                poe_enable: f.optional("poeEnable")?,
+                poe_capability: f.optional("poeCapability")?,
+                port_enable: f.optional("portEnable")?,
+                port_protected: f.optional("portProtected")?,
+                dhcp_snooping_trust: f.optional("dhcpSnoopingTrust")?,
+                arp_inspection_trust: f.optional("arpInspectionTrust")?,
+                rstp_admin_edge_port: f.optional("rstpAdminEdgePort")?,
+                admin_pt_to_pt: f.optional("adminPtToPt")?,
+                stp_bpdu_guard: f.optional("stpBpduGuard")?,
+                stp_root_guard: f.optional("stpRootGuard")?,
+                ipsg: f.optional("ipsg")?,
+                lldp_enable: f.optional("lldpEnable")?,
+                lldp_qos: f.optional("lldpQos")?,
+                tagged_vlans: f.optional("taggedVlans")?,
+                untagged_vlan: f.optional("untaggedVlan")?,
+                voice_vlan: f.optional("voiceVlan")?,
+                ingress_acl: f.optional("ingressAcl")?,
+                egress_acl: f.optional("egressAcl")?,
+                tags: f.optional("tags")?,
+                flexible_authentication_enabled: f
+                    .optional("flexibleAuthenticationEnabled")?,
+                authentication_type: f.optional("authenticationType")?,
+                authentication_customize: f.optional("authenticationCustomize")?,
+                authentication_profile_id: f.optional("authenticationProfileId")?,
+                change_auth_order: f.optional("changeAuthOrder")?,
+                dot1x_port_control: f.optional("dot1xPortControl")?,
+                auth_default_vlan: f.optional("authDefaultVlan")?,
+                restricted_vlan: f.optional("restrictedVlan")?,
+                critical_vlan: f.optional("criticalVlan")?,
+                guest_vlan: f.optional("guestVlan")?,
+                auth_fail_action: f.optional("authFailAction")?,
+                auth_timeout_action: f.optional("authTimeoutAction")?,
+                switch_port_profile_id: f.optional("switchPortProfileId")?,
+                port_security: f.optional("portSecurity")?,
+                port_security_max_entries: f.optional("portSecurityMaxEntries")?,
+                switch_mac_acl: f.optional("switchMacAcl")?,
+                poe_scheduler: f.optional("poeScheduler")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PortV1001", fields)
+    }
 }
 impl PortV1001 {
     /// Creates a value with every field empty.
@@ -6355,345 +7435,360 @@ impl<'de> serde::Deserialize<'de> for PortV1001PortSpeed {
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `ports`
     ///
     /// Wire name `ports`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `ignoreFields`
     ///
     /// Wire name `ignoreFields`; `string`; optional.
-    #[serde(rename = "ignoreFields", default, skip_serializing_if = "Option::is_none")]
     pub ignore_fields: Option<String>,
     /// `revert`
     ///
     /// Wire name `revert`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revert: Option<bool>,
     /// `portSpeed`
     ///
     /// Wire name `portSpeed`; `PortViewPortSpeed`; optional.
-    #[serde(rename = "portSpeed", default, skip_serializing_if = "Option::is_none")]
     pub port_speed: Option<PortViewPortSpeed>,
     /// `poeClass`
     ///
     /// Wire name `poeClass`; `PortViewPoeClass`; optional.
-    #[serde(rename = "poeClass", default, skip_serializing_if = "Option::is_none")]
     pub poe_class: Option<PortViewPoeClass>,
     /// `poeBudget`
     ///
     /// Wire name `poeBudget`; `number`; optional; format: float.
-    #[serde(rename = "poeBudget", default, skip_serializing_if = "Option::is_none")]
     pub poe_budget: Option<f64>,
     /// `poePriority`
     ///
     /// Wire name `poePriority`; `integer`; optional; format: int32.
-    #[serde(rename = "poePriority", default, skip_serializing_if = "Option::is_none")]
     pub poe_priority: Option<i64>,
     /// `poeEnable`
     ///
     /// Wire name `poeEnable`; `boolean`; optional.
-    #[serde(rename = "poeEnable", default, skip_serializing_if = "Option::is_none")]
     pub poe_enable: Option<bool>,
     /// `poeCapability`
     ///
     /// Wire name `poeCapability`; `boolean`; optional.
-    #[serde(rename = "poeCapability", default, skip_serializing_if = "Option::is_none")]
     pub poe_capability: Option<bool>,
     /// `portEnable`
     ///
     /// Wire name `portEnable`; `boolean`; optional.
-    #[serde(rename = "portEnable", default, skip_serializing_if = "Option::is_none")]
     pub port_enable: Option<bool>,
     /// `portProtected`
     ///
     /// Wire name `portProtected`; `boolean`; optional.
-    #[serde(rename = "portProtected", default, skip_serializing_if = "Option::is_none")]
     pub port_protected: Option<bool>,
     /// `dhcpSnoopingTrust`
     ///
     /// Wire name `dhcpSnoopingTrust`; `boolean`; optional.
-    #[serde(
-        rename = "dhcpSnoopingTrust",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_snooping_trust: Option<bool>,
     /// `arpInspectionTrust`
     ///
     /// Wire name `arpInspectionTrust`; `boolean`; optional.
-    #[serde(
-        rename = "arpInspectionTrust",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_inspection_trust: Option<bool>,
     /// `rstpAdminEdgePort`
     ///
     /// Wire name `rstpAdminEdgePort`; `boolean`; optional.
-    #[serde(
-        rename = "rstpAdminEdgePort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub rstp_admin_edge_port: Option<bool>,
     /// `stpBpduGuard`
     ///
     /// Wire name `stpBpduGuard`; `boolean`; optional.
-    #[serde(rename = "stpBpduGuard", default, skip_serializing_if = "Option::is_none")]
     pub stp_bpdu_guard: Option<bool>,
     /// `stpRootGuard`
     ///
     /// Wire name `stpRootGuard`; `boolean`; optional.
-    #[serde(rename = "stpRootGuard", default, skip_serializing_if = "Option::is_none")]
     pub stp_root_guard: Option<bool>,
     /// `ipsg`
     ///
     /// Wire name `ipsg`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ipsg: Option<bool>,
     /// `lldpEnable`
     ///
     /// Wire name `lldpEnable`; `boolean`; optional.
-    #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_enable: Option<bool>,
     /// `lldpQos`
     ///
     /// Wire name `lldpQos`; `array<LldpQosView>`; optional.
-    #[serde(rename = "lldpQos", default, skip_serializing_if = "Option::is_none")]
     pub lldp_qos: Option<Vec<LldpQosView>>,
     /// `taggedVlans`
     ///
     /// Wire name `taggedVlans`; `array<string>`; optional.
-    #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
     pub tagged_vlans: Option<Vec<String>>,
     /// `untaggedVlan`
     ///
     /// Wire name `untaggedVlan`; `string`; optional.
-    #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub untagged_vlan: Option<String>,
     /// `voiceVlan`
     ///
     /// Wire name `voiceVlan`; `integer`; optional; format: int32.
-    #[serde(rename = "voiceVlan", default, skip_serializing_if = "Option::is_none")]
     pub voice_vlan: Option<i64>,
     /// `ingressAcl`
     ///
     /// Wire name `ingressAcl`; `string`; optional.
-    #[serde(rename = "ingressAcl", default, skip_serializing_if = "Option::is_none")]
     pub ingress_acl: Option<String>,
     /// `egressAcl`
     ///
     /// Wire name `egressAcl`; `string`; optional.
-    #[serde(rename = "egressAcl", default, skip_serializing_if = "Option::is_none")]
     pub egress_acl: Option<String>,
     /// `vsixIngressAcl`
     ///
     /// Wire name `vsixIngressAcl`; `string`; optional.
-    #[serde(rename = "vsixIngressAcl", default, skip_serializing_if = "Option::is_none")]
     pub vsix_ingress_acl: Option<String>,
     /// `vsixEgressAcl`
     ///
     /// Wire name `vsixEgressAcl`; `string`; optional.
-    #[serde(rename = "vsixEgressAcl", default, skip_serializing_if = "Option::is_none")]
     pub vsix_egress_acl: Option<String>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `flexibleAuthenticationEnabled`
     ///
     /// Wire name `flexibleAuthenticationEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "flexibleAuthenticationEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub flexible_authentication_enabled: Option<bool>,
     /// `authenticationCustomize`
     ///
     /// Wire name `authenticationCustomize`; `boolean`; optional.
-    #[serde(
-        rename = "authenticationCustomize",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_customize: Option<bool>,
     /// `authenticationProfileId`
     ///
     /// Wire name `authenticationProfileId`; `string`; optional.
-    #[serde(
-        rename = "authenticationProfileId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_profile_id: Option<String>,
     /// `authenticationType`
     ///
     /// Wire name `authenticationType`; `PortViewAuthenticationType`; optional.
-    #[serde(
-        rename = "authenticationType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_type: Option<PortViewAuthenticationType>,
     /// `changeAuthOrder`
     ///
     /// Wire name `changeAuthOrder`; `boolean`; optional.
-    #[serde(
-        rename = "changeAuthOrder",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub change_auth_order: Option<bool>,
     /// `dot1xPortControl`
     ///
     /// Wire name `dot1xPortControl`; `PortViewDot1xPortControl`; optional.
-    #[serde(
-        rename = "dot1xPortControl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dot1x_port_control: Option<PortViewDot1xPortControl>,
     /// `authDefaultVlan`
     ///
     /// Wire name `authDefaultVlan`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "authDefaultVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub auth_default_vlan: Option<i64>,
     /// `restrictedVlan`
     ///
     /// Wire name `restrictedVlan`; `integer`; optional; format: int32.
-    #[serde(rename = "restrictedVlan", default, skip_serializing_if = "Option::is_none")]
     pub restricted_vlan: Option<i64>,
     /// `criticalVlan`
     ///
     /// Wire name `criticalVlan`; `integer`; optional; format: int32.
-    #[serde(rename = "criticalVlan", default, skip_serializing_if = "Option::is_none")]
     pub critical_vlan: Option<i64>,
     /// `guestVlan`
     ///
     /// Wire name `guestVlan`; `integer`; optional; format: int32.
-    #[serde(rename = "guestVlan", default, skip_serializing_if = "Option::is_none")]
     pub guest_vlan: Option<i64>,
     /// `authFailAction`
     ///
     /// Wire name `authFailAction`; `PortViewAuthFailAction`; optional.
-    #[serde(rename = "authFailAction", default, skip_serializing_if = "Option::is_none")]
     pub auth_fail_action: Option<PortViewAuthFailAction>,
     /// `authTimeoutAction`
     ///
     /// Wire name `authTimeoutAction`; `PortViewAuthTimeoutAction`; optional.
-    #[serde(
-        rename = "authTimeoutAction",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub auth_timeout_action: Option<PortViewAuthTimeoutAction>,
     /// `shouldAlertAaaAndRadiusNotApply`
     ///
     /// Wire name `shouldAlertAaaAndRadiusNotApply`; `boolean`; optional.
-    #[serde(
-        rename = "shouldAlertAaaAndRadiusNotApply",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub should_alert_aaa_and_radius_not_apply: Option<bool>,
     /// `switchLevelAuthDefaultVlan`
     ///
     /// Wire name `switchLevelAuthDefaultVlan`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "switchLevelAuthDefaultVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_level_auth_default_vlan: Option<i64>,
     /// `profileAuthDefaultVlan`
     ///
     /// Wire name `profileAuthDefaultVlan`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "profileAuthDefaultVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub profile_auth_default_vlan: Option<i64>,
     /// `enableAuthPorts`
     ///
     /// Wire name `enableAuthPorts`; `array<string>`; optional.
-    #[serde(
-        rename = "enableAuthPorts",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_auth_ports: Option<Vec<String>>,
     /// `switchMac`
     ///
     /// Wire name `switchMac`; `string`; optional.
-    #[serde(rename = "switchMac", default, skip_serializing_if = "Option::is_none")]
     pub switch_mac: Option<String>,
     /// `profileName`
     ///
     /// Wire name `profileName`; `string`; optional.
-    #[serde(rename = "profileName", default, skip_serializing_if = "Option::is_none")]
     pub profile_name: Option<String>,
     /// `switchPortProfileId`
     ///
     /// Wire name `switchPortProfileId`; `string`; optional.
-    #[serde(
-        rename = "switchPortProfileId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_port_profile_id: Option<String>,
     /// `adminPtToPt`
     ///
     /// Wire name `adminPtToPt`; `PortViewAdminPtToPt`; optional.
-    #[serde(rename = "adminPtToPt", default, skip_serializing_if = "Option::is_none")]
     pub admin_pt_to_pt: Option<PortViewAdminPtToPt>,
     /// `portSecurity`
     ///
     /// Wire name `portSecurity`; `boolean`; optional.
-    #[serde(rename = "portSecurity", default, skip_serializing_if = "Option::is_none")]
     pub port_security: Option<bool>,
     /// `portSecurityMaxEntries`
     ///
     /// Wire name `portSecurityMaxEntries`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "portSecurityMaxEntries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub port_security_max_entries: Option<i64>,
     /// `switchMacAcl`
     ///
     /// Wire name `switchMacAcl`; `string`; optional.
-    #[serde(rename = "switchMacAcl", default, skip_serializing_if = "Option::is_none")]
     pub switch_mac_acl: Option<String>,
     /// `poeScheduler`
     ///
     /// Wire name `poeScheduler`; `SchedulerView`; optional.
-    #[serde(rename = "poeScheduler", default, skip_serializing_if = "Option::is_none")]
     pub poe_scheduler: Option<SchedulerView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PortView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PortView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("ports", &v.ports);
+            w.optional("name", &v.name);
+            w.optional("ignoreFields", &v.ignore_fields);
+            w.optional("revert", &v.revert);
+            w.optional("portSpeed", &v.port_speed);
+            w.optional("poeClass", &v.poe_class);
+            w.optional("poeBudget", &v.poe_budget);
+            w.optional("poePriority", &v.poe_priority);
+            w.optional("poeEnable", &v.poe_enable);
+            w.optional("poeCapability", &v.poe_capability);
+            w.optional("portEnable", &v.port_enable);
+            w.optional("portProtected", &v.port_protected);
+            w.optional("dhcpSnoopingTrust", &v.dhcp_snooping_trust);
+            w.optional("arpInspectionTrust", &v.arp_inspection_trust);
+            w.optional("rstpAdminEdgePort", &v.rstp_admin_edge_port);
+            w.optional("stpBpduGuard", &v.stp_bpdu_guard);
+            w.optional("stpRootGuard", &v.stp_root_guard);
+            w.optional("ipsg", &v.ipsg);
+            w.optional("lldpEnable", &v.lldp_enable);
+            w.optional("lldpQos", &v.lldp_qos);
+            w.optional("taggedVlans", &v.tagged_vlans);
+            w.optional("untaggedVlan", &v.untagged_vlan);
+            w.optional("voiceVlan", &v.voice_vlan);
+            w.optional("ingressAcl", &v.ingress_acl);
+            w.optional("egressAcl", &v.egress_acl);
+            w.optional("vsixIngressAcl", &v.vsix_ingress_acl);
+            w.optional("vsixEgressAcl", &v.vsix_egress_acl);
+            w.optional("tags", &v.tags);
+            w.optional(
+                "flexibleAuthenticationEnabled",
+                &v.flexible_authentication_enabled,
+            );
+            w.optional("authenticationCustomize", &v.authentication_customize);
+            w.optional("authenticationProfileId", &v.authentication_profile_id);
+            w.optional("authenticationType", &v.authentication_type);
+            w.optional("changeAuthOrder", &v.change_auth_order);
+            w.optional("dot1xPortControl", &v.dot1x_port_control);
+            w.optional("authDefaultVlan", &v.auth_default_vlan);
+            w.optional("restrictedVlan", &v.restricted_vlan);
+            w.optional("criticalVlan", &v.critical_vlan);
+            w.optional("guestVlan", &v.guest_vlan);
+            w.optional("authFailAction", &v.auth_fail_action);
+            w.optional("authTimeoutAction", &v.auth_timeout_action);
+            w.optional(
+                "shouldAlertAaaAndRadiusNotApply",
+                &v.should_alert_aaa_and_radius_not_apply,
+            );
+            w.optional("switchLevelAuthDefaultVlan", &v.switch_level_auth_default_vlan);
+            w.optional("profileAuthDefaultVlan", &v.profile_auth_default_vlan);
+            w.optional("enableAuthPorts", &v.enable_auth_ports);
+            w.optional("switchMac", &v.switch_mac);
+            w.optional("profileName", &v.profile_name);
+            w.optional("switchPortProfileId", &v.switch_port_profile_id);
+            w.optional("adminPtToPt", &v.admin_pt_to_pt);
+            w.optional("portSecurity", &v.port_security);
+            w.optional("portSecurityMaxEntries", &v.port_security_max_entries);
+            w.optional("switchMacAcl", &v.switch_mac_acl);
+            w.optional("poeScheduler", &v.poe_scheduler);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PortView, ruckus_one_runtime::object::FieldError> {
+            Ok(PortView {
+                id: f.optional("id")?,
+                ports: f.optional("ports")?,
+                name: f.optional("name")?,
+                ignore_fields: f.optional("ignoreFields")?,
+                revert: f.optional("revert")?,
+                port_speed: f.optional("portSpeed")?,
+                poe_class: f.optional("poeClass")?,
+                poe_budget: f.optional("poeBudget")?,
+                poe_priority: f.optional("poePriority")?,
+                poe_enable: f.optional("poeEnable")?,
+                poe_capability: f.optional("poeCapability")?,
+                port_enable: f.optional("portEnable")?,
+                port_protected: f.optional("portProtected")?,
+                dhcp_snooping_trust: f.optional("dhcpSnoopingTrust")?,
+                arp_inspection_trust: f.optional("arpInspectionTrust")?,
+                rstp_admin_edge_port: f.optional("rstpAdminEdgePort")?,
+                stp_bpdu_guard: f.optional("stpBpduGuard")?,
+                stp_root_guard: f.optional("stpRootGuard")?,
+                ipsg: f.optional("ipsg")?,
+                lldp_enable: f.optional("lldpEnable")?,
+                lldp_qos: f.optional("lldpQos")?,
+                tagged_vlans: f.optional("taggedVlans")?,
+                untagged_vlan: f.optional("untaggedVlan")?,
+                voice_vlan: f.optional("voiceVlan")?,
+                ingress_acl: f.optional("ingressAcl")?,
+                egress_acl: f.optional("egressAcl")?,
+                vsix_ingress_acl: f.optional("vsixIngressAcl")?,
+                vsix_egress_acl: f.optional("vsixEgressAcl")?,
+                tags: f.optional("tags")?,
+                flexible_authentication_enabled: f
+                    .optional("flexibleAuthenticationEnabled")?,
+                authentication_customize: f.optional("authenticationCustomize")?,
+                authentication_profile_id: f.optional("authenticationProfileId")?,
+                authentication_type: f.optional("authenticationType")?,
+                change_auth_order: f.optional("changeAuthOrder")?,
+                dot1x_port_control: f.optional("dot1xPortControl")?,
+                auth_default_vlan: f.optional("authDefaultVlan")?,
+                restricted_vlan: f.optional("restrictedVlan")?,
+                critical_vlan: f.optional("criticalVlan")?,
+                guest_vlan: f.optional("guestVlan")?,
+                auth_fail_action: f.optional("authFailAction")?,
+                auth_timeout_action: f.optional("authTimeoutAction")?,
+                should_alert_aaa_and_radius_not_apply: f
+                    .optional("shouldAlertAaaAndRadiusNotApply")?,
+                switch_level_auth_default_vlan: f
+                    .optional("switchLevelAuthDefaultVlan")?,
+                profile_auth_default_vlan: f.optional("profileAuthDefaultVlan")?,
+                enable_auth_ports: f.optional("enableAuthPorts")?,
+                switch_mac: f.optional("switchMac")?,
+                profile_name: f.optional("profileName")?,
+                switch_port_profile_id: f.optional("switchPortProfileId")?,
+                admin_pt_to_pt: f.optional("adminPtToPt")?,
+                port_security: f.optional("portSecurity")?,
+                port_security_max_entries: f.optional("portSecurityMaxEntries")?,
+                switch_mac_acl: f.optional("switchMacAcl")?,
+                poe_scheduler: f.optional("poeScheduler")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PortView", fields)
+    }
 }
 impl PortView {
     /// Creates a value with every field empty.
@@ -7589,294 +8684,313 @@ impl<'de> serde::Deserialize<'de> for PortViewPortSpeed {
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Ports {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `ports`
     ///
     /// Wire name `ports`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<String>>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `ignoreFields`
     ///
     /// Wire name `ignoreFields`; `string`; optional.
-    #[serde(rename = "ignoreFields", default, skip_serializing_if = "Option::is_none")]
     pub ignore_fields: Option<String>,
     /// `revert`
     ///
     /// Wire name `revert`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revert: Option<bool>,
     /// `portSpeed`
     ///
     /// Wire name `portSpeed`; `PortsPortSpeed`; optional.
-    #[serde(rename = "portSpeed", default, skip_serializing_if = "Option::is_none")]
     pub port_speed: Option<PortsPortSpeed>,
     /// `poeClass`
     ///
     /// Wire name `poeClass`; `PortsPoeClass`; optional.
-    #[serde(rename = "poeClass", default, skip_serializing_if = "Option::is_none")]
     pub poe_class: Option<PortsPoeClass>,
     /// `poeBudget`
     ///
     /// Wire name `poeBudget`; `number`; optional; format: float.
-    #[serde(rename = "poeBudget", default, skip_serializing_if = "Option::is_none")]
     pub poe_budget: Option<f64>,
     /// `poePriority`
     ///
     /// Wire name `poePriority`; `integer`; optional; format: int32.
-    #[serde(rename = "poePriority", default, skip_serializing_if = "Option::is_none")]
     pub poe_priority: Option<i64>,
     /// `poeEnable`
     ///
     /// Wire name `poeEnable`; `boolean`; optional.
-    #[serde(rename = "poeEnable", default, skip_serializing_if = "Option::is_none")]
     pub poe_enable: Option<bool>,
     /// `poeCapability`
     ///
     /// Wire name `poeCapability`; `boolean`; optional.
-    #[serde(rename = "poeCapability", default, skip_serializing_if = "Option::is_none")]
     pub poe_capability: Option<bool>,
     /// `portEnable`
     ///
     /// Wire name `portEnable`; `boolean`; optional.
-    #[serde(rename = "portEnable", default, skip_serializing_if = "Option::is_none")]
     pub port_enable: Option<bool>,
     /// `portProtected`
     ///
     /// Wire name `portProtected`; `boolean`; optional.
-    #[serde(rename = "portProtected", default, skip_serializing_if = "Option::is_none")]
     pub port_protected: Option<bool>,
     /// `dhcpSnoopingTrust`
     ///
     /// Wire name `dhcpSnoopingTrust`; `boolean`; optional.
-    #[serde(
-        rename = "dhcpSnoopingTrust",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_snooping_trust: Option<bool>,
     /// `arpInspectionTrust`
     ///
     /// Wire name `arpInspectionTrust`; `boolean`; optional.
-    #[serde(
-        rename = "arpInspectionTrust",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_inspection_trust: Option<bool>,
     /// `rstpAdminEdgePort`
     ///
     /// Wire name `rstpAdminEdgePort`; `boolean`; optional.
-    #[serde(
-        rename = "rstpAdminEdgePort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub rstp_admin_edge_port: Option<bool>,
     /// `adminPtToPt`
     ///
     /// Wire name `adminPtToPt`; `PortsAdminPtToPt`; optional.
-    #[serde(rename = "adminPtToPt", default, skip_serializing_if = "Option::is_none")]
     pub admin_pt_to_pt: Option<PortsAdminPtToPt>,
     /// `stpBpduGuard`
     ///
     /// Wire name `stpBpduGuard`; `boolean`; optional.
-    #[serde(rename = "stpBpduGuard", default, skip_serializing_if = "Option::is_none")]
     pub stp_bpdu_guard: Option<bool>,
     /// `stpRootGuard`
     ///
     /// Wire name `stpRootGuard`; `boolean`; optional.
-    #[serde(rename = "stpRootGuard", default, skip_serializing_if = "Option::is_none")]
     pub stp_root_guard: Option<bool>,
     /// `ipsg`
     ///
     /// Wire name `ipsg`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ipsg: Option<bool>,
     /// `lldpEnable`
     ///
     /// Wire name `lldpEnable`; `boolean`; optional.
-    #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_enable: Option<bool>,
     /// `lldpQos`
     ///
     /// Wire name `lldpQos`; `array<LldpQosView>`; optional.
-    #[serde(rename = "lldpQos", default, skip_serializing_if = "Option::is_none")]
     pub lldp_qos: Option<Vec<LldpQosView>>,
     /// `taggedVlans`
     ///
     /// Wire name `taggedVlans`; `array<string>`; optional.
-    #[serde(rename = "taggedVlans", default, skip_serializing_if = "Option::is_none")]
     pub tagged_vlans: Option<Vec<String>>,
     /// `untaggedVlan`
     ///
     /// Wire name `untaggedVlan`; `string`; optional.
-    #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub untagged_vlan: Option<String>,
     /// `voiceVlan`
     ///
     /// Wire name `voiceVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    #[serde(rename = "voiceVlan", default, skip_serializing_if = "Option::is_none")]
     pub voice_vlan: Option<i64>,
     /// `ingressAcl`
     ///
     /// Wire name `ingressAcl`; `string`; optional.
-    #[serde(rename = "ingressAcl", default, skip_serializing_if = "Option::is_none")]
     pub ingress_acl: Option<String>,
     /// `egressAcl`
     ///
     /// Wire name `egressAcl`; `string`; optional.
-    #[serde(rename = "egressAcl", default, skip_serializing_if = "Option::is_none")]
     pub egress_acl: Option<String>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `flexibleAuthenticationEnabled`
     ///
     /// Wire name `flexibleAuthenticationEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "flexibleAuthenticationEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub flexible_authentication_enabled: Option<bool>,
     /// `authenticationType`
     ///
     /// Wire name `authenticationType`; `PortsAuthenticationType`; optional.
-    #[serde(
-        rename = "authenticationType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_type: Option<PortsAuthenticationType>,
     /// `authenticationCustomize`
     ///
     /// Wire name `authenticationCustomize`; `boolean`; optional.
-    #[serde(
-        rename = "authenticationCustomize",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_customize: Option<bool>,
     /// `authenticationProfileId`
     ///
     /// Wire name `authenticationProfileId`; `string`; optional.
-    #[serde(
-        rename = "authenticationProfileId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_profile_id: Option<String>,
     /// `changeAuthOrder`
     ///
     /// Wire name `changeAuthOrder`; `boolean`; optional.
-    #[serde(
-        rename = "changeAuthOrder",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub change_auth_order: Option<bool>,
     /// `dot1xPortControl`
     ///
     /// Wire name `dot1xPortControl`; `PortsDot1xPortControl`; optional.
-    #[serde(
-        rename = "dot1xPortControl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dot1x_port_control: Option<PortsDot1xPortControl>,
     /// `authDefaultVlan`
     ///
     /// Wire name `authDefaultVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    #[serde(
-        rename = "authDefaultVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub auth_default_vlan: Option<i64>,
     /// `restrictedVlan`
     ///
     /// Wire name `restrictedVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    #[serde(rename = "restrictedVlan", default, skip_serializing_if = "Option::is_none")]
     pub restricted_vlan: Option<i64>,
     /// `criticalVlan`
     ///
     /// Wire name `criticalVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    #[serde(rename = "criticalVlan", default, skip_serializing_if = "Option::is_none")]
     pub critical_vlan: Option<i64>,
     /// `guestVlan`
     ///
     /// Wire name `guestVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    #[serde(rename = "guestVlan", default, skip_serializing_if = "Option::is_none")]
     pub guest_vlan: Option<i64>,
     /// `authFailAction`
     ///
     /// Wire name `authFailAction`; `PortsAuthFailAction`; optional.
-    #[serde(rename = "authFailAction", default, skip_serializing_if = "Option::is_none")]
     pub auth_fail_action: Option<PortsAuthFailAction>,
     /// `authTimeoutAction`
     ///
     /// Wire name `authTimeoutAction`; `PortsAuthTimeoutAction`; optional.
-    #[serde(
-        rename = "authTimeoutAction",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub auth_timeout_action: Option<PortsAuthTimeoutAction>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; required.
-    #[serde(rename = "switchId")]
     pub switch_id: String,
     /// `switchPortProfileId`
     ///
     /// Wire name `switchPortProfileId`; `string`; optional.
-    #[serde(
-        rename = "switchPortProfileId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_port_profile_id: Option<String>,
     /// `portSecurity`
     ///
     /// Wire name `portSecurity`; `boolean`; optional.
-    #[serde(rename = "portSecurity", default, skip_serializing_if = "Option::is_none")]
     pub port_security: Option<bool>,
     /// `portSecurityMaxEntries`
     ///
     /// Wire name `portSecurityMaxEntries`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "portSecurityMaxEntries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub port_security_max_entries: Option<i64>,
     /// `switchMacAcl`
     ///
     /// Wire name `switchMacAcl`; `string`; optional.
-    #[serde(rename = "switchMacAcl", default, skip_serializing_if = "Option::is_none")]
     pub switch_mac_acl: Option<String>,
     /// `poeScheduler`
     ///
     /// Wire name `poeScheduler`; `SchedulerView`; optional.
-    #[serde(rename = "poeScheduler", default, skip_serializing_if = "Option::is_none")]
     pub poe_scheduler: Option<SchedulerView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Ports {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Ports, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("ports", &v.ports);
+            w.optional("name", &v.name);
+            w.optional("ignoreFields", &v.ignore_fields);
+            w.optional("revert", &v.revert);
+            w.optional("portSpeed", &v.port_speed);
+            w.optional("poeClass", &v.poe_class);
+            w.optional("poeBudget", &v.poe_budget);
+            w.optional("poePriority", &v.poe_priority);
+            w.optional("poeEnable", &v.poe_enable);
+            w.optional("poeCapability", &v.poe_capability);
+            w.optional("portEnable", &v.port_enable);
+            w.optional("portProtected", &v.port_protected);
+            w.optional("dhcpSnoopingTrust", &v.dhcp_snooping_trust);
+            w.optional("arpInspectionTrust", &v.arp_inspection_trust);
+            w.optional("rstpAdminEdgePort", &v.rstp_admin_edge_port);
+            w.optional("adminPtToPt", &v.admin_pt_to_pt);
+            w.optional("stpBpduGuard", &v.stp_bpdu_guard);
+            w.optional("stpRootGuard", &v.stp_root_guard);
+            w.optional("ipsg", &v.ipsg);
+            w.optional("lldpEnable", &v.lldp_enable);
+            w.optional("lldpQos", &v.lldp_qos);
+            w.optional("taggedVlans", &v.tagged_vlans);
+            w.optional("untaggedVlan", &v.untagged_vlan);
+            w.optional("voiceVlan", &v.voice_vlan);
+            w.optional("ingressAcl", &v.ingress_acl);
+            w.optional("egressAcl", &v.egress_acl);
+            w.optional("tags", &v.tags);
+            w.optional(
+                "flexibleAuthenticationEnabled",
+                &v.flexible_authentication_enabled,
+            );
+            w.optional("authenticationType", &v.authentication_type);
+            w.optional("authenticationCustomize", &v.authentication_customize);
+            w.optional("authenticationProfileId", &v.authentication_profile_id);
+            w.optional("changeAuthOrder", &v.change_auth_order);
+            w.optional("dot1xPortControl", &v.dot1x_port_control);
+            w.optional("authDefaultVlan", &v.auth_default_vlan);
+            w.optional("restrictedVlan", &v.restricted_vlan);
+            w.optional("criticalVlan", &v.critical_vlan);
+            w.optional("guestVlan", &v.guest_vlan);
+            w.optional("authFailAction", &v.auth_fail_action);
+            w.optional("authTimeoutAction", &v.auth_timeout_action);
+            w.field("switchId", &v.switch_id);
+            w.optional("switchPortProfileId", &v.switch_port_profile_id);
+            w.optional("portSecurity", &v.port_security);
+            w.optional("portSecurityMaxEntries", &v.port_security_max_entries);
+            w.optional("switchMacAcl", &v.switch_mac_acl);
+            w.optional("poeScheduler", &v.poe_scheduler);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Ports {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Ports, ruckus_one_runtime::object::FieldError> {
+            Ok(Ports {
+                id: f.optional("id")?,
+                ports: f.optional("ports")?,
+                name: f.optional("name")?,
+                ignore_fields: f.optional("ignoreFields")?,
+                revert: f.optional("revert")?,
+                port_speed: f.optional("portSpeed")?,
+                poe_class: f.optional("poeClass")?,
+                poe_budget: f.optional("poeBudget")?,
+                poe_priority: f.optional("poePriority")?,
+                poe_enable: f.optional("poeEnable")?,
+                poe_capability: f.optional("poeCapability")?,
+                port_enable: f.optional("portEnable")?,
+                port_protected: f.optional("portProtected")?,
+                dhcp_snooping_trust: f.optional("dhcpSnoopingTrust")?,
+                arp_inspection_trust: f.optional("arpInspectionTrust")?,
+                rstp_admin_edge_port: f.optional("rstpAdminEdgePort")?,
+                admin_pt_to_pt: f.optional("adminPtToPt")?,
+                stp_bpdu_guard: f.optional("stpBpduGuard")?,
+                stp_root_guard: f.optional("stpRootGuard")?,
+                ipsg: f.optional("ipsg")?,
+                lldp_enable: f.optional("lldpEnable")?,
+                lldp_qos: f.optional("lldpQos")?,
+                tagged_vlans: f.optional("taggedVlans")?,
+                untagged_vlan: f.optional("untaggedVlan")?,
+                voice_vlan: f.optional("voiceVlan")?,
+                ingress_acl: f.optional("ingressAcl")?,
+                egress_acl: f.optional("egressAcl")?,
+                tags: f.optional("tags")?,
+                flexible_authentication_enabled: f
+                    .optional("flexibleAuthenticationEnabled")?,
+                authentication_type: f.optional("authenticationType")?,
+                authentication_customize: f.optional("authenticationCustomize")?,
+                authentication_profile_id: f.optional("authenticationProfileId")?,
+                change_auth_order: f.optional("changeAuthOrder")?,
+                dot1x_port_control: f.optional("dot1xPortControl")?,
+                auth_default_vlan: f.optional("authDefaultVlan")?,
+                restricted_vlan: f.optional("restrictedVlan")?,
+                critical_vlan: f.optional("criticalVlan")?,
+                guest_vlan: f.optional("guestVlan")?,
+                auth_fail_action: f.optional("authFailAction")?,
+                auth_timeout_action: f.optional("authTimeoutAction")?,
+                switch_id: f.required("switchId")?,
+                switch_port_profile_id: f.optional("switchPortProfileId")?,
+                port_security: f.optional("portSecurity")?,
+                port_security_max_entries: f.optional("portSecurityMaxEntries")?,
+                switch_mac_acl: f.optional("switchMacAcl")?,
+                poe_scheduler: f.optional("poeScheduler")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Ports", fields)
+    }
 }
 impl Ports {
     /// Creates a value from the required fields; optional fields start empty.
@@ -8722,51 +9836,82 @@ impl<'de> serde::Deserialize<'de> for PortsPortSpeed {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedSwitchDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseGroupedSwitch {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<GroupedSwitch>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<GroupedSwitch>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseGroupedSwitch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseGroupedSwitch,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseGroupedSwitch {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QueryResponseGroupedSwitch, ruckus_one_runtime::object::FieldError> {
+            Ok(QueryResponseGroupedSwitch {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseGroupedSwitch",
+            fields,
+        )
+    }
 }
 impl QueryResponseGroupedSwitch {
     /// Creates a value with every field empty.
@@ -8826,32 +9971,57 @@ impl QueryResponseGroupedSwitch {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RangeFilterDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RangeFilter {
     /// `field`
     ///
     /// Wire name `field`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// `gte`
     ///
     /// Wire name `gte`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gte: Option<i64>,
     /// `lte`
     ///
     /// Wire name `lte`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lte: Option<i64>,
     /// `lt`
     ///
     /// Wire name `lt`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lt: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RangeFilter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RangeFilter, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("field", &v.field);
+            w.optional("gte", &v.gte);
+            w.optional("lte", &v.lte);
+            w.optional("lt", &v.lt);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RangeFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RangeFilter, ruckus_one_runtime::object::FieldError> {
+            Ok(RangeFilter {
+                field: f.optional("field")?,
+                gte: f.optional("gte")?,
+                lte: f.optional("lte")?,
+                lt: f.optional("lt")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RangeFilter", fields)
+    }
 }
 impl RangeFilter {
     /// Creates a value with every field empty.
@@ -8890,27 +10060,51 @@ impl RangeFilter {
 /// Provenance: reference (switch_service_api-0.4.0.yaml ScheduleTimeSlotViewV1000).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ScheduleTimeSlotView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `startDateTime`
     ///
     /// Wire name `startDateTime`; `string`; optional; format: date-time.
-    #[serde(rename = "startDateTime", default, skip_serializing_if = "Option::is_none")]
     pub start_date_time: Option<String>,
     /// `endDateTime`
     ///
     /// Wire name `endDateTime`; `string`; optional; format: date-time.
-    #[serde(rename = "endDateTime", default, skip_serializing_if = "Option::is_none")]
     pub end_date_time: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ScheduleTimeSlotView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ScheduleTimeSlotView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("startDateTime", &v.start_date_time);
+            w.optional("endDateTime", &v.end_date_time);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScheduleTimeSlotView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ScheduleTimeSlotView, ruckus_one_runtime::object::FieldError> {
+            Ok(ScheduleTimeSlotView {
+                id: f.optional("id")?,
+                start_date_time: f.optional("startDateTime")?,
+                end_date_time: f.optional("endDateTime")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ScheduleTimeSlotView", fields)
+    }
 }
 impl ScheduleTimeSlotView {
     /// Creates a value with every field empty.
@@ -8943,57 +10137,87 @@ impl ScheduleTimeSlotView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SchedulerViewV1000).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SchedulerView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `SchedulerViewType`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<SchedulerViewType>,
     /// `mon`
     ///
     /// Wire name `mon`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mon: Option<String>,
     /// `tue`
     ///
     /// Wire name `tue`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tue: Option<String>,
     /// `wed`
     ///
     /// Wire name `wed`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wed: Option<String>,
     /// `thu`
     ///
     /// Wire name `thu`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thu: Option<String>,
     /// `fri`
     ///
     /// Wire name `fri`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fri: Option<String>,
     /// `sat`
     ///
     /// Wire name `sat`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sat: Option<String>,
     /// `sun`
     ///
     /// Wire name `sun`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sun: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SchedulerView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SchedulerView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("type", &v.type_);
+            w.optional("mon", &v.mon);
+            w.optional("tue", &v.tue);
+            w.optional("wed", &v.wed);
+            w.optional("thu", &v.thu);
+            w.optional("fri", &v.fri);
+            w.optional("sat", &v.sat);
+            w.optional("sun", &v.sun);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SchedulerView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SchedulerView, ruckus_one_runtime::object::FieldError> {
+            Ok(SchedulerView {
+                id: f.optional("id")?,
+                type_: f.optional("type")?,
+                mon: f.optional("mon")?,
+                tue: f.optional("tue")?,
+                wed: f.optional("wed")?,
+                thu: f.optional("thu")?,
+                fri: f.optional("fri")?,
+                sat: f.optional("sat")?,
+                sun: f.optional("sun")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SchedulerView", fields)
+    }
 }
 impl SchedulerView {
     /// Creates a value with every field empty.
@@ -9117,22 +10341,45 @@ impl<'de> serde::Deserialize<'de> for SchedulerViewType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SkipScheduleUpgradeDtoV1000).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SkipScheduleUpgrade {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchIds`
     ///
     /// Wire name `switchIds`; `array<string>`; optional.
-    #[serde(rename = "switchIds", default, skip_serializing_if = "Option::is_none")]
     pub switch_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SkipScheduleUpgrade {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SkipScheduleUpgrade, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("switchIds", &v.switch_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SkipScheduleUpgrade {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SkipScheduleUpgrade, ruckus_one_runtime::object::FieldError> {
+            Ok(SkipScheduleUpgrade {
+                id: f.optional("id")?,
+                switch_ids: f.optional("switchIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SkipScheduleUpgrade", fields)
+    }
 }
 impl SkipScheduleUpgrade {
     /// Creates a value with every field empty.
@@ -9159,22 +10406,45 @@ impl SkipScheduleUpgrade {
 /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StackMembersView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for StackMembersView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &StackMembersView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("model", &v.model);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for StackMembersView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<StackMembersView, ruckus_one_runtime::object::FieldError> {
+            Ok(StackMembersView {
+                id: f.optional("id")?,
+                model: f.optional("model")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "StackMembersView", fields)
+    }
 }
 impl StackMembersView {
     /// Creates a value with every field empty.
@@ -9201,32 +10471,57 @@ impl StackMembersView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml StackMembersView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StackMembersViewV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `rearModule`
     ///
     /// Wire name `rearModule`; `string`; optional.
-    #[serde(rename = "rearModule", default, skip_serializing_if = "Option::is_none")]
     pub rear_module: Option<String>,
     /// `memberSerials`
     ///
     /// Wire name `memberSerials`; `array<string>`; optional.
-    #[serde(rename = "memberSerials", default, skip_serializing_if = "Option::is_none")]
     pub member_serials: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for StackMembersViewV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &StackMembersViewV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("model", &v.model);
+            w.optional("rearModule", &v.rear_module);
+            w.optional("memberSerials", &v.member_serials);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for StackMembersViewV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<StackMembersViewV1, ruckus_one_runtime::object::FieldError> {
+            Ok(StackMembersViewV1 {
+                id: f.optional("id")?,
+                model: f.optional("model")?,
+                rear_module: f.optional("rearModule")?,
+                member_serials: f.optional("memberSerials")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "StackMembersViewV1", fields)
+    }
 }
 impl StackMembersViewV1 {
     /// Creates a value with every field empty.
@@ -9265,22 +10560,45 @@ impl StackMembersViewV1 {
 /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StaticRouteResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `StaticRouteView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<StaticRouteView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for StaticRouteResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &StaticRouteResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for StaticRouteResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<StaticRouteResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(StaticRouteResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "StaticRouteResponse", fields)
+    }
 }
 impl StaticRouteResponse {
     /// Creates a value with every field empty.
@@ -9307,32 +10625,57 @@ impl StaticRouteResponse {
 /// Provenance: reference (switch_service_api-0.4.0.yaml StaticRouteViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StaticRouteView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `destinationIp`
     ///
     /// Wire name `destinationIp`; `string`; optional.
-    #[serde(rename = "destinationIp", default, skip_serializing_if = "Option::is_none")]
     pub destination_ip: Option<String>,
     /// `nextHop`
     ///
     /// Wire name `nextHop`; `string`; optional.
-    #[serde(rename = "nextHop", default, skip_serializing_if = "Option::is_none")]
     pub next_hop: Option<String>,
     /// `adminDistance`
     ///
     /// Wire name `adminDistance`; `integer`; optional; format: int32; maximum: 255; minimum: 1.
-    #[serde(rename = "adminDistance", default, skip_serializing_if = "Option::is_none")]
     pub admin_distance: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for StaticRouteView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &StaticRouteView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("destinationIp", &v.destination_ip);
+            w.optional("nextHop", &v.next_hop);
+            w.optional("adminDistance", &v.admin_distance);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for StaticRouteView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<StaticRouteView, ruckus_one_runtime::object::FieldError> {
+            Ok(StaticRouteView {
+                id: f.optional("id")?,
+                destination_ip: f.optional("destinationIp")?,
+                next_hop: f.optional("nextHop")?,
+                admin_distance: f.optional("adminDistance")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "StaticRouteView", fields)
+    }
 }
 impl StaticRouteView {
     /// Creates a value with every field empty.
@@ -9371,75 +10714,99 @@ impl StaticRouteView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchAclRuleView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `sequence`
     ///
     /// Wire name `sequence`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequence: Option<i64>,
     /// `action`
     ///
     /// Wire name `action`; `SwitchAclRuleViewAction`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<SwitchAclRuleViewAction>,
     /// `destination`
     ///
     /// Wire name `destination`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
     /// `destinationPort`
     ///
     /// Wire name `destinationPort`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "destinationPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub destination_port: Option<i64>,
     /// `protocol`
     ///
     /// Wire name `protocol`; `SwitchAclRuleViewProtocol`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<SwitchAclRuleViewProtocol>,
     /// `source`
     ///
     /// Wire name `source`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// `sourcePort`
     ///
     /// Wire name `sourcePort`; `integer`; optional; format: int32.
-    #[serde(rename = "sourcePort", default, skip_serializing_if = "Option::is_none")]
     pub source_port: Option<i64>,
     /// `dscpMatching`
     ///
     /// Wire name `dscpMatching`; `integer`; optional; format: int32.
-    #[serde(rename = "dscpMatching", default, skip_serializing_if = "Option::is_none")]
     pub dscp_matching: Option<i64>,
     /// `dscpMarking`
     ///
     /// Wire name `dscpMarking`; `integer`; optional; format: int32.
-    #[serde(rename = "dscpMarking", default, skip_serializing_if = "Option::is_none")]
     pub dscp_marking: Option<i64>,
     /// `internalPriority`
     ///
     /// Wire name `internalPriority`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "internalPriority",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub internal_priority: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchAclRuleView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchAclRuleView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("sequence", &v.sequence);
+            w.optional("action", &v.action);
+            w.optional("destination", &v.destination);
+            w.optional("destinationPort", &v.destination_port);
+            w.optional("protocol", &v.protocol);
+            w.optional("source", &v.source);
+            w.optional("sourcePort", &v.source_port);
+            w.optional("dscpMatching", &v.dscp_matching);
+            w.optional("dscpMarking", &v.dscp_marking);
+            w.optional("internalPriority", &v.internal_priority);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchAclRuleView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchAclRuleView, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchAclRuleView {
+                id: f.optional("id")?,
+                sequence: f.optional("sequence")?,
+                action: f.optional("action")?,
+                destination: f.optional("destination")?,
+                destination_port: f.optional("destinationPort")?,
+                protocol: f.optional("protocol")?,
+                source: f.optional("source")?,
+                source_port: f.optional("sourcePort")?,
+                dscp_matching: f.optional("dscpMatching")?,
+                dscp_marking: f.optional("dscpMarking")?,
+                internal_priority: f.optional("internalPriority")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchAclRuleView", fields)
+    }
 }
 impl SwitchAclRuleView {
     /// Creates a value with every field empty.
@@ -9638,32 +11005,57 @@ impl<'de> serde::Deserialize<'de> for SwitchAclRuleViewProtocol {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchAclView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `aclType`
     ///
     /// Wire name `aclType`; `SwitchAclViewAclType`; optional.
-    #[serde(rename = "aclType", default, skip_serializing_if = "Option::is_none")]
     pub acl_type: Option<SwitchAclViewAclType>,
     /// `aclRules`
     ///
     /// Wire name `aclRules`; `array<SwitchAclRuleView>`; optional.
-    #[serde(rename = "aclRules", default, skip_serializing_if = "Option::is_none")]
     pub acl_rules: Option<Vec<SwitchAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchAclView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchAclView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("aclType", &v.acl_type);
+            w.optional("aclRules", &v.acl_rules);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchAclView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchAclView, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchAclView {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                acl_type: f.optional("aclType")?,
+                acl_rules: f.optional("aclRules")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchAclView", fields)
+    }
 }
 impl SwitchAclView {
     /// Creates a value with every field empty.
@@ -9761,32 +11153,57 @@ impl<'de> serde::Deserialize<'de> for SwitchAclViewAclType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchPositionView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `floorplanId`
     ///
     /// Wire name `floorplanId`; `string`; optional.
-    #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
     pub floorplan_id: Option<String>,
     /// `xpercent`
     ///
     /// Wire name `xpercent`; `number`; optional; format: float.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub xpercent: Option<f64>,
     /// `ypercent`
     ///
     /// Wire name `ypercent`; `number`; optional; format: float.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ypercent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchPositionView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchPositionView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("floorplanId", &v.floorplan_id);
+            w.optional("xpercent", &v.xpercent);
+            w.optional("ypercent", &v.ypercent);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchPositionView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchPositionView, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchPositionView {
+                id: f.optional("id")?,
+                floorplan_id: f.optional("floorplanId")?,
+                xpercent: f.optional("xpercent")?,
+                ypercent: f.optional("ypercent")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchPositionView", fields)
+    }
 }
 impl SwitchPositionView {
     /// Creates a value with every field empty.
@@ -9825,27 +11242,58 @@ impl SwitchPositionView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchPositionViewV1001 {
     /// `floorPlanId`
     ///
     /// Wire name `floorPlanId`; `string`; optional.
-    #[serde(rename = "floorPlanId", default, skip_serializing_if = "Option::is_none")]
     pub floor_plan_id: Option<String>,
     /// `xPercent`
     ///
     /// Wire name `xPercent`; `number`; optional; format: float.
-    #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
     pub x_percent: Option<f64>,
     /// `yPercent`
     ///
     /// Wire name `yPercent`; `number`; optional; format: float.
-    #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
     pub y_percent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchPositionViewV1001 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SwitchPositionViewV1001,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("floorPlanId", &v.floor_plan_id);
+            w.optional("xPercent", &v.x_percent);
+            w.optional("yPercent", &v.y_percent);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchPositionViewV1001 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchPositionViewV1001, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchPositionViewV1001 {
+                floor_plan_id: f.optional("floorPlanId")?,
+                x_percent: f.optional("xPercent")?,
+                y_percent: f.optional("yPercent")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "SwitchPositionViewV1001",
+            fields,
+        )
+    }
 }
 impl SwitchPositionViewV1001 {
     /// Creates a value with every field empty.
@@ -9878,27 +11326,51 @@ impl SwitchPositionViewV1001 {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchScheduleViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchScheduleView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `timeSlot`
     ///
     /// Wire name `timeSlot`; `ScheduleTimeSlotView`; optional.
-    #[serde(rename = "timeSlot", default, skip_serializing_if = "Option::is_none")]
     pub time_slot: Option<ScheduleTimeSlotView>,
     /// `version`
     ///
     /// Wire name `version`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchScheduleView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchScheduleView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("timeSlot", &v.time_slot);
+            w.optional("version", &v.version);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchScheduleView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchScheduleView, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchScheduleView {
+                id: f.optional("id")?,
+                time_slot: f.optional("timeSlot")?,
+                version: f.optional("version")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchScheduleView", fields)
+    }
 }
 impl SwitchScheduleView {
     /// Creates a value with every field empty.
@@ -9931,32 +11403,57 @@ impl SwitchScheduleView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersion_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVersion {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `category`
     ///
     /// Wire name `category`; `SwitchVersionCategory`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<SwitchVersionCategory>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchVersion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchVersion, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("category", &v.category);
+            w.optional("createdDate", &v.created_date);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVersion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchVersion, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchVersion {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                category: f.optional("category")?,
+                created_date: f.optional("createdDate")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchVersion", fields)
+    }
 }
 impl SwitchVersion {
     /// Creates a value with every field empty.
@@ -10058,27 +11555,51 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionCategory {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVersionView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `modelGroup`
     ///
     /// Wire name `modelGroup`; `SwitchVersionViewModelGroup`; optional.
-    #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
     pub model_group: Option<SwitchVersionViewModelGroup>,
     /// `versions`
     ///
     /// Wire name `versions`; `array<SwitchVersion>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versions: Option<Vec<SwitchVersion>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchVersionView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchVersionView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("modelGroup", &v.model_group);
+            w.optional("versions", &v.versions);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVersionView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchVersionView, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchVersionView {
+                id: f.optional("id")?,
+                model_group: f.optional("modelGroup")?,
+                versions: f.optional("versions")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchVersionView", fields)
+    }
 }
 impl SwitchVersionView {
     /// Creates a value with every field empty.
@@ -10181,82 +11702,93 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionViewModelGroup {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlan {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `vlanName`
     ///
     /// Wire name `vlanName`; `string`; optional.
-    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_name: Option<String>,
     /// `ipv4DhcpSnooping`
     ///
     /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
-    #[serde(
-        rename = "ipv4DhcpSnooping",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ipv4_dhcp_snooping: Option<bool>,
     /// `arpInspection`
     ///
     /// Wire name `arpInspection`; `boolean`; optional.
-    #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
     pub arp_inspection: Option<bool>,
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `SwitchVlanIgmpSnooping`; optional.
-    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<SwitchVlanIgmpSnooping>,
     /// `multicastVersion`
     ///
     /// Wire name `multicastVersion`; `integer`; optional; format: int32; maximum: 3; minimum: 0.
-    #[serde(
-        rename = "multicastVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_version: Option<i64>,
     /// `spanningTreeProtocol`
     ///
     /// Wire name `spanningTreeProtocol`; `SwitchVlanSpanningTreeProtocol`; optional.
-    #[serde(
-        rename = "spanningTreeProtocol",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub spanning_tree_protocol: Option<SwitchVlanSpanningTreeProtocol>,
     /// `switchVlanPortModels`
     ///
     /// Wire name `switchVlanPortModels`; `array<SwitchVlanPortModelView>`; optional.
-    #[serde(
-        rename = "switchVlanPortModels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelView>>,
     /// `enableAsDefaultVlan`
     ///
     /// Wire name `enableAsDefaultVlan`; `boolean`; optional.
-    #[serde(
-        rename = "enableAsDefaultVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_as_default_vlan: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchVlan {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchVlan, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("vlanName", &v.vlan_name);
+            w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
+            w.optional("arpInspection", &v.arp_inspection);
+            w.optional("igmpSnooping", &v.igmp_snooping);
+            w.optional("multicastVersion", &v.multicast_version);
+            w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
+            w.optional("switchVlanPortModels", &v.switch_vlan_port_models);
+            w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVlan {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchVlan, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchVlan {
+                id: f.optional("id")?,
+                vlan_id: f.optional("vlanId")?,
+                vlan_name: f.optional("vlanName")?,
+                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping")?,
+                arp_inspection: f.optional("arpInspection")?,
+                igmp_snooping: f.optional("igmpSnooping")?,
+                multicast_version: f.optional("multicastVersion")?,
+                spanning_tree_protocol: f.optional("spanningTreeProtocol")?,
+                switch_vlan_port_models: f.optional("switchVlanPortModels")?,
+                enable_as_default_vlan: f.optional("enableAsDefaultVlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchVlan", fields)
+    }
 }
 impl SwitchVlan {
     /// Creates a value with every field empty.
@@ -10399,27 +11931,51 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanIgmpSnooping {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanOverviewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanOverview {
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `defaultVlanId`
     ///
     /// Wire name `defaultVlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "defaultVlanId", default, skip_serializing_if = "Option::is_none")]
     pub default_vlan_id: Option<i64>,
     /// `vlanList`
     ///
     /// Wire name `vlanList`; `array<SwitchVlanView>`; optional.
-    #[serde(rename = "vlanList", default, skip_serializing_if = "Option::is_none")]
     pub vlan_list: Option<Vec<SwitchVlanView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchVlanOverview {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchVlanOverview, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("switchId", &v.switch_id);
+            w.optional("defaultVlanId", &v.default_vlan_id);
+            w.optional("vlanList", &v.vlan_list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVlanOverview {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchVlanOverview, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchVlanOverview {
+                switch_id: f.optional("switchId")?,
+                default_vlan_id: f.optional("defaultVlanId")?,
+                vlan_list: f.optional("vlanList")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchVlanOverview", fields)
+    }
 }
 impl SwitchVlanOverview {
     /// Creates a value with every field empty.
@@ -10452,37 +12008,70 @@ impl SwitchVlanOverview {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanPortModelView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `switchModel`
     ///
     /// Wire name `switchModel`; `SwitchVlanPortModelViewSwitchModel`; optional.
-    #[serde(rename = "switchModel", default, skip_serializing_if = "Option::is_none")]
     pub switch_model: Option<SwitchVlanPortModelViewSwitchModel>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `string`; optional.
-    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<String>,
     /// `untaggedPorts`
     ///
     /// Wire name `untaggedPorts`; `string`; optional.
-    #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub untagged_ports: Option<String>,
     /// `voicePorts`
     ///
     /// Wire name `voicePorts`; `string`; optional.
-    #[serde(rename = "voicePorts", default, skip_serializing_if = "Option::is_none")]
     pub voice_ports: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchVlanPortModelView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SwitchVlanPortModelView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("switchModel", &v.switch_model);
+            w.optional("taggedPorts", &v.tagged_ports);
+            w.optional("untaggedPorts", &v.untagged_ports);
+            w.optional("voicePorts", &v.voice_ports);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchVlanPortModelView, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchVlanPortModelView {
+                id: f.optional("id")?,
+                switch_model: f.optional("switchModel")?,
+                tagged_ports: f.optional("taggedPorts")?,
+                untagged_ports: f.optional("untaggedPorts")?,
+                voice_ports: f.optional("voicePorts")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "SwitchVlanPortModelView",
+            fields,
+        )
+    }
 }
 impl SwitchVlanPortModelView {
     /// Creates a value with every field empty.
@@ -10829,22 +12418,45 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelViewSwitchModel {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `SwitchVlanView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<SwitchVlanView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchVlanResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchVlanResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVlanResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchVlanResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchVlanResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchVlanResponse", fields)
+    }
 }
 impl SwitchVlanResponse {
     /// Creates a value with every field empty.
@@ -10930,111 +12542,123 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanSpanningTreeProtocol {
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `vlanName`
     ///
     /// Wire name `vlanName`; `string`; optional.
-    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_name: Option<String>,
     /// `ipv4DhcpSnooping`
     ///
     /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
-    #[serde(
-        rename = "ipv4DhcpSnooping",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ipv4_dhcp_snooping: Option<bool>,
     /// `arpInspection`
     ///
     /// Wire name `arpInspection`; `boolean`; optional.
-    #[serde(rename = "arpInspection", default, skip_serializing_if = "Option::is_none")]
     pub arp_inspection: Option<bool>,
     /// `igmpSnooping`
     ///
     /// Wire name `igmpSnooping`; `SwitchVlanViewIgmpSnooping`; optional.
-    #[serde(rename = "igmpSnooping", default, skip_serializing_if = "Option::is_none")]
     pub igmp_snooping: Option<SwitchVlanViewIgmpSnooping>,
     /// `multicastVersion`
     ///
     /// Wire name `multicastVersion`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "multicastVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_version: Option<i64>,
     /// `spanningTreeProtocol`
     ///
     /// Wire name `spanningTreeProtocol`; `SwitchVlanViewSpanningTreeProtocol`; optional.
-    #[serde(
-        rename = "spanningTreeProtocol",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub spanning_tree_protocol: Option<SwitchVlanViewSpanningTreeProtocol>,
     /// `taggedPorts`
     ///
     /// Wire name `taggedPorts`; `string`; optional.
-    #[serde(rename = "taggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub tagged_ports: Option<String>,
     /// `untaggedPorts`
     ///
     /// Wire name `untaggedPorts`; `string`; optional.
-    #[serde(rename = "untaggedPorts", default, skip_serializing_if = "Option::is_none")]
     pub untagged_ports: Option<String>,
     /// `switchVlanPortModels`
     ///
     /// Wire name `switchVlanPortModels`; `array<SwitchVlanPortModelView>`; optional.
-    #[serde(
-        rename = "switchVlanPortModels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelView>>,
     /// `enableAsDefaultVlan`
     ///
     /// Wire name `enableAsDefaultVlan`; `boolean`; optional.
-    #[serde(
-        rename = "enableAsDefaultVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_as_default_vlan: Option<bool>,
     /// `usedByVePort`
     ///
     /// Wire name `usedByVePort`; `boolean`; optional.
-    #[serde(rename = "usedByVePort", default, skip_serializing_if = "Option::is_none")]
     pub used_by_ve_port: Option<bool>,
     /// `isAuthDefaultVlan`
     ///
     /// Wire name `isAuthDefaultVlan`; `boolean`; optional.
-    #[serde(
-        rename = "isAuthDefaultVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub is_auth_default_vlan: Option<bool>,
     /// `isAuthVlan`
     ///
     /// Wire name `isAuthVlan`; `boolean`; optional.
-    #[serde(rename = "isAuthVlan", default, skip_serializing_if = "Option::is_none")]
     pub is_auth_vlan: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchVlanView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchVlanView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("vlanName", &v.vlan_name);
+            w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
+            w.optional("arpInspection", &v.arp_inspection);
+            w.optional("igmpSnooping", &v.igmp_snooping);
+            w.optional("multicastVersion", &v.multicast_version);
+            w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
+            w.optional("taggedPorts", &v.tagged_ports);
+            w.optional("untaggedPorts", &v.untagged_ports);
+            w.optional("switchVlanPortModels", &v.switch_vlan_port_models);
+            w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
+            w.optional("usedByVePort", &v.used_by_ve_port);
+            w.optional("isAuthDefaultVlan", &v.is_auth_default_vlan);
+            w.optional("isAuthVlan", &v.is_auth_vlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVlanView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchVlanView, ruckus_one_runtime::object::FieldError> {
+            Ok(SwitchVlanView {
+                id: f.optional("id")?,
+                vlan_id: f.optional("vlanId")?,
+                vlan_name: f.optional("vlanName")?,
+                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping")?,
+                arp_inspection: f.optional("arpInspection")?,
+                igmp_snooping: f.optional("igmpSnooping")?,
+                multicast_version: f.optional("multicastVersion")?,
+                spanning_tree_protocol: f.optional("spanningTreeProtocol")?,
+                tagged_ports: f.optional("taggedPorts")?,
+                untagged_ports: f.optional("untaggedPorts")?,
+                switch_vlan_port_models: f.optional("switchVlanPortModels")?,
+                enable_as_default_vlan: f.optional("enableAsDefaultVlan")?,
+                used_by_ve_port: f.optional("usedByVePort")?,
+                is_auth_default_vlan: f.optional("isAuthDefaultVlan")?,
+                is_auth_vlan: f.optional("isAuthVlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SwitchVlanView", fields)
+    }
 }
 impl SwitchVlanView {
     /// Creates a value with every field empty.
@@ -11266,31 +12890,61 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanViewSpanningTreeProtocol {
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleFirmwareViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeScheduleFirmwareView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `timeSlot`
     ///
     /// Wire name `timeSlot`; `ScheduleTimeSlotView`; optional.
-    #[serde(rename = "timeSlot", default, skip_serializing_if = "Option::is_none")]
     pub time_slot: Option<ScheduleTimeSlotView>,
     /// `supportModelGroupVersions`
     ///
     /// Wire name `supportModelGroupVersions`; `array<ModelVersionView>`; optional.
-    #[serde(
-        rename = "supportModelGroupVersions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub support_model_group_versions: Option<Vec<ModelVersionView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpgradeScheduleFirmwareView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpgradeScheduleFirmwareView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("timeSlot", &v.time_slot);
+            w.optional("supportModelGroupVersions", &v.support_model_group_versions);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeScheduleFirmwareView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            UpgradeScheduleFirmwareView,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(UpgradeScheduleFirmwareView {
+                id: f.optional("id")?,
+                time_slot: f.optional("timeSlot")?,
+                support_model_group_versions: f.optional("supportModelGroupVersions")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "UpgradeScheduleFirmwareView",
+            fields,
+        )
+    }
 }
 impl UpgradeScheduleFirmwareView {
     /// Creates a value with every field empty.
@@ -11326,36 +12980,57 @@ impl UpgradeScheduleFirmwareView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeScheduleViewV1000).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeScheduleView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `timeSlot`
     ///
     /// Wire name `timeSlot`; `ScheduleTimeSlotView`; optional.
-    #[serde(rename = "timeSlot", default, skip_serializing_if = "Option::is_none")]
     pub time_slot: Option<ScheduleTimeSlotView>,
     /// `version`
     ///
     /// Wire name `version`; `SwitchVersion`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<SwitchVersion>,
     /// `versionAboveTen`
     ///
     /// Wire name `versionAboveTen`; `SwitchVersion`; optional.
-    #[serde(
-        rename = "versionAboveTen",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub version_above_ten: Option<SwitchVersion>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpgradeScheduleView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UpgradeScheduleView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("timeSlot", &v.time_slot);
+            w.optional("version", &v.version);
+            w.optional("versionAboveTen", &v.version_above_ten);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpgradeScheduleView, ruckus_one_runtime::object::FieldError> {
+            Ok(UpgradeScheduleView {
+                id: f.optional("id")?,
+                time_slot: f.optional("timeSlot")?,
+                version: f.optional("version")?,
+                version_above_ten: f.optional("versionAboveTen")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UpgradeScheduleView", fields)
+    }
 }
 impl UpgradeScheduleView {
     /// Creates a value with every field empty.
@@ -11394,97 +13069,111 @@ impl UpgradeScheduleView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitch_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeSwitch {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `isStack`
     ///
     /// Wire name `isStack`; `boolean`; optional.
-    #[serde(rename = "isStack", default, skip_serializing_if = "Option::is_none")]
     pub is_stack: Option<bool>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `currentFirmware`
     ///
     /// Wire name `currentFirmware`; `string`; optional.
-    #[serde(
-        rename = "currentFirmware",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub current_firmware: Option<String>,
     /// `availableVersion`
     ///
     /// Wire name `availableVersion`; `SwitchVersion`; optional.
-    #[serde(
-        rename = "availableVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub available_version: Option<SwitchVersion>,
     /// `switchNextSchedule`
     ///
     /// Wire name `switchNextSchedule`; `UpgradeScheduleView`; optional.
-    #[serde(
-        rename = "switchNextSchedule",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_next_schedule: Option<UpgradeScheduleView>,
     /// `venueNextSchedule`
     ///
     /// Wire name `venueNextSchedule`; `UpgradeScheduleView`; optional.
-    #[serde(
-        rename = "venueNextSchedule",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub venue_next_schedule: Option<UpgradeScheduleView>,
     /// `preDownload`
     ///
     /// Wire name `preDownload`; `boolean`; optional.
-    #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
     pub pre_download: Option<bool>,
     /// `isSwitchLevelSchedule`
     ///
     /// Wire name `isSwitchLevelSchedule`; `boolean`; optional.
-    #[serde(
-        rename = "isSwitchLevelSchedule",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub is_switch_level_schedule: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpgradeSwitch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UpgradeSwitch, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("switchId", &v.switch_id);
+            w.optional("switchName", &v.switch_name);
+            w.optional("isStack", &v.is_stack);
+            w.optional("model", &v.model);
+            w.optional("currentFirmware", &v.current_firmware);
+            w.optional("availableVersion", &v.available_version);
+            w.optional("switchNextSchedule", &v.switch_next_schedule);
+            w.optional("venueNextSchedule", &v.venue_next_schedule);
+            w.optional("preDownload", &v.pre_download);
+            w.optional("isSwitchLevelSchedule", &v.is_switch_level_schedule);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeSwitch {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpgradeSwitch, ruckus_one_runtime::object::FieldError> {
+            Ok(UpgradeSwitch {
+                id: f.optional("id")?,
+                venue_id: f.optional("venueId")?,
+                venue_name: f.optional("venueName")?,
+                switch_id: f.optional("switchId")?,
+                switch_name: f.optional("switchName")?,
+                is_stack: f.optional("isStack")?,
+                model: f.optional("model")?,
+                current_firmware: f.optional("currentFirmware")?,
+                available_version: f.optional("availableVersion")?,
+                switch_next_schedule: f.optional("switchNextSchedule")?,
+                venue_next_schedule: f.optional("venueNextSchedule")?,
+                pre_download: f.optional("preDownload")?,
+                is_switch_level_schedule: f.optional("isSwitchLevelSchedule")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UpgradeSwitch", fields)
+    }
 }
 impl UpgradeSwitch {
     /// Creates a value with every field empty.
@@ -11583,31 +13272,58 @@ impl UpgradeSwitch {
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilterV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeSwitchQueryFilter {
     /// `searchFilter`
     ///
     /// Wire name `searchFilter`; `string`; optional.
-    #[serde(rename = "searchFilter", default, skip_serializing_if = "Option::is_none")]
     pub search_filter: Option<String>,
     /// `venueIdList`
     ///
     /// Wire name `venueIdList`; `array<string>`; optional.
-    #[serde(rename = "venueIdList", default, skip_serializing_if = "Option::is_none")]
     pub venue_id_list: Option<Vec<String>>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<string>`; optional.
-    #[serde(
-        rename = "searchTargetFields",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub search_target_fields: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpgradeSwitchQueryFilter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpgradeSwitchQueryFilter,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("searchFilter", &v.search_filter);
+            w.optional("venueIdList", &v.venue_id_list);
+            w.optional("searchTargetFields", &v.search_target_fields);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpgradeSwitchQueryFilter, ruckus_one_runtime::object::FieldError> {
+            Ok(UpgradeSwitchQueryFilter {
+                search_filter: f.optional("searchFilter")?,
+                venue_id_list: f.optional("venueIdList")?,
+                search_target_fields: f.optional("searchTargetFields")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "UpgradeSwitchQueryFilter",
+            fields,
+        )
+    }
 }
 impl UpgradeSwitchQueryFilter {
     /// Creates a value with every field empty.
@@ -11640,22 +13356,52 @@ impl UpgradeSwitchQueryFilter {
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchQueryFilter_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeSwitchQueryFilterV1 {
     /// `searchFilter`
     ///
     /// Wire name `searchFilter`; `string`; optional.
-    #[serde(rename = "searchFilter", default, skip_serializing_if = "Option::is_none")]
     pub search_filter: Option<String>,
     /// `venueIdList`
     ///
     /// Wire name `venueIdList`; `array<string>`; optional.
-    #[serde(rename = "venueIdList", default, skip_serializing_if = "Option::is_none")]
     pub venue_id_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpgradeSwitchQueryFilterV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpgradeSwitchQueryFilterV1,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("searchFilter", &v.search_filter);
+            w.optional("venueIdList", &v.venue_id_list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilterV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpgradeSwitchQueryFilterV1, ruckus_one_runtime::object::FieldError> {
+            Ok(UpgradeSwitchQueryFilterV1 {
+                search_filter: f.optional("searchFilter")?,
+                venue_id_list: f.optional("venueIdList")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "UpgradeSwitchQueryFilterV1",
+            fields,
+        )
+    }
 }
 impl UpgradeSwitchQueryFilterV1 {
     /// Creates a value with every field empty.
@@ -11682,88 +13428,105 @@ impl UpgradeSwitchQueryFilterV1 {
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeSwitchViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeSwitchView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `isStack`
     ///
     /// Wire name `isStack`; `boolean`; optional.
-    #[serde(rename = "isStack", default, skip_serializing_if = "Option::is_none")]
     pub is_stack: Option<bool>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `currentFirmware`
     ///
     /// Wire name `currentFirmware`; `string`; optional.
-    #[serde(
-        rename = "currentFirmware",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub current_firmware: Option<String>,
     /// `switchNextSchedule`
     ///
     /// Wire name `switchNextSchedule`; `SwitchScheduleView`; optional.
-    #[serde(
-        rename = "switchNextSchedule",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_next_schedule: Option<SwitchScheduleView>,
     /// `venueNextSchedule`
     ///
     /// Wire name `venueNextSchedule`; `UpgradeScheduleFirmwareView`; optional.
-    #[serde(
-        rename = "venueNextSchedule",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub venue_next_schedule: Option<UpgradeScheduleFirmwareView>,
     /// `preDownload`
     ///
     /// Wire name `preDownload`; `boolean`; optional.
-    #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
     pub pre_download: Option<bool>,
     /// `isSwitchLevelSchedule`
     ///
     /// Wire name `isSwitchLevelSchedule`; `boolean`; optional.
-    #[serde(
-        rename = "isSwitchLevelSchedule",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub is_switch_level_schedule: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpgradeSwitchView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UpgradeSwitchView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("switchId", &v.switch_id);
+            w.optional("switchName", &v.switch_name);
+            w.optional("isStack", &v.is_stack);
+            w.optional("model", &v.model);
+            w.optional("currentFirmware", &v.current_firmware);
+            w.optional("switchNextSchedule", &v.switch_next_schedule);
+            w.optional("venueNextSchedule", &v.venue_next_schedule);
+            w.optional("preDownload", &v.pre_download);
+            w.optional("isSwitchLevelSchedule", &v.is_switch_level_schedule);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeSwitchView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpgradeSwitchView, ruckus_one_runtime::object::FieldError> {
+            Ok(UpgradeSwitchView {
+                id: f.optional("id")?,
+                venue_id: f.optional("venueId")?,
+                venue_name: f.optional("venueName")?,
+                switch_id: f.optional("switchId")?,
+                switch_name: f.optional("switchName")?,
+                is_stack: f.optional("isStack")?,
+                model: f.optional("model")?,
+                current_firmware: f.optional("currentFirmware")?,
+                switch_next_schedule: f.optional("switchNextSchedule")?,
+                venue_next_schedule: f.optional("venueNextSchedule")?,
+                pre_download: f.optional("preDownload")?,
+                is_switch_level_schedule: f.optional("isSwitchLevelSchedule")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UpgradeSwitchView", fields)
+    }
 }
 impl UpgradeSwitchView {
     /// Creates a value with every field empty.
@@ -11856,97 +13619,115 @@ impl UpgradeSwitchView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeVenue {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `switchFirmwareVersion`
     ///
     /// Wire name `switchFirmwareVersion`; `SwitchVersion`; optional.
-    #[serde(
-        rename = "switchFirmwareVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_firmware_version: Option<SwitchVersion>,
     /// `switchFirmwareVersionAboveTen`
     ///
     /// Wire name `switchFirmwareVersionAboveTen`; `SwitchVersion`; optional.
-    #[serde(
-        rename = "switchFirmwareVersionAboveTen",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_firmware_version_above_ten: Option<SwitchVersion>,
     /// `availableVersions`
     ///
     /// Wire name `availableVersions`; `array<SwitchVersion>`; optional.
-    #[serde(
-        rename = "availableVersions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub available_versions: Option<Vec<SwitchVersion>>,
     /// `nextSchedule`
     ///
     /// Wire name `nextSchedule`; `UpgradeScheduleView`; optional.
-    #[serde(rename = "nextSchedule", default, skip_serializing_if = "Option::is_none")]
     pub next_schedule: Option<UpgradeScheduleView>,
     /// `lastScheduleUpdateTime`
     ///
     /// Wire name `lastScheduleUpdateTime`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "lastScheduleUpdateTime",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_schedule_update_time: Option<String>,
     /// `preDownload`
     ///
     /// Wire name `preDownload`; `boolean`; optional.
-    #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
     pub pre_download: Option<bool>,
     /// `switchCount`
     ///
     /// Wire name `switchCount`; `integer`; optional; format: int32.
-    #[serde(rename = "switchCount", default, skip_serializing_if = "Option::is_none")]
     pub switch_count: Option<i64>,
     /// `aboveTenSwitchCount`
     ///
     /// Wire name `aboveTenSwitchCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "aboveTenSwitchCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub above_ten_switch_count: Option<i64>,
     /// `status`
     ///
     /// Wire name `status`; `UpgradeVenueStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<UpgradeVenueStatus>,
     /// `scheduleCount`
     ///
     /// Wire name `scheduleCount`; `integer`; optional; format: int32.
-    #[serde(rename = "scheduleCount", default, skip_serializing_if = "Option::is_none")]
     pub schedule_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpgradeVenue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UpgradeVenue, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("switchFirmwareVersion", &v.switch_firmware_version);
+            w.optional(
+                "switchFirmwareVersionAboveTen",
+                &v.switch_firmware_version_above_ten,
+            );
+            w.optional("availableVersions", &v.available_versions);
+            w.optional("nextSchedule", &v.next_schedule);
+            w.optional("lastScheduleUpdateTime", &v.last_schedule_update_time);
+            w.optional("preDownload", &v.pre_download);
+            w.optional("switchCount", &v.switch_count);
+            w.optional("aboveTenSwitchCount", &v.above_ten_switch_count);
+            w.optional("status", &v.status);
+            w.optional("scheduleCount", &v.schedule_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeVenue {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpgradeVenue, ruckus_one_runtime::object::FieldError> {
+            Ok(UpgradeVenue {
+                id: f.optional("id")?,
+                venue_id: f.optional("venueId")?,
+                venue_name: f.optional("venueName")?,
+                switch_firmware_version: f.optional("switchFirmwareVersion")?,
+                switch_firmware_version_above_ten: f
+                    .optional("switchFirmwareVersionAboveTen")?,
+                available_versions: f.optional("availableVersions")?,
+                next_schedule: f.optional("nextSchedule")?,
+                last_schedule_update_time: f.optional("lastScheduleUpdateTime")?,
+                pre_download: f.optional("preDownload")?,
+                switch_count: f.optional("switchCount")?,
+                above_ten_switch_count: f.optional("aboveTenSwitchCount")?,
+                status: f.optional("status")?,
+                schedule_count: f.optional("scheduleCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UpgradeVenue", fields)
+    }
 }
 impl UpgradeVenue {
     /// Creates a value with every field empty.
@@ -12048,66 +13829,100 @@ impl UpgradeVenue {
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueFirmwareViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeVenueFirmwareView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `versions`
     ///
     /// Wire name `versions`; `array<ModelVersionView>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versions: Option<Vec<ModelVersionView>>,
     /// `nextSchedule`
     ///
     /// Wire name `nextSchedule`; `UpgradeScheduleFirmwareView`; optional.
-    #[serde(rename = "nextSchedule", default, skip_serializing_if = "Option::is_none")]
     pub next_schedule: Option<UpgradeScheduleFirmwareView>,
     /// `lastScheduleUpdateTime`
     ///
     /// Wire name `lastScheduleUpdateTime`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "lastScheduleUpdateTime",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_schedule_update_time: Option<String>,
     /// `preDownload`
     ///
     /// Wire name `preDownload`; `boolean`; optional.
-    #[serde(rename = "preDownload", default, skip_serializing_if = "Option::is_none")]
     pub pre_download: Option<bool>,
     /// `switchCounts`
     ///
     /// Wire name `switchCounts`; `array<ModelSwitchCountView>`; optional.
-    #[serde(rename = "switchCounts", default, skip_serializing_if = "Option::is_none")]
     pub switch_counts: Option<Vec<ModelSwitchCountView>>,
     /// `status`
     ///
     /// Wire name `status`; `UpgradeVenueFirmwareViewStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<UpgradeVenueFirmwareViewStatus>,
     /// `scheduleCount`
     ///
     /// Wire name `scheduleCount`; `integer`; optional; format: int32.
-    #[serde(rename = "scheduleCount", default, skip_serializing_if = "Option::is_none")]
     pub schedule_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpgradeVenueFirmwareView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpgradeVenueFirmwareView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("versions", &v.versions);
+            w.optional("nextSchedule", &v.next_schedule);
+            w.optional("lastScheduleUpdateTime", &v.last_schedule_update_time);
+            w.optional("preDownload", &v.pre_download);
+            w.optional("switchCounts", &v.switch_counts);
+            w.optional("status", &v.status);
+            w.optional("scheduleCount", &v.schedule_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpgradeVenueFirmwareView, ruckus_one_runtime::object::FieldError> {
+            Ok(UpgradeVenueFirmwareView {
+                id: f.optional("id")?,
+                venue_id: f.optional("venueId")?,
+                venue_name: f.optional("venueName")?,
+                versions: f.optional("versions")?,
+                next_schedule: f.optional("nextSchedule")?,
+                last_schedule_update_time: f.optional("lastScheduleUpdateTime")?,
+                pre_download: f.optional("preDownload")?,
+                switch_counts: f.optional("switchCounts")?,
+                status: f.optional("status")?,
+                schedule_count: f.optional("scheduleCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "UpgradeVenueFirmwareView",
+            fields,
+        )
+    }
 }
 impl UpgradeVenueFirmwareView {
     /// Creates a value with every field empty.
@@ -12254,31 +14069,58 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareViewStatus {
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeVenueQueryFilter {
     /// `searchFilter`
     ///
     /// Wire name `searchFilter`; `string`; optional.
-    #[serde(rename = "searchFilter", default, skip_serializing_if = "Option::is_none")]
     pub search_filter: Option<String>,
     /// `firmwareVersion`
     ///
     /// Wire name `firmwareVersion`; `string`; optional.
-    #[serde(
-        rename = "firmwareVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub firmware_version: Option<String>,
     /// `modelGroup`
     ///
     /// Wire name `modelGroup`; `UpgradeVenueQueryFilterModelGroup`; optional.
-    #[serde(rename = "modelGroup", default, skip_serializing_if = "Option::is_none")]
     pub model_group: Option<UpgradeVenueQueryFilterModelGroup>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpgradeVenueQueryFilter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpgradeVenueQueryFilter,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("searchFilter", &v.search_filter);
+            w.optional("firmwareVersion", &v.firmware_version);
+            w.optional("modelGroup", &v.model_group);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpgradeVenueQueryFilter, ruckus_one_runtime::object::FieldError> {
+            Ok(UpgradeVenueQueryFilter {
+                search_filter: f.optional("searchFilter")?,
+                firmware_version: f.optional("firmwareVersion")?,
+                model_group: f.optional("modelGroup")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "UpgradeVenueQueryFilter",
+            fields,
+        )
+    }
 }
 impl UpgradeVenueQueryFilter {
     /// Creates a value with every field empty.
@@ -12381,26 +14223,52 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterModelGroup {
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilter_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeVenueQueryFilterV1 {
     /// `searchFilter`
     ///
     /// Wire name `searchFilter`; `string`; optional.
-    #[serde(rename = "searchFilter", default, skip_serializing_if = "Option::is_none")]
     pub search_filter: Option<String>,
     /// `firmwareVersion`
     ///
     /// Wire name `firmwareVersion`; `string`; optional.
-    #[serde(
-        rename = "firmwareVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub firmware_version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpgradeVenueQueryFilterV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpgradeVenueQueryFilterV1,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("searchFilter", &v.search_filter);
+            w.optional("firmwareVersion", &v.firmware_version);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpgradeVenueQueryFilterV1, ruckus_one_runtime::object::FieldError> {
+            Ok(UpgradeVenueQueryFilterV1 {
+                search_filter: f.optional("searchFilter")?,
+                firmware_version: f.optional("firmwareVersion")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "UpgradeVenueQueryFilterV1",
+            fields,
+        )
+    }
 }
 impl UpgradeVenueQueryFilterV1 {
     /// Creates a value with every field empty.
@@ -12490,62 +14358,93 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueStatus {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VePort {
     /// `veId`
     ///
     /// Wire name `veId`; `integer`; optional; format: int32.
-    #[serde(rename = "veId", default, skip_serializing_if = "Option::is_none")]
     pub ve_id: Option<i64>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `ospfArea`
     ///
     /// Wire name `ospfArea`; `string`; optional.
-    #[serde(rename = "ospfArea", default, skip_serializing_if = "Option::is_none")]
     pub ospf_area: Option<String>,
     /// `dhcpRelayAgent`
     ///
     /// Wire name `dhcpRelayAgent`; `string`; optional.
-    #[serde(rename = "dhcpRelayAgent", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_relay_agent: Option<String>,
     /// `ipAddressType`
     ///
     /// Wire name `ipAddressType`; `VePortIpAddressType`; optional.
-    #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
     pub ip_address_type: Option<VePortIpAddressType>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `ipSubnetMask`
     ///
     /// Wire name `ipSubnetMask`; `string`; optional.
-    #[serde(rename = "ipSubnetMask", default, skip_serializing_if = "Option::is_none")]
     pub ip_subnet_mask: Option<String>,
     /// `ingressAcl`
     ///
     /// Wire name `ingressAcl`; `string`; optional.
-    #[serde(rename = "ingressAcl", default, skip_serializing_if = "Option::is_none")]
     pub ingress_acl: Option<String>,
     /// `egressAcl`
     ///
     /// Wire name `egressAcl`; `string`; optional.
-    #[serde(rename = "egressAcl", default, skip_serializing_if = "Option::is_none")]
     pub egress_acl: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VePort {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VePort, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("veId", &v.ve_id);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("name", &v.name);
+            w.optional("ospfArea", &v.ospf_area);
+            w.optional("dhcpRelayAgent", &v.dhcp_relay_agent);
+            w.optional("ipAddressType", &v.ip_address_type);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("ipSubnetMask", &v.ip_subnet_mask);
+            w.optional("ingressAcl", &v.ingress_acl);
+            w.optional("egressAcl", &v.egress_acl);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VePort {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VePort, ruckus_one_runtime::object::FieldError> {
+            Ok(VePort {
+                ve_id: f.optional("veId")?,
+                vlan_id: f.optional("vlanId")?,
+                name: f.optional("name")?,
+                ospf_area: f.optional("ospfArea")?,
+                dhcp_relay_agent: f.optional("dhcpRelayAgent")?,
+                ip_address_type: f.optional("ipAddressType")?,
+                ip_address: f.optional("ipAddress")?,
+                ip_subnet_mask: f.optional("ipSubnetMask")?,
+                ingress_acl: f.optional("ingressAcl")?,
+                egress_acl: f.optional("egressAcl")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VePort", fields)
+    }
 }
 impl VePort {
     /// Creates a value with every field empty.
@@ -12678,22 +14577,45 @@ impl<'de> serde::Deserialize<'de> for VePortIpAddressType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VePortResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VePortResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `VePortView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<VePortView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VePortResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VePortResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VePortResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VePortResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(VePortResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VePortResponse", fields)
+    }
 }
 impl VePortResponse {
     /// Creates a value with every field empty.
@@ -12720,114 +14642,141 @@ impl VePortResponse {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VePortView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `veId`
     ///
     /// Wire name `veId`; `integer`; optional; format: int32.
-    #[serde(rename = "veId", default, skip_serializing_if = "Option::is_none")]
     pub ve_id: Option<i64>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `ospfArea`
     ///
     /// Wire name `ospfArea`; `string`; optional.
-    #[serde(rename = "ospfArea", default, skip_serializing_if = "Option::is_none")]
     pub ospf_area: Option<String>,
     /// `dhcpRelayAgent`
     ///
     /// Wire name `dhcpRelayAgent`; `string`; optional.
-    #[serde(rename = "dhcpRelayAgent", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_relay_agent: Option<String>,
     /// `ipAddressType`
     ///
     /// Wire name `ipAddressType`; `VePortViewIpAddressType`; optional.
-    #[serde(rename = "ipAddressType", default, skip_serializing_if = "Option::is_none")]
     pub ip_address_type: Option<VePortViewIpAddressType>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `ipSubnetMask`
     ///
     /// Wire name `ipSubnetMask`; `string`; optional.
-    #[serde(rename = "ipSubnetMask", default, skip_serializing_if = "Option::is_none")]
     pub ip_subnet_mask: Option<String>,
     /// `ingressAclName`
     ///
     /// Wire name `ingressAclName`; `string`; optional.
-    #[serde(rename = "ingressAclName", default, skip_serializing_if = "Option::is_none")]
     pub ingress_acl_name: Option<String>,
     /// `egressAclName`
     ///
     /// Wire name `egressAclName`; `string`; optional.
-    #[serde(rename = "egressAclName", default, skip_serializing_if = "Option::is_none")]
     pub egress_acl_name: Option<String>,
     /// `connectedVe`
     ///
     /// Wire name `connectedVe`; `boolean`; optional.
-    #[serde(rename = "connectedVe", default, skip_serializing_if = "Option::is_none")]
     pub connected_ve: Option<bool>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `deviceStatus`
     ///
     /// Wire name `deviceStatus`; `string`; optional.
-    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
     pub device_status: Option<String>,
     /// `syncedSwitchConfig`
     ///
     /// Wire name `syncedSwitchConfig`; `boolean`; optional.
-    #[serde(
-        rename = "syncedSwitchConfig",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub synced_switch_config: Option<bool>,
     /// `vsixIngressAclName`
     ///
     /// Wire name `vsixIngressAclName`; `string`; optional.
-    #[serde(
-        rename = "vsixIngressAclName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub vsix_ingress_acl_name: Option<String>,
     /// `vsixEgressAclName`
     ///
     /// Wire name `vsixEgressAclName`; `string`; optional.
-    #[serde(
-        rename = "vsixEgressAclName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub vsix_egress_acl_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VePortView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VePortView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("veId", &v.ve_id);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("name", &v.name);
+            w.optional("ospfArea", &v.ospf_area);
+            w.optional("dhcpRelayAgent", &v.dhcp_relay_agent);
+            w.optional("ipAddressType", &v.ip_address_type);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("ipSubnetMask", &v.ip_subnet_mask);
+            w.optional("ingressAclName", &v.ingress_acl_name);
+            w.optional("egressAclName", &v.egress_acl_name);
+            w.optional("connectedVe", &v.connected_ve);
+            w.optional("switchId", &v.switch_id);
+            w.optional("switchName", &v.switch_name);
+            w.optional("deviceStatus", &v.device_status);
+            w.optional("syncedSwitchConfig", &v.synced_switch_config);
+            w.optional("vsixIngressAclName", &v.vsix_ingress_acl_name);
+            w.optional("vsixEgressAclName", &v.vsix_egress_acl_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VePortView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VePortView, ruckus_one_runtime::object::FieldError> {
+            Ok(VePortView {
+                id: f.optional("id")?,
+                ve_id: f.optional("veId")?,
+                vlan_id: f.optional("vlanId")?,
+                name: f.optional("name")?,
+                ospf_area: f.optional("ospfArea")?,
+                dhcp_relay_agent: f.optional("dhcpRelayAgent")?,
+                ip_address_type: f.optional("ipAddressType")?,
+                ip_address: f.optional("ipAddress")?,
+                ip_subnet_mask: f.optional("ipSubnetMask")?,
+                ingress_acl_name: f.optional("ingressAclName")?,
+                egress_acl_name: f.optional("egressAclName")?,
+                connected_ve: f.optional("connectedVe")?,
+                switch_id: f.optional("switchId")?,
+                switch_name: f.optional("switchName")?,
+                device_status: f.optional("deviceStatus")?,
+                synced_switch_config: f.optional("syncedSwitchConfig")?,
+                vsix_ingress_acl_name: f.optional("vsixIngressAclName")?,
+                vsix_egress_acl_name: f.optional("vsixEgressAclName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VePortView", fields)
+    }
 }
 impl VePortView {
     /// Creates a value with every field empty.
@@ -13008,35 +14957,51 @@ impl<'de> serde::Deserialize<'de> for VePortViewIpAddressType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersion_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueCurrentVersion {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `currentVersions`
     ///
     /// Wire name `currentVersions`; `array<string>`; optional.
-    #[serde(
-        rename = "currentVersions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub current_versions: Option<Vec<String>>,
     /// `currentVersionsAboveTen`
     ///
     /// Wire name `currentVersionsAboveTen`; `array<string>`; optional.
-    #[serde(
-        rename = "currentVersionsAboveTen",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub current_versions_above_ten: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueCurrentVersion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueCurrentVersion, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("currentVersions", &v.current_versions);
+            w.optional("currentVersionsAboveTen", &v.current_versions_above_ten);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueCurrentVersion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueCurrentVersion, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueCurrentVersion {
+                id: f.optional("id")?,
+                current_versions: f.optional("currentVersions")?,
+                current_versions_above_ten: f.optional("currentVersionsAboveTen")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueCurrentVersion", fields)
+    }
 }
 impl VenueCurrentVersion {
     /// Creates a value with every field empty.
@@ -13072,26 +15037,52 @@ impl VenueCurrentVersion {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueCurrentVersionViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueCurrentVersionView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `currentVersions`
     ///
     /// Wire name `currentVersions`; `array<ModelCurrentVersionView>`; optional.
-    #[serde(
-        rename = "currentVersions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub current_versions: Option<Vec<ModelCurrentVersionView>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueCurrentVersionView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueCurrentVersionView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("currentVersions", &v.current_versions);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueCurrentVersionView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueCurrentVersionView, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueCurrentVersionView {
+                id: f.optional("id")?,
+                current_versions: f.optional("currentVersions")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueCurrentVersionView",
+            fields,
+        )
+    }
 }
 impl VenueCurrentVersionView {
     /// Creates a value with every field empty.
@@ -13121,37 +15112,63 @@ impl VenueCurrentVersionView {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectContent).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanIntersectContent {
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `vlanConfigName`
     ///
     /// Wire name `vlanConfigName`; `string`; optional.
-    #[serde(rename = "vlanConfigName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_config_name: Option<String>,
     /// `profileLevel`
     ///
     /// Wire name `profileLevel`; `boolean`; optional.
-    #[serde(rename = "profileLevel", default, skip_serializing_if = "Option::is_none")]
     pub profile_level: Option<bool>,
     /// `defaultVlan`
     ///
     /// Wire name `defaultVlan`; `boolean`; optional.
-    #[serde(rename = "defaultVlan", default, skip_serializing_if = "Option::is_none")]
     pub default_vlan: Option<bool>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VlanIntersectContent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VlanIntersectContent, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("switchId", &v.switch_id);
+            w.optional("vlanConfigName", &v.vlan_config_name);
+            w.optional("profileLevel", &v.profile_level);
+            w.optional("defaultVlan", &v.default_vlan);
+            w.optional("vlanId", &v.vlan_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanIntersectContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VlanIntersectContent, ruckus_one_runtime::object::FieldError> {
+            Ok(VlanIntersectContent {
+                switch_id: f.optional("switchId")?,
+                vlan_config_name: f.optional("vlanConfigName")?,
+                profile_level: f.optional("profileLevel")?,
+                default_vlan: f.optional("defaultVlan")?,
+                vlan_id: f.optional("vlanId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VlanIntersectContent", fields)
+    }
 }
 impl VlanIntersectContent {
     /// Creates a value with every field empty.
@@ -13196,31 +15213,58 @@ impl VlanIntersectContent {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanIntersectionResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanIntersectionResponse {
     /// `switchDefaultVlan`
     ///
     /// Wire name `switchDefaultVlan`; `array<VlanIntersectContent>`; optional.
-    #[serde(
-        rename = "switchDefaultVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_default_vlan: Option<Vec<VlanIntersectContent>>,
     /// `profileVlan`
     ///
     /// Wire name `profileVlan`; `array<VlanIntersectContent>`; optional.
-    #[serde(rename = "profileVlan", default, skip_serializing_if = "Option::is_none")]
     pub profile_vlan: Option<Vec<VlanIntersectContent>>,
     /// `switchVlan`
     ///
     /// Wire name `switchVlan`; `array<VlanIntersectContent>`; optional.
-    #[serde(rename = "switchVlan", default, skip_serializing_if = "Option::is_none")]
     pub switch_vlan: Option<Vec<VlanIntersectContent>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VlanIntersectionResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VlanIntersectionResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("switchDefaultVlan", &v.switch_default_vlan);
+            w.optional("profileVlan", &v.profile_vlan);
+            w.optional("switchVlan", &v.switch_vlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanIntersectionResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VlanIntersectionResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(VlanIntersectionResponse {
+                switch_default_vlan: f.optional("switchDefaultVlan")?,
+                profile_vlan: f.optional("profileVlan")?,
+                switch_vlan: f.optional("switchVlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VlanIntersectionResponse",
+            fields,
+        )
+    }
 }
 impl VlanIntersectionResponse {
     /// Creates a value with every field empty.
@@ -13262,32 +15306,57 @@ impl VlanIntersectionResponse {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanVePort_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanVePort {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `string`; optional.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<String>,
     /// `vlanName`
     ///
     /// Wire name `vlanName`; `string`; optional.
-    #[serde(rename = "vlanName", default, skip_serializing_if = "Option::is_none")]
     pub vlan_name: Option<String>,
     /// `usedByVePort`
     ///
     /// Wire name `usedByVePort`; `boolean`; optional.
-    #[serde(rename = "usedByVePort", default, skip_serializing_if = "Option::is_none")]
     pub used_by_ve_port: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VlanVePort {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VlanVePort, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("vlanName", &v.vlan_name);
+            w.optional("usedByVePort", &v.used_by_ve_port);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanVePort {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VlanVePort, ruckus_one_runtime::object::FieldError> {
+            Ok(VlanVePort {
+                id: f.optional("id")?,
+                vlan_id: f.optional("vlanId")?,
+                vlan_name: f.optional("vlanName")?,
+                used_by_ve_port: f.optional("usedByVePort")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VlanVePort", fields)
+    }
 }
 impl VlanVePort {
     /// Creates a value with every field empty.
@@ -15928,17 +17997,23 @@ impl<'a> ListVenueSwitches<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<IcxSwitchView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<IcxSwitchView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<IcxSwitchView>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<IcxSwitchView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_SWITCHES_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15999,14 +18074,23 @@ impl<'a> ListVenueSwitchesV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<IcxSwitch, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<IcxSwitch, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<IcxSwitch>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<IcxSwitch>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16067,29 +18151,35 @@ impl<'a> CreateVenueSwitch<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16150,29 +18240,35 @@ impl<'a> DeleteVenueSwitches<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16238,29 +18334,35 @@ impl<'a> CreateVenueSwitchImportRequest<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16321,17 +18423,23 @@ impl<'a> GetVenueSwitch<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<super::common::Switch, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<super::common::Switch, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::Switch>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::Switch>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16392,17 +18500,23 @@ impl<'a> UpdateVenueSwitch<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<IcxSwitchResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<IcxSwitchResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<IcxSwitchResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<IcxSwitchResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static ADD_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16463,29 +18577,35 @@ impl<'a> AddVenueSwitch<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16546,29 +18666,35 @@ impl<'a> DeleteVenueSwitch<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16629,29 +18755,35 @@ impl<'a> UpdateVenueSwitchPositions<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16712,14 +18844,23 @@ impl<'a> GetVenueSwitchPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<PortView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<PortView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Vec<PortView>>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<PortView>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16780,14 +18921,23 @@ impl<'a> UpdateVenueSwitchPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<PortResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<PortResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<PortResponse>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<PortResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16848,14 +18998,23 @@ impl<'a> CreateVenueSwitchPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<PortView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<PortView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Vec<PortView>>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<PortView>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16916,14 +19075,23 @@ impl<'a> CreateVenueSwitchesPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<PortView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<PortView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Vec<PortView>>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<PortView>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16984,14 +19152,23 @@ impl<'a> UpdateVenueSwitchesPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<PortResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<PortResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<PortResponse>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<PortResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17031,17 +19208,23 @@ impl<'a> ListVenueSwitchVlans<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<SwitchVlanView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<SwitchVlanView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<SwitchVlanView>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<SwitchVlanView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_SWITCH_VLANS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17102,14 +19285,23 @@ impl<'a> ListVenueSwitchVlansV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VlanVePort, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VlanVePort, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<VlanVePort>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VlanVePort>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17170,17 +19362,23 @@ impl<'a> CreateVenueSwitchVlan<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<SwitchVlanResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<SwitchVlanResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SwitchVlanResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SwitchVlanResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17241,19 +19439,23 @@ impl<'a> DeleteVenueSwitchVlans<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17314,17 +19516,23 @@ impl<'a> GetVenueSwitchVlan<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<SwitchVlanView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<SwitchVlanView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SwitchVlanView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SwitchVlanView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17385,17 +19593,23 @@ impl<'a> UpdateVenueSwitchVlan<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<SwitchVlanResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<SwitchVlanResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SwitchVlanResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SwitchVlanResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17456,19 +19670,23 @@ impl<'a> DeleteVenueSwitchVlan<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17529,17 +19747,23 @@ impl<'a> ListVenueSwitchVePorts<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<VePortView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<VePortView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<VePortView>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<VePortView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17600,17 +19824,23 @@ impl<'a> CreateVenueSwitchVePort<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<VePortResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VePortResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VePortResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VePortResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17671,19 +19901,23 @@ impl<'a> DeleteVenueSwitchVePorts<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17744,14 +19978,23 @@ impl<'a> GetVenueSwitchVePort<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VePortView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VePortView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<VePortView>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VePortView>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17812,17 +20055,23 @@ impl<'a> UpdateVenueSwitchVePort<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VePortResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VePortResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VePortResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VePortResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17883,19 +20132,23 @@ impl<'a> DeleteVenueSwitchVePort<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17956,17 +20209,23 @@ impl<'a> ListVenueSwitchStaticRoutes<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<StaticRouteView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<StaticRouteView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<StaticRouteView>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<StaticRouteView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18027,17 +20286,23 @@ impl<'a> CreateVenueSwitchStaticRoute<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<StaticRouteResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<StaticRouteResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<StaticRouteResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<StaticRouteResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18098,19 +20363,23 @@ impl<'a> DeleteVenueSwitchStaticRoutes<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18171,17 +20440,23 @@ impl<'a> GetVenueSwitchStaticRoute<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<StaticRouteView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<StaticRouteView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<StaticRouteView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<StaticRouteView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18242,17 +20517,23 @@ impl<'a> UpdateVenueSwitchStaticRoute<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<StaticRouteResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<StaticRouteResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<StaticRouteResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<StaticRouteResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18313,19 +20594,23 @@ impl<'a> DeleteVenueSwitchStaticRoute<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18386,14 +20671,23 @@ impl<'a> ListVenueSwitchLags<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<LagView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<LagView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Vec<LagView>>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<LagView>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18454,14 +20748,23 @@ impl<'a> CreateVenueSwitchLag<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<LagResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<LagResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<LagResponse>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<LagResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18522,19 +20825,23 @@ impl<'a> DeleteVenueSwitchLags<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18595,14 +20902,18 @@ impl<'a> GetVenueSwitchLag<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<LagView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<LagView, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<LagView>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<LagView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18663,14 +20974,23 @@ impl<'a> UpdateVenueSwitchLag<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<LagResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<LagResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<LagResponse>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<LagResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18731,19 +21051,23 @@ impl<'a> DeleteVenueSwitchLag<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18783,17 +21107,23 @@ impl<'a> ListVenueSwitchDhcpServers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18854,17 +21184,23 @@ impl<'a> CreateVenueSwitchDhcpServer<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(self) -> Result<DhcpServerResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DhcpServerResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DhcpServerResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DhcpServerResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18925,14 +21261,18 @@ impl<'a> DeleteVenueSwitchDhcpServers<'a> {
         self
     }
     /// Sends the request; the `204` response has no body.
-    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
-        self.req.send_empty().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+        self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error> {
-        self.req.send_empty_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_empty_with_response()
     }
 }
 static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18993,17 +21333,23 @@ impl<'a> GetVenueSwitchDhcpServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<DhcpServerView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DhcpServerView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DhcpServerView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DhcpServerView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19064,17 +21410,23 @@ impl<'a> UpdateVenueSwitchDhcpServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<DhcpServerResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DhcpServerResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DhcpServerResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DhcpServerResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19135,19 +21487,23 @@ impl<'a> DeleteVenueSwitchDhcpServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19225,19 +21581,23 @@ impl<'a> QueryVenueSwitchVlans<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19315,19 +21675,23 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19405,19 +21769,23 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19495,19 +21863,23 @@ impl<'a> QueryVenueSwitchAcls<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19585,19 +21957,23 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19658,17 +22034,23 @@ impl<'a> ListVenueSwitchAcls<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<SwitchAclView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<SwitchAclView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<SwitchAclView>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<SwitchAclView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19729,17 +22111,23 @@ impl<'a> ListVenueSwitchAclUnions<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<AclIntersectionView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AclIntersectionView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<AclIntersectionView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AclIntersectionView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19800,19 +22188,23 @@ impl<'a> ListVenueSwitchVlanUnions<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VlanIntersectionResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VlanIntersectionResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VlanIntersectionResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VlanIntersectionResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19873,29 +22265,35 @@ impl<'a> CreateVenueSwitchDeviceRequest<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19956,19 +22354,23 @@ impl<'a> PatchVenueSwitchDhcpServerStates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_SWITCH_CONFIG_HIST_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20046,19 +22448,23 @@ impl<'a> QueryVenueSwitchConfigHistDetails<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<SwitchConfigHistoryPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<SwitchConfigHistoryPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SwitchConfigHistoryPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SwitchConfigHistoryPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20122,19 +22528,23 @@ impl<'a> ListVenueSwitchTransactionConfigHistDetails<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ConfigurationHistoryView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ConfigurationHistoryView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ConfigurationHistoryView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ConfigurationHistoryView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20195,17 +22605,23 @@ impl<'a> ListVenueSwitchConfigBackups<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<ConfigBackupView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<ConfigBackupView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<ConfigBackupView>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<ConfigBackupView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20266,29 +22682,35 @@ impl<'a> CreateVenueSwitchConfigBackup<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_VENUE_SWITCH_CONFIG_BACKUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20349,19 +22771,23 @@ impl<'a> DeleteVenueSwitchConfigBackups<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20422,17 +22848,23 @@ impl<'a> GetVenueSwitchConfigBackup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ConfigBackupView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ConfigBackupView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ConfigBackupView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ConfigBackupView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20493,19 +22925,23 @@ impl<'a> DeleteVenueSwitchConfigBackup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_VENUE_SWITCH_CONFIG_BACKUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20566,29 +23002,35 @@ impl<'a> PatchVenueSwitchConfigBackup<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_VENUE_SWITCH_CONFIG_BACKUP_COMPARISON: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20652,19 +23094,23 @@ impl<'a> CreateVenueSwitchConfigBackupComparison<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ConfigBackupComparisonView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ConfigBackupComparisonView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ConfigBackupComparisonView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ConfigBackupComparisonView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20728,17 +23174,23 @@ impl<'a> GetVenueSwitchConfigBackupFormattedConfigs<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ConfigBackUpFormatted, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ConfigBackUpFormatted, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ConfigBackUpFormatted>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ConfigBackUpFormatted>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20802,19 +23254,23 @@ impl<'a> CreateVenueSwitchPowerCycleRequest<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20892,17 +23348,23 @@ impl<'a> QueryVenueSwitches<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<SwitchQueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<SwitchQueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SwitchQueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SwitchQueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_SWITCH_MEMBERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20964,19 +23426,23 @@ impl<'a> QueryVenueSwitchMembers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_SWITCH_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21054,17 +23520,23 @@ impl<'a> QueryVenueSwitchPorts<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<SwitchPortQueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<SwitchPortQueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SwitchPortQueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SwitchPortQueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_SWITCH_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21142,19 +23614,23 @@ impl<'a> QueryVenueSwitchClients<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<SwitchClientQueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<SwitchClientQueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SwitchClientQueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SwitchClientQueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21215,14 +23691,18 @@ impl<'a> ExportVenueSwitchesCsv<'a> {
         self
     }
     /// Sends the request and returns the `200` response body as text.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_text().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_text_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_text_with_response()
     }
 }
 static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21303,19 +23783,23 @@ impl<'a> FetchVenueSwitchAggregationDetails<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseGroupedSwitch, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseGroupedSwitch, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseGroupedSwitch>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseGroupedSwitch>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21376,19 +23860,23 @@ impl<'a> QueryVenueVlans<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<SwitchVlanOverview>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<SwitchVlanOverview>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<SwitchVlanOverview>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<SwitchVlanOverview>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21450,19 +23938,23 @@ impl<'a> QueryVenueTaggedVlans<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_UNTAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21524,19 +24016,23 @@ impl<'a> QueryVenueUntaggedVlans<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21620,19 +24116,23 @@ impl<'a> QueryVenueVePorts<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21710,19 +24210,23 @@ impl<'a> QueryVenueAaaServers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21762,17 +24266,23 @@ impl<'a> ListVenueVlans<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21812,17 +24322,23 @@ impl<'a> ListVenueTrustedPorts<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_SWITCH_IMPORT_RESULTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21883,19 +24399,23 @@ impl<'a> GetVenueSwitchImportResults<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ImportSwitchResultView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ImportSwitchResultView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ImportSwitchResultView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ImportSwitchResultView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_STACK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21956,19 +24476,23 @@ impl<'a> DeleteVenueStack<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22038,19 +24562,23 @@ impl<'a> UpdateVenueSwitchFirmwareSchedules<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22098,19 +24626,23 @@ impl<'a> CreateVenueSwitchFirmwareSchedule<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22182,19 +24714,23 @@ impl<'a> CreateVenueSwitchFirmwareScheduleV1<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22258,19 +24794,23 @@ impl<'a> DeleteVenueSwitchFirmwareSchedules<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22310,19 +24850,23 @@ impl<'a> ListSwitchFirmwareVersions<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<SwitchVersionView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<SwitchVersionView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<SwitchVersionView>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<SwitchVersionView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_SWITCH_FIRMWARE_VERSIONS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22383,17 +24927,23 @@ impl<'a> ListSwitchFirmwareVersionsV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<SwitchVersion>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<SwitchVersion>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<SwitchVersion>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<SwitchVersion>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22433,19 +24983,23 @@ impl<'a> ListSwitchFirmwareCurrentVersions<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueCurrentVersionView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueCurrentVersionView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueCurrentVersionView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueCurrentVersionView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22509,17 +25063,23 @@ impl<'a> ListSwitchFirmwareCurrentVersionsV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VenueCurrentVersion, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VenueCurrentVersion, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueCurrentVersion>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueCurrentVersion>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22559,19 +25119,23 @@ impl<'a> QuerySwitchFirmwareSchedules<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<UpgradeVenueFirmwareView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<UpgradeVenueFirmwareView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<UpgradeVenueFirmwareView>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<UpgradeVenueFirmwareView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_SWITCH_FIRMWARE_SCHEDULES_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22632,17 +25196,23 @@ impl<'a> QuerySwitchFirmwareSchedulesV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<UpgradeVenue>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<UpgradeVenue>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<UpgradeVenue>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<UpgradeVenue>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22682,19 +25252,23 @@ impl<'a> QuerySwitchFirmwareScheduleSwitches<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<UpgradeSwitchView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<UpgradeSwitchView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<UpgradeSwitchView>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<UpgradeSwitchView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22758,17 +25332,23 @@ impl<'a> QuerySwitchFirmwareScheduleSwitchesV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<UpgradeSwitch>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<UpgradeSwitch>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<UpgradeSwitch>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<UpgradeSwitch>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22830,19 +25410,23 @@ impl<'a> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22882,17 +25466,23 @@ impl<'a> CreateVenueAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22953,17 +25543,23 @@ impl<'a> CreateVenueAaaServerV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23024,14 +25620,18 @@ impl<'a> DeleteVenueAaaServers<'a> {
         self
     }
     /// Sends the request; the `204` response has no body.
-    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
-        self.req.send_empty().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+        self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error> {
-        self.req.send_empty_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_empty_with_response()
     }
 }
 static GET_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23092,14 +25692,23 @@ impl<'a> GetVenueAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<AaaServerView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AaaServerView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<AaaServerView>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AaaServerView>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23139,17 +25748,23 @@ impl<'a> UpdateVenueAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<AaaServerResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AaaServerResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<AaaServerResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AaaServerResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23210,19 +25825,23 @@ impl<'a> UpdateVenueAaaServerV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AaaServerV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AaaServerV1, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AaaServerV1>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AaaServerV1>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23283,19 +25902,23 @@ impl<'a> DeleteVenueAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23356,19 +25979,23 @@ impl<'a> UpdateVenueAaaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AaaSettingResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AaaSettingResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AaaSettingResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AaaSettingResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23408,16 +26035,22 @@ impl<'a> DeleteVenueSwitchSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }

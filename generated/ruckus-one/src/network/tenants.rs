@@ -17,17 +17,46 @@
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantDelegationListItem {
     /// Entitlements of the delegation.
     ///
     /// Wire name `entitlements`; `array<TenantDelegationEntitlement>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entitlements: Option<Vec<TenantDelegationEntitlement>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantDelegationListItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &TenantDelegationListItem,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("entitlements", &v.entitlements);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantDelegationListItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TenantDelegationListItem, ruckus_one_runtime::object::FieldError> {
+            Ok(TenantDelegationListItem {
+                entitlements: f.optional("entitlements")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "TenantDelegationListItem",
+            fields,
+        )
+    }
 }
 impl TenantDelegationListItem {
     /// Creates a value with every field empty.
@@ -51,21 +80,49 @@ impl TenantDelegationListItem {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantDelegationEntitlement {
     /// Number of virtual edge devices, as a string.
     ///
     /// Wire name `virtualEdgeDeviceCount`; `string`; optional.
-    #[serde(
-        rename = "virtualEdgeDeviceCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub virtual_edge_device_count: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantDelegationEntitlement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &TenantDelegationEntitlement,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("virtualEdgeDeviceCount", &v.virtual_edge_device_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantDelegationEntitlement {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            TenantDelegationEntitlement,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(TenantDelegationEntitlement {
+                virtual_edge_device_count: f.optional("virtualEdgeDeviceCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "TenantDelegationEntitlement",
+            fields,
+        )
+    }
 }
 impl TenantDelegationEntitlement {
     /// Creates a value with every field empty.
@@ -86,57 +143,82 @@ impl TenantDelegationEntitlement {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AdminQueryRequest {
     /// Scopes the list to these managed end-customer tenants.
     ///
     /// Wire name `mspEcTenantIds`; `array<string>`; optional.
     /// Provenance: inferred (the document names the field but not its type; a list of tenant ids assumed from the plural name).
-    #[serde(rename = "mspEcTenantIds", default, skip_serializing_if = "Option::is_none")]
     pub msp_ec_tenant_ids: Option<Vec<String>>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `sortField`
     ///
     /// Wire name `sortField`; `AdminQueryRequestSortField`; optional.
-    #[serde(rename = "sortField", default, skip_serializing_if = "Option::is_none")]
     pub sort_field: Option<AdminQueryRequestSortField>,
     /// `sortOrder`
     ///
     /// Wire name `sortOrder`; `AdminQueryRequestSortOrder`; optional.
-    #[serde(rename = "sortOrder", default, skip_serializing_if = "Option::is_none")]
     pub sort_order: Option<AdminQueryRequestSortOrder>,
     /// `searchTargetFields`
     ///
     /// Wire name `searchTargetFields`; `array<AdminQueryRequestSearchTargetFields>`; optional.
-    #[serde(
-        rename = "searchTargetFields",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub search_target_fields: Option<Vec<AdminQueryRequestSearchTargetFields>>,
     /// `searchString`
     ///
     /// Wire name `searchString`; `string`; optional.
-    #[serde(rename = "searchString", default, skip_serializing_if = "Option::is_none")]
     pub search_string: Option<String>,
     /// `filters`
     ///
     /// Wire name `filters`; `map<json>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<std::collections::BTreeMap<String, serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AdminQueryRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AdminQueryRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("mspEcTenantIds", &v.msp_ec_tenant_ids);
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
+            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional("searchString", &v.search_string);
+            w.optional("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AdminQueryRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(AdminQueryRequest {
+                msp_ec_tenant_ids: f.optional("mspEcTenantIds")?,
+                page: f.optional("page")?,
+                page_size: f.optional("pageSize")?,
+                sort_field: f.optional("sortField")?,
+                sort_order: f.optional("sortOrder")?,
+                search_target_fields: f.optional("searchTargetFields")?,
+                search_string: f.optional("searchString")?,
+                filters: f.optional("filters")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AdminQueryRequest", fields)
+    }
 }
 impl AdminQueryRequest {
     /// Creates a value with every field empty.
@@ -211,71 +293,99 @@ impl AdminQueryRequest {
 /// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantManagementPage {
     /// The rows of this page; their shape depends on the query.
     ///
     /// Wire name `content`; `array<json>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// Number of rows over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
-    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Page size applied.
     ///
     /// Wire name `size`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of this page.
     ///
     /// Wire name `number`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Number of rows on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
-    #[serde(
-        rename = "numberOfElements",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub number_of_elements: Option<i64>,
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page has no rows.
     ///
     /// Wire name `empty`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `TenantPageableObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<TenantPageableObject>,
     /// `sort`
     ///
     /// Wire name `sort`; `TenantSortObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<TenantSortObject>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantManagementPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TenantManagementPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("number", &v.number);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.optional("pageable", &v.pageable);
+            w.optional("sort", &v.sort);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantManagementPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TenantManagementPage, ruckus_one_runtime::object::FieldError> {
+            Ok(TenantManagementPage {
+                content: f.optional("content")?,
+                total_elements: f.optional("totalElements")?,
+                total_pages: f.optional("totalPages")?,
+                size: f.optional("size")?,
+                number: f.optional("number")?,
+                number_of_elements: f.optional("numberOfElements")?,
+                first: f.optional("first")?,
+                last: f.optional("last")?,
+                empty: f.optional("empty")?,
+                pageable: f.optional("pageable")?,
+                sort: f.optional("sort")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TenantManagementPage", fields)
+    }
 }
 impl TenantManagementPage {
     /// Creates a value with every field empty.
@@ -356,122 +466,162 @@ impl TenantManagementPage {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspLegacyBody {
     /// `msp_admin_id`
     ///
     /// Wire name `msp_admin_id`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_admin_id: Option<String>,
     /// `msp_admin_role`
     ///
     /// Wire name `msp_admin_role`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_admin_role: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `user_name`
     ///
     /// Wire name `user_name`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_name: Option<String>,
     /// `full_name`
     ///
     /// Wire name `full_name`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
     /// `first_name`
     ///
     /// Wire name `first_name`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// `last_name`
     ///
     /// Wire name `last_name`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// `admin_email`
     ///
     /// Wire name `admin_email`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_email: Option<String>,
     /// `resend`
     ///
     /// Wire name `resend`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resend: Option<bool>,
     /// List of managed end-customer tenants.
     ///
     /// Wire name `mspec_list`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mspec_list: Option<Vec<String>>,
     /// `delegation_type`
     ///
     /// Wire name `delegation_type`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegation_type: Option<String>,
     /// `delegated_to`
     ///
     /// Wire name `delegated_to`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegated_to: Option<String>,
     /// `expiry_date`
     ///
     /// Wire name `expiry_date`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiry_date: Option<String>,
     /// `number_of_days`
     ///
     /// Wire name `number_of_days`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number_of_days: Option<String>,
     /// Whether all end-customer tenants are managed.
     ///
     /// Wire name `isManageAllEcs`; `boolean`; optional.
-    #[serde(rename = "isManageAllEcs", default, skip_serializing_if = "Option::is_none")]
     pub is_manage_all_ecs: Option<bool>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspLegacyBody {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspLegacyBody, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("msp_admin_id", &v.msp_admin_id);
+            w.optional("msp_admin_role", &v.msp_admin_role);
+            w.optional("email", &v.email);
+            w.optional("user_name", &v.user_name);
+            w.optional("full_name", &v.full_name);
+            w.optional("first_name", &v.first_name);
+            w.optional("last_name", &v.last_name);
+            w.optional("admin_email", &v.admin_email);
+            w.optional("resend", &v.resend);
+            w.optional("mspec_list", &v.mspec_list);
+            w.optional("delegation_type", &v.delegation_type);
+            w.optional("delegated_to", &v.delegated_to);
+            w.optional("expiry_date", &v.expiry_date);
+            w.optional("number_of_days", &v.number_of_days);
+            w.optional("isManageAllEcs", &v.is_manage_all_ecs);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("parentId", &v.parent_id);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("requestId", &v.request_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspLegacyBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspLegacyBody, ruckus_one_runtime::object::FieldError> {
+            Ok(MspLegacyBody {
+                msp_admin_id: f.optional("msp_admin_id")?,
+                msp_admin_role: f.optional("msp_admin_role")?,
+                email: f.optional("email")?,
+                user_name: f.optional("user_name")?,
+                full_name: f.optional("full_name")?,
+                first_name: f.optional("first_name")?,
+                last_name: f.optional("last_name")?,
+                admin_email: f.optional("admin_email")?,
+                resend: f.optional("resend")?,
+                mspec_list: f.optional("mspec_list")?,
+                delegation_type: f.optional("delegation_type")?,
+                delegated_to: f.optional("delegated_to")?,
+                expiry_date: f.optional("expiry_date")?,
+                number_of_days: f.optional("number_of_days")?,
+                is_manage_all_ecs: f.optional("isManageAllEcs")?,
+                updated_date: f.optional("updatedDate")?,
+                parent_id: f.optional("parentId")?,
+                tenant_id: f.optional("tenantId")?,
+                request_id: f.optional("requestId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MspLegacyBody", fields)
+    }
 }
 impl MspLegacyBody {
     /// Creates a value with every field empty.
@@ -600,87 +750,123 @@ impl MspLegacyBody {
 /// Provenance: reference (tenant_management-0.3.0.yaml Account).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Account {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `streetAddress`
     ///
     /// Wire name `streetAddress`; `string`; optional.
-    #[serde(rename = "streetAddress", default, skip_serializing_if = "Option::is_none")]
     pub street_address: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `postalCode`
     ///
     /// Wire name `postalCode`; `string`; optional.
-    #[serde(rename = "postalCode", default, skip_serializing_if = "Option::is_none")]
     pub postal_code: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional.
-    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `faxNumber`
     ///
     /// Wire name `faxNumber`; `string`; optional.
-    #[serde(rename = "faxNumber", default, skip_serializing_if = "Option::is_none")]
     pub fax_number: Option<String>,
     /// `city`
     ///
     /// Wire name `city`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `mappingURL`
     ///
     /// Wire name `mappingURL`; `string`; optional.
-    #[serde(rename = "mappingURL", default, skip_serializing_if = "Option::is_none")]
     pub mapping_url: Option<String>,
     /// `latitude`
     ///
     /// Wire name `latitude`; `number`; optional; format: double.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<f64>,
     /// `longitude`
     ///
     /// Wire name `longitude`; `number`; optional; format: double.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<f64>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Account {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Account, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("streetAddress", &v.street_address);
+            w.optional("state", &v.state);
+            w.optional("country", &v.country);
+            w.optional("postalCode", &v.postal_code);
+            w.optional("phoneNumber", &v.phone_number);
+            w.optional("faxNumber", &v.fax_number);
+            w.optional("city", &v.city);
+            w.optional("type", &v.type_);
+            w.optional("mappingURL", &v.mapping_url);
+            w.optional("latitude", &v.latitude);
+            w.optional("longitude", &v.longitude);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Account {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Account, ruckus_one_runtime::object::FieldError> {
+            Ok(Account {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                street_address: f.optional("streetAddress")?,
+                state: f.optional("state")?,
+                country: f.optional("country")?,
+                postal_code: f.optional("postalCode")?,
+                phone_number: f.optional("phoneNumber")?,
+                fax_number: f.optional("faxNumber")?,
+                city: f.optional("city")?,
+                type_: f.optional("type")?,
+                mapping_url: f.optional("mappingURL")?,
+                latitude: f.optional("latitude")?,
+                longitude: f.optional("longitude")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Account", fields)
+    }
 }
 impl Account {
     /// Creates a value with every field empty.
@@ -785,136 +971,177 @@ impl Account {
 /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AddMspEcRequest {
     /// `account_id`
     ///
     /// Wire name `account_id`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `street_address`
     ///
     /// Wire name `street_address`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub street_address: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `postal_code`
     ///
     /// Wire name `postal_code`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub postal_code: Option<String>,
     /// `phone_number`
     ///
     /// Wire name `phone_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `fax_number`
     ///
     /// Wire name `fax_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fax_number: Option<String>,
     /// `city`
     ///
     /// Wire name `city`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// `mapping_url`
     ///
     /// Wire name `mapping_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mapping_url: Option<String>,
     /// `service_effective_date`
     ///
     /// Wire name `service_effective_date`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_effective_date: Option<String>,
     /// `service_expiration_date`
     ///
     /// Wire name `service_expiration_date`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_expiration_date: Option<String>,
     /// `admin_email`
     ///
     /// Wire name `admin_email`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_email: Option<String>,
     /// `admin_firstname`
     ///
     /// Wire name `admin_firstname`; `string`; optional; may be null; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_firstname: Option<String>,
     /// `admin_lastname`
     ///
     /// Wire name `admin_lastname`; `string`; optional; may be null; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_lastname: Option<String>,
     /// `admin_role`
     ///
     /// Wire name `admin_role`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_role: Option<String>,
     /// `tenant_type`
     ///
     /// Wire name `tenant_type`; `string`; optional; max_length: 25; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant_type: Option<String>,
     /// `licenses`
     ///
     /// Wire name `licenses`; `License`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub licenses: Option<License>,
     /// `delegations`
     ///
     /// Wire name `delegations`; `array<EcDelegation>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegations: Option<Vec<EcDelegation>>,
     /// `admin_delegations`
     ///
     /// Wire name `admin_delegations`; `array<MspAdminRole>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_delegations: Option<Vec<MspAdminRole>>,
     /// `tier`
     ///
     /// Wire name `tier`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tier: Option<String>,
     /// `privilege_group_ids`
     ///
     /// Wire name `privilege_group_ids`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub privilege_group_ids: Option<Vec<String>>,
     /// `privacyFeatures`
     ///
     /// Wire name `privacyFeatures`; `array<PrivacyFeatureRequest>`; optional; max_items: 1; min_items: 0.
-    #[serde(
-        rename = "privacyFeatures",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub privacy_features: Option<Vec<PrivacyFeatureRequest>>,
     /// `propertyCode`
     ///
     /// Wire name `propertyCode`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(rename = "propertyCode", default, skip_serializing_if = "Option::is_none")]
     pub property_code: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AddMspEcRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AddMspEcRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("account_id", &v.account_id);
+            w.optional("name", &v.name);
+            w.optional("street_address", &v.street_address);
+            w.optional("state", &v.state);
+            w.optional("country", &v.country);
+            w.optional("postal_code", &v.postal_code);
+            w.optional("phone_number", &v.phone_number);
+            w.optional("fax_number", &v.fax_number);
+            w.optional("city", &v.city);
+            w.optional("mapping_url", &v.mapping_url);
+            w.optional("service_effective_date", &v.service_effective_date);
+            w.optional("service_expiration_date", &v.service_expiration_date);
+            w.optional("admin_email", &v.admin_email);
+            w.optional("admin_firstname", &v.admin_firstname);
+            w.optional("admin_lastname", &v.admin_lastname);
+            w.optional("admin_role", &v.admin_role);
+            w.optional("tenant_type", &v.tenant_type);
+            w.optional("licenses", &v.licenses);
+            w.optional("delegations", &v.delegations);
+            w.optional("admin_delegations", &v.admin_delegations);
+            w.optional("tier", &v.tier);
+            w.optional("privilege_group_ids", &v.privilege_group_ids);
+            w.optional("privacyFeatures", &v.privacy_features);
+            w.optional("propertyCode", &v.property_code);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AddMspEcRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AddMspEcRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(AddMspEcRequest {
+                account_id: f.optional("account_id")?,
+                name: f.optional("name")?,
+                street_address: f.optional("street_address")?,
+                state: f.optional("state")?,
+                country: f.optional("country")?,
+                postal_code: f.optional("postal_code")?,
+                phone_number: f.optional("phone_number")?,
+                fax_number: f.optional("fax_number")?,
+                city: f.optional("city")?,
+                mapping_url: f.optional("mapping_url")?,
+                service_effective_date: f.optional("service_effective_date")?,
+                service_expiration_date: f.optional("service_expiration_date")?,
+                admin_email: f.optional("admin_email")?,
+                admin_firstname: f.optional("admin_firstname")?,
+                admin_lastname: f.optional("admin_lastname")?,
+                admin_role: f.optional("admin_role")?,
+                tenant_type: f.optional("tenant_type")?,
+                licenses: f.optional("licenses")?,
+                delegations: f.optional("delegations")?,
+                admin_delegations: f.optional("admin_delegations")?,
+                tier: f.optional("tier")?,
+                privilege_group_ids: f.optional("privilege_group_ids")?,
+                privacy_features: f.optional("privacyFeatures")?,
+                property_code: f.optional("propertyCode")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AddMspEcRequest", fields)
+    }
 }
 impl AddMspEcRequest {
     /// Creates a value with every field empty.
@@ -1079,17 +1306,46 @@ impl AddMspEcRequest {
 /// Provenance: reference (msp_services-0.3.3.yaml AddTenantRequestHolder).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AddTenantRequestHolder {
     /// `data`
     ///
     /// Wire name `data`; `array<AddMspEcRequest>`; optional; max_items: 100; min_items: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<AddMspEcRequest>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AddTenantRequestHolder {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AddTenantRequestHolder,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AddTenantRequestHolder {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AddTenantRequestHolder, ruckus_one_runtime::object::FieldError> {
+            Ok(AddTenantRequestHolder {
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AddTenantRequestHolder",
+            fields,
+        )
+    }
 }
 impl AddTenantRequestHolder {
     /// Creates a value with every field empty.
@@ -1110,96 +1366,129 @@ impl AddTenantRequestHolder {
 /// Provenance: reference (tenant_management-0.3.0.yaml Admin).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Admin {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `detailLevel`
     ///
     /// Wire name `detailLevel`; `AdminDetailLevel`; optional.
-    #[serde(rename = "detailLevel", default, skip_serializing_if = "Option::is_none")]
     pub detail_level: Option<AdminDetailLevel>,
     /// `externalId`
     ///
     /// Wire name `externalId`; `string`; optional.
-    #[serde(rename = "externalId", default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// `adminRoles`
     ///
     /// Wire name `adminRoles`; `array<AdminRole>`; optional.
-    #[serde(rename = "adminRoles", default, skip_serializing_if = "Option::is_none")]
     pub admin_roles: Option<Vec<AdminRole>>,
     /// `adminAppSettings`
     ///
     /// Wire name `adminAppSettings`; `array<AdminAppSettings>`; optional.
-    #[serde(
-        rename = "adminAppSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub admin_app_settings: Option<Vec<AdminAppSettings>>,
     /// `dateFormat`
     ///
     /// Wire name `dateFormat`; `AdminDateFormat`; optional.
-    #[serde(rename = "dateFormat", default, skip_serializing_if = "Option::is_none")]
     pub date_format: Option<AdminDateFormat>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `authentication`
     ///
     /// Wire name `authentication`; `Authentication`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub authentication: Option<Authentication>,
     /// `firstName`
     ///
     /// Wire name `firstName`; `string`; optional.
-    #[serde(rename = "firstName", default, skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// `lastName`
     ///
     /// Wire name `lastName`; `string`; optional.
-    #[serde(rename = "lastName", default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional.
-    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `local`
     ///
     /// Wire name `local`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub local: Option<bool>,
     /// `defaultTenant`
     ///
     /// Wire name `defaultTenant`; `string`; optional.
-    #[serde(rename = "defaultTenant", default, skip_serializing_if = "Option::is_none")]
     pub default_tenant: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Admin {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Admin, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("detailLevel", &v.detail_level);
+            w.optional("externalId", &v.external_id);
+            w.optional("adminRoles", &v.admin_roles);
+            w.optional("adminAppSettings", &v.admin_app_settings);
+            w.optional("dateFormat", &v.date_format);
+            w.optional("username", &v.username);
+            w.optional("authentication", &v.authentication);
+            w.optional("firstName", &v.first_name);
+            w.optional("lastName", &v.last_name);
+            w.optional("phoneNumber", &v.phone_number);
+            w.optional("local", &v.local);
+            w.optional("defaultTenant", &v.default_tenant);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Admin {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Admin, ruckus_one_runtime::object::FieldError> {
+            Ok(Admin {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                detail_level: f.optional("detailLevel")?,
+                external_id: f.optional("externalId")?,
+                admin_roles: f.optional("adminRoles")?,
+                admin_app_settings: f.optional("adminAppSettings")?,
+                date_format: f.optional("dateFormat")?,
+                username: f.optional("username")?,
+                authentication: f.optional("authentication")?,
+                first_name: f.optional("firstName")?,
+                last_name: f.optional("lastName")?,
+                phone_number: f.optional("phoneNumber")?,
+                local: f.optional("local")?,
+                default_tenant: f.optional("defaultTenant")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Admin", fields)
+    }
 }
 impl Admin {
     /// Creates a value with every field empty.
@@ -1313,33 +1602,28 @@ impl Admin {
 /// Provenance: reference (tenant_management-0.3.0.yaml AdminAppSettings).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AdminAppSettings {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `appType`
     ///
     /// Wire name `appType`; `AdminAppSettingsAppType`; required.
-    #[serde(rename = "appType")]
     pub app_type: AdminAppSettingsAppType,
     /// `productType`
     ///
     /// Wire name `productType`; `AdminAppSettingsProductType`; required.
-    #[serde(rename = "productType")]
     pub product_type: AdminAppSettingsProductType,
     /// `value`
     ///
@@ -1348,11 +1632,45 @@ pub struct AdminAppSettings {
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AdminAppSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AdminAppSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.field("appType", &v.app_type);
+            w.field("productType", &v.product_type);
+            w.field("value", &v.value);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminAppSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AdminAppSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(AdminAppSettings {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                app_type: f.required("appType")?,
+                product_type: f.required("productType")?,
+                value: f.required("value")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AdminAppSettings", fields)
+    }
 }
 impl AdminAppSettings {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1815,56 +2133,81 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequestSortOrder {
 /// Provenance: reference (tenant_management-0.3.0.yaml AdminRole).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AdminRole {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `role`
     ///
     /// Wire name `role`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
     /// `delegated`
     ///
     /// Wire name `delegated`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegated: Option<String>,
     /// `delegatedRoleType`
     ///
     /// Wire name `delegatedRoleType`; `AdminRoleDelegatedRoleType`; optional.
-    #[serde(
-        rename = "delegatedRoleType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub delegated_role_type: Option<AdminRoleDelegatedRoleType>,
     /// `privilegeGroup`
     ///
     /// Wire name `privilegeGroup`; `PrivilegeGroup`; optional.
-    #[serde(rename = "privilegeGroup", default, skip_serializing_if = "Option::is_none")]
     pub privilege_group: Option<PrivilegeGroup>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AdminRole {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AdminRole, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("role", &v.role);
+            w.optional("delegated", &v.delegated);
+            w.optional("delegatedRoleType", &v.delegated_role_type);
+            w.optional("privilegeGroup", &v.privilege_group);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminRole {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AdminRole, ruckus_one_runtime::object::FieldError> {
+            Ok(AdminRole {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                role: f.optional("role")?,
+                delegated: f.optional("delegated")?,
+                delegated_role_type: f.optional("delegatedRoleType")?,
+                privilege_group: f.optional("privilegeGroup")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AdminRole", fields)
+    }
 }
 impl AdminRole {
     /// Creates a value with every field empty.
@@ -1985,18 +2328,16 @@ impl<'de> serde::Deserialize<'de> for AdminRoleDelegatedRoleType {
 /// Provenance: reference (tenant_management-0.3.0.yaml AdminView).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AdminView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `externalId`
     ///
     /// Wire name `externalId`; `string`; optional.
-    #[serde(rename = "externalId", default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// `email`
     ///
@@ -2005,17 +2346,14 @@ pub struct AdminView {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `lastName`
     ///
     /// Wire name `lastName`; `string`; optional.
-    #[serde(rename = "lastName", default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional.
-    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `role`
     ///
@@ -2024,34 +2362,65 @@ pub struct AdminView {
     /// `delegateToAllECs`
     ///
     /// Wire name `delegateToAllECs`; `boolean`; optional.
-    #[serde(
-        rename = "delegateToAllECs",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub delegate_to_all_e_cs: Option<bool>,
     /// `delegatedECs`
     ///
     /// Wire name `delegatedECs`; `array<string>`; optional.
-    #[serde(rename = "delegatedECs", default, skip_serializing_if = "Option::is_none")]
     pub delegated_e_cs: Option<Vec<String>>,
     /// `detailLevel`
     ///
     /// Wire name `detailLevel`; `AdminViewDetailLevel`; optional.
-    #[serde(rename = "detailLevel", default, skip_serializing_if = "Option::is_none")]
     pub detail_level: Option<AdminViewDetailLevel>,
     /// `authenticationId`
     ///
     /// Wire name `authenticationId`; `string`; optional.
-    #[serde(
-        rename = "authenticationId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AdminView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AdminView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("externalId", &v.external_id);
+            w.field("email", &v.email);
+            w.optional("name", &v.name);
+            w.optional("lastName", &v.last_name);
+            w.optional("phoneNumber", &v.phone_number);
+            w.field("role", &v.role);
+            w.optional("delegateToAllECs", &v.delegate_to_all_e_cs);
+            w.optional("delegatedECs", &v.delegated_e_cs);
+            w.optional("detailLevel", &v.detail_level);
+            w.optional("authenticationId", &v.authentication_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AdminView, ruckus_one_runtime::object::FieldError> {
+            Ok(AdminView {
+                id: f.optional("id")?,
+                external_id: f.optional("externalId")?,
+                email: f.required("email")?,
+                name: f.optional("name")?,
+                last_name: f.optional("lastName")?,
+                phone_number: f.optional("phoneNumber")?,
+                role: f.required("role")?,
+                delegate_to_all_e_cs: f.optional("delegateToAllECs")?,
+                delegated_e_cs: f.optional("delegatedECs")?,
+                detail_level: f.optional("detailLevel")?,
+                authentication_id: f.optional("authenticationId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AdminView", fields)
+    }
 }
 impl AdminView {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2185,13 +2554,12 @@ impl<'de> serde::Deserialize<'de> for AdminViewDetailLevel {
 /// Provenance: reference (msp_services-0.3.3.yaml AssignDelegatedRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssignDelegatedRequest {
     /// `delegation_id`
     ///
     /// Wire name `delegation_id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegation_id: Option<String>,
     /// `delegation_type`
     ///
@@ -2204,11 +2572,46 @@ pub struct AssignDelegatedRequest {
     /// `number_of_days`
     ///
     /// Wire name `number_of_days`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number_of_days: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AssignDelegatedRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AssignDelegatedRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("delegation_id", &v.delegation_id);
+            w.field("delegation_type", &v.delegation_type);
+            w.field("mspec_id", &v.mspec_id);
+            w.optional("number_of_days", &v.number_of_days);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignDelegatedRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AssignDelegatedRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(AssignDelegatedRequest {
+                delegation_id: f.optional("delegation_id")?,
+                delegation_type: f.required("delegation_type")?,
+                mspec_id: f.required("mspec_id")?,
+                number_of_days: f.optional("number_of_days")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AssignDelegatedRequest",
+            fields,
+        )
+    }
 }
 impl AssignDelegatedRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2237,13 +2640,12 @@ impl AssignDelegatedRequest {
 /// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcListRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssignMspEcListRequest {
     /// `mspec_list`
     ///
     /// Wire name `mspec_list`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mspec_list: Option<Vec<String>>,
     /// `delegation_type`
     ///
@@ -2252,16 +2654,50 @@ pub struct AssignMspEcListRequest {
     /// `number_of_days`
     ///
     /// Wire name `number_of_days`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number_of_days: Option<String>,
     /// `isManageAllEcs`
     ///
     /// Wire name `isManageAllEcs`; `boolean`; optional.
-    #[serde(rename = "isManageAllEcs", default, skip_serializing_if = "Option::is_none")]
     pub is_manage_all_ecs: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AssignMspEcListRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AssignMspEcListRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("mspec_list", &v.mspec_list);
+            w.field("delegation_type", &v.delegation_type);
+            w.optional("number_of_days", &v.number_of_days);
+            w.optional("isManageAllEcs", &v.is_manage_all_ecs);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignMspEcListRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AssignMspEcListRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(AssignMspEcListRequest {
+                mspec_list: f.optional("mspec_list")?,
+                delegation_type: f.required("delegation_type")?,
+                number_of_days: f.optional("number_of_days")?,
+                is_manage_all_ecs: f.optional("isManageAllEcs")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AssignMspEcListRequest",
+            fields,
+        )
+    }
 }
 impl AssignMspEcListRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2295,21 +2731,49 @@ impl AssignMspEcListRequest {
 /// Provenance: reference (msp_services-0.3.3.yaml AssignMspEcToMultipleTechPartners).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssignMspEcToMultipleTechPartners {
     /// `AssignDelegatedRequest`
     ///
     /// Wire name `AssignDelegatedRequest`; `array<AssignDelegatedRequest>`; optional.
-    #[serde(
-        rename = "AssignDelegatedRequest",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub assign_delegated_request: Option<Vec<AssignDelegatedRequest>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AssignMspEcToMultipleTechPartners {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AssignMspEcToMultipleTechPartners,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("AssignDelegatedRequest", &v.assign_delegated_request);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignMspEcToMultipleTechPartners {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            AssignMspEcToMultipleTechPartners,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(AssignMspEcToMultipleTechPartners {
+                assign_delegated_request: f.optional("AssignDelegatedRequest")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AssignMspEcToMultipleTechPartners",
+            fields,
+        )
+    }
 }
 impl AssignMspEcToMultipleTechPartners {
     /// Creates a value with every field empty.
@@ -2333,13 +2797,12 @@ impl AssignMspEcToMultipleTechPartners {
 /// Provenance: reference (msp_services-0.3.3.yaml AssignedMspAdminsRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssignedMspAdminsRequest {
     /// `mspec_list`
     ///
     /// Wire name `mspec_list`; `array<MspAdminRole>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mspec_list: Option<Vec<MspAdminRole>>,
     /// `delegation_type`
     ///
@@ -2348,11 +2811,44 @@ pub struct AssignedMspAdminsRequest {
     /// `privilege_group_ids`
     ///
     /// Wire name `privilege_group_ids`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub privilege_group_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AssignedMspAdminsRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AssignedMspAdminsRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("mspec_list", &v.mspec_list);
+            w.field("delegation_type", &v.delegation_type);
+            w.optional("privilege_group_ids", &v.privilege_group_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignedMspAdminsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AssignedMspAdminsRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(AssignedMspAdminsRequest {
+                mspec_list: f.optional("mspec_list")?,
+                delegation_type: f.required("delegation_type")?,
+                privilege_group_ids: f.optional("privilege_group_ids")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AssignedMspAdminsRequest",
+            fields,
+        )
+    }
 }
 impl AssignedMspAdminsRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2380,48 +2876,76 @@ impl AssignedMspAdminsRequest {
 /// Provenance: reference (msp_services-0.3.3.yaml AssignmentRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssignmentRequest {
     /// `assignmentId`
     ///
     /// Wire name `assignmentId`; `integer`; optional.
-    #[serde(rename = "assignmentId", default, skip_serializing_if = "Option::is_none")]
     pub assignment_id: Option<i64>,
     /// `quantity`
     ///
     /// Wire name `quantity`; `integer`; optional; minimum: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quantity: Option<i64>,
     /// `isTrial`
     ///
     /// Wire name `isTrial`; `boolean`; optional; may be null.
-    #[serde(rename = "isTrial", default, skip_serializing_if = "Option::is_none")]
     pub is_trial: Option<bool>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `string`; optional.
-    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<String>,
     /// `deviceSubType`
     ///
     /// Wire name `deviceSubType`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "deviceSubType", default, skip_serializing_if = "Option::is_none")]
     pub device_sub_type: Option<String>,
     /// `action`
     ///
     /// Wire name `action`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<String>,
     /// `licenseType`
     ///
     /// Wire name `licenseType`; `string`; optional.
-    #[serde(rename = "licenseType", default, skip_serializing_if = "Option::is_none")]
     pub license_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AssignmentRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AssignmentRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("assignmentId", &v.assignment_id);
+            w.optional("quantity", &v.quantity);
+            w.optional("isTrial", &v.is_trial);
+            w.optional("deviceType", &v.device_type);
+            w.optional("deviceSubType", &v.device_sub_type);
+            w.optional("action", &v.action);
+            w.optional("licenseType", &v.license_type);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AssignmentRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AssignmentRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(AssignmentRequest {
+                assignment_id: f.optional("assignmentId")?,
+                quantity: f.optional("quantity")?,
+                is_trial: f.optional("isTrial")?,
+                device_type: f.optional("deviceType")?,
+                device_sub_type: f.optional("deviceSubType")?,
+                action: f.optional("action")?,
+                license_type: f.optional("licenseType")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AssignmentRequest", fields)
+    }
 }
 impl AssignmentRequest {
     /// Creates a value with every field empty.
@@ -2478,47 +3002,75 @@ impl AssignmentRequest {
 /// Provenance: reference (tenant_management-0.3.0.yaml AuthDomain).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AuthDomain {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `domain`
     ///
     /// Wire name `domain`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub domain: Option<String>,
     /// `parentTenantId`
     ///
     /// Wire name `parentTenantId`; `string`; optional.
-    #[serde(rename = "parentTenantId", default, skip_serializing_if = "Option::is_none")]
     pub parent_tenant_id: Option<String>,
     /// `authentication`
     ///
     /// Wire name `authentication`; `Authentication`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub authentication: Option<Authentication>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AuthDomain {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AuthDomain, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("domain", &v.domain);
+            w.optional("parentTenantId", &v.parent_tenant_id);
+            w.optional("authentication", &v.authentication);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AuthDomain {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AuthDomain, ruckus_one_runtime::object::FieldError> {
+            Ok(AuthDomain {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                domain: f.optional("domain")?,
+                parent_tenant_id: f.optional("parentTenantId")?,
+                authentication: f.optional("authentication")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AuthDomain", fields)
+    }
 }
 impl AuthDomain {
     /// Creates a value with every field empty.
@@ -2575,42 +3127,69 @@ impl AuthDomain {
 /// Provenance: reference (tenant_management-0.3.0.yaml AuthScope).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AuthScope {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `authentication`
     ///
     /// Wire name `authentication`; `Authentication`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub authentication: Option<Authentication>,
     /// `privilegeGroup`
     ///
     /// Wire name `privilegeGroup`; `PrivilegeGroup`; optional.
-    #[serde(rename = "privilegeGroup", default, skip_serializing_if = "Option::is_none")]
     pub privilege_group: Option<PrivilegeGroup>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AuthScope {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AuthScope, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("authentication", &v.authentication);
+            w.optional("privilegeGroup", &v.privilege_group);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AuthScope {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AuthScope, ruckus_one_runtime::object::FieldError> {
+            Ok(AuthScope {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                authentication: f.optional("authentication")?,
+                privilege_group: f.optional("privilegeGroup")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AuthScope", fields)
+    }
 }
 impl AuthScope {
     /// Creates a value with every field empty.
@@ -2661,123 +3240,148 @@ impl AuthScope {
 /// Provenance: reference (tenant_management-0.3.0.yaml Authentication).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Authentication {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `clientID`
     ///
     /// Wire name `clientID`; `string`; optional.
-    #[serde(rename = "clientID", default, skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
     /// `clientSecret`
     ///
     /// Wire name `clientSecret`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "clientSecret", default, skip_serializing_if = "Option::is_none")]
     pub client_secret: Option<ruckus_one_runtime::Secret>,
     /// `scopes`
     ///
     /// Wire name `scopes`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scopes: Option<String>,
     /// `tokenURL`
     ///
     /// Wire name `tokenURL`; `string`; optional.
-    #[serde(rename = "tokenURL", default, skip_serializing_if = "Option::is_none")]
     pub token_url: Option<String>,
     /// `authorizationURL`
     ///
     /// Wire name `authorizationURL`; `string`; optional.
-    #[serde(
-        rename = "authorizationURL",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authorization_url: Option<String>,
     /// `authenticationType`
     ///
     /// Wire name `authenticationType`; `AuthenticationAuthenticationType`; optional.
-    #[serde(
-        rename = "authenticationType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_type: Option<AuthenticationAuthenticationType>,
     /// `samlFileURL`
     ///
     /// Wire name `samlFileURL`; `string`; optional.
-    #[serde(rename = "samlFileURL", default, skip_serializing_if = "Option::is_none")]
     pub saml_file_url: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `samlFileType`
     ///
     /// Wire name `samlFileType`; `AuthenticationSamlFileType`; optional.
-    #[serde(rename = "samlFileType", default, skip_serializing_if = "Option::is_none")]
     pub saml_file_type: Option<AuthenticationSamlFileType>,
     /// `authDomains`
     ///
     /// Wire name `authDomains`; `array<AuthDomain>`; optional.
-    #[serde(rename = "authDomains", default, skip_serializing_if = "Option::is_none")]
     pub auth_domains: Option<Vec<AuthDomain>>,
     /// `authScopes`
     ///
     /// Wire name `authScopes`; `array<AuthScope>`; optional.
-    #[serde(rename = "authScopes", default, skip_serializing_if = "Option::is_none")]
     pub auth_scopes: Option<Vec<AuthScope>>,
     /// `clientIDStatus`
     ///
     /// Wire name `clientIDStatus`; `AuthenticationClientIdStatus`; optional.
-    #[serde(rename = "clientIDStatus", default, skip_serializing_if = "Option::is_none")]
     pub client_id_status: Option<AuthenticationClientIdStatus>,
     /// `accountBased`
     ///
     /// Wire name `accountBased`; `boolean`; optional.
-    #[serde(rename = "accountBased", default, skip_serializing_if = "Option::is_none")]
     pub account_based: Option<bool>,
     /// `samlSignatureEnabled`
     ///
     /// Wire name `samlSignatureEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "samlSignatureEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub saml_signature_enabled: Option<bool>,
     /// `samlEncryptionCertificateId`
     ///
     /// Wire name `samlEncryptionCertificateId`; `string`; optional.
-    #[serde(
-        rename = "samlEncryptionCertificateId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub saml_encryption_certificate_id: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Authentication {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Authentication, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("clientID", &v.client_id);
+            w.optional("clientSecret", &v.client_secret);
+            w.optional("scopes", &v.scopes);
+            w.optional("tokenURL", &v.token_url);
+            w.optional("authorizationURL", &v.authorization_url);
+            w.optional("authenticationType", &v.authentication_type);
+            w.optional("samlFileURL", &v.saml_file_url);
+            w.optional("name", &v.name);
+            w.optional("samlFileType", &v.saml_file_type);
+            w.optional("authDomains", &v.auth_domains);
+            w.optional("authScopes", &v.auth_scopes);
+            w.optional("clientIDStatus", &v.client_id_status);
+            w.optional("accountBased", &v.account_based);
+            w.optional("samlSignatureEnabled", &v.saml_signature_enabled);
+            w.optional("samlEncryptionCertificateId", &v.saml_encryption_certificate_id);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Authentication {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Authentication, ruckus_one_runtime::object::FieldError> {
+            Ok(Authentication {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                client_id: f.optional("clientID")?,
+                client_secret: f.optional("clientSecret")?,
+                scopes: f.optional("scopes")?,
+                token_url: f.optional("tokenURL")?,
+                authorization_url: f.optional("authorizationURL")?,
+                authentication_type: f.optional("authenticationType")?,
+                saml_file_url: f.optional("samlFileURL")?,
+                name: f.optional("name")?,
+                saml_file_type: f.optional("samlFileType")?,
+                auth_domains: f.optional("authDomains")?,
+                auth_scopes: f.optional("authScopes")?,
+                client_id_status: f.optional("clientIDStatus")?,
+                account_based: f.optional("accountBased")?,
+                saml_signature_enabled: f.optional("samlSignatureEnabled")?,
+                saml_encryption_certificate_id: f
+                    .optional("samlEncryptionCertificateId")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Authentication", fields)
+    }
 }
 impl Authentication {
     /// Creates a value with every field empty.
@@ -3102,7 +3706,7 @@ impl<'de> serde::Deserialize<'de> for AuthenticationSamlFileType {
 /// Provenance: reference (msp_services-0.3.3.yaml AutoSchedule).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AutoSchedule {
     /// `days`
@@ -3112,11 +3716,35 @@ pub struct AutoSchedule {
     /// `timeSlots`
     ///
     /// Wire name `timeSlots`; `array<string>`; required.
-    #[serde(rename = "timeSlots")]
     pub time_slots: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AutoSchedule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AutoSchedule, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("days", &v.days);
+            w.field("timeSlots", &v.time_slots);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AutoSchedule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AutoSchedule, ruckus_one_runtime::object::FieldError> {
+            Ok(AutoSchedule {
+                days: f.required("days")?,
+                time_slots: f.required("timeSlots")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AutoSchedule", fields)
+    }
 }
 impl AutoSchedule {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3133,22 +3761,45 @@ impl AutoSchedule {
 /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeature).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BetaFeature {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for BetaFeature {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &BetaFeature, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("enabled", &v.enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for BetaFeature {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<BetaFeature, ruckus_one_runtime::object::FieldError> {
+            Ok(BetaFeature {
+                id: f.optional("id")?,
+                enabled: f.optional("enabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "BetaFeature", fields)
+    }
 }
 impl BetaFeature {
     /// Creates a value with every field empty.
@@ -3175,17 +3826,39 @@ impl BetaFeature {
 /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeatureRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BetaFeatureRequest {
     /// `betaFeatureIds`
     ///
     /// Wire name `betaFeatureIds`; `array<string>`; optional.
-    #[serde(rename = "betaFeatureIds", default, skip_serializing_if = "Option::is_none")]
     pub beta_feature_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for BetaFeatureRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &BetaFeatureRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("betaFeatureIds", &v.beta_feature_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for BetaFeatureRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<BetaFeatureRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(BetaFeatureRequest {
+                beta_feature_ids: f.optional("betaFeatureIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "BetaFeatureRequest", fields)
+    }
 }
 impl BetaFeatureRequest {
     /// Creates a value with every field empty.
@@ -3206,31 +3879,51 @@ impl BetaFeatureRequest {
 /// Provenance: reference (tenant_management-0.3.0.yaml BetaFeatureResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BetaFeatureResponse {
     /// `betaFeatures`
     ///
     /// Wire name `betaFeatures`; `array<BetaFeature>`; optional.
-    #[serde(rename = "betaFeatures", default, skip_serializing_if = "Option::is_none")]
     pub beta_features: Option<Vec<BetaFeature>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `invalidFeatureIds`
     ///
     /// Wire name `invalidFeatureIds`; `array<string>`; optional.
-    #[serde(
-        rename = "invalidFeatureIds",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub invalid_feature_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for BetaFeatureResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &BetaFeatureResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("betaFeatures", &v.beta_features);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("invalidFeatureIds", &v.invalid_feature_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for BetaFeatureResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<BetaFeatureResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(BetaFeatureResponse {
+                beta_features: f.optional("betaFeatures")?,
+                error_message: f.optional("errorMessage")?,
+                invalid_feature_ids: f.optional("invalidFeatureIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "BetaFeatureResponse", fields)
+    }
 }
 impl BetaFeatureResponse {
     /// Creates a value with every field empty.
@@ -3263,77 +3956,111 @@ impl BetaFeatureResponse {
 /// Provenance: reference (tenant_management-0.3.0.yaml CustomRole).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CustomRole {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `roleType`
     ///
     /// Wire name `roleType`; `string`; optional.
-    #[serde(rename = "roleType", default, skip_serializing_if = "Option::is_none")]
     pub role_type: Option<String>,
     /// `policyBased`
     ///
     /// Wire name `policyBased`; `boolean`; optional.
-    #[serde(rename = "policyBased", default, skip_serializing_if = "Option::is_none")]
     pub policy_based: Option<bool>,
     /// `frameworkRO`
     ///
     /// Wire name `frameworkRO`; `boolean`; optional.
-    #[serde(rename = "frameworkRO", default, skip_serializing_if = "Option::is_none")]
     pub framework_ro: Option<bool>,
     /// `tenant`
     ///
     /// Wire name `tenant`; `Tenant`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant: Option<Tenant>,
     /// `scopes`
     ///
     /// Wire name `scopes`; `array<Scope>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scopes: Option<Vec<Scope>>,
     /// `features`
     ///
     /// Wire name `features`; `array<Feature>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub features: Option<Vec<Feature>>,
     /// `preDefinedRole`
     ///
     /// Wire name `preDefinedRole`; `string`; optional.
-    #[serde(rename = "preDefinedRole", default, skip_serializing_if = "Option::is_none")]
     pub pre_defined_role: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CustomRole {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CustomRole, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("roleType", &v.role_type);
+            w.optional("policyBased", &v.policy_based);
+            w.optional("frameworkRO", &v.framework_ro);
+            w.optional("tenant", &v.tenant);
+            w.optional("scopes", &v.scopes);
+            w.optional("features", &v.features);
+            w.optional("preDefinedRole", &v.pre_defined_role);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CustomRole {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CustomRole, ruckus_one_runtime::object::FieldError> {
+            Ok(CustomRole {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                role_type: f.optional("roleType")?,
+                policy_based: f.optional("policyBased")?,
+                framework_ro: f.optional("frameworkRO")?,
+                tenant: f.optional("tenant")?,
+                scopes: f.optional("scopes")?,
+                features: f.optional("features")?,
+                pre_defined_role: f.optional("preDefinedRole")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "CustomRole", fields)
+    }
 }
 impl CustomRole {
     /// Creates a value with every field empty.
@@ -3426,27 +4153,51 @@ impl CustomRole {
 /// Provenance: reference (msp_services-0.3.3.yaml DataRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DataRequest {
     /// `mspEcList`
     ///
     /// Wire name `mspEcList`; `array<string>`; optional; max_items: 100; min_items: 1.
-    #[serde(rename = "mspEcList", default, skip_serializing_if = "Option::is_none")]
     pub msp_ec_list: Option<Vec<String>>,
     /// `autoSchedule`
     ///
     /// Wire name `autoSchedule`; `AutoSchedule`; optional.
-    #[serde(rename = "autoSchedule", default, skip_serializing_if = "Option::is_none")]
     pub auto_schedule: Option<AutoSchedule>,
     /// `manualSchedule`
     ///
     /// Wire name `manualSchedule`; `ManualSchedule`; optional.
-    #[serde(rename = "manualSchedule", default, skip_serializing_if = "Option::is_none")]
     pub manual_schedule: Option<ManualSchedule>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DataRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DataRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("mspEcList", &v.msp_ec_list);
+            w.optional("autoSchedule", &v.auto_schedule);
+            w.optional("manualSchedule", &v.manual_schedule);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DataRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DataRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(DataRequest {
+                msp_ec_list: f.optional("mspEcList")?,
+                auto_schedule: f.optional("autoSchedule")?,
+                manual_schedule: f.optional("manualSchedule")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DataRequest", fields)
+    }
 }
 impl DataRequest {
     /// Creates a value with every field empty.
@@ -3479,81 +4230,106 @@ impl DataRequest {
 /// Provenance: reference (tenant_management-0.3.0.yaml Delegation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Delegation {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `delegatedTo`
     ///
     /// Wire name `delegatedTo`; `string`; optional.
-    #[serde(rename = "delegatedTo", default, skip_serializing_if = "Option::is_none")]
     pub delegated_to: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `DelegationType`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<DelegationType>,
     /// `status`
     ///
     /// Wire name `status`; `DelegationStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<DelegationStatus>,
     /// `delegatedBy`
     ///
     /// Wire name `delegatedBy`; `string`; optional.
-    #[serde(rename = "delegatedBy", default, skip_serializing_if = "Option::is_none")]
     pub delegated_by: Option<String>,
     /// `expiryDate`
     ///
     /// Wire name `expiryDate`; `string`; optional; format: date-time.
-    #[serde(rename = "expiryDate", default, skip_serializing_if = "Option::is_none")]
     pub expiry_date: Option<String>,
     /// `delegatedToName`
     ///
     /// Wire name `delegatedToName`; `string`; optional.
-    #[serde(
-        rename = "delegatedToName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub delegated_to_name: Option<String>,
     /// `delegatedToAdmin`
     ///
     /// Wire name `delegatedToAdmin`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(
-        rename = "delegatedToAdmin",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub delegated_to_admin: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `isValid`
     ///
     /// Wire name `isValid`; `boolean`; optional.
-    #[serde(rename = "isValid", default, skip_serializing_if = "Option::is_none")]
     pub is_valid: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Delegation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Delegation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("delegatedTo", &v.delegated_to);
+            w.optional("type", &v.type_);
+            w.optional("status", &v.status);
+            w.optional("delegatedBy", &v.delegated_by);
+            w.optional("expiryDate", &v.expiry_date);
+            w.optional("delegatedToName", &v.delegated_to_name);
+            w.optional("delegatedToAdmin", &v.delegated_to_admin);
+            w.optional("parentId", &v.parent_id);
+            w.optional("isValid", &v.is_valid);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Delegation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Delegation, ruckus_one_runtime::object::FieldError> {
+            Ok(Delegation {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                delegated_to: f.optional("delegatedTo")?,
+                type_: f.optional("type")?,
+                status: f.optional("status")?,
+                delegated_by: f.optional("delegatedBy")?,
+                expiry_date: f.optional("expiryDate")?,
+                delegated_to_name: f.optional("delegatedToName")?,
+                delegated_to_admin: f.optional("delegatedToAdmin")?,
+                parent_id: f.optional("parentId")?,
+                is_valid: f.optional("isValid")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Delegation", fields)
+    }
 }
 impl Delegation {
     /// Creates a value with every field empty.
@@ -3778,13 +4554,12 @@ impl<'de> serde::Deserialize<'de> for DelegationType {
 /// Provenance: reference (msp_services-0.3.3.yaml EcDelegation).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EcDelegation {
     /// `mspec_list`
     ///
     /// Wire name `mspec_list`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mspec_list: Option<Vec<String>>,
     /// `delegation_type`
     ///
@@ -3793,16 +4568,43 @@ pub struct EcDelegation {
     /// `delegation_id`
     ///
     /// Wire name `delegation_id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegation_id: Option<String>,
     /// `number_of_days`
     ///
     /// Wire name `number_of_days`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number_of_days: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EcDelegation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EcDelegation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("mspec_list", &v.mspec_list);
+            w.field("delegation_type", &v.delegation_type);
+            w.optional("delegation_id", &v.delegation_id);
+            w.optional("number_of_days", &v.number_of_days);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EcDelegation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EcDelegation, ruckus_one_runtime::object::FieldError> {
+            Ok(EcDelegation {
+                mspec_list: f.optional("mspec_list")?,
+                delegation_type: f.required("delegation_type")?,
+                delegation_id: f.optional("delegation_id")?,
+                number_of_days: f.optional("number_of_days")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EcDelegation", fields)
+    }
 }
 impl EcDelegation {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3836,7 +4638,7 @@ impl EcDelegation {
 /// Provenance: reference (msp_services-0.3.3.yaml EmailInvitation).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EmailInvitation {
     /// `admin_email`
@@ -3846,11 +4648,35 @@ pub struct EmailInvitation {
     /// `resend`
     ///
     /// Wire name `resend`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resend: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EmailInvitation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EmailInvitation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("admin_email", &v.admin_email);
+            w.optional("resend", &v.resend);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EmailInvitation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EmailInvitation, ruckus_one_runtime::object::FieldError> {
+            Ok(EmailInvitation {
+                admin_email: f.required("admin_email")?,
+                resend: f.optional("resend")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EmailInvitation", fields)
+    }
 }
 impl EmailInvitation {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3872,23 +4698,20 @@ impl EmailInvitation {
 /// Provenance: reference (tenant_management-0.3.0.yaml EmailNotificationEndpoint).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EmailNotificationEndpoint {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `destination`
     ///
@@ -3897,26 +4720,66 @@ pub struct EmailNotificationEndpoint {
     /// `active`
     ///
     /// Wire name `active`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// `status`
     ///
     /// Wire name `status`; `EmailNotificationEndpointStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<EmailNotificationEndpointStatus>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EmailNotificationEndpoint {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EmailNotificationEndpoint,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.field("destination", &v.destination);
+            w.optional("active", &v.active);
+            w.optional("status", &v.status);
+            w.optional("type", &v.type_);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EmailNotificationEndpoint {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EmailNotificationEndpoint, ruckus_one_runtime::object::FieldError> {
+            Ok(EmailNotificationEndpoint {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                destination: f.required("destination")?,
+                active: f.optional("active")?,
+                status: f.optional("status")?,
+                type_: f.optional("type")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EmailNotificationEndpoint",
+            fields,
+        )
+    }
 }
 impl EmailNotificationEndpoint {
     /// Creates a value from the required fields; optional fields start empty.
@@ -4032,104 +4895,129 @@ impl<'de> serde::Deserialize<'de> for EmailNotificationEndpointStatus {
 /// Provenance: reference (tenant_management-0.3.0.yaml Feature).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Feature {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `parentFeatureId`
     ///
     /// Wire name `parentFeatureId`; `string`; optional.
-    #[serde(
-        rename = "parentFeatureId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub parent_feature_id: Option<String>,
     /// `category`
     ///
     /// Wire name `category`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
     /// `scopes`
     ///
     /// Wire name `scopes`; `array<Scope>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scopes: Option<Vec<Scope>>,
     /// `featureOrder`
     ///
     /// Wire name `featureOrder`; `integer`; optional; format: int32.
-    #[serde(rename = "featureOrder", default, skip_serializing_if = "Option::is_none")]
     pub feature_order: Option<i64>,
     /// `deprecatedDate`
     ///
     /// Wire name `deprecatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "deprecatedDate", default, skip_serializing_if = "Option::is_none")]
     pub deprecated_date: Option<String>,
     /// `deprecationReason`
     ///
     /// Wire name `deprecationReason`; `string`; optional.
-    #[serde(
-        rename = "deprecationReason",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub deprecation_reason: Option<String>,
     /// `replacedFeatureId`
     ///
     /// Wire name `replacedFeatureId`; `string`; optional.
-    #[serde(
-        rename = "replacedFeatureId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub replaced_feature_id: Option<String>,
     /// `purge`
     ///
     /// Wire name `purge`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purge: Option<bool>,
     /// `display`
     ///
     /// Wire name `display`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display: Option<bool>,
     /// `subFeatures`
     ///
     /// Wire name `subFeatures`; `array<Feature>`; optional.
-    #[serde(rename = "subFeatures", default, skip_serializing_if = "Option::is_none")]
     pub sub_features: Option<Vec<Feature>>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Feature {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Feature, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("parentFeatureId", &v.parent_feature_id);
+            w.optional("category", &v.category);
+            w.optional("scopes", &v.scopes);
+            w.optional("featureOrder", &v.feature_order);
+            w.optional("deprecatedDate", &v.deprecated_date);
+            w.optional("deprecationReason", &v.deprecation_reason);
+            w.optional("replacedFeatureId", &v.replaced_feature_id);
+            w.optional("purge", &v.purge);
+            w.optional("display", &v.display);
+            w.optional("subFeatures", &v.sub_features);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Feature {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Feature, ruckus_one_runtime::object::FieldError> {
+            Ok(Feature {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                parent_feature_id: f.optional("parentFeatureId")?,
+                category: f.optional("category")?,
+                scopes: f.optional("scopes")?,
+                feature_order: f.optional("featureOrder")?,
+                deprecated_date: f.optional("deprecatedDate")?,
+                deprecation_reason: f.optional("deprecationReason")?,
+                replaced_feature_id: f.optional("replacedFeatureId")?,
+                purge: f.optional("purge")?,
+                display: f.optional("display")?,
+                sub_features: f.optional("subFeatures")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Feature", fields)
+    }
 }
 impl Feature {
     /// Creates a value with every field empty.
@@ -4240,7 +5128,7 @@ impl Feature {
 /// Provenance: reference (msp_services-0.3.3.yaml FirmwareUpgradeRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct FirmwareUpgradeRequest {
     /// `operation`
@@ -4250,11 +5138,42 @@ pub struct FirmwareUpgradeRequest {
     /// `data`
     ///
     /// Wire name `data`; `DataRequest`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<DataRequest>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FirmwareUpgradeRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &FirmwareUpgradeRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("operation", &v.operation);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FirmwareUpgradeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FirmwareUpgradeRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(FirmwareUpgradeRequest {
+                operation: f.required("operation")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "FirmwareUpgradeRequest",
+            fields,
+        )
+    }
 }
 impl FirmwareUpgradeRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -4276,32 +5195,57 @@ impl FirmwareUpgradeRequest {
 /// Provenance: reference (msp_services-0.3.3.yaml License).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct License {
     /// `trialAction`
     ///
     /// Wire name `trialAction`; `string`; optional.
-    #[serde(rename = "trialAction", default, skip_serializing_if = "Option::is_none")]
     pub trial_action: Option<String>,
     /// `assignments`
     ///
     /// Wire name `assignments`; `array<AssignmentRequest>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assignments: Option<Vec<AssignmentRequest>>,
     /// `subscription_start_date`
     ///
     /// Wire name `subscription_start_date`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subscription_start_date: Option<String>,
     /// `subscription_end_date`
     ///
     /// Wire name `subscription_end_date`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subscription_end_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for License {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &License, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("trialAction", &v.trial_action);
+            w.optional("assignments", &v.assignments);
+            w.optional("subscription_start_date", &v.subscription_start_date);
+            w.optional("subscription_end_date", &v.subscription_end_date);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for License {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<License, ruckus_one_runtime::object::FieldError> {
+            Ok(License {
+                trial_action: f.optional("trialAction")?,
+                assignments: f.optional("assignments")?,
+                subscription_start_date: f.optional("subscription_start_date")?,
+                subscription_end_date: f.optional("subscription_end_date")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "License", fields)
+    }
 }
 impl License {
     /// Creates a value with every field empty.
@@ -4340,22 +5284,45 @@ impl License {
 /// Provenance: reference (msp_services-0.3.3.yaml ManualSchedule).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ManualSchedule {
     /// `date`
     ///
     /// Wire name `date`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
     /// `timeSlot`
     ///
     /// Wire name `timeSlot`; `string`; required.
-    #[serde(rename = "timeSlot")]
     pub time_slot: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ManualSchedule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ManualSchedule, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("date", &v.date);
+            w.field("timeSlot", &v.time_slot);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ManualSchedule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ManualSchedule, ruckus_one_runtime::object::FieldError> {
+            Ok(ManualSchedule {
+                date: f.optional("date")?,
+                time_slot: f.required("timeSlot")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ManualSchedule", fields)
+    }
 }
 impl ManualSchedule {
     /// Creates a value from the required fields; optional fields start empty.
@@ -4377,23 +5344,20 @@ impl ManualSchedule {
 /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MobilePushNotificationEndpoint {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `destination`
     ///
@@ -4402,22 +5366,18 @@ pub struct MobilePushNotificationEndpoint {
     /// `active`
     ///
     /// Wire name `active`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// `status`
     ///
     /// Wire name `status`; `MobilePushNotificationEndpointStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<MobilePushNotificationEndpointStatus>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `platform`
     ///
@@ -4426,16 +5386,67 @@ pub struct MobilePushNotificationEndpoint {
     /// `deviceToken`
     ///
     /// Wire name `deviceToken`; `string`; required.
-    #[serde(rename = "deviceToken")]
     pub device_token: String,
     /// `deviceId`
     ///
     /// Wire name `deviceId`; `string`; required.
-    #[serde(rename = "deviceId")]
     pub device_id: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MobilePushNotificationEndpoint {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MobilePushNotificationEndpoint,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.field("destination", &v.destination);
+            w.optional("active", &v.active);
+            w.optional("status", &v.status);
+            w.optional("type", &v.type_);
+            w.optional("parentId", &v.parent_id);
+            w.field("platform", &v.platform);
+            w.field("deviceToken", &v.device_token);
+            w.field("deviceId", &v.device_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MobilePushNotificationEndpoint {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            MobilePushNotificationEndpoint,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(MobilePushNotificationEndpoint {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                destination: f.required("destination")?,
+                active: f.optional("active")?,
+                status: f.optional("status")?,
+                type_: f.optional("type")?,
+                parent_id: f.optional("parentId")?,
+                platform: f.required("platform")?,
+                device_token: f.required("deviceToken")?,
+                device_id: f.required("deviceId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "MobilePushNotificationEndpoint",
+            fields,
+        )
+    }
 }
 impl MobilePushNotificationEndpoint {
     /// Starts a builder: one setter per field, then `build`.
@@ -4604,147 +5615,147 @@ impl<'de> serde::Deserialize<'de> for MobilePushNotificationEndpointStatus {
 /// Provenance: reference (tenant_management-0.3.0.yaml Msp).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Msp {
     /// `mspLabel`
     ///
     /// Wire name `mspLabel`; `string`; optional.
-    #[serde(rename = "mspLabel", default, skip_serializing_if = "Option::is_none")]
     pub msp_label: Option<String>,
     /// `mspFQDN`
     ///
     /// Wire name `mspFQDN`; `string`; optional.
-    #[serde(rename = "mspFQDN", default, skip_serializing_if = "Option::is_none")]
     pub msp_fqdn: Option<String>,
     /// `logoUUID`
     ///
     /// Wire name `logoUUID`; `string`; optional.
-    #[serde(rename = "logoUUID", default, skip_serializing_if = "Option::is_none")]
     pub logo_uuid: Option<String>,
     /// `alarmNotificationLogoUUID`
     ///
     /// Wire name `alarmNotificationLogoUUID`; `string`; optional.
-    #[serde(
-        rename = "alarmNotificationLogoUUID",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub alarm_notification_logo_uuid: Option<String>,
     /// `pingNotificationLogoUUID`
     ///
     /// Wire name `pingNotificationLogoUUID`; `string`; optional.
-    #[serde(
-        rename = "pingNotificationLogoUUID",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ping_notification_logo_uuid: Option<String>,
     /// `mlisaLogoUUID`
     ///
     /// Wire name `mlisaLogoUUID`; `string`; optional.
-    #[serde(rename = "mlisaLogoUUID", default, skip_serializing_if = "Option::is_none")]
     pub mlisa_logo_uuid: Option<String>,
     /// `pingLoginLogoUUID`
     ///
     /// Wire name `pingLoginLogoUUID`; `string`; optional.
-    #[serde(
-        rename = "pingLoginLogoUUID",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ping_login_logo_uuid: Option<String>,
     /// `defaultLogoUUID`
     ///
     /// Wire name `defaultLogoUUID`; `string`; optional.
-    #[serde(
-        rename = "defaultLogoUUID",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub default_logo_uuid: Option<String>,
     /// `contactSupportUrl`
     ///
     /// Wire name `contactSupportUrl`; `string`; optional.
-    #[serde(
-        rename = "contactSupportUrl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub contact_support_url: Option<String>,
     /// `contractSupportBehavior`
     ///
     /// Wire name `contractSupportBehavior`; `string`; optional.
-    #[serde(
-        rename = "contractSupportBehavior",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub contract_support_behavior: Option<String>,
     /// `openCaseUrl`
     ///
     /// Wire name `openCaseUrl`; `string`; optional.
-    #[serde(rename = "openCaseUrl", default, skip_serializing_if = "Option::is_none")]
     pub open_case_url: Option<String>,
     /// `openCaseBehavior`
     ///
     /// Wire name `openCaseBehavior`; `string`; optional.
-    #[serde(
-        rename = "openCaseBehavior",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub open_case_behavior: Option<String>,
     /// `myOpenCaseUrl`
     ///
     /// Wire name `myOpenCaseUrl`; `string`; optional.
-    #[serde(rename = "myOpenCaseUrl", default, skip_serializing_if = "Option::is_none")]
     pub my_open_case_url: Option<String>,
     /// `myOpenCaseBehavior`
     ///
     /// Wire name `myOpenCaseBehavior`; `string`; optional.
-    #[serde(
-        rename = "myOpenCaseBehavior",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub my_open_case_behavior: Option<String>,
     /// `changePasswordUrl`
     ///
     /// Wire name `changePasswordUrl`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(
-        rename = "changePasswordUrl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub change_password_url: Option<ruckus_one_runtime::Secret>,
     /// `phone`
     ///
     /// Wire name `phone`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `website`
     ///
     /// Wire name `website`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub website: Option<String>,
     /// `isDisableNotification`
     ///
     /// Wire name `isDisableNotification`; `boolean`; optional.
-    #[serde(
-        rename = "isDisableNotification",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub is_disable_notification: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Msp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Msp, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("mspLabel", &v.msp_label);
+            w.optional("mspFQDN", &v.msp_fqdn);
+            w.optional("logoUUID", &v.logo_uuid);
+            w.optional("alarmNotificationLogoUUID", &v.alarm_notification_logo_uuid);
+            w.optional("pingNotificationLogoUUID", &v.ping_notification_logo_uuid);
+            w.optional("mlisaLogoUUID", &v.mlisa_logo_uuid);
+            w.optional("pingLoginLogoUUID", &v.ping_login_logo_uuid);
+            w.optional("defaultLogoUUID", &v.default_logo_uuid);
+            w.optional("contactSupportUrl", &v.contact_support_url);
+            w.optional("contractSupportBehavior", &v.contract_support_behavior);
+            w.optional("openCaseUrl", &v.open_case_url);
+            w.optional("openCaseBehavior", &v.open_case_behavior);
+            w.optional("myOpenCaseUrl", &v.my_open_case_url);
+            w.optional("myOpenCaseBehavior", &v.my_open_case_behavior);
+            w.optional("changePasswordUrl", &v.change_password_url);
+            w.optional("phone", &v.phone);
+            w.optional("email", &v.email);
+            w.optional("website", &v.website);
+            w.optional("isDisableNotification", &v.is_disable_notification);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Msp {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Msp, ruckus_one_runtime::object::FieldError> {
+            Ok(Msp {
+                msp_label: f.optional("mspLabel")?,
+                msp_fqdn: f.optional("mspFQDN")?,
+                logo_uuid: f.optional("logoUUID")?,
+                alarm_notification_logo_uuid: f.optional("alarmNotificationLogoUUID")?,
+                ping_notification_logo_uuid: f.optional("pingNotificationLogoUUID")?,
+                mlisa_logo_uuid: f.optional("mlisaLogoUUID")?,
+                ping_login_logo_uuid: f.optional("pingLoginLogoUUID")?,
+                default_logo_uuid: f.optional("defaultLogoUUID")?,
+                contact_support_url: f.optional("contactSupportUrl")?,
+                contract_support_behavior: f.optional("contractSupportBehavior")?,
+                open_case_url: f.optional("openCaseUrl")?,
+                open_case_behavior: f.optional("openCaseBehavior")?,
+                my_open_case_url: f.optional("myOpenCaseUrl")?,
+                my_open_case_behavior: f.optional("myOpenCaseBehavior")?,
+                change_password_url: f.optional("changePasswordUrl")?,
+                phone: f.optional("phone")?,
+                email: f.optional("email")?,
+                website: f.optional("website")?,
+                is_disable_notification: f.optional("isDisableNotification")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Msp", fields)
+    }
 }
 impl Msp {
     /// Creates a value with every field empty.
@@ -4879,32 +5890,57 @@ impl Msp {
 /// Provenance: reference (msp_services-0.3.3.yaml MspAdmin).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MspAdmin {
     /// `operation`
     ///
     /// Wire name `operation`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
     /// `mspEcId`
     ///
     /// Wire name `mspEcId`; `string`; required.
-    #[serde(rename = "mspEcId")]
     pub msp_ec_id: String,
     /// `mspAdminRoles`
     ///
     /// Wire name `mspAdminRoles`; `array<MspAdminRole>`; optional.
-    #[serde(rename = "mspAdminRoles", default, skip_serializing_if = "Option::is_none")]
     pub msp_admin_roles: Option<Vec<MspAdminRole>>,
     /// `privilege_group_ids`
     ///
     /// Wire name `privilege_group_ids`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub privilege_group_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspAdmin {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspAdmin, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("operation", &v.operation);
+            w.field("mspEcId", &v.msp_ec_id);
+            w.optional("mspAdminRoles", &v.msp_admin_roles);
+            w.optional("privilege_group_ids", &v.privilege_group_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspAdmin {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspAdmin, ruckus_one_runtime::object::FieldError> {
+            Ok(MspAdmin {
+                operation: f.optional("operation")?,
+                msp_ec_id: f.required("mspEcId")?,
+                msp_admin_roles: f.optional("mspAdminRoles")?,
+                privilege_group_ids: f.optional("privilege_group_ids")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MspAdmin", fields)
+    }
 }
 impl MspAdmin {
     /// Creates a value from the required fields; optional fields start empty.
@@ -4938,17 +5974,39 @@ impl MspAdmin {
 /// Provenance: reference (msp_services-0.3.3.yaml MspAdminRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspAdminRequest {
     /// `associations`
     ///
     /// Wire name `associations`; `array<MspAdmin>`; optional; max_items: 200; min_items: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub associations: Option<Vec<MspAdmin>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspAdminRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspAdminRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("associations", &v.associations);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspAdminRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspAdminRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(MspAdminRequest {
+                associations: f.optional("associations")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MspAdminRequest", fields)
+    }
 }
 impl MspAdminRequest {
     /// Creates a value with every field empty.
@@ -4969,7 +6027,7 @@ impl MspAdminRequest {
 /// Provenance: reference (msp_services-0.3.3.yaml MspAdminRole).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MspAdminRole {
     /// `msp_admin_id`
@@ -4981,8 +6039,33 @@ pub struct MspAdminRole {
     /// Wire name `msp_admin_role`; `string`; required; max_length: 255; min_length: 0.
     pub msp_admin_role: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspAdminRole {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspAdminRole, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("msp_admin_id", &v.msp_admin_id);
+            w.field("msp_admin_role", &v.msp_admin_role);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspAdminRole {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspAdminRole, ruckus_one_runtime::object::FieldError> {
+            Ok(MspAdminRole {
+                msp_admin_id: f.required("msp_admin_id")?,
+                msp_admin_role: f.required("msp_admin_role")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MspAdminRole", fields)
+    }
 }
 impl MspAdminRole {
     /// Creates a value from the required fields; optional fields start empty.
@@ -4999,269 +6082,293 @@ impl MspAdminRole {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEc {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `streetAddress`
     ///
     /// Wire name `streetAddress`; `string`; optional.
-    #[serde(rename = "streetAddress", default, skip_serializing_if = "Option::is_none")]
     pub street_address: Option<String>,
     /// `city`
     ///
     /// Wire name `city`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `postalCode`
     ///
     /// Wire name `postalCode`; `string`; optional.
-    #[serde(rename = "postalCode", default, skip_serializing_if = "Option::is_none")]
     pub postal_code: Option<String>,
     /// `mspAdminCount`
     ///
     /// Wire name `mspAdminCount`; `integer`; optional; format: int32.
-    #[serde(rename = "mspAdminCount", default, skip_serializing_if = "Option::is_none")]
     pub msp_admin_count: Option<i64>,
     /// `mspEcAdminCount`
     ///
     /// Wire name `mspEcAdminCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "mspEcAdminCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub msp_ec_admin_count: Option<i64>,
     /// `entitlements`
     ///
     /// Wire name `entitlements`; `array<ViewmodelEntitlement>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entitlements: Option<Vec<ViewmodelEntitlement>>,
     /// `mspTenantId`
     ///
     /// Wire name `mspTenantId`; `string`; optional.
-    #[serde(rename = "mspTenantId", default, skip_serializing_if = "Option::is_none")]
     pub msp_tenant_id: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// `accountType`
     ///
     /// Wire name `accountType`; `string`; optional.
-    #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<String>,
     /// `creationDate`
     ///
     /// Wire name `creationDate`; `string`; optional.
-    #[serde(rename = "creationDate", default, skip_serializing_if = "Option::is_none")]
     pub creation_date: Option<String>,
     /// `lastUpdTime`
     ///
     /// Wire name `lastUpdTime`; `string`; optional.
-    #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
     pub last_upd_time: Option<String>,
     /// `mspAdmins`
     ///
     /// Wire name `mspAdmins`; `array<string>`; optional.
-    #[serde(rename = "mspAdmins", default, skip_serializing_if = "Option::is_none")]
     pub msp_admins: Option<Vec<String>>,
     /// `mspLabel`
     ///
     /// Wire name `mspLabel`; `string`; optional.
-    #[serde(rename = "mspLabel", default, skip_serializing_if = "Option::is_none")]
     pub msp_label: Option<String>,
     /// `delegatedTo`
     ///
     /// Wire name `delegatedTo`; `string`; optional.
-    #[serde(rename = "delegatedTo", default, skip_serializing_if = "Option::is_none")]
     pub delegated_to: Option<String>,
     /// `delegationExpiryDate`
     ///
     /// Wire name `delegationExpiryDate`; `integer`; optional.
-    #[serde(
-        rename = "delegationExpiryDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub delegation_expiry_date: Option<i64>,
     /// `mspName`
     ///
     /// Wire name `mspName`; `string`; optional.
-    #[serde(rename = "mspName", default, skip_serializing_if = "Option::is_none")]
     pub msp_name: Option<String>,
     /// `mspecName`
     ///
     /// Wire name `mspecName`; `string`; optional.
-    #[serde(rename = "mspecName", default, skip_serializing_if = "Option::is_none")]
     pub mspec_name: Option<String>,
     /// `mspecId`
     ///
     /// Wire name `mspecId`; `string`; optional.
-    #[serde(rename = "mspecId", default, skip_serializing_if = "Option::is_none")]
     pub mspec_id: Option<String>,
     /// `wifiLicenses`
     ///
     /// Wire name `wifiLicenses`; `integer`; optional; format: int32.
-    #[serde(rename = "wifiLicenses", default, skip_serializing_if = "Option::is_none")]
     pub wifi_licenses: Option<i64>,
     /// `switchLicenses`
     ///
     /// Wire name `switchLicenses`; `integer`; optional; format: int32.
-    #[serde(rename = "switchLicenses", default, skip_serializing_if = "Option::is_none")]
     pub switch_licenses: Option<i64>,
     /// `edgeLicenses`
     ///
     /// Wire name `edgeLicenses`; `integer`; optional; format: int32.
-    #[serde(rename = "edgeLicenses", default, skip_serializing_if = "Option::is_none")]
     pub edge_licenses: Option<i64>,
     /// `virtualEdgeLicenses`
     ///
     /// Wire name `virtualEdgeLicenses`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "virtualEdgeLicenses",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub virtual_edge_licenses: Option<i64>,
     /// `rwgLicenses`
     ///
     /// Wire name `rwgLicenses`; `integer`; optional; format: int32.
-    #[serde(rename = "rwgLicenses", default, skip_serializing_if = "Option::is_none")]
     pub rwg_licenses: Option<i64>,
     /// `apSwLicenses`
     ///
     /// Wire name `apSwLicenses`; `integer`; optional; format: int32.
-    #[serde(rename = "apSwLicenses", default, skip_serializing_if = "Option::is_none")]
     pub ap_sw_licenses: Option<i64>,
     /// `tenantType`
     ///
     /// Wire name `tenantType`; `string`; optional.
-    #[serde(rename = "tenantType", default, skip_serializing_if = "Option::is_none")]
     pub tenant_type: Option<String>,
     /// `integrator`
     ///
     /// Wire name `integrator`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub integrator: Option<String>,
     /// `installer`
     ///
     /// Wire name `installer`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub installer: Option<String>,
     /// `integrators`
     ///
     /// Wire name `integrators`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub integrators: Option<Vec<String>>,
     /// `installers`
     ///
     /// Wire name `installers`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub installers: Option<Vec<String>>,
     /// `assignedMspEcList`
     ///
     /// Wire name `assignedMspEcList`; `array<string>`; optional.
-    #[serde(
-        rename = "assignedMspEcList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub assigned_msp_ec_list: Option<Vec<String>>,
     /// `mspIntegratorAdminCount`
     ///
     /// Wire name `mspIntegratorAdminCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "mspIntegratorAdminCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub msp_integrator_admin_count: Option<i64>,
     /// `mspIntegratorAdmins`
     ///
     /// Wire name `mspIntegratorAdmins`; `array<string>`; optional.
-    #[serde(
-        rename = "mspIntegratorAdmins",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub msp_integrator_admins: Option<Vec<String>>,
     /// `mspInstallerAdminCount`
     ///
     /// Wire name `mspInstallerAdminCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "mspInstallerAdminCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub msp_installer_admin_count: Option<i64>,
     /// `mspInstallerAdmins`
     ///
     /// Wire name `mspInstallerAdmins`; `array<string>`; optional.
-    #[serde(
-        rename = "mspInstallerAdmins",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub msp_installer_admins: Option<Vec<String>>,
     /// `priorityIncidents`
     ///
     /// Wire name `priorityIncidents`; `PriorityIncidents`; optional.
-    #[serde(
-        rename = "priorityIncidents",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub priority_incidents: Option<PriorityIncidents>,
     /// `installerCount`
     ///
     /// Wire name `installerCount`; `integer`; optional.
-    #[serde(rename = "installerCount", default, skip_serializing_if = "Option::is_none")]
     pub installer_count: Option<i64>,
     /// `integratorCount`
     ///
     /// Wire name `integratorCount`; `integer`; optional.
-    #[serde(
-        rename = "integratorCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub integrator_count: Option<i64>,
     /// `customerCount`
     ///
     /// Wire name `customerCount`; `integer`; optional.
-    #[serde(rename = "customerCount", default, skip_serializing_if = "Option::is_none")]
     pub customer_count: Option<i64>,
     /// `accountTier`
     ///
     /// Wire name `accountTier`; `string`; optional.
-    #[serde(rename = "accountTier", default, skip_serializing_if = "Option::is_none")]
     pub account_tier: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspEc {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspEc, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("streetAddress", &v.street_address);
+            w.optional("city", &v.city);
+            w.optional("state", &v.state);
+            w.optional("country", &v.country);
+            w.optional("postalCode", &v.postal_code);
+            w.optional("mspAdminCount", &v.msp_admin_count);
+            w.optional("mspEcAdminCount", &v.msp_ec_admin_count);
+            w.optional("entitlements", &v.entitlements);
+            w.optional("mspTenantId", &v.msp_tenant_id);
+            w.optional("status", &v.status);
+            w.optional("accountType", &v.account_type);
+            w.optional("creationDate", &v.creation_date);
+            w.optional("lastUpdTime", &v.last_upd_time);
+            w.optional("mspAdmins", &v.msp_admins);
+            w.optional("mspLabel", &v.msp_label);
+            w.optional("delegatedTo", &v.delegated_to);
+            w.optional("delegationExpiryDate", &v.delegation_expiry_date);
+            w.optional("mspName", &v.msp_name);
+            w.optional("mspecName", &v.mspec_name);
+            w.optional("mspecId", &v.mspec_id);
+            w.optional("wifiLicenses", &v.wifi_licenses);
+            w.optional("switchLicenses", &v.switch_licenses);
+            w.optional("edgeLicenses", &v.edge_licenses);
+            w.optional("virtualEdgeLicenses", &v.virtual_edge_licenses);
+            w.optional("rwgLicenses", &v.rwg_licenses);
+            w.optional("apSwLicenses", &v.ap_sw_licenses);
+            w.optional("tenantType", &v.tenant_type);
+            w.optional("integrator", &v.integrator);
+            w.optional("installer", &v.installer);
+            w.optional("integrators", &v.integrators);
+            w.optional("installers", &v.installers);
+            w.optional("assignedMspEcList", &v.assigned_msp_ec_list);
+            w.optional("mspIntegratorAdminCount", &v.msp_integrator_admin_count);
+            w.optional("mspIntegratorAdmins", &v.msp_integrator_admins);
+            w.optional("mspInstallerAdminCount", &v.msp_installer_admin_count);
+            w.optional("mspInstallerAdmins", &v.msp_installer_admins);
+            w.optional("priorityIncidents", &v.priority_incidents);
+            w.optional("installerCount", &v.installer_count);
+            w.optional("integratorCount", &v.integrator_count);
+            w.optional("customerCount", &v.customer_count);
+            w.optional("accountTier", &v.account_tier);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspEc {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspEc, ruckus_one_runtime::object::FieldError> {
+            Ok(MspEc {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                street_address: f.optional("streetAddress")?,
+                city: f.optional("city")?,
+                state: f.optional("state")?,
+                country: f.optional("country")?,
+                postal_code: f.optional("postalCode")?,
+                msp_admin_count: f.optional("mspAdminCount")?,
+                msp_ec_admin_count: f.optional("mspEcAdminCount")?,
+                entitlements: f.optional("entitlements")?,
+                msp_tenant_id: f.optional("mspTenantId")?,
+                status: f.optional("status")?,
+                account_type: f.optional("accountType")?,
+                creation_date: f.optional("creationDate")?,
+                last_upd_time: f.optional("lastUpdTime")?,
+                msp_admins: f.optional("mspAdmins")?,
+                msp_label: f.optional("mspLabel")?,
+                delegated_to: f.optional("delegatedTo")?,
+                delegation_expiry_date: f.optional("delegationExpiryDate")?,
+                msp_name: f.optional("mspName")?,
+                mspec_name: f.optional("mspecName")?,
+                mspec_id: f.optional("mspecId")?,
+                wifi_licenses: f.optional("wifiLicenses")?,
+                switch_licenses: f.optional("switchLicenses")?,
+                edge_licenses: f.optional("edgeLicenses")?,
+                virtual_edge_licenses: f.optional("virtualEdgeLicenses")?,
+                rwg_licenses: f.optional("rwgLicenses")?,
+                ap_sw_licenses: f.optional("apSwLicenses")?,
+                tenant_type: f.optional("tenantType")?,
+                integrator: f.optional("integrator")?,
+                installer: f.optional("installer")?,
+                integrators: f.optional("integrators")?,
+                installers: f.optional("installers")?,
+                assigned_msp_ec_list: f.optional("assignedMspEcList")?,
+                msp_integrator_admin_count: f.optional("mspIntegratorAdminCount")?,
+                msp_integrator_admins: f.optional("mspIntegratorAdmins")?,
+                msp_installer_admin_count: f.optional("mspInstallerAdminCount")?,
+                msp_installer_admins: f.optional("mspInstallerAdmins")?,
+                priority_incidents: f.optional("priorityIncidents")?,
+                installer_count: f.optional("installerCount")?,
+                integrator_count: f.optional("integratorCount")?,
+                customer_count: f.optional("customerCount")?,
+                account_tier: f.optional("accountTier")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MspEc", fields)
+    }
 }
 impl MspEc {
     /// Creates a value with every field empty.
@@ -5540,116 +6647,153 @@ impl MspEc {
 /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEcAccountView {
     /// `msp_label`
     ///
     /// Wire name `msp_label`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_label: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `street_address`
     ///
     /// Wire name `street_address`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub street_address: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `postal_code`
     ///
     /// Wire name `postal_code`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub postal_code: Option<String>,
     /// `phone_number`
     ///
     /// Wire name `phone_number`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `fax_number`
     ///
     /// Wire name `fax_number`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fax_number: Option<String>,
     /// `city`
     ///
     /// Wire name `city`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// `mapping_url`
     ///
     /// Wire name `mapping_url`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mapping_url: Option<String>,
     /// `service_effective_date`
     ///
     /// Wire name `service_effective_date`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_effective_date: Option<String>,
     /// `service_expiration_date`
     ///
     /// Wire name `service_expiration_date`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_expiration_date: Option<String>,
     /// `is_active`
     ///
     /// Wire name `is_active`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_active: Option<String>,
     /// `tenant_id`
     ///
     /// Wire name `tenant_id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `parent_tenant_id`
     ///
     /// Wire name `parent_tenant_id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent_tenant_id: Option<String>,
     /// `tenant_type`
     ///
     /// Wire name `tenant_type`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant_type: Option<String>,
     /// `account_id`
     ///
     /// Wire name `account_id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
     /// `tier`
     ///
     /// Wire name `tier`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tier: Option<String>,
     /// `logo_url`
     ///
     /// Wire name `logo_url`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo_url: Option<String>,
     /// `privacyFeatures`
     ///
     /// Wire name `privacyFeatures`; `array<PrivacyFeatureResponse>`; optional.
-    #[serde(
-        rename = "privacyFeatures",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub privacy_features: Option<Vec<PrivacyFeatureResponse>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspEcAccountView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspEcAccountView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("msp_label", &v.msp_label);
+            w.optional("name", &v.name);
+            w.optional("street_address", &v.street_address);
+            w.optional("state", &v.state);
+            w.optional("country", &v.country);
+            w.optional("postal_code", &v.postal_code);
+            w.optional("phone_number", &v.phone_number);
+            w.optional("fax_number", &v.fax_number);
+            w.optional("city", &v.city);
+            w.optional("mapping_url", &v.mapping_url);
+            w.optional("service_effective_date", &v.service_effective_date);
+            w.optional("service_expiration_date", &v.service_expiration_date);
+            w.optional("is_active", &v.is_active);
+            w.optional("tenant_id", &v.tenant_id);
+            w.optional("parent_tenant_id", &v.parent_tenant_id);
+            w.optional("tenant_type", &v.tenant_type);
+            w.optional("account_id", &v.account_id);
+            w.optional("tier", &v.tier);
+            w.optional("logo_url", &v.logo_url);
+            w.optional("privacyFeatures", &v.privacy_features);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspEcAccountView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspEcAccountView, ruckus_one_runtime::object::FieldError> {
+            Ok(MspEcAccountView {
+                msp_label: f.optional("msp_label")?,
+                name: f.optional("name")?,
+                street_address: f.optional("street_address")?,
+                state: f.optional("state")?,
+                country: f.optional("country")?,
+                postal_code: f.optional("postal_code")?,
+                phone_number: f.optional("phone_number")?,
+                fax_number: f.optional("fax_number")?,
+                city: f.optional("city")?,
+                mapping_url: f.optional("mapping_url")?,
+                service_effective_date: f.optional("service_effective_date")?,
+                service_expiration_date: f.optional("service_expiration_date")?,
+                is_active: f.optional("is_active")?,
+                tenant_id: f.optional("tenant_id")?,
+                parent_tenant_id: f.optional("parent_tenant_id")?,
+                tenant_type: f.optional("tenant_type")?,
+                account_id: f.optional("account_id")?,
+                tier: f.optional("tier")?,
+                logo_url: f.optional("logo_url")?,
+                privacy_features: f.optional("privacyFeatures")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MspEcAccountView", fields)
+    }
 }
 impl MspEcAccountView {
     /// Creates a value with every field empty.
@@ -5787,37 +6931,63 @@ impl MspEcAccountView {
 /// Provenance: reference (msp_services-0.3.3.yaml MspEcAdminView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEcAdminView {
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `user_name`
     ///
     /// Wire name `user_name`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_name: Option<String>,
     /// `full_name`
     ///
     /// Wire name `full_name`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
     /// `first_name`
     ///
     /// Wire name `first_name`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// `last_name`
     ///
     /// Wire name `last_name`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspEcAdminView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspEcAdminView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("email", &v.email);
+            w.optional("user_name", &v.user_name);
+            w.optional("full_name", &v.full_name);
+            w.optional("first_name", &v.first_name);
+            w.optional("last_name", &v.last_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspEcAdminView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspEcAdminView, ruckus_one_runtime::object::FieldError> {
+            Ok(MspEcAdminView {
+                email: f.optional("email")?,
+                user_name: f.optional("user_name")?,
+                full_name: f.optional("full_name")?,
+                first_name: f.optional("first_name")?,
+                last_name: f.optional("last_name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MspEcAdminView", fields)
+    }
 }
 impl MspEcAdminView {
     /// Creates a value with every field empty.
@@ -5862,32 +7032,64 @@ impl MspEcAdminView {
 /// Provenance: reference (msp_services-0.3.3.yaml MspEcDelegationResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEcDelegationResponse {
     /// `mspec_list`
     ///
     /// Wire name `mspec_list`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mspec_list: Option<Vec<String>>,
     /// `delegation_type`
     ///
     /// Wire name `delegation_type`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegation_type: Option<String>,
     /// `delegated_to`
     ///
     /// Wire name `delegated_to`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delegated_to: Option<String>,
     /// `expiry_date`
     ///
     /// Wire name `expiry_date`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiry_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspEcDelegationResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MspEcDelegationResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("mspec_list", &v.mspec_list);
+            w.optional("delegation_type", &v.delegation_type);
+            w.optional("delegated_to", &v.delegated_to);
+            w.optional("expiry_date", &v.expiry_date);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspEcDelegationResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspEcDelegationResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(MspEcDelegationResponse {
+                mspec_list: f.optional("mspec_list")?,
+                delegation_type: f.optional("delegation_type")?,
+                delegated_to: f.optional("delegated_to")?,
+                expiry_date: f.optional("expiry_date")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "MspEcDelegationResponse",
+            fields,
+        )
+    }
 }
 impl MspEcDelegationResponse {
     /// Creates a value with every field empty.
@@ -5926,42 +7128,69 @@ impl MspEcDelegationResponse {
 /// Provenance: reference (msp_services-0.3.3.yaml MspLogoFileData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspLogoFileData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `logo_fileuuid`
     ///
     /// Wire name `logo_fileuuid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo_fileuuid: Option<String>,
     /// `logo_file_name`
     ///
     /// Wire name `logo_file_name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo_file_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspLogoFileData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspLogoFileData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("parentId", &v.parent_id);
+            w.optional("logo_fileuuid", &v.logo_fileuuid);
+            w.optional("logo_file_name", &v.logo_file_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspLogoFileData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspLogoFileData, ruckus_one_runtime::object::FieldError> {
+            Ok(MspLogoFileData {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                parent_id: f.optional("parentId")?,
+                logo_fileuuid: f.optional("logo_fileuuid")?,
+                logo_file_name: f.optional("logo_file_name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MspLogoFileData", fields)
+    }
 }
 impl MspLogoFileData {
     /// Creates a value with every field empty.
@@ -6012,135 +7241,172 @@ impl MspLogoFileData {
 /// Provenance: reference (msp_services-0.3.3.yaml MspView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspView {
     /// `msp_label`
     ///
     /// Wire name `msp_label`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_label: Option<String>,
     /// `logo_uuid`
     ///
     /// Wire name `logo_uuid`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo_uuid: Option<String>,
     /// `alarm_notification_logo_uuid`
     ///
     /// Wire name `alarm_notification_logo_uuid`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alarm_notification_logo_uuid: Option<String>,
     /// `ping_notification_logo_uuid`
     ///
     /// Wire name `ping_notification_logo_uuid`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ping_notification_logo_uuid: Option<String>,
     /// `mlisa_logo_uuid`
     ///
     /// Wire name `mlisa_logo_uuid`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mlisa_logo_uuid: Option<String>,
     /// `ping_login_logo_uuid`
     ///
     /// Wire name `ping_login_logo_uuid`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ping_login_logo_uuid: Option<String>,
     /// `default_logo_uuid`
     ///
     /// Wire name `default_logo_uuid`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_logo_uuid: Option<String>,
     /// `msp_fqdn`
     ///
     /// Wire name `msp_fqdn`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_fqdn: Option<String>,
     /// `contact_support_url`
     ///
     /// Wire name `contact_support_url`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact_support_url: Option<String>,
     /// `contact_support_behavior`
     ///
     /// Wire name `contact_support_behavior`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact_support_behavior: Option<String>,
     /// `open_case_url`
     ///
     /// Wire name `open_case_url`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_case_url: Option<String>,
     /// `open_case_behavior`
     ///
     /// Wire name `open_case_behavior`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_case_behavior: Option<String>,
     /// `my_open_case_url`
     ///
     /// Wire name `my_open_case_url`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub my_open_case_url: Option<String>,
     /// `my_open_case_behavior`
     ///
     /// Wire name `my_open_case_behavior`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub my_open_case_behavior: Option<String>,
     /// `change_password_url`
     ///
     /// Wire name `change_password_url`; `string`; optional; may be null; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub change_password_url: Option<ruckus_one_runtime::Secret>,
     /// `msp_phone`
     ///
     /// Wire name `msp_phone`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_phone: Option<String>,
     /// `msp_email`
     ///
     /// Wire name `msp_email`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_email: Option<String>,
     /// `msp_website`
     ///
     /// Wire name `msp_website`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_website: Option<String>,
     /// `msp_external_id`
     ///
     /// Wire name `msp_external_id`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_external_id: Option<String>,
     /// `msp_tenant_name`
     ///
     /// Wire name `msp_tenant_name`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_tenant_name: Option<String>,
     /// `mspLogoFileDataList`
     ///
     /// Wire name `mspLogoFileDataList`; `array<MspLogoFileData>`; optional.
-    #[serde(
-        rename = "mspLogoFileDataList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub msp_logo_file_data_list: Option<Vec<MspLogoFileData>>,
     /// `preferredWisprProvider`
     ///
     /// Wire name `preferredWisprProvider`; `PreferredWisprProvider`; optional.
-    #[serde(
-        rename = "preferredWisprProvider",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub preferred_wispr_provider: Option<PreferredWisprProvider>,
     /// `domain_suffix`
     ///
     /// Wire name `domain_suffix`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub domain_suffix: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("msp_label", &v.msp_label);
+            w.optional("logo_uuid", &v.logo_uuid);
+            w.optional("alarm_notification_logo_uuid", &v.alarm_notification_logo_uuid);
+            w.optional("ping_notification_logo_uuid", &v.ping_notification_logo_uuid);
+            w.optional("mlisa_logo_uuid", &v.mlisa_logo_uuid);
+            w.optional("ping_login_logo_uuid", &v.ping_login_logo_uuid);
+            w.optional("default_logo_uuid", &v.default_logo_uuid);
+            w.optional("msp_fqdn", &v.msp_fqdn);
+            w.optional("contact_support_url", &v.contact_support_url);
+            w.optional("contact_support_behavior", &v.contact_support_behavior);
+            w.optional("open_case_url", &v.open_case_url);
+            w.optional("open_case_behavior", &v.open_case_behavior);
+            w.optional("my_open_case_url", &v.my_open_case_url);
+            w.optional("my_open_case_behavior", &v.my_open_case_behavior);
+            w.optional("change_password_url", &v.change_password_url);
+            w.optional("msp_phone", &v.msp_phone);
+            w.optional("msp_email", &v.msp_email);
+            w.optional("msp_website", &v.msp_website);
+            w.optional("msp_external_id", &v.msp_external_id);
+            w.optional("msp_tenant_name", &v.msp_tenant_name);
+            w.optional("mspLogoFileDataList", &v.msp_logo_file_data_list);
+            w.optional("preferredWisprProvider", &v.preferred_wispr_provider);
+            w.optional("domain_suffix", &v.domain_suffix);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspView, ruckus_one_runtime::object::FieldError> {
+            Ok(MspView {
+                msp_label: f.optional("msp_label")?,
+                logo_uuid: f.optional("logo_uuid")?,
+                alarm_notification_logo_uuid: f
+                    .optional("alarm_notification_logo_uuid")?,
+                ping_notification_logo_uuid: f.optional("ping_notification_logo_uuid")?,
+                mlisa_logo_uuid: f.optional("mlisa_logo_uuid")?,
+                ping_login_logo_uuid: f.optional("ping_login_logo_uuid")?,
+                default_logo_uuid: f.optional("default_logo_uuid")?,
+                msp_fqdn: f.optional("msp_fqdn")?,
+                contact_support_url: f.optional("contact_support_url")?,
+                contact_support_behavior: f.optional("contact_support_behavior")?,
+                open_case_url: f.optional("open_case_url")?,
+                open_case_behavior: f.optional("open_case_behavior")?,
+                my_open_case_url: f.optional("my_open_case_url")?,
+                my_open_case_behavior: f.optional("my_open_case_behavior")?,
+                change_password_url: f.optional("change_password_url")?,
+                msp_phone: f.optional("msp_phone")?,
+                msp_email: f.optional("msp_email")?,
+                msp_website: f.optional("msp_website")?,
+                msp_external_id: f.optional("msp_external_id")?,
+                msp_tenant_name: f.optional("msp_tenant_name")?,
+                msp_logo_file_data_list: f.optional("mspLogoFileDataList")?,
+                preferred_wispr_provider: f.optional("preferredWisprProvider")?,
+                domain_suffix: f.optional("domain_suffix")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "MspView", fields)
+    }
 }
 impl MspView {
     /// Creates a value with every field empty.
@@ -6395,23 +7661,20 @@ impl<'de> serde::Deserialize<'de> for NotificationEndpoint {
 /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipient).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NotificationRecipient {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `description`
     ///
@@ -6420,35 +7683,68 @@ pub struct NotificationRecipient {
     /// `emailPreferences`
     ///
     /// Wire name `emailPreferences`; `boolean`; optional.
-    #[serde(
-        rename = "emailPreferences",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub email_preferences: Option<bool>,
     /// `smsPreferences`
     ///
     /// Wire name `smsPreferences`; `boolean`; optional.
-    #[serde(rename = "smsPreferences", default, skip_serializing_if = "Option::is_none")]
     pub sms_preferences: Option<bool>,
     /// `privilegeGroup`
     ///
     /// Wire name `privilegeGroup`; `PrivilegeGroup`; optional.
-    #[serde(rename = "privilegeGroup", default, skip_serializing_if = "Option::is_none")]
     pub privilege_group: Option<PrivilegeGroup>,
     /// `endpoints`
     ///
     /// Wire name `endpoints`; `array<NotificationEndpoint>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub endpoints: Option<Vec<NotificationEndpoint>>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NotificationRecipient {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &NotificationRecipient,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.field("description", &v.description);
+            w.optional("emailPreferences", &v.email_preferences);
+            w.optional("smsPreferences", &v.sms_preferences);
+            w.optional("privilegeGroup", &v.privilege_group);
+            w.optional("endpoints", &v.endpoints);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NotificationRecipient {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NotificationRecipient, ruckus_one_runtime::object::FieldError> {
+            Ok(NotificationRecipient {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                description: f.required("description")?,
+                email_preferences: f.optional("emailPreferences")?,
+                sms_preferences: f.optional("smsPreferences")?,
+                privilege_group: f.optional("privilegeGroup")?,
+                endpoints: f.optional("endpoints")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "NotificationRecipient", fields)
+    }
 }
 impl NotificationRecipient {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6515,55 +7811,85 @@ impl NotificationRecipient {
 /// Provenance: reference (tenant_management-0.3.0.yaml NotificationRecipientRBACDTO).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NotificationRecipientRbacdto {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `endpoints`
     ///
     /// Wire name `endpoints`; `array<TenantNotificationEndpoint>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub endpoints: Option<Vec<TenantNotificationEndpoint>>,
     /// `emailPreferences`
     ///
     /// Wire name `emailPreferences`; `boolean`; optional.
-    #[serde(
-        rename = "emailPreferences",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub email_preferences: Option<bool>,
     /// `smsPreferences`
     ///
     /// Wire name `smsPreferences`; `boolean`; optional.
-    #[serde(rename = "smsPreferences", default, skip_serializing_if = "Option::is_none")]
     pub sms_preferences: Option<bool>,
     /// `privilegeGroupId`
     ///
     /// Wire name `privilegeGroupId`; `string`; optional.
-    #[serde(
-        rename = "privilegeGroupId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub privilege_group_id: Option<String>,
     /// `recipientType`
     ///
     /// Wire name `recipientType`; `string`; optional.
-    #[serde(rename = "recipientType", default, skip_serializing_if = "Option::is_none")]
     pub recipient_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NotificationRecipientRbacdto {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &NotificationRecipientRbacdto,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("description", &v.description);
+            w.optional("endpoints", &v.endpoints);
+            w.optional("emailPreferences", &v.email_preferences);
+            w.optional("smsPreferences", &v.sms_preferences);
+            w.optional("privilegeGroupId", &v.privilege_group_id);
+            w.optional("recipientType", &v.recipient_type);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            NotificationRecipientRbacdto,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(NotificationRecipientRbacdto {
+                id: f.optional("id")?,
+                description: f.optional("description")?,
+                endpoints: f.optional("endpoints")?,
+                email_preferences: f.optional("emailPreferences")?,
+                sms_preferences: f.optional("smsPreferences")?,
+                privilege_group_id: f.optional("privilegeGroupId")?,
+                recipient_type: f.optional("recipientType")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "NotificationRecipientRbacdto",
+            fields,
+        )
+    }
 }
 impl NotificationRecipientRbacdto {
     /// Creates a value with every field empty.
@@ -6623,22 +7949,55 @@ impl NotificationRecipientRbacdto {
 /// Provenance: reference (tenant_management-0.3.0.yaml OperationResponseMobilePushNotificationEndpoint).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseMobilePushNotificationEndpoint {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `MobilePushNotificationEndpoint`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<MobilePushNotificationEndpoint>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OperationResponseMobilePushNotificationEndpoint {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponseMobilePushNotificationEndpoint,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponseMobilePushNotificationEndpoint {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            OperationResponseMobilePushNotificationEndpoint,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(OperationResponseMobilePushNotificationEndpoint {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "OperationResponseMobilePushNotificationEndpoint",
+            fields,
+        )
+    }
 }
 impl OperationResponseMobilePushNotificationEndpoint {
     /// Creates a value with every field empty.
@@ -6668,66 +8027,100 @@ impl OperationResponseMobilePushNotificationEndpoint {
 /// Provenance: reference (msp_services-0.3.3.yaml PreferredWisprProvider).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PreferredWisprProvider {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `providerName`
     ///
     /// Wire name `providerName`; `string`; required.
-    #[serde(rename = "providerName")]
     pub provider_name: String,
     /// `apiKey`
     ///
     /// Wire name `apiKey`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "apiKey", default, skip_serializing_if = "Option::is_none")]
     pub api_key: Option<ruckus_one_runtime::Secret>,
     /// `apiSecret`
     ///
     /// Wire name `apiSecret`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "apiSecret", default, skip_serializing_if = "Option::is_none")]
     pub api_secret: Option<ruckus_one_runtime::Secret>,
     /// `customExternalProvider`
     ///
     /// Wire name `customExternalProvider`; `boolean`; optional.
-    #[serde(
-        rename = "customExternalProvider",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub custom_external_provider: Option<bool>,
     /// `auth`
     ///
     /// Wire name `auth`; `Radius`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth: Option<Radius>,
     /// `acct`
     ///
     /// Wire name `acct`; `Radius`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acct: Option<Radius>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PreferredWisprProvider {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PreferredWisprProvider,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.field("providerName", &v.provider_name);
+            w.optional("apiKey", &v.api_key);
+            w.optional("apiSecret", &v.api_secret);
+            w.optional("customExternalProvider", &v.custom_external_provider);
+            w.optional("auth", &v.auth);
+            w.optional("acct", &v.acct);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PreferredWisprProvider {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PreferredWisprProvider, ruckus_one_runtime::object::FieldError> {
+            Ok(PreferredWisprProvider {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                provider_name: f.required("providerName")?,
+                api_key: f.optional("apiKey")?,
+                api_secret: f.optional("apiSecret")?,
+                custom_external_provider: f.optional("customExternalProvider")?,
+                auth: f.optional("auth")?,
+                acct: f.optional("acct")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "PreferredWisprProvider",
+            fields,
+        )
+    }
 }
 impl PreferredWisprProvider {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6800,32 +8193,57 @@ impl PreferredWisprProvider {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PriorityIncidents).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PriorityIncidents {
     /// `p1`
     ///
     /// Wire name `p1`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p1: Option<String>,
     /// `p2`
     ///
     /// Wire name `p2`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p2: Option<String>,
     /// `p3`
     ///
     /// Wire name `p3`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p3: Option<String>,
     /// `p4`
     ///
     /// Wire name `p4`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p4: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PriorityIncidents {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PriorityIncidents, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("p1", &v.p1);
+            w.optional("p2", &v.p2);
+            w.optional("p3", &v.p3);
+            w.optional("p4", &v.p4);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PriorityIncidents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PriorityIncidents, ruckus_one_runtime::object::FieldError> {
+            Ok(PriorityIncidents {
+                p1: f.optional("p1")?,
+                p2: f.optional("p2")?,
+                p3: f.optional("p3")?,
+                p4: f.optional("p4")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PriorityIncidents", fields)
+    }
 }
 impl PriorityIncidents {
     /// Creates a value with every field empty.
@@ -6864,21 +8282,45 @@ impl PriorityIncidents {
 /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeature).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PrivacyFeature {
     /// `featureName`
     ///
     /// Wire name `featureName`; `string`; required.
-    #[serde(rename = "featureName")]
     pub feature_name: String,
     /// `status`
     ///
     /// Wire name `status`; `string`; required.
     pub status: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PrivacyFeature {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PrivacyFeature, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("featureName", &v.feature_name);
+            w.field("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PrivacyFeature {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PrivacyFeature, ruckus_one_runtime::object::FieldError> {
+            Ok(PrivacyFeature {
+                feature_name: f.required("featureName")?,
+                status: f.required("status")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PrivacyFeature", fields)
+    }
 }
 impl PrivacyFeature {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6895,21 +8337,48 @@ impl PrivacyFeature {
 /// Provenance: reference (msp_services-0.3.3.yaml PrivacyFeatureRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PrivacyFeatureRequest {
     /// `featureName`
     ///
     /// Wire name `featureName`; `string`; required.
-    #[serde(rename = "featureName")]
     pub feature_name: String,
     /// `status`
     ///
     /// Wire name `status`; `string`; required.
     pub status: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PrivacyFeatureRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PrivacyFeatureRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("featureName", &v.feature_name);
+            w.field("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PrivacyFeatureRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PrivacyFeatureRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(PrivacyFeatureRequest {
+                feature_name: f.required("featureName")?,
+                status: f.required("status")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PrivacyFeatureRequest", fields)
+    }
 }
 impl PrivacyFeatureRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6926,22 +8395,52 @@ impl PrivacyFeatureRequest {
 /// Provenance: reference (msp_services-0.3.3.yaml PrivacyFeatureResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PrivacyFeatureResponse {
     /// `featureName`
     ///
     /// Wire name `featureName`; `string`; optional.
-    #[serde(rename = "featureName", default, skip_serializing_if = "Option::is_none")]
     pub feature_name: Option<String>,
     /// `isEnabled`
     ///
     /// Wire name `isEnabled`; `boolean`; optional.
-    #[serde(rename = "isEnabled", default, skip_serializing_if = "Option::is_none")]
     pub is_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PrivacyFeatureResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PrivacyFeatureResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("featureName", &v.feature_name);
+            w.optional("isEnabled", &v.is_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PrivacyFeatureResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PrivacyFeatureResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(PrivacyFeatureResponse {
+                feature_name: f.optional("featureName")?,
+                is_enabled: f.optional("isEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "PrivacyFeatureResponse",
+            fields,
+        )
+    }
 }
 impl PrivacyFeatureResponse {
     /// Creates a value with every field empty.
@@ -6968,109 +8467,135 @@ impl PrivacyFeatureResponse {
 /// Provenance: reference (tenant_management-0.3.0.yaml PrivilegeGroup).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PrivilegeGroup {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `roleObjectPermissions`
     ///
     /// Wire name `roleObjectPermissions`; `array<RoleObjectPermissions>`; optional.
-    #[serde(
-        rename = "roleObjectPermissions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub role_object_permissions: Option<Vec<RoleObjectPermissions>>,
     /// `delegatedBy`
     ///
     /// Wire name `delegatedBy`; `string`; optional.
-    #[serde(rename = "delegatedBy", default, skip_serializing_if = "Option::is_none")]
     pub delegated_by: Option<String>,
     /// `readOnly`
     ///
     /// Wire name `readOnly`; `boolean`; optional.
-    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
     /// `tenant`
     ///
     /// Wire name `tenant`; `Tenant`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant: Option<Tenant>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `memberCount`
     ///
     /// Wire name `memberCount`; `integer`; optional; format: int32.
-    #[serde(rename = "memberCount", default, skip_serializing_if = "Option::is_none")]
     pub member_count: Option<i64>,
     /// `delegationDetails`
     ///
     /// Wire name `delegationDetails`; `string`; optional.
-    #[serde(
-        rename = "delegationDetails",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub delegation_details: Option<String>,
     /// `hasDelegations`
     ///
     /// Wire name `hasDelegations`; `boolean`; optional.
-    #[serde(rename = "hasDelegations", default, skip_serializing_if = "Option::is_none")]
     pub has_delegations: Option<bool>,
     /// `customRole`
     ///
     /// Wire name `customRole`; `CustomRole`; optional.
-    #[serde(rename = "customRole", default, skip_serializing_if = "Option::is_none")]
     pub custom_role: Option<CustomRole>,
     /// `parentPrivilegeGroupId`
     ///
     /// Wire name `parentPrivilegeGroupId`; `string`; optional.
-    #[serde(
-        rename = "parentPrivilegeGroupId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub parent_privilege_group_id: Option<String>,
     /// `mspCustomers`
     ///
     /// Wire name `mspCustomers`; `integer`; optional; format: int32.
-    #[serde(rename = "mspCustomers", default, skip_serializing_if = "Option::is_none")]
     pub msp_customers: Option<i64>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PrivilegeGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PrivilegeGroup, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("roleObjectPermissions", &v.role_object_permissions);
+            w.optional("delegatedBy", &v.delegated_by);
+            w.optional("readOnly", &v.read_only);
+            w.optional("tenant", &v.tenant);
+            w.optional("type", &v.type_);
+            w.optional("memberCount", &v.member_count);
+            w.optional("delegationDetails", &v.delegation_details);
+            w.optional("hasDelegations", &v.has_delegations);
+            w.optional("customRole", &v.custom_role);
+            w.optional("parentPrivilegeGroupId", &v.parent_privilege_group_id);
+            w.optional("mspCustomers", &v.msp_customers);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PrivilegeGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PrivilegeGroup, ruckus_one_runtime::object::FieldError> {
+            Ok(PrivilegeGroup {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                role_object_permissions: f.optional("roleObjectPermissions")?,
+                delegated_by: f.optional("delegatedBy")?,
+                read_only: f.optional("readOnly")?,
+                tenant: f.optional("tenant")?,
+                type_: f.optional("type")?,
+                member_count: f.optional("memberCount")?,
+                delegation_details: f.optional("delegationDetails")?,
+                has_delegations: f.optional("hasDelegations")?,
+                custom_role: f.optional("customRole")?,
+                parent_privilege_group_id: f.optional("parentPrivilegeGroupId")?,
+                msp_customers: f.optional("mspCustomers")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PrivilegeGroup", fields)
+    }
 }
 impl PrivilegeGroup {
     /// Creates a value with every field empty.
@@ -7190,51 +8715,75 @@ impl PrivilegeGroup {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspEcDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseMspEc {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<MspEc>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<MspEc>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseMspEc {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &QueryResponseMspEc, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseMspEc {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QueryResponseMspEc, ruckus_one_runtime::object::FieldError> {
+            Ok(QueryResponseMspEc {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "QueryResponseMspEc", fields)
+    }
 }
 impl QueryResponseMspEc {
     /// Creates a value with every field empty.
@@ -7294,22 +8843,45 @@ impl QueryResponseMspEc {
 /// Provenance: reference (msp_services-0.3.3.yaml Radius).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Radius {
     /// `primary`
     ///
     /// Wire name `primary`; `RadiusServer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primary: Option<RadiusServer>,
     /// `secondary`
     ///
     /// Wire name `secondary`; `RadiusServer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<RadiusServer>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Radius {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Radius, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("primary", &v.primary);
+            w.optional("secondary", &v.secondary);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Radius {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Radius, ruckus_one_runtime::object::FieldError> {
+            Ok(Radius {
+                primary: f.optional("primary")?,
+                secondary: f.optional("secondary")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Radius", fields)
+    }
 }
 impl Radius {
     /// Creates a value with every field empty.
@@ -7336,7 +8908,7 @@ impl Radius {
 /// Provenance: reference (msp_services-0.3.3.yaml RadiusServer).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServer {
     /// `ip`
@@ -7346,16 +8918,41 @@ pub struct RadiusServer {
     /// `port`
     ///
     /// Wire name `port`; `integer`; optional; format: int32; maximum: 65535; minimum: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<i64>,
     /// `sharedSecret`
     ///
     /// Wire name `sharedSecret`; `string`; required; secret: redacted in `Debug`.
-    #[serde(rename = "sharedSecret")]
     pub shared_secret: ruckus_one_runtime::Secret,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RadiusServer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RadiusServer, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("ip", &v.ip);
+            w.optional("port", &v.port);
+            w.field("sharedSecret", &v.shared_secret);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusServer {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RadiusServer, ruckus_one_runtime::object::FieldError> {
+            Ok(RadiusServer {
+                ip: f.required("ip")?,
+                port: f.optional("port")?,
+                shared_secret: f.required("sharedSecret")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RadiusServer", fields)
+    }
 }
 impl RadiusServer {
     /// Creates a value from the required fields; optional fields start empty.
@@ -7378,22 +8975,45 @@ impl RadiusServer {
 /// Provenance: reference (msp_services-0.3.3.yaml ResponseBo).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResponseBo {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; required.
-    #[serde(rename = "requestId")]
     pub request_id: String,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ResponseBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ResponseBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("requestId", &v.request_id);
+            w.optional("tenantId", &v.tenant_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResponseBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResponseBo, ruckus_one_runtime::object::FieldError> {
+            Ok(ResponseBo {
+                request_id: f.required("requestId")?,
+                tenant_id: f.optional("tenantId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ResponseBo", fields)
+    }
 }
 impl ResponseBo {
     /// Creates a value from the required fields; optional fields start empty.
@@ -7415,7 +9035,7 @@ impl ResponseBo {
 /// Provenance: reference (msp_services-0.3.3.yaml ResponseBOV2).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResponseBov2 {
     /// `data`
@@ -7423,8 +9043,31 @@ pub struct ResponseBov2 {
     /// Wire name `data`; `array<ResponseBo>`; required.
     pub data: Vec<ResponseBo>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ResponseBov2 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ResponseBov2, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResponseBov2 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResponseBov2, ruckus_one_runtime::object::FieldError> {
+            Ok(ResponseBov2 {
+                data: f.required("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ResponseBov2", fields)
+    }
 }
 impl ResponseBov2 {
     /// Creates a value from the required fields; optional fields start empty.
@@ -7440,81 +9083,114 @@ impl ResponseBov2 {
 /// Provenance: reference (tenant_management-0.3.0.yaml RoleObjectPermissions).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RoleObjectPermissions {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `entityInstanceId`
     ///
     /// Wire name `entityInstanceId`; `string`; optional.
-    #[serde(
-        rename = "entityInstanceId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub entity_instance_id: Option<String>,
     /// `objectType`
     ///
     /// Wire name `objectType`; `string`; optional.
-    #[serde(rename = "objectType", default, skip_serializing_if = "Option::is_none")]
     pub object_type: Option<String>,
     /// `tenant`
     ///
     /// Wire name `tenant`; `Tenant`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant: Option<Tenant>,
     /// `read`
     ///
     /// Wire name `read`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read: Option<bool>,
     /// `update`
     ///
     /// Wire name `update`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub update: Option<bool>,
     /// `add`
     ///
     /// Wire name `add`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub add: Option<bool>,
     /// `delete`
     ///
     /// Wire name `delete`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delete: Option<bool>,
     /// `apply`
     ///
     /// Wire name `apply`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub apply: Option<bool>,
     /// `conditions`
     ///
     /// Wire name `conditions`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conditions: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RoleObjectPermissions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &RoleObjectPermissions,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("entityInstanceId", &v.entity_instance_id);
+            w.optional("objectType", &v.object_type);
+            w.optional("tenant", &v.tenant);
+            w.optional("read", &v.read);
+            w.optional("update", &v.update);
+            w.optional("add", &v.add);
+            w.optional("delete", &v.delete);
+            w.optional("apply", &v.apply);
+            w.optional("conditions", &v.conditions);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RoleObjectPermissions {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RoleObjectPermissions, ruckus_one_runtime::object::FieldError> {
+            Ok(RoleObjectPermissions {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                entity_instance_id: f.optional("entityInstanceId")?,
+                object_type: f.optional("objectType")?,
+                tenant: f.optional("tenant")?,
+                read: f.optional("read")?,
+                update: f.optional("update")?,
+                add: f.optional("add")?,
+                delete: f.optional("delete")?,
+                apply: f.optional("apply")?,
+                conditions: f.optional("conditions")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RoleObjectPermissions", fields)
+    }
 }
 impl RoleObjectPermissions {
     /// Creates a value with every field empty.
@@ -7607,37 +9283,63 @@ impl RoleObjectPermissions {
 /// Provenance: reference (tenant_management-0.3.0.yaml Scope).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Scope {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Scope {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Scope, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("name", &v.name);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Scope {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Scope, ruckus_one_runtime::object::FieldError> {
+            Ok(Scope {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                name: f.optional("name")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Scope", fields)
+    }
 }
 impl Scope {
     /// Creates a value with every field empty.
@@ -7682,23 +9384,20 @@ impl Scope {
 /// Provenance: reference (tenant_management-0.3.0.yaml SmsNotificationEndpoint).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SmsNotificationEndpoint {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `destination`
     ///
@@ -7707,26 +9406,66 @@ pub struct SmsNotificationEndpoint {
     /// `active`
     ///
     /// Wire name `active`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// `status`
     ///
     /// Wire name `status`; `SmsNotificationEndpointStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<SmsNotificationEndpointStatus>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SmsNotificationEndpoint {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SmsNotificationEndpoint,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.field("destination", &v.destination);
+            w.optional("active", &v.active);
+            w.optional("status", &v.status);
+            w.optional("type", &v.type_);
+            w.optional("parentId", &v.parent_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SmsNotificationEndpoint {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SmsNotificationEndpoint, ruckus_one_runtime::object::FieldError> {
+            Ok(SmsNotificationEndpoint {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                destination: f.required("destination")?,
+                active: f.optional("active")?,
+                status: f.optional("status")?,
+                type_: f.optional("type")?,
+                parent_id: f.optional("parentId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "SmsNotificationEndpoint",
+            fields,
+        )
+    }
 }
 impl SmsNotificationEndpoint {
     /// Creates a value from the required fields; optional fields start empty.
@@ -7842,291 +9581,300 @@ impl<'de> serde::Deserialize<'de> for SmsNotificationEndpointStatus {
 /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Tenant {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `string`; optional; format: date-time.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `entitlementId`
     ///
     /// Wire name `entitlementId`; `string`; optional.
-    #[serde(rename = "entitlementId", default, skip_serializing_if = "Option::is_none")]
     pub entitlement_id: Option<String>,
     /// `externalModifiedDate`
     ///
     /// Wire name `externalModifiedDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "externalModifiedDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub external_modified_date: Option<String>,
     /// `maintenanceState`
     ///
     /// Wire name `maintenanceState`; `boolean`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(
-        rename = "maintenanceState",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub maintenance_state: Option<bool>,
     /// `maintenanceDate`
     ///
     /// Wire name `maintenanceDate`; `string`; optional; format: date-time.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(
-        rename = "maintenanceDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub maintenance_date: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `externalId`
     ///
     /// Wire name `externalId`; `string`; required.
-    #[serde(rename = "externalId")]
     pub external_id: String,
     /// `admins`
     ///
     /// Wire name `admins`; `array<Admin>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admins: Option<Vec<Admin>>,
     /// `notificationRecipients`
     ///
     /// Wire name `notificationRecipients`; `array<NotificationRecipient>`; optional.
-    #[serde(
-        rename = "notificationRecipients",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub notification_recipients: Option<Vec<NotificationRecipient>>,
     /// `authentications`
     ///
     /// Wire name `authentications`; `array<Authentication>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub authentications: Option<Vec<Authentication>>,
     /// `almActivated`
     ///
     /// Wire name `almActivated`; `boolean`; optional.
-    #[serde(rename = "almActivated", default, skip_serializing_if = "Option::is_none")]
     pub alm_activated: Option<bool>,
     /// `almActivationDate`
     ///
     /// Wire name `almActivationDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "almActivationDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub alm_activation_date: Option<String>,
     /// `almSysAccountId`
     ///
     /// Wire name `almSysAccountId`; `string`; optional.
-    #[serde(
-        rename = "almSysAccountId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub alm_sys_account_id: Option<String>,
     /// `almMigrationFlag`
     ///
     /// Wire name `almMigrationFlag`; `boolean`; optional.
-    #[serde(
-        rename = "almMigrationFlag",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub alm_migration_flag: Option<bool>,
     /// `almMigrationDate`
     ///
     /// Wire name `almMigrationDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "almMigrationDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub alm_migration_date: Option<String>,
     /// `accountTier`
     ///
     /// Wire name `accountTier`; `string`; optional.
-    #[serde(rename = "accountTier", default, skip_serializing_if = "Option::is_none")]
     pub account_tier: Option<String>,
     /// `accountVertical`
     ///
     /// Wire name `accountVertical`; `string`; optional.
-    #[serde(
-        rename = "accountVertical",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub account_vertical: Option<String>,
     /// `obsolete`
     ///
     /// Wire name `obsolete`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub obsolete: Option<bool>,
     /// `oemName`
     ///
     /// Wire name `oemName`; `string`; optional.
-    #[serde(rename = "oemName", default, skip_serializing_if = "Option::is_none")]
     pub oem_name: Option<String>,
     /// `upgradeGroup`
     ///
     /// Wire name `upgradeGroup`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "upgradeGroup", default, skip_serializing_if = "Option::is_none")]
     pub upgrade_group: Option<String>,
     /// `msp`
     ///
     /// Wire name `msp`; `Msp`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp: Option<Msp>,
     /// `MspEcServiceDates`
     ///
     /// Wire name `MspEcServiceDates`; `TenantMspEc`; optional.
-    #[serde(
-        rename = "MspEcServiceDates",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub msp_ec_service_dates: Option<TenantMspEc>,
     /// `tenantMFA`
     ///
     /// Wire name `tenantMFA`; `TenantMfa`; optional.
-    #[serde(rename = "tenantMFA", default, skip_serializing_if = "Option::is_none")]
     pub tenant_mfa: Option<TenantMfa>,
     /// `serviceAccount`
     ///
     /// Wire name `serviceAccount`; `boolean`; optional.
-    #[serde(rename = "serviceAccount", default, skip_serializing_if = "Option::is_none")]
     pub service_account: Option<bool>,
     /// `mspPingOrgId`
     ///
     /// Wire name `mspPingOrgId`; `string`; optional.
-    #[serde(rename = "mspPingOrgId", default, skip_serializing_if = "Option::is_none")]
     pub msp_ping_org_id: Option<String>,
     /// `aggregateNotifications`
     ///
     /// Wire name `aggregateNotifications`; `boolean`; optional.
-    #[serde(
-        rename = "aggregateNotifications",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub aggregate_notifications: Option<bool>,
     /// `excludeecforAggregation`
     ///
     /// Wire name `excludeecforAggregation`; `boolean`; optional.
-    #[serde(
-        rename = "excludeecforAggregation",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub excludeecfor_aggregation: Option<bool>,
     /// `pingMigrated`
     ///
     /// Wire name `pingMigrated`; `boolean`; optional.
-    #[serde(rename = "pingMigrated", default, skip_serializing_if = "Option::is_none")]
     pub ping_migrated: Option<bool>,
     /// `inMaintenance`
     ///
     /// Wire name `inMaintenance`; `boolean`; optional.
-    #[serde(rename = "inMaintenance", default, skip_serializing_if = "Option::is_none")]
     pub in_maintenance: Option<bool>,
     /// `account`
     ///
     /// Wire name `account`; `Account`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account: Option<Account>,
     /// `extendedTrial`
     ///
     /// Wire name `extendedTrial`; `boolean`; optional.
-    #[serde(rename = "extendedTrial", default, skip_serializing_if = "Option::is_none")]
     pub extended_trial: Option<bool>,
     /// `propertyCode`
     ///
     /// Wire name `propertyCode`; `string`; optional.
-    #[serde(rename = "propertyCode", default, skip_serializing_if = "Option::is_none")]
     pub property_code: Option<String>,
     /// `expirationEnforcement`
     ///
     /// Wire name `expirationEnforcement`; `boolean`; optional.
-    #[serde(
-        rename = "expirationEnforcement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub expiration_enforcement: Option<bool>,
     /// `expirationEnforcementDate`
     ///
     /// Wire name `expirationEnforcementDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "expirationEnforcementDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub expiration_enforcement_date: Option<String>,
     /// `preferences`
     ///
     /// Wire name `preferences`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preferences: Option<String>,
     /// `isActivated`
     ///
     /// Wire name `isActivated`; `boolean`; optional.
-    #[serde(rename = "isActivated", default, skip_serializing_if = "Option::is_none")]
     pub is_activated: Option<bool>,
     /// `ruckusUser`
     ///
     /// Wire name `ruckusUser`; `boolean`; optional.
-    #[serde(rename = "ruckusUser", default, skip_serializing_if = "Option::is_none")]
     pub ruckus_user: Option<bool>,
     /// `delegationsTo`
     ///
     /// Wire name `delegationsTo`; `array<Delegation>`; optional.
-    #[serde(rename = "delegationsTo", default, skip_serializing_if = "Option::is_none")]
     pub delegations_to: Option<Vec<Delegation>>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `TenantStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<TenantStatus>,
     /// `tenantType`
     ///
     /// Wire name `tenantType`; `TenantTenantType`; optional.
-    #[serde(rename = "tenantType", default, skip_serializing_if = "Option::is_none")]
     pub tenant_type: Option<TenantTenantType>,
     /// `subscribes`
     ///
     /// Wire name `subscribes`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subscribes: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Tenant {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Tenant, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("entitlementId", &v.entitlement_id);
+            w.optional("externalModifiedDate", &v.external_modified_date);
+            w.optional("maintenanceState", &v.maintenance_state);
+            w.optional("maintenanceDate", &v.maintenance_date);
+            w.optional("name", &v.name);
+            w.field("externalId", &v.external_id);
+            w.optional("admins", &v.admins);
+            w.optional("notificationRecipients", &v.notification_recipients);
+            w.optional("authentications", &v.authentications);
+            w.optional("almActivated", &v.alm_activated);
+            w.optional("almActivationDate", &v.alm_activation_date);
+            w.optional("almSysAccountId", &v.alm_sys_account_id);
+            w.optional("almMigrationFlag", &v.alm_migration_flag);
+            w.optional("almMigrationDate", &v.alm_migration_date);
+            w.optional("accountTier", &v.account_tier);
+            w.optional("accountVertical", &v.account_vertical);
+            w.optional("obsolete", &v.obsolete);
+            w.optional("oemName", &v.oem_name);
+            w.optional("upgradeGroup", &v.upgrade_group);
+            w.optional("msp", &v.msp);
+            w.optional("MspEcServiceDates", &v.msp_ec_service_dates);
+            w.optional("tenantMFA", &v.tenant_mfa);
+            w.optional("serviceAccount", &v.service_account);
+            w.optional("mspPingOrgId", &v.msp_ping_org_id);
+            w.optional("aggregateNotifications", &v.aggregate_notifications);
+            w.optional("excludeecforAggregation", &v.excludeecfor_aggregation);
+            w.optional("pingMigrated", &v.ping_migrated);
+            w.optional("inMaintenance", &v.in_maintenance);
+            w.optional("account", &v.account);
+            w.optional("extendedTrial", &v.extended_trial);
+            w.optional("propertyCode", &v.property_code);
+            w.optional("expirationEnforcement", &v.expiration_enforcement);
+            w.optional("expirationEnforcementDate", &v.expiration_enforcement_date);
+            w.optional("preferences", &v.preferences);
+            w.optional("isActivated", &v.is_activated);
+            w.optional("ruckusUser", &v.ruckus_user);
+            w.optional("delegationsTo", &v.delegations_to);
+            w.optional("parentId", &v.parent_id);
+            w.optional("status", &v.status);
+            w.optional("tenantType", &v.tenant_type);
+            w.optional("subscribes", &v.subscribes);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Tenant {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Tenant, ruckus_one_runtime::object::FieldError> {
+            Ok(Tenant {
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                updated_date: f.optional("updatedDate")?,
+                entitlement_id: f.optional("entitlementId")?,
+                external_modified_date: f.optional("externalModifiedDate")?,
+                maintenance_state: f.optional("maintenanceState")?,
+                maintenance_date: f.optional("maintenanceDate")?,
+                name: f.optional("name")?,
+                external_id: f.required("externalId")?,
+                admins: f.optional("admins")?,
+                notification_recipients: f.optional("notificationRecipients")?,
+                authentications: f.optional("authentications")?,
+                alm_activated: f.optional("almActivated")?,
+                alm_activation_date: f.optional("almActivationDate")?,
+                alm_sys_account_id: f.optional("almSysAccountId")?,
+                alm_migration_flag: f.optional("almMigrationFlag")?,
+                alm_migration_date: f.optional("almMigrationDate")?,
+                account_tier: f.optional("accountTier")?,
+                account_vertical: f.optional("accountVertical")?,
+                obsolete: f.optional("obsolete")?,
+                oem_name: f.optional("oemName")?,
+                upgrade_group: f.optional("upgradeGroup")?,
+                msp: f.optional("msp")?,
+                msp_ec_service_dates: f.optional("MspEcServiceDates")?,
+                tenant_mfa: f.optional("tenantMFA")?,
+                service_account: f.optional("serviceAccount")?,
+                msp_ping_org_id: f.optional("mspPingOrgId")?,
+                aggregate_notifications: f.optional("aggregateNotifications")?,
+                excludeecfor_aggregation: f.optional("excludeecforAggregation")?,
+                ping_migrated: f.optional("pingMigrated")?,
+                in_maintenance: f.optional("inMaintenance")?,
+                account: f.optional("account")?,
+                extended_trial: f.optional("extendedTrial")?,
+                property_code: f.optional("propertyCode")?,
+                expiration_enforcement: f.optional("expirationEnforcement")?,
+                expiration_enforcement_date: f.optional("expirationEnforcementDate")?,
+                preferences: f.optional("preferences")?,
+                is_activated: f.optional("isActivated")?,
+                ruckus_user: f.optional("ruckusUser")?,
+                delegations_to: f.optional("delegationsTo")?,
+                parent_id: f.optional("parentId")?,
+                status: f.optional("status")?,
+                tenant_type: f.optional("tenantType")?,
+                subscribes: f.optional("subscribes")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Tenant", fields)
+    }
 }
 impl Tenant {
     /// Creates a value from the required fields; optional fields start empty.
@@ -8406,22 +10154,45 @@ impl Tenant {
 /// Provenance: reference (tenant_management-0.3.0.yaml TenantMFA).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantMfa {
     /// `mfaStatus`
     ///
     /// Wire name `mfaStatus`; `string`; optional.
-    #[serde(rename = "mfaStatus", default, skip_serializing_if = "Option::is_none")]
     pub mfa_status: Option<String>,
     /// `recoveryCodes`
     ///
     /// Wire name `recoveryCodes`; `string`; optional.
-    #[serde(rename = "recoveryCodes", default, skip_serializing_if = "Option::is_none")]
     pub recovery_codes: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantMfa {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TenantMfa, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("mfaStatus", &v.mfa_status);
+            w.optional("recoveryCodes", &v.recovery_codes);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantMfa {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TenantMfa, ruckus_one_runtime::object::FieldError> {
+            Ok(TenantMfa {
+                mfa_status: f.optional("mfaStatus")?,
+                recovery_codes: f.optional("recoveryCodes")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TenantMfa", fields)
+    }
 }
 impl TenantMfa {
     /// Creates a value with every field empty.
@@ -8448,35 +10219,51 @@ impl TenantMfa {
 /// Provenance: reference (tenant_management-0.3.0.yaml MspEc).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantMspEc {
     /// `parentMspId`
     ///
     /// Wire name `parentMspId`; `string`; optional.
-    #[serde(rename = "parentMspId", default, skip_serializing_if = "Option::is_none")]
     pub parent_msp_id: Option<String>,
     /// `serviceExpirationDate`
     ///
     /// Wire name `serviceExpirationDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "serviceExpirationDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub service_expiration_date: Option<String>,
     /// `serviceEffectiveDate`
     ///
     /// Wire name `serviceEffectiveDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "serviceEffectiveDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub service_effective_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantMspEc {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TenantMspEc, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("parentMspId", &v.parent_msp_id);
+            w.optional("serviceExpirationDate", &v.service_expiration_date);
+            w.optional("serviceEffectiveDate", &v.service_effective_date);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantMspEc {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TenantMspEc, ruckus_one_runtime::object::FieldError> {
+            Ok(TenantMspEc {
+                parent_msp_id: f.optional("parentMspId")?,
+                service_expiration_date: f.optional("serviceExpirationDate")?,
+                service_effective_date: f.optional("serviceEffectiveDate")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TenantMspEc", fields)
+    }
 }
 impl TenantMspEc {
     /// Creates a value with every field empty.
@@ -8509,37 +10296,70 @@ impl TenantMspEc {
 /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantNotificationEndpoint {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `destination`
     ///
     /// Wire name `destination`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
     /// `active`
     ///
     /// Wire name `active`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// `status`
     ///
     /// Wire name `status`; `TenantNotificationEndpointStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<TenantNotificationEndpointStatus>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantNotificationEndpoint {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &TenantNotificationEndpoint,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("type", &v.type_);
+            w.optional("destination", &v.destination);
+            w.optional("active", &v.active);
+            w.optional("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantNotificationEndpoint {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TenantNotificationEndpoint, ruckus_one_runtime::object::FieldError> {
+            Ok(TenantNotificationEndpoint {
+                id: f.optional("id")?,
+                type_: f.optional("type")?,
+                destination: f.optional("destination")?,
+                active: f.optional("active")?,
+                status: f.optional("status")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "TenantNotificationEndpoint",
+            fields,
+        )
+    }
 }
 impl TenantNotificationEndpoint {
     /// Creates a value with every field empty.
@@ -8642,42 +10462,69 @@ impl<'de> serde::Deserialize<'de> for TenantNotificationEndpointStatus {
 /// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantPageableObject {
     /// `paged`
     ///
     /// Wire name `paged`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paged: Option<bool>,
     /// `pageNumber`
     ///
     /// Wire name `pageNumber`; `integer`; optional; format: int32.
-    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
     pub page_number: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `offset`
     ///
     /// Wire name `offset`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<i64>,
     /// `sort`
     ///
     /// Wire name `sort`; `TenantSortObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<TenantSortObject>,
     /// `unpaged`
     ///
     /// Wire name `unpaged`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantPageableObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TenantPageableObject, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("paged", &v.paged);
+            w.optional("pageNumber", &v.page_number);
+            w.optional("pageSize", &v.page_size);
+            w.optional("offset", &v.offset);
+            w.optional("sort", &v.sort);
+            w.optional("unpaged", &v.unpaged);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantPageableObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TenantPageableObject, ruckus_one_runtime::object::FieldError> {
+            Ok(TenantPageableObject {
+                paged: f.optional("paged")?,
+                page_number: f.optional("pageNumber")?,
+                page_size: f.optional("pageSize")?,
+                offset: f.optional("offset")?,
+                sort: f.optional("sort")?,
+                unpaged: f.optional("unpaged")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TenantPageableObject", fields)
+    }
 }
 impl TenantPageableObject {
     /// Creates a value with every field empty.
@@ -8728,21 +10575,49 @@ impl TenantPageableObject {
 /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeatureRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantPrivacyFeatureRequest {
     /// `privacyFeatures`
     ///
     /// Wire name `privacyFeatures`; `array<PrivacyFeature>`; optional; max_items: 2147483647; min_items: 1.
-    #[serde(
-        rename = "privacyFeatures",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub privacy_features: Option<Vec<PrivacyFeature>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantPrivacyFeatureRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &TenantPrivacyFeatureRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("privacyFeatures", &v.privacy_features);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            TenantPrivacyFeatureRequest,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(TenantPrivacyFeatureRequest {
+                privacy_features: f.optional("privacyFeatures")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "TenantPrivacyFeatureRequest",
+            fields,
+        )
+    }
 }
 impl TenantPrivacyFeatureRequest {
     /// Creates a value with every field empty.
@@ -8766,21 +10641,49 @@ impl TenantPrivacyFeatureRequest {
 /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeatureResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantPrivacyFeatureResponse {
     /// `privacyFeatures`
     ///
     /// Wire name `privacyFeatures`; `array<PrivacyFeature>`; optional.
-    #[serde(
-        rename = "privacyFeatures",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub privacy_features: Option<Vec<PrivacyFeature>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantPrivacyFeatureResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &TenantPrivacyFeatureResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("privacyFeatures", &v.privacy_features);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            TenantPrivacyFeatureResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(TenantPrivacyFeatureResponse {
+                privacy_features: f.optional("privacyFeatures")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "TenantPrivacyFeatureResponse",
+            fields,
+        )
+    }
 }
 impl TenantPrivacyFeatureResponse {
     /// Creates a value with every field empty.
@@ -8804,27 +10707,51 @@ impl TenantPrivacyFeatureResponse {
 /// Provenance: reference (tenant_management-0.3.0.yaml SortObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantSortObject {
     /// `sorted`
     ///
     /// Wire name `sorted`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sorted: Option<bool>,
     /// `empty`
     ///
     /// Wire name `empty`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `unsorted`
     ///
     /// Wire name `unsorted`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantSortObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TenantSortObject, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("sorted", &v.sorted);
+            w.optional("empty", &v.empty);
+            w.optional("unsorted", &v.unsorted);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantSortObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TenantSortObject, ruckus_one_runtime::object::FieldError> {
+            Ok(TenantSortObject {
+                sorted: f.optional("sorted")?,
+                empty: f.optional("empty")?,
+                unsorted: f.optional("unsorted")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TenantSortObject", fields)
+    }
 }
 impl TenantSortObject {
     /// Creates a value with every field empty.
@@ -9003,7 +10930,7 @@ impl<'de> serde::Deserialize<'de> for TenantTenantType {
 /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcAdminRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateMspEcAdminRequest {
     /// `email`
@@ -9013,26 +10940,60 @@ pub struct UpdateMspEcAdminRequest {
     /// `user_name`
     ///
     /// Wire name `user_name`; `string`; required; may be null; max_length: 255; min_length: 0.
-    #[serde(default)]
     pub user_name: Option<String>,
     /// `full_name`
     ///
     /// Wire name `full_name`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_name: Option<String>,
     /// `first_name`
     ///
     /// Wire name `first_name`; `string`; required; may be null; max_length: 64; min_length: 0.
-    #[serde(default)]
     pub first_name: Option<String>,
     /// `last_name`
     ///
     /// Wire name `last_name`; `string`; optional; may be null; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpdateMspEcAdminRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpdateMspEcAdminRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("email", &v.email);
+            w.field("user_name", &v.user_name);
+            w.optional("full_name", &v.full_name);
+            w.field("first_name", &v.first_name);
+            w.optional("last_name", &v.last_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateMspEcAdminRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateMspEcAdminRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(UpdateMspEcAdminRequest {
+                email: f.required("email")?,
+                user_name: f.optional("user_name")?,
+                full_name: f.optional("full_name")?,
+                first_name: f.optional("first_name")?,
+                last_name: f.optional("last_name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "UpdateMspEcAdminRequest",
+            fields,
+        )
+    }
 }
 impl UpdateMspEcAdminRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9072,7 +11033,7 @@ impl UpdateMspEcAdminRequest {
 /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspEcRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateMspEcRequest {
     /// `name`
@@ -9082,42 +11043,34 @@ pub struct UpdateMspEcRequest {
     /// `street_address`
     ///
     /// Wire name `street_address`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub street_address: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// `country`
     ///
     /// Wire name `country`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `postal_code`
     ///
     /// Wire name `postal_code`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub postal_code: Option<String>,
     /// `phone_number`
     ///
     /// Wire name `phone_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `fax_number`
     ///
     /// Wire name `fax_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fax_number: Option<String>,
     /// `city`
     ///
     /// Wire name `city`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// `mapping_url`
     ///
     /// Wire name `mapping_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mapping_url: Option<String>,
     /// `service_effective_date`
     ///
@@ -9130,25 +11083,67 @@ pub struct UpdateMspEcRequest {
     /// `licenses`
     ///
     /// Wire name `licenses`; `License`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub licenses: Option<License>,
     /// `tier`
     ///
     /// Wire name `tier`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tier: Option<String>,
     /// `privacyFeatures`
     ///
     /// Wire name `privacyFeatures`; `array<PrivacyFeatureRequest>`; optional; max_items: 1; min_items: 0.
-    #[serde(
-        rename = "privacyFeatures",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub privacy_features: Option<Vec<PrivacyFeatureRequest>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpdateMspEcRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UpdateMspEcRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("name", &v.name);
+            w.optional("street_address", &v.street_address);
+            w.optional("state", &v.state);
+            w.optional("country", &v.country);
+            w.optional("postal_code", &v.postal_code);
+            w.optional("phone_number", &v.phone_number);
+            w.optional("fax_number", &v.fax_number);
+            w.optional("city", &v.city);
+            w.optional("mapping_url", &v.mapping_url);
+            w.field("service_effective_date", &v.service_effective_date);
+            w.field("service_expiration_date", &v.service_expiration_date);
+            w.optional("licenses", &v.licenses);
+            w.optional("tier", &v.tier);
+            w.optional("privacyFeatures", &v.privacy_features);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateMspEcRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateMspEcRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(UpdateMspEcRequest {
+                name: f.required("name")?,
+                street_address: f.optional("street_address")?,
+                state: f.optional("state")?,
+                country: f.optional("country")?,
+                postal_code: f.optional("postal_code")?,
+                phone_number: f.optional("phone_number")?,
+                fax_number: f.optional("fax_number")?,
+                city: f.optional("city")?,
+                mapping_url: f.optional("mapping_url")?,
+                service_effective_date: f.required("service_effective_date")?,
+                service_expiration_date: f.required("service_expiration_date")?,
+                licenses: f.optional("licenses")?,
+                tier: f.optional("tier")?,
+                privacy_features: f.optional("privacyFeatures")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UpdateMspEcRequest", fields)
+    }
 }
 impl UpdateMspEcRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9239,7 +11234,7 @@ impl UpdateMspEcRequest {
 /// Provenance: reference (msp_services-0.3.3.yaml UpdateMspRequest).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateMspRequest {
     /// `msp_label`
@@ -9249,109 +11244,144 @@ pub struct UpdateMspRequest {
     /// `logo_uuid`
     ///
     /// Wire name `logo_uuid`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo_uuid: Option<String>,
     /// `alarm_notification_logo_uuid`
     ///
     /// Wire name `alarm_notification_logo_uuid`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alarm_notification_logo_uuid: Option<String>,
     /// `ping_notification_logo_uuid`
     ///
     /// Wire name `ping_notification_logo_uuid`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ping_notification_logo_uuid: Option<String>,
     /// `mlisa_logo_uuid`
     ///
     /// Wire name `mlisa_logo_uuid`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mlisa_logo_uuid: Option<String>,
     /// `ping_login_logo_uuid`
     ///
     /// Wire name `ping_login_logo_uuid`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ping_login_logo_uuid: Option<String>,
     /// `default_logo_uuid`
     ///
     /// Wire name `default_logo_uuid`; `string`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_logo_uuid: Option<String>,
     /// `msp_fqdn`
     ///
     /// Wire name `msp_fqdn`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_fqdn: Option<String>,
     /// `contact_support_url`
     ///
     /// Wire name `contact_support_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact_support_url: Option<String>,
     /// `contact_support_behavior`
     ///
     /// Wire name `contact_support_behavior`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact_support_behavior: Option<String>,
     /// `open_case_url`
     ///
     /// Wire name `open_case_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_case_url: Option<String>,
     /// `open_case_behavior`
     ///
     /// Wire name `open_case_behavior`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open_case_behavior: Option<String>,
     /// `my_open_case_url`
     ///
     /// Wire name `my_open_case_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub my_open_case_url: Option<String>,
     /// `my_open_case_behavior`
     ///
     /// Wire name `my_open_case_behavior`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub my_open_case_behavior: Option<String>,
     /// `change_password_url`
     ///
     /// Wire name `change_password_url`; `string`; optional; may be null; secret: redacted in `Debug`; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub change_password_url: Option<ruckus_one_runtime::Secret>,
     /// `msp_phone`
     ///
     /// Wire name `msp_phone`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_phone: Option<String>,
     /// `msp_email`
     ///
     /// Wire name `msp_email`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_email: Option<String>,
     /// `msp_website`
     ///
     /// Wire name `msp_website`; `string`; optional; may be null; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msp_website: Option<String>,
     /// `mspLogoFileDataList`
     ///
     /// Wire name `mspLogoFileDataList`; `array<MspLogoFileData>`; optional.
-    #[serde(
-        rename = "mspLogoFileDataList",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub msp_logo_file_data_list: Option<Vec<MspLogoFileData>>,
     /// `preferredWisprProvider`
     ///
     /// Wire name `preferredWisprProvider`; `PreferredWisprProvider`; optional.
-    #[serde(
-        rename = "preferredWisprProvider",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub preferred_wispr_provider: Option<PreferredWisprProvider>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpdateMspRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UpdateMspRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("msp_label", &v.msp_label);
+            w.optional("logo_uuid", &v.logo_uuid);
+            w.optional("alarm_notification_logo_uuid", &v.alarm_notification_logo_uuid);
+            w.optional("ping_notification_logo_uuid", &v.ping_notification_logo_uuid);
+            w.optional("mlisa_logo_uuid", &v.mlisa_logo_uuid);
+            w.optional("ping_login_logo_uuid", &v.ping_login_logo_uuid);
+            w.optional("default_logo_uuid", &v.default_logo_uuid);
+            w.optional("msp_fqdn", &v.msp_fqdn);
+            w.optional("contact_support_url", &v.contact_support_url);
+            w.optional("contact_support_behavior", &v.contact_support_behavior);
+            w.optional("open_case_url", &v.open_case_url);
+            w.optional("open_case_behavior", &v.open_case_behavior);
+            w.optional("my_open_case_url", &v.my_open_case_url);
+            w.optional("my_open_case_behavior", &v.my_open_case_behavior);
+            w.optional("change_password_url", &v.change_password_url);
+            w.optional("msp_phone", &v.msp_phone);
+            w.optional("msp_email", &v.msp_email);
+            w.optional("msp_website", &v.msp_website);
+            w.optional("mspLogoFileDataList", &v.msp_logo_file_data_list);
+            w.optional("preferredWisprProvider", &v.preferred_wispr_provider);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateMspRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(UpdateMspRequest {
+                msp_label: f.required("msp_label")?,
+                logo_uuid: f.optional("logo_uuid")?,
+                alarm_notification_logo_uuid: f
+                    .optional("alarm_notification_logo_uuid")?,
+                ping_notification_logo_uuid: f.optional("ping_notification_logo_uuid")?,
+                mlisa_logo_uuid: f.optional("mlisa_logo_uuid")?,
+                ping_login_logo_uuid: f.optional("ping_login_logo_uuid")?,
+                default_logo_uuid: f.optional("default_logo_uuid")?,
+                msp_fqdn: f.optional("msp_fqdn")?,
+                contact_support_url: f.optional("contact_support_url")?,
+                contact_support_behavior: f.optional("contact_support_behavior")?,
+                open_case_url: f.optional("open_case_url")?,
+                open_case_behavior: f.optional("open_case_behavior")?,
+                my_open_case_url: f.optional("my_open_case_url")?,
+                my_open_case_behavior: f.optional("my_open_case_behavior")?,
+                change_password_url: f.optional("change_password_url")?,
+                msp_phone: f.optional("msp_phone")?,
+                msp_email: f.optional("msp_email")?,
+                msp_website: f.optional("msp_website")?,
+                msp_logo_file_data_list: f.optional("mspLogoFileDataList")?,
+                preferred_wispr_provider: f.optional("preferredWisprProvider")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UpdateMspRequest", fields)
+    }
 }
 impl UpdateMspRequest {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9493,160 +11523,157 @@ impl UpdateMspRequest {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EntitlementDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelEntitlement {
     /// `expirationDateTs`
     ///
     /// Wire name `expirationDateTs`; `string`; optional.
-    #[serde(
-        rename = "expirationDateTs",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub expiration_date_ts: Option<String>,
     /// `consumed`
     ///
     /// Wire name `consumed`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub consumed: Option<String>,
     /// `quantity`
     ///
     /// Wire name `quantity`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quantity: Option<String>,
     /// `entitlementDeviceType`
     ///
     /// Wire name `entitlementDeviceType`; `string`; optional.
-    #[serde(
-        rename = "entitlementDeviceType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub entitlement_device_type: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<String>,
     /// `entitlementDeviceSubType`
     ///
     /// Wire name `entitlementDeviceSubType`; `string`; optional.
-    #[serde(
-        rename = "entitlementDeviceSubType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub entitlement_device_sub_type: Option<String>,
     /// `toBeRemovedQuantity`
     ///
     /// Wire name `toBeRemovedQuantity`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "toBeRemovedQuantity",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub to_be_removed_quantity: Option<i64>,
     /// `accountType`
     ///
     /// Wire name `accountType`; `string`; optional.
-    #[serde(rename = "accountType", default, skip_serializing_if = "Option::is_none")]
     pub account_type: Option<String>,
     /// `wifiDeviceCount`
     ///
     /// Wire name `wifiDeviceCount`; `string`; optional.
-    #[serde(
-        rename = "wifiDeviceCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub wifi_device_count: Option<String>,
     /// `switchDeviceCount`
     ///
     /// Wire name `switchDeviceCount`; `string`; optional.
-    #[serde(
-        rename = "switchDeviceCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_device_count: Option<String>,
     /// `edgeDeviceCount`
     ///
     /// Wire name `edgeDeviceCount`; `string`; optional.
-    #[serde(
-        rename = "edgeDeviceCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub edge_device_count: Option<String>,
     /// `virtualEdgeDeviceCount`
     ///
     /// Wire name `virtualEdgeDeviceCount`; `string`; optional.
-    #[serde(
-        rename = "virtualEdgeDeviceCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub virtual_edge_device_count: Option<String>,
     /// `rwgDeviceCount`
     ///
     /// Wire name `rwgDeviceCount`; `string`; optional.
-    #[serde(rename = "rwgDeviceCount", default, skip_serializing_if = "Option::is_none")]
     pub rwg_device_count: Option<String>,
     /// `adaptivePolicyCount`
     ///
     /// Wire name `adaptivePolicyCount`; `string`; optional.
-    #[serde(
-        rename = "adaptivePolicyCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub adaptive_policy_count: Option<String>,
     /// `piNetworkCount`
     ///
     /// Wire name `piNetworkCount`; `string`; optional.
-    #[serde(rename = "piNetworkCount", default, skip_serializing_if = "Option::is_none")]
     pub pi_network_count: Option<String>,
     /// `outOfComplianceDevices`
     ///
     /// Wire name `outOfComplianceDevices`; `string`; optional.
-    #[serde(
-        rename = "outOfComplianceDevices",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub out_of_compliance_devices: Option<String>,
     /// `futureOutOfComplianceDevices`
     ///
     /// Wire name `futureOutOfComplianceDevices`; `string`; optional.
-    #[serde(
-        rename = "futureOutOfComplianceDevices",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub future_out_of_compliance_devices: Option<String>,
     /// `futureOfComplianceDate`
     ///
     /// Wire name `futureOfComplianceDate`; `string`; optional.
-    #[serde(
-        rename = "futureOfComplianceDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub future_of_compliance_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ViewmodelEntitlement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ViewmodelEntitlement, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("expirationDateTs", &v.expiration_date_ts);
+            w.optional("consumed", &v.consumed);
+            w.optional("quantity", &v.quantity);
+            w.optional("entitlementDeviceType", &v.entitlement_device_type);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("type", &v.type_);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("entitlementDeviceSubType", &v.entitlement_device_sub_type);
+            w.optional("toBeRemovedQuantity", &v.to_be_removed_quantity);
+            w.optional("accountType", &v.account_type);
+            w.optional("wifiDeviceCount", &v.wifi_device_count);
+            w.optional("switchDeviceCount", &v.switch_device_count);
+            w.optional("edgeDeviceCount", &v.edge_device_count);
+            w.optional("virtualEdgeDeviceCount", &v.virtual_edge_device_count);
+            w.optional("rwgDeviceCount", &v.rwg_device_count);
+            w.optional("adaptivePolicyCount", &v.adaptive_policy_count);
+            w.optional("piNetworkCount", &v.pi_network_count);
+            w.optional("outOfComplianceDevices", &v.out_of_compliance_devices);
+            w.optional(
+                "futureOutOfComplianceDevices",
+                &v.future_out_of_compliance_devices,
+            );
+            w.optional("futureOfComplianceDate", &v.future_of_compliance_date);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewmodelEntitlement {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ViewmodelEntitlement, ruckus_one_runtime::object::FieldError> {
+            Ok(ViewmodelEntitlement {
+                expiration_date_ts: f.optional("expirationDateTs")?,
+                consumed: f.optional("consumed")?,
+                quantity: f.optional("quantity")?,
+                entitlement_device_type: f.optional("entitlementDeviceType")?,
+                tenant_id: f.optional("tenantId")?,
+                type_: f.optional("type")?,
+                expiration_date: f.optional("expirationDate")?,
+                entitlement_device_sub_type: f.optional("entitlementDeviceSubType")?,
+                to_be_removed_quantity: f.optional("toBeRemovedQuantity")?,
+                account_type: f.optional("accountType")?,
+                wifi_device_count: f.optional("wifiDeviceCount")?,
+                switch_device_count: f.optional("switchDeviceCount")?,
+                edge_device_count: f.optional("edgeDeviceCount")?,
+                virtual_edge_device_count: f.optional("virtualEdgeDeviceCount")?,
+                rwg_device_count: f.optional("rwgDeviceCount")?,
+                adaptive_policy_count: f.optional("adaptivePolicyCount")?,
+                pi_network_count: f.optional("piNetworkCount")?,
+                out_of_compliance_devices: f.optional("outOfComplianceDevices")?,
+                future_out_of_compliance_devices: f
+                    .optional("futureOutOfComplianceDevices")?,
+                future_of_compliance_date: f.optional("futureOfComplianceDate")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ViewmodelEntitlement", fields)
+    }
 }
 impl ViewmodelEntitlement {
     /// Creates a value with every field empty.
@@ -11203,17 +13230,23 @@ impl<'a> GetTenant<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<MspEcAccountView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<MspEcAccountView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<MspEcAccountView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<MspEcAccountView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11274,29 +13307,35 @@ impl<'a> UpdateTenant<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11357,29 +13396,35 @@ impl<'a> DeleteTenant<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11440,24 +13485,35 @@ impl<'a> CreateTenant<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<ResponseBov2, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ResponseBov2, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ResponseBov2>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ResponseBov2>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_MSP_ECS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11542,17 +13598,23 @@ impl<'a> QueryMspEcs<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<QueryResponseMspEc, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseMspEc, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseMspEc>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseMspEc>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11613,19 +13675,23 @@ impl<'a> ListTenantDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<MspEcDelegationResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<MspEcDelegationResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<MspEcDelegationResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<MspEcDelegationResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11686,24 +13752,30 @@ impl<'a> UpdateTenantDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static RESEND_TENANT_INVITATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11743,14 +13815,18 @@ impl<'a> ResendTenantInvitation<'a> {
         self
     }
     /// Sends the request; the `204` response has no body.
-    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
-        self.req.send_empty().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+        self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error> {
-        self.req.send_empty_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_empty_with_response()
     }
 }
 static LIST_TENANT_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11811,14 +13887,18 @@ impl<'a> ListTenantAdmins<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static GET_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11879,17 +13959,23 @@ impl<'a> GetTenantAdmin<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<MspEcAdminView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<MspEcAdminView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<MspEcAdminView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<MspEcAdminView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11929,14 +14015,18 @@ impl<'a> UpdateTenantAdmin<'a> {
         self
     }
     /// Sends the request; the `204` response has no body.
-    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
-        self.req.send_empty().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+        self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error> {
-        self.req.send_empty_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_empty_with_response()
     }
 }
 static DELETE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11976,14 +14066,18 @@ impl<'a> DeleteTenantAdmin<'a> {
         self
     }
     /// Sends the request; the `204` response has no body.
-    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
-        self.req.send_empty().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+        self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error> {
-        self.req.send_empty_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_empty_with_response()
     }
 }
 static LIST_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12044,17 +14138,23 @@ impl<'a> ListTenantAdminDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<MspAdminRole>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<MspAdminRole>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<MspAdminRole>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<MspAdminRole>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12115,29 +14215,35 @@ impl<'a> UpdateTenantAdminDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12198,17 +14304,23 @@ impl<'a> UpdateTenantActivation<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<MspEcAccountView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<MspEcAccountView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<MspEcAccountView>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<MspEcAccountView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12269,17 +14381,23 @@ impl<'a> DeleteTenantActivation<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<MspEcAccountView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<MspEcAccountView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<MspEcAccountView>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<MspEcAccountView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12340,14 +14458,18 @@ impl<'a> GetTenantSupportStatus<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12408,14 +14530,18 @@ impl<'a> UpdateTenantSupportStatus<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static DELETE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12476,14 +14602,18 @@ impl<'a> DeleteTenantSupportStatus<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static LIST_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12544,14 +14674,18 @@ impl<'a> ListBrandings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<MspView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<MspView, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<MspView>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<MspView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12612,29 +14746,35 @@ impl<'a> UpdateBrandings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_BRANDING: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12695,29 +14835,35 @@ impl<'a> CreateBranding<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12778,14 +14924,23 @@ impl<'a> CreateLogoFile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ResponseBo, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ResponseBo, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ResponseBo>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ResponseBo>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static GET_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12851,14 +15006,23 @@ impl<'a> GetLogoFile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ResponseBo, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ResponseBo, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ResponseBo>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ResponseBo>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static CREATE_FIRMWARE_UPGRADE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12919,24 +15083,30 @@ impl<'a> CreateFirmwareUpgradeSchedule<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static PATCH_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12997,24 +15167,30 @@ impl<'a> PatchTenantDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static PATCH_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13075,24 +15251,30 @@ impl<'a> PatchAdminDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_SELF_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13153,14 +15335,18 @@ impl<'a> GetSelfTenant<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Tenant, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Tenant, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Tenant>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<Tenant>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static CREATE_TENANT_NOTIFICATION_RECIPIENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13200,29 +15386,35 @@ impl<'a> CreateTenantNotificationRecipient<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13283,19 +15475,23 @@ impl<'a> ListTenantNotificationRecipients<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<NotificationRecipientRbacdto>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<NotificationRecipientRbacdto>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<NotificationRecipientRbacdto>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<NotificationRecipientRbacdto>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13359,29 +15555,35 @@ impl<'a> DeleteTenantNotificationRecipients<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_TENANT_MOBILE_PUSH_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13445,22 +15647,28 @@ impl<'a> CreateTenantMobilePushNotification<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        OperationResponseMobilePushNotificationEndpoint,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            OperationResponseMobilePushNotificationEndpoint,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<OperationResponseMobilePushNotificationEndpoint>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                OperationResponseMobilePushNotificationEndpoint,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13538,27 +15746,35 @@ impl<'a> QueryTenantNotificationRecipients<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<TenantManagementPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<TenantManagementPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<TenantManagementPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<TenantManagementPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13598,17 +15814,23 @@ impl<'a> GetTenantBetaFeatures<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<BetaFeatureResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<BetaFeatureResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<BetaFeatureResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<BetaFeatureResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13648,17 +15870,23 @@ impl<'a> UpdateTenantBetaFeatures<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<BetaFeatureResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<BetaFeatureResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<BetaFeatureResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<BetaFeatureResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13719,19 +15947,23 @@ impl<'a> GetTenantPrivacySettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<TenantPrivacyFeatureResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<TenantPrivacyFeatureResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13792,19 +16024,23 @@ impl<'a> CreateTenantPrivacySettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<TenantPrivacyFeatureResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<TenantPrivacyFeatureResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13865,19 +16101,23 @@ impl<'a> PatchTenantPrivacySettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<TenantPrivacyFeatureResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<TenantPrivacyFeatureResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<TenantPrivacyFeatureResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -13938,14 +16178,18 @@ impl<'a> ExportMspEcInventoriesCsv<'a> {
         self
     }
     /// Sends the request and returns the `200` response body as text.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_text().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_text_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_text_with_response()
     }
 }
 static UPDATE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14006,29 +16250,35 @@ impl<'a> UpdateAdmins<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14089,29 +16339,35 @@ impl<'a> CreateAdmin<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14179,17 +16435,23 @@ impl<'a> ListAdmins<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<AdminView>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<AdminView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<AdminView>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<AdminView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14250,29 +16512,35 @@ impl<'a> DeleteAdmins<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14333,14 +16601,23 @@ impl<'a> GetAdmin<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<AdminView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AdminView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<AdminView>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AdminView>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static DELETE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14401,29 +16678,35 @@ impl<'a> DeleteAdmin<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14543,17 +16826,23 @@ impl<'a> QueryAdmins<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<TenantManagementPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<TenantManagementPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<TenantManagementPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<TenantManagementPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_CUSTOMERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14593,17 +16882,23 @@ impl<'a> ListMspCustomers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14648,17 +16943,23 @@ impl<'a> CreateMspCustomer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14698,17 +16999,23 @@ impl<'a> GetMspCustomer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14753,17 +17060,23 @@ impl<'a> UpdateMspCustomer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14803,17 +17116,23 @@ impl<'a> DeleteMspCustomer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14853,17 +17172,23 @@ impl<'a> ListMspCustomerMspAdmins<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14903,17 +17228,23 @@ impl<'a> ListMspCustomerAdmins<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -14953,17 +17284,23 @@ impl<'a> GetMspCustomerAdmin<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15003,17 +17340,23 @@ impl<'a> ListMspCustomerInvitations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15053,17 +17396,23 @@ impl<'a> ListMspCustomerDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15103,17 +17452,23 @@ impl<'a> ListMspCustomerDelegatorAdmins<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15153,17 +17508,23 @@ impl<'a> GetMspCustomerActivationStatus<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15203,17 +17564,23 @@ impl<'a> ListMspCustomerLogoUrls<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15253,17 +17620,23 @@ impl<'a> ListMspFirmwareUpgradeSchedules<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15303,17 +17676,23 @@ impl<'a> ListMspDelegations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15353,17 +17732,23 @@ impl<'a> ListMspAdminAssociations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_MSP_INTEGRATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15403,17 +17788,23 @@ impl<'a> GetMspIntegrator<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15453,17 +17844,23 @@ impl<'a> ListMspLabels<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15508,17 +17905,23 @@ impl<'a> UpdateMspLabels<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15563,17 +17966,23 @@ impl<'a> CreateMspLabel<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15613,17 +18022,23 @@ impl<'a> GetMspLabel<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15663,16 +18078,22 @@ impl<'a> ListMspLabelBaseUrls<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }

@@ -10,31 +10,51 @@
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AccessPoint {
     /// BSS coloring of the AP.
     ///
     /// Wire name `bssColoring`; `ApBssColoring`; optional.
-    #[serde(rename = "bssColoring", default, skip_serializing_if = "Option::is_none")]
     pub bss_coloring: Option<ApBssColoring>,
     /// Client admission control of the AP.
     ///
     /// Wire name `clientAdmissionControl`; `ApClientAdmissionControl`; optional.
-    #[serde(
-        rename = "clientAdmissionControl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_admission_control: Option<ApClientAdmissionControl>,
     /// Tags of the AP.
     ///
     /// Wire name `tags`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AccessPoint {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AccessPoint, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("bssColoring", &v.bss_coloring);
+            w.optional("clientAdmissionControl", &v.client_admission_control);
+            w.optional("tags", &v.tags);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccessPoint {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AccessPoint, ruckus_one_runtime::object::FieldError> {
+            Ok(AccessPoint {
+                bss_coloring: f.optional("bssColoring")?,
+                client_admission_control: f.optional("clientAdmissionControl")?,
+                tags: f.optional("tags")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AccessPoint", fields)
+    }
 }
 impl AccessPoint {
     /// Creates a value with every field empty.
@@ -70,30 +90,45 @@ impl AccessPoint {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApBssColoring {
     /// Whether BSS coloring is on.
     ///
     /// Wire name `bssColoringEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "bssColoringEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub bss_coloring_enabled: Option<bool>,
     /// Whether the AP follows the venue setting.
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApBssColoring {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApBssColoring, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApBssColoring {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApBssColoring, ruckus_one_runtime::object::FieldError> {
+            Ok(ApBssColoring {
+                bss_coloring_enabled: f.optional("bssColoringEnabled")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApBssColoring", fields)
+    }
 }
 impl ApBssColoring {
     /// Creates a value with every field empty.
@@ -120,85 +155,94 @@ impl ApBssColoring {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApClientAdmissionControl {
     /// Whether admission control is on for 2.4 GHz.
     ///
     /// Wire name `enable24G`; `boolean`; optional.
-    #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
     pub enable24_g: Option<bool>,
     /// Whether admission control is on for 5 GHz.
     ///
     /// Wire name `enable50G`; `boolean`; optional.
-    #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
     pub enable50_g: Option<bool>,
     /// Maximum radio load on 2.4 GHz.
     ///
     /// Wire name `maxRadioLoad24G`; `integer`; optional.
-    #[serde(
-        rename = "maxRadioLoad24G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_radio_load24_g: Option<i64>,
     /// Maximum radio load on 5 GHz.
     ///
     /// Wire name `maxRadioLoad50G`; `integer`; optional.
-    #[serde(
-        rename = "maxRadioLoad50G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_radio_load50_g: Option<i64>,
     /// Minimum client count on 2.4 GHz.
     ///
     /// Wire name `minClientCount24G`; `integer`; optional.
-    #[serde(
-        rename = "minClientCount24G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub min_client_count24_g: Option<i64>,
     /// Minimum client count on 5 GHz.
     ///
     /// Wire name `minClientCount50G`; `integer`; optional.
-    #[serde(
-        rename = "minClientCount50G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub min_client_count50_g: Option<i64>,
     /// Minimum client throughput on 2.4 GHz.
     ///
     /// Wire name `minClientThroughput24G`; `integer`; optional.
-    #[serde(
-        rename = "minClientThroughput24G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub min_client_throughput24_g: Option<i64>,
     /// Minimum client throughput on 5 GHz.
     ///
     /// Wire name `minClientThroughput50G`; `integer`; optional.
-    #[serde(
-        rename = "minClientThroughput50G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub min_client_throughput50_g: Option<i64>,
     /// Whether the AP follows the venue setting.
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApClientAdmissionControl {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApClientAdmissionControl,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enable24G", &v.enable24_g);
+            w.optional("enable50G", &v.enable50_g);
+            w.optional("maxRadioLoad24G", &v.max_radio_load24_g);
+            w.optional("maxRadioLoad50G", &v.max_radio_load50_g);
+            w.optional("minClientCount24G", &v.min_client_count24_g);
+            w.optional("minClientCount50G", &v.min_client_count50_g);
+            w.optional("minClientThroughput24G", &v.min_client_throughput24_g);
+            w.optional("minClientThroughput50G", &v.min_client_throughput50_g);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApClientAdmissionControl, ruckus_one_runtime::object::FieldError> {
+            Ok(ApClientAdmissionControl {
+                enable24_g: f.optional("enable24G")?,
+                enable50_g: f.optional("enable50G")?,
+                max_radio_load24_g: f.optional("maxRadioLoad24G")?,
+                max_radio_load50_g: f.optional("maxRadioLoad50G")?,
+                min_client_count24_g: f.optional("minClientCount24G")?,
+                min_client_count50_g: f.optional("minClientCount50G")?,
+                min_client_throughput24_g: f.optional("minClientThroughput24G")?,
+                min_client_throughput50_g: f.optional("minClientThroughput50G")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApClientAdmissionControl",
+            fields,
+        )
+    }
 }
 impl ApClientAdmissionControl {
     /// Creates a value with every field empty.
@@ -267,27 +311,51 @@ impl ApClientAdmissionControl {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApCompatibilityPage {
     /// Compatibility entries of this page.
     ///
     /// Wire name `compatibilities`; array of raw JSON, shape not shown: The fields of a compatibility entry are not typed here.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibilities: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Number of entries over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApCompatibilityPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApCompatibilityPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("compatibilities", &v.compatibilities);
+            w.optional("page", &v.page);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApCompatibilityPage, ruckus_one_runtime::object::FieldError> {
+            Ok(ApCompatibilityPage {
+                compatibilities: f.optional("compatibilities")?,
+                page: f.optional("page")?,
+                total_count: f.optional("totalCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApCompatibilityPage", fields)
+    }
 }
 impl ApCompatibilityPage {
     /// Creates a value with every field empty.
@@ -323,32 +391,57 @@ impl ApCompatibilityPage {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApNeighborPage {
     /// Neighbors of this page.
     ///
     /// Wire name `neighbors`; array of raw JSON, shape not shown: The fields of a neighbor are not typed here.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neighbors: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Number of neighbors over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApNeighborPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApNeighborPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("neighbors", &v.neighbors);
+            w.optional("page", &v.page);
+            w.optional("totalCount", &v.total_count);
+            w.optional("totalPages", &v.total_pages);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApNeighborPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApNeighborPage, ruckus_one_runtime::object::FieldError> {
+            Ok(ApNeighborPage {
+                neighbors: f.optional("neighbors")?,
+                page: f.optional("page")?,
+                total_count: f.optional("totalCount")?,
+                total_pages: f.optional("totalPages")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApNeighborPage", fields)
+    }
 }
 impl ApNeighborPage {
     /// Creates a value with every field empty.
@@ -387,21 +480,42 @@ impl ApNeighborPage {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApAntennaTypeSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApAntennaTypeSettings {
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApAntennaTypeSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApAntennaTypeSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApAntennaTypeSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApAntennaTypeSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApAntennaTypeSettings {
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApAntennaTypeSettings", fields)
+    }
 }
 impl ApAntennaTypeSettings {
     /// Creates a value with every field empty.
@@ -422,30 +536,48 @@ impl ApAntennaTypeSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApBssColoringSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApBssColoringSettings {
     /// `bssColoringEnabled`
     ///
     /// Wire name `bssColoringEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "bssColoringEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub bss_coloring_enabled: Option<bool>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApBssColoringSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApBssColoringSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApBssColoringSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApBssColoringSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApBssColoringSettings {
+                bss_coloring_enabled: f.optional("bssColoringEnabled")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApBssColoringSettings", fields)
+    }
 }
 impl ApBssColoringSettings {
     /// Creates a value with every field empty.
@@ -472,358 +604,313 @@ impl ApBssColoringSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCapabilities).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApCapabilities {
     /// `allowCbandCountry`
     ///
     /// Wire name `allowCbandCountry`; `array<string>`; optional.
-    #[serde(
-        rename = "allowCbandCountry",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allow_cband_country: Option<Vec<String>>,
     /// `allowDfsCountry`
     ///
     /// Wire name `allowDfsCountry`; `array<string>`; optional.
-    #[serde(
-        rename = "allowDfsCountry",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allow_dfs_country: Option<Vec<String>>,
     /// `bandCombinationCapabilities`
     ///
     /// Wire name `bandCombinationCapabilities`; `array<ApCapabilitiesBandCombinationCapabilities>`; optional.
-    #[serde(
-        rename = "bandCombinationCapabilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub band_combination_capabilities: Option<
         Vec<ApCapabilitiesBandCombinationCapabilities>,
     >,
     /// `canSupportCellular`
     ///
     /// Wire name `canSupportCellular`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "canSupportCellular",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub can_support_cellular: Option<bool>,
     /// `canSupportLacp`
     ///
     /// Wire name `canSupportLacp`; `boolean`; optional; default: false.
-    #[serde(rename = "canSupportLacp", default, skip_serializing_if = "Option::is_none")]
     pub can_support_lacp: Option<bool>,
     /// `canSupportPoeMode`
     ///
     /// Wire name `canSupportPoeMode`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "canSupportPoeMode",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub can_support_poe_mode: Option<bool>,
     /// `canSupportPoeOut`
     ///
     /// Wire name `canSupportPoeOut`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "canSupportPoeOut",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub can_support_poe_out: Option<bool>,
     /// `capabilityScore`
     ///
     /// Wire name `capabilityScore`; `integer`; optional; default: 0; format: int32.
-    #[serde(
-        rename = "capabilityScore",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub capability_score: Option<i64>,
     /// `defaultBandCombination`
     ///
     /// Wire name `defaultBandCombination`; `ApCapabilitiesDefaultBandCombination`; optional; default: null.
-    #[serde(
-        rename = "defaultBandCombination",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub default_band_combination: Option<ApCapabilitiesDefaultBandCombination>,
     /// `externalAntenna`
     ///
     /// Wire name `externalAntenna`; `ExternalAntenna`; optional.
-    #[serde(
-        rename = "externalAntenna",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub external_antenna: Option<super::common::ExternalAntenna>,
     /// `has160MHzChannelBandwidth`
     ///
     /// Wire name `has160MHzChannelBandwidth`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "has160MHzChannelBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub has160_m_hz_channel_bandwidth: Option<bool>,
     /// `isOutdoor`
     ///
     /// Wire name `isOutdoor`; `boolean`; optional; default: false.
-    #[serde(rename = "isOutdoor", default, skip_serializing_if = "Option::is_none")]
     pub is_outdoor: Option<bool>,
     /// `lanPortPictureDownloadUrl`
     ///
     /// Wire name `lanPortPictureDownloadUrl`; `string`; optional.
-    #[serde(
-        rename = "lanPortPictureDownloadUrl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub lan_port_picture_download_url: Option<String>,
     /// `lanPorts`
     ///
     /// Wire name `lanPorts`; `array<CapabilitiesLanPort>`; optional.
-    #[serde(rename = "lanPorts", default, skip_serializing_if = "Option::is_none")]
     pub lan_ports: Option<Vec<super::common::CapabilitiesLanPort>>,
     /// `ledOn`
     ///
     /// Wire name `ledOn`; `boolean`; optional; default: false.
-    #[serde(rename = "ledOn", default, skip_serializing_if = "Option::is_none")]
     pub led_on: Option<bool>,
     /// `lldpAdInterval`
     ///
     /// Wire name `lldpAdInterval`; `integer`; optional; format: int32.
-    #[serde(rename = "lldpAdInterval", default, skip_serializing_if = "Option::is_none")]
     pub lldp_ad_interval: Option<i64>,
     /// `lldpEnable`
     ///
     /// Wire name `lldpEnable`; `boolean`; optional; default: false.
-    #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_enable: Option<bool>,
     /// `lldpHoldTime`
     ///
     /// Wire name `lldpHoldTime`; `integer`; optional; format: int32.
-    #[serde(rename = "lldpHoldTime", default, skip_serializing_if = "Option::is_none")]
     pub lldp_hold_time: Option<i64>,
     /// `lldpMgmtEnable`
     ///
     /// Wire name `lldpMgmtEnable`; `boolean`; optional; default: false.
-    #[serde(rename = "lldpMgmtEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_mgmt_enable: Option<bool>,
     /// `maxChannelization24G`
     ///
     /// Wire name `maxChannelization24G`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "maxChannelization24G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_channelization24_g: Option<i64>,
     /// `maxChannelization5G`
     ///
     /// Wire name `maxChannelization5G`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "maxChannelization5G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_channelization5_g: Option<i64>,
     /// `maxChannelization6G`
     ///
     /// Wire name `maxChannelization6G`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "maxChannelization6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_channelization6_g: Option<i64>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `pictureDownloadUrl`
     ///
     /// Wire name `pictureDownloadUrl`; `string`; optional.
-    #[serde(
-        rename = "pictureDownloadUrl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub picture_download_url: Option<String>,
     /// `poeModeCapabilities`
     ///
     /// Wire name `poeModeCapabilities`; `array<string>`; optional.
-    #[serde(
-        rename = "poeModeCapabilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub poe_mode_capabilities: Option<Vec<String>>,
     /// `primaryWanRecoveryTimer`
     ///
     /// Wire name `primaryWanRecoveryTimer`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "primaryWanRecoveryTimer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub primary_wan_recovery_timer: Option<i64>,
     /// `requireOneEnabledTrunkPort`
     ///
     /// Wire name `requireOneEnabledTrunkPort`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "requireOneEnabledTrunkPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub require_one_enabled_trunk_port: Option<bool>,
     /// `simCardPrimaryApn`
     ///
     /// Wire name `simCardPrimaryApn`; `string`; optional.
-    #[serde(
-        rename = "simCardPrimaryApn",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_primary_apn: Option<String>,
     /// `simCardPrimaryCellularNetworkSelection`
     ///
     /// Wire name `simCardPrimaryCellularNetworkSelection`; `string`; optional.
-    #[serde(
-        rename = "simCardPrimaryCellularNetworkSelection",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_primary_cellular_network_selection: Option<String>,
     /// `simCardPrimaryEnabled`
     ///
     /// Wire name `simCardPrimaryEnabled`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "simCardPrimaryEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_primary_enabled: Option<bool>,
     /// `simCardPrimaryRoaming`
     ///
     /// Wire name `simCardPrimaryRoaming`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "simCardPrimaryRoaming",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_primary_roaming: Option<bool>,
     /// `simCardSecondaryApn`
     ///
     /// Wire name `simCardSecondaryApn`; `string`; optional.
-    #[serde(
-        rename = "simCardSecondaryApn",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_secondary_apn: Option<String>,
     /// `simCardSecondaryCellularNetworkSelection`
     ///
     /// Wire name `simCardSecondaryCellularNetworkSelection`; `string`; optional.
-    #[serde(
-        rename = "simCardSecondaryCellularNetworkSelection",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_secondary_cellular_network_selection: Option<String>,
     /// `simCardSecondaryEnabled`
     ///
     /// Wire name `simCardSecondaryEnabled`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "simCardSecondaryEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_secondary_enabled: Option<bool>,
     /// `simCardSecondaryRoaming`
     ///
     /// Wire name `simCardSecondaryRoaming`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "simCardSecondaryRoaming",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_secondary_roaming: Option<bool>,
     /// `support11AX`
     ///
     /// Wire name `support11AX`; `boolean`; optional; default: false.
-    #[serde(rename = "support11AX", default, skip_serializing_if = "Option::is_none")]
     pub support11_ax: Option<bool>,
     /// `supportApStickyClientSteering`
     ///
     /// Wire name `supportApStickyClientSteering`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "supportApStickyClientSteering",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub support_ap_sticky_client_steering: Option<bool>,
     /// `supportBandCombination`
     ///
     /// Wire name `supportBandCombination`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "supportBandCombination",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub support_band_combination: Option<bool>,
     /// `supportChannel144`
     ///
     /// Wire name `supportChannel144`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "supportChannel144",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub support_channel144: Option<bool>,
     /// `supportDual5gMode`
     ///
     /// Wire name `supportDual5gMode`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "supportDual5gMode",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub support_dual5g_mode: Option<bool>,
     /// `supportMesh`
     ///
     /// Wire name `supportMesh`; `boolean`; optional; default: true.
-    #[serde(rename = "supportMesh", default, skip_serializing_if = "Option::is_none")]
     pub support_mesh: Option<bool>,
     /// `supportTriRadio`
     ///
     /// Wire name `supportTriRadio`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "supportTriRadio",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub support_tri_radio: Option<bool>,
     /// `version`
     ///
     /// Wire name `version`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// `wanConnection`
     ///
     /// Wire name `wanConnection`; `string`; optional.
-    #[serde(rename = "wanConnection", default, skip_serializing_if = "Option::is_none")]
     pub wan_connection: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApCapabilities {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApCapabilities, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("allowCbandCountry", &v.allow_cband_country);
+            w.optional("allowDfsCountry", &v.allow_dfs_country);
+            w.optional("bandCombinationCapabilities", &v.band_combination_capabilities);
+            w.optional("canSupportCellular", &v.can_support_cellular);
+            w.optional("canSupportLacp", &v.can_support_lacp);
+            w.optional("canSupportPoeMode", &v.can_support_poe_mode);
+            w.optional("canSupportPoeOut", &v.can_support_poe_out);
+            w.optional("capabilityScore", &v.capability_score);
+            w.optional("defaultBandCombination", &v.default_band_combination);
+            w.optional("externalAntenna", &v.external_antenna);
+            w.optional("has160MHzChannelBandwidth", &v.has160_m_hz_channel_bandwidth);
+            w.optional("isOutdoor", &v.is_outdoor);
+            w.optional("lanPortPictureDownloadUrl", &v.lan_port_picture_download_url);
+            w.optional("lanPorts", &v.lan_ports);
+            w.optional("ledOn", &v.led_on);
+            w.optional("lldpAdInterval", &v.lldp_ad_interval);
+            w.optional("lldpEnable", &v.lldp_enable);
+            w.optional("lldpHoldTime", &v.lldp_hold_time);
+            w.optional("lldpMgmtEnable", &v.lldp_mgmt_enable);
+            w.optional("maxChannelization24G", &v.max_channelization24_g);
+            w.optional("maxChannelization5G", &v.max_channelization5_g);
+            w.optional("maxChannelization6G", &v.max_channelization6_g);
+            w.optional("model", &v.model);
+            w.optional("pictureDownloadUrl", &v.picture_download_url);
+            w.optional("poeModeCapabilities", &v.poe_mode_capabilities);
+            w.optional("primaryWanRecoveryTimer", &v.primary_wan_recovery_timer);
+            w.optional("requireOneEnabledTrunkPort", &v.require_one_enabled_trunk_port);
+            w.optional("simCardPrimaryApn", &v.sim_card_primary_apn);
+            w.optional(
+                "simCardPrimaryCellularNetworkSelection",
+                &v.sim_card_primary_cellular_network_selection,
+            );
+            w.optional("simCardPrimaryEnabled", &v.sim_card_primary_enabled);
+            w.optional("simCardPrimaryRoaming", &v.sim_card_primary_roaming);
+            w.optional("simCardSecondaryApn", &v.sim_card_secondary_apn);
+            w.optional(
+                "simCardSecondaryCellularNetworkSelection",
+                &v.sim_card_secondary_cellular_network_selection,
+            );
+            w.optional("simCardSecondaryEnabled", &v.sim_card_secondary_enabled);
+            w.optional("simCardSecondaryRoaming", &v.sim_card_secondary_roaming);
+            w.optional("support11AX", &v.support11_ax);
+            w.optional(
+                "supportApStickyClientSteering",
+                &v.support_ap_sticky_client_steering,
+            );
+            w.optional("supportBandCombination", &v.support_band_combination);
+            w.optional("supportChannel144", &v.support_channel144);
+            w.optional("supportDual5gMode", &v.support_dual5g_mode);
+            w.optional("supportMesh", &v.support_mesh);
+            w.optional("supportTriRadio", &v.support_tri_radio);
+            w.optional("version", &v.version);
+            w.optional("wanConnection", &v.wan_connection);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApCapabilities, ruckus_one_runtime::object::FieldError> {
+            Ok(ApCapabilities {
+                allow_cband_country: f.optional("allowCbandCountry")?,
+                allow_dfs_country: f.optional("allowDfsCountry")?,
+                band_combination_capabilities: f
+                    .optional("bandCombinationCapabilities")?,
+                can_support_cellular: f.optional("canSupportCellular")?,
+                can_support_lacp: f.optional("canSupportLacp")?,
+                can_support_poe_mode: f.optional("canSupportPoeMode")?,
+                can_support_poe_out: f.optional("canSupportPoeOut")?,
+                capability_score: f.optional("capabilityScore")?,
+                default_band_combination: f.optional("defaultBandCombination")?,
+                external_antenna: f.optional("externalAntenna")?,
+                has160_m_hz_channel_bandwidth: f.optional("has160MHzChannelBandwidth")?,
+                is_outdoor: f.optional("isOutdoor")?,
+                lan_port_picture_download_url: f.optional("lanPortPictureDownloadUrl")?,
+                lan_ports: f.optional("lanPorts")?,
+                led_on: f.optional("ledOn")?,
+                lldp_ad_interval: f.optional("lldpAdInterval")?,
+                lldp_enable: f.optional("lldpEnable")?,
+                lldp_hold_time: f.optional("lldpHoldTime")?,
+                lldp_mgmt_enable: f.optional("lldpMgmtEnable")?,
+                max_channelization24_g: f.optional("maxChannelization24G")?,
+                max_channelization5_g: f.optional("maxChannelization5G")?,
+                max_channelization6_g: f.optional("maxChannelization6G")?,
+                model: f.optional("model")?,
+                picture_download_url: f.optional("pictureDownloadUrl")?,
+                poe_mode_capabilities: f.optional("poeModeCapabilities")?,
+                primary_wan_recovery_timer: f.optional("primaryWanRecoveryTimer")?,
+                require_one_enabled_trunk_port: f
+                    .optional("requireOneEnabledTrunkPort")?,
+                sim_card_primary_apn: f.optional("simCardPrimaryApn")?,
+                sim_card_primary_cellular_network_selection: f
+                    .optional("simCardPrimaryCellularNetworkSelection")?,
+                sim_card_primary_enabled: f.optional("simCardPrimaryEnabled")?,
+                sim_card_primary_roaming: f.optional("simCardPrimaryRoaming")?,
+                sim_card_secondary_apn: f.optional("simCardSecondaryApn")?,
+                sim_card_secondary_cellular_network_selection: f
+                    .optional("simCardSecondaryCellularNetworkSelection")?,
+                sim_card_secondary_enabled: f.optional("simCardSecondaryEnabled")?,
+                sim_card_secondary_roaming: f.optional("simCardSecondaryRoaming")?,
+                support11_ax: f.optional("support11AX")?,
+                support_ap_sticky_client_steering: f
+                    .optional("supportApStickyClientSteering")?,
+                support_band_combination: f.optional("supportBandCombination")?,
+                support_channel144: f.optional("supportChannel144")?,
+                support_dual5g_mode: f.optional("supportDual5gMode")?,
+                support_mesh: f.optional("supportMesh")?,
+                support_tri_radio: f.optional("supportTriRadio")?,
+                version: f.optional("version")?,
+                wan_connection: f.optional("wanConnection")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApCapabilities", fields)
+    }
 }
 impl ApCapabilities {
     /// Creates a value with every field empty.
@@ -1239,17 +1326,39 @@ impl<'de> serde::Deserialize<'de> for ApCapabilitiesDefaultBandCombination {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApClient).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApClient {
     /// `status`
     ///
     /// Wire name `status`; `ApClientStatus`; required; may be null.
-    #[serde(default)]
     pub status: Option<ApClientStatus>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApClient {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApClient, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApClient {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApClient, ruckus_one_runtime::object::FieldError> {
+            Ok(ApClient {
+                status: f.optional("status")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApClient", fields)
+    }
 }
 impl ApClient {
     /// Creates a value with every field empty.
@@ -1270,141 +1379,159 @@ impl ApClient {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApClientQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApClientQueryData {
     /// `modelName`
     ///
     /// Wire name `modelName`; `string`; optional.
-    #[serde(rename = "modelName", default, skip_serializing_if = "Option::is_none")]
     pub model_name: Option<String>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `string`; optional.
-    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<String>,
     /// `macAddress`
     ///
     /// Wire name `macAddress`; `string`; optional.
-    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
     pub mac_address: Option<String>,
     /// `osType`
     ///
     /// Wire name `osType`; `string`; optional.
-    #[serde(rename = "osType", default, skip_serializing_if = "Option::is_none")]
     pub os_type: Option<String>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `hostname`
     ///
     /// Wire name `hostname`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// `authenticationStatus`
     ///
     /// Wire name `authenticationStatus`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "authenticationStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_status: Option<i64>,
     /// `wifiCallingEnabled`
     ///
     /// Wire name `wifiCallingEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "wifiCallingEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub wifi_calling_enabled: Option<bool>,
     /// `mldMacAddress`
     ///
     /// Wire name `mldMacAddress`; `string`; optional.
-    #[serde(rename = "mldMacAddress", default, skip_serializing_if = "Option::is_none")]
     pub mld_mac_address: Option<String>,
     /// `band`
     ///
     /// Wire name `band`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<String>,
     /// `cpeMacAddress`
     ///
     /// Wire name `cpeMacAddress`; `string`; optional.
-    #[serde(rename = "cpeMacAddress", default, skip_serializing_if = "Option::is_none")]
     pub cpe_mac_address: Option<String>,
     /// `connectedTime`
     ///
     /// Wire name `connectedTime`; `string`; optional; format: date-time.
-    #[serde(rename = "connectedTime", default, skip_serializing_if = "Option::is_none")]
     pub connected_time: Option<String>,
     /// `lastUpdatedTime`
     ///
     /// Wire name `lastUpdatedTime`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "lastUpdatedTime",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_updated_time: Option<String>,
     /// `venueInformation`
     ///
     /// Wire name `venueInformation`; `VenueInformation`; optional.
-    #[serde(
-        rename = "venueInformation",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub venue_information: Option<VenueInformation>,
     /// `apInformation`
     ///
     /// Wire name `apInformation`; `ApInformation`; optional.
-    #[serde(rename = "apInformation", default, skip_serializing_if = "Option::is_none")]
     pub ap_information: Option<ApInformation>,
     /// `networkInformation`
     ///
     /// Wire name `networkInformation`; `NetworkInformation`; optional.
-    #[serde(
-        rename = "networkInformation",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub network_information: Option<NetworkInformation>,
     /// `signalStatus`
     ///
     /// Wire name `signalStatus`; `SignalStatus`; optional.
-    #[serde(rename = "signalStatus", default, skip_serializing_if = "Option::is_none")]
     pub signal_status: Option<SignalStatus>,
     /// `radioStatus`
     ///
     /// Wire name `radioStatus`; `RadioStatus`; optional.
-    #[serde(rename = "radioStatus", default, skip_serializing_if = "Option::is_none")]
     pub radio_status: Option<RadioStatus>,
     /// `wifiCallingStatus`
     ///
     /// Wire name `wifiCallingStatus`; `WifiCallingStatus`; optional.
-    #[serde(
-        rename = "wifiCallingStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub wifi_calling_status: Option<WifiCallingStatus>,
     /// `trafficStatus`
     ///
     /// Wire name `trafficStatus`; `TrafficStatus`; optional.
-    #[serde(rename = "trafficStatus", default, skip_serializing_if = "Option::is_none")]
     pub traffic_status: Option<TrafficStatus>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApClientQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApClientQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("modelName", &v.model_name);
+            w.optional("deviceType", &v.device_type);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("osType", &v.os_type);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("username", &v.username);
+            w.optional("hostname", &v.hostname);
+            w.optional("authenticationStatus", &v.authentication_status);
+            w.optional("wifiCallingEnabled", &v.wifi_calling_enabled);
+            w.optional("mldMacAddress", &v.mld_mac_address);
+            w.optional("band", &v.band);
+            w.optional("cpeMacAddress", &v.cpe_mac_address);
+            w.optional("connectedTime", &v.connected_time);
+            w.optional("lastUpdatedTime", &v.last_updated_time);
+            w.optional("venueInformation", &v.venue_information);
+            w.optional("apInformation", &v.ap_information);
+            w.optional("networkInformation", &v.network_information);
+            w.optional("signalStatus", &v.signal_status);
+            w.optional("radioStatus", &v.radio_status);
+            w.optional("wifiCallingStatus", &v.wifi_calling_status);
+            w.optional("trafficStatus", &v.traffic_status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApClientQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApClientQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(ApClientQueryData {
+                model_name: f.optional("modelName")?,
+                device_type: f.optional("deviceType")?,
+                mac_address: f.optional("macAddress")?,
+                os_type: f.optional("osType")?,
+                ip_address: f.optional("ipAddress")?,
+                username: f.optional("username")?,
+                hostname: f.optional("hostname")?,
+                authentication_status: f.optional("authenticationStatus")?,
+                wifi_calling_enabled: f.optional("wifiCallingEnabled")?,
+                mld_mac_address: f.optional("mldMacAddress")?,
+                band: f.optional("band")?,
+                cpe_mac_address: f.optional("cpeMacAddress")?,
+                connected_time: f.optional("connectedTime")?,
+                last_updated_time: f.optional("lastUpdatedTime")?,
+                venue_information: f.optional("venueInformation")?,
+                ap_information: f.optional("apInformation")?,
+                network_information: f.optional("networkInformation")?,
+                signal_status: f.optional("signalStatus")?,
+                radio_status: f.optional("radioStatus")?,
+                wifi_calling_status: f.optional("wifiCallingStatus")?,
+                traffic_status: f.optional("trafficStatus")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApClientQueryData", fields)
+    }
 }
 impl ApClientQueryData {
     /// Creates a value with every field empty.
@@ -1602,22 +1729,45 @@ impl<'de> serde::Deserialize<'de> for ApClientStatus {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDhcpSettings).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApDhcpSettings {
     /// `dhcpApRole`
     ///
     /// Wire name `dhcpApRole`; `ApDhcpSettingsDhcpApRole`; required; may be null.
-    #[serde(rename = "dhcpApRole", default)]
     pub dhcp_ap_role: Option<ApDhcpSettingsDhcpApRole>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required; max_length: 12; min_length: 12.
-    #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApDhcpSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApDhcpSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("dhcpApRole", &v.dhcp_ap_role);
+            w.field("serialNumber", &v.serial_number);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApDhcpSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApDhcpSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApDhcpSettings {
+                dhcp_ap_role: f.optional("dhcpApRole")?,
+                serial_number: f.required("serialNumber")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApDhcpSettings", fields)
+    }
 }
 impl ApDhcpSettings {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1701,22 +1851,45 @@ impl<'de> serde::Deserialize<'de> for ApDhcpSettingsDhcpApRole {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommand).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApDiagnosisCommand {
     /// `targetHost`
     ///
     /// Wire name `targetHost`; `string`; optional.
-    #[serde(rename = "targetHost", default, skip_serializing_if = "Option::is_none")]
     pub target_host: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `ApDiagnosisCommandType`; required; may be null.
-    #[serde(rename = "type", default)]
     pub type_: Option<ApDiagnosisCommandType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApDiagnosisCommand {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApDiagnosisCommand, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("targetHost", &v.target_host);
+            w.field("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApDiagnosisCommand {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApDiagnosisCommand, ruckus_one_runtime::object::FieldError> {
+            Ok(ApDiagnosisCommand {
+                target_host: f.optional("targetHost")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApDiagnosisCommand", fields)
+    }
 }
 impl ApDiagnosisCommand {
     /// Creates a value with every field empty.
@@ -1743,17 +1916,46 @@ impl ApDiagnosisCommand {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommandResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApDiagnosisCommandResponse {
     /// `response`
     ///
     /// Wire name `response`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApDiagnosisCommandResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApDiagnosisCommandResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApDiagnosisCommandResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(ApDiagnosisCommandResponse {
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApDiagnosisCommandResponse",
+            fields,
+        )
+    }
 }
 impl ApDiagnosisCommandResponse {
     /// Creates a value with every field empty.
@@ -1774,22 +1976,55 @@ impl ApDiagnosisCommandResponse {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDiagnosisCommandResponseOperationResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApDiagnosisCommandResponseOperationResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `ApDiagnosisCommandResponse`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<ApDiagnosisCommandResponse>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApDiagnosisCommandResponseOperationResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApDiagnosisCommandResponseOperationResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponseOperationResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ApDiagnosisCommandResponseOperationResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ApDiagnosisCommandResponseOperationResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApDiagnosisCommandResponseOperationResponse",
+            fields,
+        )
+    }
 }
 impl ApDiagnosisCommandResponseOperationResponse {
     /// Creates a value with every field empty.
@@ -1878,40 +2113,67 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApDirectedMulticastSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApDirectedMulticastSettings {
     /// `networkEnabled`
     ///
     /// Wire name `networkEnabled`; `boolean`; optional; default: false.
-    #[serde(rename = "networkEnabled", default, skip_serializing_if = "Option::is_none")]
     pub network_enabled: Option<bool>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// `wiredEnabled`
     ///
     /// Wire name `wiredEnabled`; `boolean`; optional; default: false.
-    #[serde(rename = "wiredEnabled", default, skip_serializing_if = "Option::is_none")]
     pub wired_enabled: Option<bool>,
     /// `wirelessEnabled`
     ///
     /// Wire name `wirelessEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "wirelessEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub wireless_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApDirectedMulticastSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApDirectedMulticastSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("networkEnabled", &v.network_enabled);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.optional("wiredEnabled", &v.wired_enabled);
+            w.optional("wirelessEnabled", &v.wireless_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApDirectedMulticastSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ApDirectedMulticastSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ApDirectedMulticastSettings {
+                network_enabled: f.optional("networkEnabled")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                wired_enabled: f.optional("wiredEnabled")?,
+                wireless_enabled: f.optional("wirelessEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApDirectedMulticastSettings",
+            fields,
+        )
+    }
 }
 impl ApDirectedMulticastSettings {
     /// Creates a value with every field empty.
@@ -1950,30 +2212,52 @@ impl ApDirectedMulticastSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApExternalAntennaSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApExternalAntennaSettings {
     /// `externalAntenna`
     ///
     /// Wire name `externalAntenna`; `ExternalAntenna`; optional.
-    #[serde(
-        rename = "externalAntenna",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub external_antenna: Option<super::common::ExternalAntenna>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApExternalAntennaSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApExternalAntennaSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("externalAntenna", &v.external_antenna);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApExternalAntennaSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApExternalAntennaSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApExternalAntennaSettings {
+                external_antenna: f.optional("externalAntenna")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApExternalAntennaSettings",
+            fields,
+        )
+    }
 }
 impl ApExternalAntennaSettings {
     /// Creates a value with every field empty.
@@ -2003,22 +2287,45 @@ impl ApExternalAntennaSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApFloorPosition).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApFloorPosition {
     /// `xPercent`
     ///
     /// Wire name `xPercent`; `number`; optional; default: 0; format: float; maximum: 100; minimum: 0.
-    #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
     pub x_percent: Option<f64>,
     /// `yPercent`
     ///
     /// Wire name `yPercent`; `number`; optional; default: 0; format: float; maximum: 100; minimum: 0.
-    #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
     pub y_percent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApFloorPosition {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApFloorPosition, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("xPercent", &v.x_percent);
+            w.optional("yPercent", &v.y_percent);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApFloorPosition {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApFloorPosition, ruckus_one_runtime::object::FieldError> {
+            Ok(ApFloorPosition {
+                x_percent: f.optional("xPercent")?,
+                y_percent: f.optional("yPercent")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApFloorPosition", fields)
+    }
 }
 impl ApFloorPosition {
     /// Creates a value with every field empty.
@@ -2045,27 +2352,20 @@ impl ApFloorPosition {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApGroup).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApGroup {
     /// `apSerialNumbers`
     ///
     /// Wire name `apSerialNumbers`; `array<ApSerialNumber>`; optional.
-    #[serde(
-        rename = "apSerialNumbers",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ap_serial_numbers: Option<Vec<ApSerialNumber>>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -2075,11 +2375,41 @@ pub struct ApGroup {
     ///
     /// Wire name `venueId`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApGroup, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("venueId", &v.venue_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApGroup, ruckus_one_runtime::object::FieldError> {
+            Ok(ApGroup {
+                ap_serial_numbers: f.optional("apSerialNumbers")?,
+                description: f.optional("description")?,
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                venue_id: f.optional("venueId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApGroup", fields)
+    }
 }
 impl ApGroup {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2122,32 +2452,57 @@ impl ApGroup {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApInformation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApInformation {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `macAddress`
     ///
     /// Wire name `macAddress`; `string`; optional.
-    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
     pub mac_address: Option<String>,
     /// `bssid`
     ///
     /// Wire name `bssid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApInformation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApInformation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("name", &v.name);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("bssid", &v.bssid);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApInformation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApInformation, ruckus_one_runtime::object::FieldError> {
+            Ok(ApInformation {
+                serial_number: f.optional("serialNumber")?,
+                name: f.optional("name")?,
+                mac_address: f.optional("macAddress")?,
+                bssid: f.optional("bssid")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApInformation", fields)
+    }
 }
 impl ApInformation {
     /// Creates a value with every field empty.
@@ -2186,21 +2541,39 @@ impl ApInformation {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApIotSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApIotSettings {
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApIotSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApIotSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApIotSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApIotSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApIotSettings {
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApIotSettings", fields)
+    }
 }
 impl ApIotSettings {
     /// Creates a value with every field empty.
@@ -2221,31 +2594,58 @@ impl ApIotSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLanPortSpecificSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApLanPortSpecificSettings {
     /// `poeMode`
     ///
     /// Wire name `poeMode`; `ApLanPortSpecificSettingsPoeMode`; optional; may be null.
-    #[serde(rename = "poeMode", default, skip_serializing_if = "Option::is_none")]
     pub poe_mode: Option<ApLanPortSpecificSettingsPoeMode>,
     /// `poeOut`
     ///
     /// Wire name `poeOut`; `boolean`; optional; default: false.
-    #[serde(rename = "poeOut", default, skip_serializing_if = "Option::is_none")]
     pub poe_out: Option<bool>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApLanPortSpecificSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApLanPortSpecificSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("poeMode", &v.poe_mode);
+            w.optional("poeOut", &v.poe_out);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApLanPortSpecificSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApLanPortSpecificSettings {
+                poe_mode: f.optional("poeMode")?,
+                poe_out: f.optional("poeOut")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApLanPortSpecificSettings",
+            fields,
+        )
+    }
 }
 impl ApLanPortSpecificSettings {
     /// Creates a value with every field empty.
@@ -2356,26 +2756,45 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettingsPoeMode {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLedSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApLedSettings {
     /// `ledEnabled`
     ///
     /// Wire name `ledEnabled`; `boolean`; optional; default: false.
-    #[serde(rename = "ledEnabled", default, skip_serializing_if = "Option::is_none")]
     pub led_enabled: Option<bool>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApLedSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApLedSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("ledEnabled", &v.led_enabled);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApLedSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApLedSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApLedSettings {
+                led_enabled: f.optional("ledEnabled")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApLedSettings", fields)
+    }
 }
 impl ApLedSettings {
     /// Creates a value with every field empty.
@@ -2402,17 +2821,39 @@ impl ApLedSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLogs).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApLogs {
     /// `fileUrl`
     ///
     /// Wire name `fileUrl`; `string`; optional.
-    #[serde(rename = "fileUrl", default, skip_serializing_if = "Option::is_none")]
     pub file_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApLogs {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApLogs, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fileUrl", &v.file_url);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApLogs {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApLogs, ruckus_one_runtime::object::FieldError> {
+            Ok(ApLogs {
+                file_url: f.optional("fileUrl")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApLogs", fields)
+    }
 }
 impl ApLogs {
     /// Creates a value with every field empty.
@@ -2433,26 +2874,55 @@ impl ApLogs {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApManagementTrafficVlanSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApManagementTrafficVlanSettings {
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApManagementTrafficVlanSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApManagementTrafficVlanSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.optional("vlanId", &v.vlan_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApManagementTrafficVlanSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ApManagementTrafficVlanSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ApManagementTrafficVlanSettings {
+                use_venue_settings: f.optional("useVenueSettings")?,
+                vlan_id: f.optional("vlanId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApManagementTrafficVlanSettings",
+            fields,
+        )
+    }
 }
 impl ApManagementTrafficVlanSettings {
     /// Creates a value with every field empty.
@@ -2479,31 +2949,51 @@ impl ApManagementTrafficVlanSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApMeshSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApMeshSettings {
     /// `meshMode`
     ///
     /// Wire name `meshMode`; `ApMeshSettingsMeshMode`; optional; default: AUTO.
-    #[serde(rename = "meshMode", default, skip_serializing_if = "Option::is_none")]
     pub mesh_mode: Option<ApMeshSettingsMeshMode>,
     /// `uplinkMacAddresses`
     ///
     /// Wire name `uplinkMacAddresses`; `array<string>`; optional.
-    #[serde(
-        rename = "uplinkMacAddresses",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub uplink_mac_addresses: Option<Vec<String>>,
     /// `uplinkMode`
     ///
     /// Wire name `uplinkMode`; `ApMeshSettingsUplinkMode`; optional; default: SMART.
-    #[serde(rename = "uplinkMode", default, skip_serializing_if = "Option::is_none")]
     pub uplink_mode: Option<ApMeshSettingsUplinkMode>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApMeshSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApMeshSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("meshMode", &v.mesh_mode);
+            w.optional("uplinkMacAddresses", &v.uplink_mac_addresses);
+            w.optional("uplinkMode", &v.uplink_mode);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApMeshSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApMeshSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApMeshSettings {
+                mesh_mode: f.optional("meshMode")?,
+                uplink_mac_addresses: f.optional("uplinkMacAddresses")?,
+                uplink_mode: f.optional("uplinkMode")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApMeshSettings", fields)
+    }
 }
 impl ApMeshSettings {
     /// Creates a value with every field empty.
@@ -2657,22 +3147,45 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettingsUplinkMode {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbors).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApNeighbors {
     /// `status`
     ///
     /// Wire name `status`; `ApNeighborsStatus`; required; may be null.
-    #[serde(default)]
     pub status: Option<ApNeighborsStatus>,
     /// `type`
     ///
     /// Wire name `type`; `ApNeighborsType`; required; may be null.
-    #[serde(rename = "type", default)]
     pub type_: Option<ApNeighborsType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApNeighbors {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApNeighbors, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("status", &v.status);
+            w.field("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApNeighbors {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApNeighbors, ruckus_one_runtime::object::FieldError> {
+            Ok(ApNeighbors {
+                status: f.optional("status")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApNeighbors", fields)
+    }
 }
 impl ApNeighbors {
     /// Creates a value with every field empty.
@@ -2805,50 +3318,69 @@ impl<'de> serde::Deserialize<'de> for ApNeighborsType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApNetworkSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApNetworkSettings {
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `ipType`
     ///
     /// Wire name `ipType`; `ApNetworkSettingsIpType`; required; may be null.
-    #[serde(rename = "ipType", default)]
     pub ip_type: Option<ApNetworkSettingsIpType>,
     /// `netmask`
     ///
     /// Wire name `netmask`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub netmask: Option<String>,
     /// `primaryDnsServer`
     ///
     /// Wire name `primaryDnsServer`; `string`; optional.
-    #[serde(
-        rename = "primaryDnsServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub primary_dns_server: Option<String>,
     /// `secondaryDnsServer`
     ///
     /// Wire name `secondaryDnsServer`; `string`; optional.
-    #[serde(
-        rename = "secondaryDnsServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub secondary_dns_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApNetworkSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApNetworkSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("gateway", &v.gateway);
+            w.optional("ip", &v.ip);
+            w.field("ipType", &v.ip_type);
+            w.optional("netmask", &v.netmask);
+            w.optional("primaryDnsServer", &v.primary_dns_server);
+            w.optional("secondaryDnsServer", &v.secondary_dns_server);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApNetworkSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApNetworkSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApNetworkSettings {
+                gateway: f.optional("gateway")?,
+                ip: f.optional("ip")?,
+                ip_type: f.optional("ipType")?,
+                netmask: f.optional("netmask")?,
+                primary_dns_server: f.optional("primaryDnsServer")?,
+                secondary_dns_server: f.optional("secondaryDnsServer")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApNetworkSettings", fields)
+    }
 }
 impl ApNetworkSettings {
     /// Creates a value with every field empty.
@@ -2954,49 +3486,63 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettingsIpType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPacketAction).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApPacketAction {
     /// `action`
     ///
     /// Wire name `action`; `ApPacketActionAction`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<ApPacketActionAction>,
     /// `captureInterface`
     ///
     /// Wire name `captureInterface`; `ApPacketActionCaptureInterface`; optional; may be null.
-    #[serde(
-        rename = "captureInterface",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub capture_interface: Option<ApPacketActionCaptureInterface>,
     /// `frameTypeFilter`
     ///
     /// Wire name `frameTypeFilter`; `array<ApPacketActionFrameTypeFilter>`; optional.
-    #[serde(
-        rename = "frameTypeFilter",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub frame_type_filter: Option<Vec<ApPacketActionFrameTypeFilter>>,
     /// `macAddressFilter`
     ///
     /// Wire name `macAddressFilter`; `string`; optional.
-    #[serde(
-        rename = "macAddressFilter",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mac_address_filter: Option<String>,
     /// `sessionId`
     ///
     /// Wire name `sessionId`; `string`; optional.
-    #[serde(rename = "sessionId", default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApPacketAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApPacketAction, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("action", &v.action);
+            w.optional("captureInterface", &v.capture_interface);
+            w.optional("frameTypeFilter", &v.frame_type_filter);
+            w.optional("macAddressFilter", &v.mac_address_filter);
+            w.optional("sessionId", &v.session_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApPacketAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApPacketAction, ruckus_one_runtime::object::FieldError> {
+            Ok(ApPacketAction {
+                action: f.optional("action")?,
+                capture_interface: f.optional("captureInterface")?,
+                frame_type_filter: f.optional("frameTypeFilter")?,
+                mac_address_filter: f.optional("macAddressFilter")?,
+                session_id: f.optional("sessionId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApPacketAction", fields)
+    }
 }
 impl ApPacketAction {
     /// Creates a value with every field empty.
@@ -3260,37 +3806,63 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionFrameTypeFilter {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPackets).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApPackets {
     /// `errorMsg`
     ///
     /// Wire name `errorMsg`; `string`; optional.
-    #[serde(rename = "errorMsg", default, skip_serializing_if = "Option::is_none")]
     pub error_msg: Option<String>,
     /// `fileName`
     ///
     /// Wire name `fileName`; `string`; optional.
-    #[serde(rename = "fileName", default, skip_serializing_if = "Option::is_none")]
     pub file_name: Option<String>,
     /// `fileUrl`
     ///
     /// Wire name `fileUrl`; `string`; optional.
-    #[serde(rename = "fileUrl", default, skip_serializing_if = "Option::is_none")]
     pub file_url: Option<String>,
     /// `sessionId`
     ///
     /// Wire name `sessionId`; `string`; optional.
-    #[serde(rename = "sessionId", default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// `state`
     ///
     /// Wire name `state`; `ApPacketsState`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<ApPacketsState>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApPackets {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApPackets, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("errorMsg", &v.error_msg);
+            w.optional("fileName", &v.file_name);
+            w.optional("fileUrl", &v.file_url);
+            w.optional("sessionId", &v.session_id);
+            w.optional("state", &v.state);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApPackets {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApPackets, ruckus_one_runtime::object::FieldError> {
+            Ok(ApPackets {
+                error_msg: f.optional("errorMsg")?,
+                file_name: f.optional("fileName")?,
+                file_url: f.optional("fileUrl")?,
+                session_id: f.optional("sessionId")?,
+                state: f.optional("state")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApPackets", fields)
+    }
 }
 impl ApPackets {
     /// Creates a value with every field empty.
@@ -3422,27 +3994,51 @@ impl<'de> serde::Deserialize<'de> for ApPacketsState {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApPictures).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApPictures {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional; default: null; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; default: null; max_length: 1024; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `url`
     ///
     /// Wire name `url`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApPictures {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApPictures, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("url", &v.url);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApPictures {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApPictures, ruckus_one_runtime::object::FieldError> {
+            Ok(ApPictures {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                url: f.optional("url")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApPictures", fields)
+    }
 }
 impl ApPictures {
     /// Creates a value with every field empty.
@@ -3475,82 +4071,93 @@ impl ApPictures {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio24GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio24GHzSettings {
     /// `allowedChannels`
     ///
     /// Wire name `allowedChannels`; `array<ApRadio24GHzSettingsAllowedChannels>`; optional.
-    #[serde(
-        rename = "allowedChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_channels: Option<Vec<ApRadio24GHzSettingsAllowedChannels>>,
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `ApRadio24GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    #[serde(
-        rename = "channelBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub channel_bandwidth: Option<ApRadio24GHzSettingsChannelBandwidth>,
     /// `manualChannel`
     ///
     /// Wire name `manualChannel`; `integer`; optional; default: 0; format: int32.
-    #[serde(rename = "manualChannel", default, skip_serializing_if = "Option::is_none")]
     pub manual_channel: Option<i64>,
     /// `method`
     ///
     /// Wire name `method`; `ApRadio24GHzSettingsMethod`; optional; default: CHANNELFLY.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<ApRadio24GHzSettingsMethod>,
     /// `operativeChannel`
     ///
     /// Wire name `operativeChannel`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "operativeChannel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub operative_channel: Option<i64>,
     /// `operativeTxPower`
     ///
     /// Wire name `operativeTxPower`; `string`; optional.
-    #[serde(
-        rename = "operativeTxPower",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub operative_tx_power: Option<String>,
     /// `snr_dB`
     ///
     /// Wire name `snr_dB`; `integer`; optional; format: int32.
-    #[serde(rename = "snr_dB", default, skip_serializing_if = "Option::is_none")]
     pub snr_d_b: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `ApRadio24GHzSettingsTxPower`; optional; default: MAX.
-    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<ApRadio24GHzSettingsTxPower>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApRadio24GHzSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApRadio24GHzSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("allowedChannels", &v.allowed_channels);
+            w.optional("changeInterval", &v.change_interval);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("manualChannel", &v.manual_channel);
+            w.optional("method", &v.method);
+            w.optional("operativeChannel", &v.operative_channel);
+            w.optional("operativeTxPower", &v.operative_tx_power);
+            w.optional("snr_dB", &v.snr_d_b);
+            w.optional("txPower", &v.tx_power);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApRadio24GHzSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApRadio24GHzSettings {
+                allowed_channels: f.optional("allowedChannels")?,
+                change_interval: f.optional("changeInterval")?,
+                channel_bandwidth: f.optional("channelBandwidth")?,
+                manual_channel: f.optional("manualChannel")?,
+                method: f.optional("method")?,
+                operative_channel: f.optional("operativeChannel")?,
+                operative_tx_power: f.optional("operativeTxPower")?,
+                snr_d_b: f.optional("snr_dB")?,
+                tx_power: f.optional("txPower")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApRadio24GHzSettings", fields)
+    }
 }
 impl ApRadio24GHzSettings {
     /// Creates a value with every field empty.
@@ -3950,82 +4557,93 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettingsTxPower {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio5GHzSettings {
     /// `allowedChannels`
     ///
     /// Wire name `allowedChannels`; `array<ApRadio5GHzSettingsAllowedChannels>`; optional.
-    #[serde(
-        rename = "allowedChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_channels: Option<Vec<ApRadio5GHzSettingsAllowedChannels>>,
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `ApRadio5GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    #[serde(
-        rename = "channelBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub channel_bandwidth: Option<ApRadio5GHzSettingsChannelBandwidth>,
     /// `manualChannel`
     ///
     /// Wire name `manualChannel`; `integer`; optional; default: 0; format: int32.
-    #[serde(rename = "manualChannel", default, skip_serializing_if = "Option::is_none")]
     pub manual_channel: Option<i64>,
     /// `method`
     ///
     /// Wire name `method`; `ApRadio5GHzSettingsMethod`; optional; default: CHANNELFLY.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<ApRadio5GHzSettingsMethod>,
     /// `operativeChannel`
     ///
     /// Wire name `operativeChannel`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "operativeChannel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub operative_channel: Option<i64>,
     /// `operativeTxPower`
     ///
     /// Wire name `operativeTxPower`; `string`; optional.
-    #[serde(
-        rename = "operativeTxPower",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub operative_tx_power: Option<String>,
     /// `snr_dB`
     ///
     /// Wire name `snr_dB`; `integer`; optional; format: int32.
-    #[serde(rename = "snr_dB", default, skip_serializing_if = "Option::is_none")]
     pub snr_d_b: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `ApRadio5GHzSettingsTxPower`; optional; default: MAX.
-    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<ApRadio5GHzSettingsTxPower>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApRadio5GHzSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApRadio5GHzSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("allowedChannels", &v.allowed_channels);
+            w.optional("changeInterval", &v.change_interval);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("manualChannel", &v.manual_channel);
+            w.optional("method", &v.method);
+            w.optional("operativeChannel", &v.operative_channel);
+            w.optional("operativeTxPower", &v.operative_tx_power);
+            w.optional("snr_dB", &v.snr_d_b);
+            w.optional("txPower", &v.tx_power);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApRadio5GHzSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApRadio5GHzSettings {
+                allowed_channels: f.optional("allowedChannels")?,
+                change_interval: f.optional("changeInterval")?,
+                channel_bandwidth: f.optional("channelBandwidth")?,
+                manual_channel: f.optional("manualChannel")?,
+                method: f.optional("method")?,
+                operative_channel: f.optional("operativeChannel")?,
+                operative_tx_power: f.optional("operativeTxPower")?,
+                snr_d_b: f.optional("snr_dB")?,
+                tx_power: f.optional("txPower")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApRadio5GHzSettings", fields)
+    }
 }
 impl ApRadio5GHzSettings {
     /// Creates a value with every field empty.
@@ -4497,144 +5115,157 @@ impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettingsTxPower {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadio6GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio6GHzSettings {
     /// `allowedChannels`
     ///
     /// Wire name `allowedChannels`; `array<ApRadio6GHzSettingsAllowedChannels>`; optional.
-    #[serde(
-        rename = "allowedChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_channels: Option<Vec<ApRadio6GHzSettingsAllowedChannels>>,
     /// `bssMinRate6G`
     ///
     /// Wire name `bssMinRate6G`; `ApRadio6GHzSettingsBssMinRate6G`; optional; default: HE_MCS_0.
-    #[serde(rename = "bssMinRate6G", default, skip_serializing_if = "Option::is_none")]
     pub bss_min_rate6_g: Option<ApRadio6GHzSettingsBssMinRate6G>,
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `ApRadio6GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    #[serde(
-        rename = "channelBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub channel_bandwidth: Option<ApRadio6GHzSettingsChannelBandwidth>,
     /// `channelBandwidth320MhzGroup`
     ///
     /// Wire name `channelBandwidth320MhzGroup`; `ApRadio6GHzSettingsChannelBandwidth320MhzGroup`; optional; default: AUTO.
-    #[serde(
-        rename = "channelBandwidth320MhzGroup",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub channel_bandwidth320_mhz_group: Option<
         ApRadio6GHzSettingsChannelBandwidth320MhzGroup,
     >,
     /// `enableAfc`
     ///
     /// Wire name `enableAfc`; `boolean`; optional; default: false.
-    #[serde(rename = "enableAfc", default, skip_serializing_if = "Option::is_none")]
     pub enable_afc: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// `enableMulticastUplinkRateLimiting`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// `manualChannel`
     ///
     /// Wire name `manualChannel`; `integer`; optional; default: 0; format: int32.
-    #[serde(rename = "manualChannel", default, skip_serializing_if = "Option::is_none")]
     pub manual_channel: Option<i64>,
     /// `method`
     ///
     /// Wire name `method`; `ApRadio6GHzSettingsMethod`; optional; default: CHANNELFLY.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<ApRadio6GHzSettingsMethod>,
     /// `mgmtTxRate6G`
     ///
     /// Wire name `mgmtTxRate6G`; `ApRadio6GHzSettingsMgmtTxRate6G`; optional; default: _6.
-    #[serde(rename = "mgmtTxRate6G", default, skip_serializing_if = "Option::is_none")]
     pub mgmt_tx_rate6_g: Option<ApRadio6GHzSettingsMgmtTxRate6G>,
     /// `multicastDownlinkRateLimiting`
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; minimum: 1.
-    #[serde(
-        rename = "multicastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// `multicastUplinkRateLimiting`
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
-    #[serde(
-        rename = "multicastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_uplink_rate_limiting: Option<i64>,
     /// `operativeChannel`
     ///
     /// Wire name `operativeChannel`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "operativeChannel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub operative_channel: Option<i64>,
     /// `operativeTxPower`
     ///
     /// Wire name `operativeTxPower`; `string`; optional.
-    #[serde(
-        rename = "operativeTxPower",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub operative_tx_power: Option<String>,
     /// `snr_dB`
     ///
     /// Wire name `snr_dB`; `integer`; optional; format: int32.
-    #[serde(rename = "snr_dB", default, skip_serializing_if = "Option::is_none")]
     pub snr_d_b: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `ApRadio6GHzSettingsTxPower`; optional; default: MAX.
-    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<ApRadio6GHzSettingsTxPower>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApRadio6GHzSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApRadio6GHzSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("allowedChannels", &v.allowed_channels);
+            w.optional("bssMinRate6G", &v.bss_min_rate6_g);
+            w.optional("changeInterval", &v.change_interval);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("channelBandwidth320MhzGroup", &v.channel_bandwidth320_mhz_group);
+            w.optional("enableAfc", &v.enable_afc);
+            w.optional(
+                "enableMulticastDownlinkRateLimiting",
+                &v.enable_multicast_downlink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting",
+                &v.enable_multicast_uplink_rate_limiting,
+            );
+            w.optional("manualChannel", &v.manual_channel);
+            w.optional("method", &v.method);
+            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6_g);
+            w.optional(
+                "multicastDownlinkRateLimiting",
+                &v.multicast_downlink_rate_limiting,
+            );
+            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+            w.optional("operativeChannel", &v.operative_channel);
+            w.optional("operativeTxPower", &v.operative_tx_power);
+            w.optional("snr_dB", &v.snr_d_b);
+            w.optional("txPower", &v.tx_power);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApRadio6GHzSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApRadio6GHzSettings {
+                allowed_channels: f.optional("allowedChannels")?,
+                bss_min_rate6_g: f.optional("bssMinRate6G")?,
+                change_interval: f.optional("changeInterval")?,
+                channel_bandwidth: f.optional("channelBandwidth")?,
+                channel_bandwidth320_mhz_group: f
+                    .optional("channelBandwidth320MhzGroup")?,
+                enable_afc: f.optional("enableAfc")?,
+                enable_multicast_downlink_rate_limiting: f
+                    .optional("enableMulticastDownlinkRateLimiting")?,
+                enable_multicast_uplink_rate_limiting: f
+                    .optional("enableMulticastUplinkRateLimiting")?,
+                manual_channel: f.optional("manualChannel")?,
+                method: f.optional("method")?,
+                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G")?,
+                multicast_downlink_rate_limiting: f
+                    .optional("multicastDownlinkRateLimiting")?,
+                multicast_uplink_rate_limiting: f
+                    .optional("multicastUplinkRateLimiting")?,
+                operative_channel: f.optional("operativeChannel")?,
+                operative_tx_power: f.optional("operativeTxPower")?,
+                snr_d_b: f.optional("snr_dB")?,
+                tx_power: f.optional("txPower")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApRadio6GHzSettings", fields)
+    }
 }
 impl ApRadio6GHzSettings {
     /// Creates a value with every field empty.
@@ -5477,54 +6108,76 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettingsTxPower {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioDual5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadioDual5GHzSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `lower5gEnabled`
     ///
     /// Wire name `lower5gEnabled`; `boolean`; optional; default: false.
-    #[serde(rename = "lower5gEnabled", default, skip_serializing_if = "Option::is_none")]
     pub lower5g_enabled: Option<bool>,
     /// `radioParamsLower5G`
     ///
     /// Wire name `radioParamsLower5G`; `ApRadio5GHzSettings`; optional.
-    #[serde(
-        rename = "radioParamsLower5G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub radio_params_lower5_g: Option<ApRadio5GHzSettings>,
     /// `radioParamsUpper5G`
     ///
     /// Wire name `radioParamsUpper5G`; `ApRadio5GHzSettings`; optional.
-    #[serde(
-        rename = "radioParamsUpper5G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub radio_params_upper5_g: Option<ApRadio5GHzSettings>,
     /// `upper5gEnabled`
     ///
     /// Wire name `upper5gEnabled`; `boolean`; optional; default: false.
-    #[serde(rename = "upper5gEnabled", default, skip_serializing_if = "Option::is_none")]
     pub upper5g_enabled: Option<bool>,
     /// `useVenueEnabled`
     ///
     /// Wire name `useVenueEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApRadioDual5GHzSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApRadioDual5GHzSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enabled", &v.enabled);
+            w.optional("lower5gEnabled", &v.lower5g_enabled);
+            w.optional("radioParamsLower5G", &v.radio_params_lower5_g);
+            w.optional("radioParamsUpper5G", &v.radio_params_upper5_g);
+            w.optional("upper5gEnabled", &v.upper5g_enabled);
+            w.optional("useVenueEnabled", &v.use_venue_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadioDual5GHzSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApRadioDual5GHzSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApRadioDual5GHzSettings {
+                enabled: f.optional("enabled")?,
+                lower5g_enabled: f.optional("lower5gEnabled")?,
+                radio_params_lower5_g: f.optional("radioParamsLower5G")?,
+                radio_params_upper5_g: f.optional("radioParamsUpper5G")?,
+                upper5g_enabled: f.optional("upper5gEnabled")?,
+                use_venue_enabled: f.optional("useVenueEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApRadioDual5GHzSettings",
+            fields,
+        )
+    }
 }
 impl ApRadioDual5GHzSettings {
     /// Creates a value with every field empty.
@@ -5581,63 +6234,75 @@ impl ApRadioDual5GHzSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApRadioSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadioSettings {
     /// `apRadioParams24G`
     ///
     /// Wire name `apRadioParams24G`; `ApRadio24GHzSettings`; optional.
-    #[serde(
-        rename = "apRadioParams24G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ap_radio_params24_g: Option<ApRadio24GHzSettings>,
     /// `apRadioParams50G`
     ///
     /// Wire name `apRadioParams50G`; `ApRadio5GHzSettings`; optional.
-    #[serde(
-        rename = "apRadioParams50G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ap_radio_params50_g: Option<ApRadio5GHzSettings>,
     /// `apRadioParams6G`
     ///
     /// Wire name `apRadioParams6G`; `ApRadio6GHzSettings`; optional.
-    #[serde(
-        rename = "apRadioParams6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ap_radio_params6_g: Option<ApRadio6GHzSettings>,
     /// `apRadioParamsDual5G`
     ///
     /// Wire name `apRadioParamsDual5G`; `ApRadioDual5GHzSettings`; optional.
-    #[serde(
-        rename = "apRadioParamsDual5G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ap_radio_params_dual5_g: Option<ApRadioDual5GHzSettings>,
     /// `enable24G`
     ///
     /// Wire name `enable24G`; `boolean`; optional; default: true.
-    #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
     pub enable24_g: Option<bool>,
     /// `enable50G`
     ///
     /// Wire name `enable50G`; `boolean`; optional; default: true.
-    #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
     pub enable50_g: Option<bool>,
     /// `enable6G`
     ///
     /// Wire name `enable6G`; `boolean`; optional; default: false.
-    #[serde(rename = "enable6G", default, skip_serializing_if = "Option::is_none")]
     pub enable6_g: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApRadioSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApRadioSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("apRadioParams24G", &v.ap_radio_params24_g);
+            w.optional("apRadioParams50G", &v.ap_radio_params50_g);
+            w.optional("apRadioParams6G", &v.ap_radio_params6_g);
+            w.optional("apRadioParamsDual5G", &v.ap_radio_params_dual5_g);
+            w.optional("enable24G", &v.enable24_g);
+            w.optional("enable50G", &v.enable50_g);
+            w.optional("enable6G", &v.enable6_g);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadioSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApRadioSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApRadioSettings {
+                ap_radio_params24_g: f.optional("apRadioParams24G")?,
+                ap_radio_params50_g: f.optional("apRadioParams50G")?,
+                ap_radio_params6_g: f.optional("apRadioParams6G")?,
+                ap_radio_params_dual5_g: f.optional("apRadioParamsDual5G")?,
+                enable24_g: f.optional("enable24G")?,
+                enable50_g: f.optional("enable50G")?,
+                enable6_g: f.optional("enable6G")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApRadioSettings", fields)
+    }
 }
 impl ApRadioSettings {
     /// Creates a value with every field empty.
@@ -5706,31 +6371,51 @@ impl ApRadioSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSerialNumber).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApSerialNumber {
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; required.
-    #[serde(rename = "serialNumber")]
     pub serial_number: String,
     /// `softDeleted`
     ///
     /// Wire name `softDeleted`; `boolean`; optional; default: false.
-    #[serde(rename = "softDeleted", default, skip_serializing_if = "Option::is_none")]
     pub soft_deleted: Option<bool>,
     /// `softDeletedDate`
     ///
     /// Wire name `softDeletedDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "softDeletedDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub soft_deleted_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApSerialNumber {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApSerialNumber, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("serialNumber", &v.serial_number);
+            w.optional("softDeleted", &v.soft_deleted);
+            w.optional("softDeletedDate", &v.soft_deleted_date);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApSerialNumber {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApSerialNumber, ruckus_one_runtime::object::FieldError> {
+            Ok(ApSerialNumber {
+                serial_number: f.required("serialNumber")?,
+                soft_deleted: f.optional("softDeleted")?,
+                soft_deleted_date: f.optional("softDeletedDate")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApSerialNumber", fields)
+    }
 }
 impl ApSerialNumber {
     /// Creates a value from the required fields; optional fields start empty.
@@ -5758,36 +6443,64 @@ impl ApSerialNumber {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSmartMonitorSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApSmartMonitorSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `interval`
     ///
     /// Wire name `interval`; `integer`; optional; default: 10; format: int32; maximum: 60; minimum: 5.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval: Option<i64>,
     /// `threshold`
     ///
     /// Wire name `threshold`; `integer`; optional; default: 3; format: int32; maximum: 10; minimum: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threshold: Option<i64>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApSmartMonitorSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApSmartMonitorSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enabled", &v.enabled);
+            w.optional("interval", &v.interval);
+            w.optional("threshold", &v.threshold);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApSmartMonitorSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApSmartMonitorSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApSmartMonitorSettings {
+                enabled: f.optional("enabled")?,
+                interval: f.optional("interval")?,
+                threshold: f.optional("threshold")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApSmartMonitorSettings",
+            fields,
+        )
+    }
 }
 impl ApSmartMonitorSettings {
     /// Creates a value with every field empty.
@@ -5826,40 +6539,71 @@ impl ApSmartMonitorSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApStickyClientSteeringSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApStickyClientSteeringSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `neighborApPercentageThreshold`
     ///
     /// Wire name `neighborApPercentageThreshold`; `integer`; optional; default: 20; format: int32; maximum: 40; minimum: 10.
-    #[serde(
-        rename = "neighborApPercentageThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub neighbor_ap_percentage_threshold: Option<i64>,
     /// `snrThreshold`
     ///
     /// Wire name `snrThreshold`; `integer`; optional; default: 15; format: int32; maximum: 30; minimum: 5.
-    #[serde(rename = "snrThreshold", default, skip_serializing_if = "Option::is_none")]
     pub snr_threshold: Option<i64>,
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApStickyClientSteeringSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApStickyClientSteeringSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enabled", &v.enabled);
+            w.optional(
+                "neighborApPercentageThreshold",
+                &v.neighbor_ap_percentage_threshold,
+            );
+            w.optional("snrThreshold", &v.snr_threshold);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApStickyClientSteeringSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ApStickyClientSteeringSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ApStickyClientSteeringSettings {
+                enabled: f.optional("enabled")?,
+                neighbor_ap_percentage_threshold: f
+                    .optional("neighborApPercentageThreshold")?,
+                snr_threshold: f.optional("snrThreshold")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApStickyClientSteeringSettings",
+            fields,
+        )
+    }
 }
 impl ApStickyClientSteeringSettings {
     /// Creates a value with every field empty.
@@ -5901,17 +6645,39 @@ impl ApStickyClientSteeringSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSystemCommand).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApSystemCommand {
     /// `type`
     ///
     /// Wire name `type`; `ApSystemCommandType`; required; may be null.
-    #[serde(rename = "type", default)]
     pub type_: Option<ApSystemCommandType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApSystemCommand {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApSystemCommand, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApSystemCommand {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApSystemCommand, ruckus_one_runtime::object::FieldError> {
+            Ok(ApSystemCommand {
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApSystemCommand", fields)
+    }
 }
 impl ApSystemCommand {
     /// Creates a value with every field empty.
@@ -5987,21 +6753,39 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommandType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApUsbPortSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApUsbPortSettings {
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApUsbPortSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApUsbPortSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApUsbPortSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApUsbPortSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApUsbPortSettings {
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApUsbPortSettings", fields)
+    }
 }
 impl ApUsbPortSettings {
     /// Creates a value with every field empty.
@@ -6022,36 +6806,57 @@ impl ApUsbPortSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApsImportResults).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApsImportResults {
     /// `downloadUrl`
     ///
     /// Wire name `downloadUrl`; `string`; optional.
-    #[serde(rename = "downloadUrl", default, skip_serializing_if = "Option::is_none")]
     pub download_url: Option<String>,
     /// `errors`
     ///
     /// Wire name `errors`; `array<ImportError>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<ImportError>>,
     /// `fileErrorCount`
     ///
     /// Wire name `fileErrorCount`; `integer`; optional; format: int32.
-    #[serde(rename = "fileErrorCount", default, skip_serializing_if = "Option::is_none")]
     pub file_error_count: Option<i64>,
     /// `operationRequestId`
     ///
     /// Wire name `operationRequestId`; `string`; optional.
-    #[serde(
-        rename = "operationRequestId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub operation_request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApsImportResults {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApsImportResults, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("downloadUrl", &v.download_url);
+            w.optional("errors", &v.errors);
+            w.optional("fileErrorCount", &v.file_error_count);
+            w.optional("operationRequestId", &v.operation_request_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApsImportResults {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApsImportResults, ruckus_one_runtime::object::FieldError> {
+            Ok(ApsImportResults {
+                download_url: f.optional("downloadUrl")?,
+                errors: f.optional("errors")?,
+                file_error_count: f.optional("fileErrorCount")?,
+                operation_request_id: f.optional("operationRequestId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApsImportResults", fields)
+    }
 }
 impl ApsImportResults {
     /// Creates a value with every field empty.
@@ -6090,27 +6895,51 @@ impl ApsImportResults {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels24G {
     /// `20MHz`
     ///
     /// Wire name `20MHz`; `array<Channels24G20mHz>`; optional.
-    #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_20m_hz: Option<Vec<Channels24G20mHz>>,
     /// `40MHz`
     ///
     /// Wire name `40MHz`; `array<Channels24G40mHz>`; optional.
-    #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_40m_hz: Option<Vec<Channels24G40mHz>>,
     /// `auto`
     ///
     /// Wire name `auto`; `array<Channels24GAuto>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<Vec<Channels24GAuto>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Channels24G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Channels24G, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("20MHz", &v.n_20m_hz);
+            w.optional("40MHz", &v.n_40m_hz);
+            w.optional("auto", &v.auto);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels24G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Channels24G, ruckus_one_runtime::object::FieldError> {
+            Ok(Channels24G {
+                n_20m_hz: f.optional("20MHz")?,
+                n_40m_hz: f.optional("40MHz")?,
+                auto: f.optional("auto")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Channels24G", fields)
+    }
 }
 impl Channels24G {
     /// Creates a value with every field empty.
@@ -6440,36 +7269,57 @@ impl<'de> serde::Deserialize<'de> for Channels24GAuto {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels5G {
     /// `dfs`
     ///
     /// Wire name `dfs`; `Channels5GIndoorOutdoor`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dfs: Option<Channels5GIndoorOutdoor>,
     /// `indoor`
     ///
     /// Wire name `indoor`; `Channels5GIndoorOutdoor`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indoor: Option<Channels5GIndoorOutdoor>,
     /// `indoorForOutdoorAp`
     ///
     /// Wire name `indoorForOutdoorAp`; `Channels5GIndoorOutdoor`; optional.
-    #[serde(
-        rename = "indoorForOutdoorAp",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub indoor_for_outdoor_ap: Option<Channels5GIndoorOutdoor>,
     /// `outdoor`
     ///
     /// Wire name `outdoor`; `Channels5GIndoorOutdoor`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outdoor: Option<Channels5GIndoorOutdoor>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Channels5G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Channels5G, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("dfs", &v.dfs);
+            w.optional("indoor", &v.indoor);
+            w.optional("indoorForOutdoorAp", &v.indoor_for_outdoor_ap);
+            w.optional("outdoor", &v.outdoor);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels5G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Channels5G, ruckus_one_runtime::object::FieldError> {
+            Ok(Channels5G {
+                dfs: f.optional("dfs")?,
+                indoor: f.optional("indoor")?,
+                indoor_for_outdoor_ap: f.optional("indoorForOutdoorAp")?,
+                outdoor: f.optional("outdoor")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Channels5G", fields)
+    }
 }
 impl Channels5G {
     /// Creates a value with every field empty.
@@ -6511,37 +7361,70 @@ impl Channels5G {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels5GIndoorOutdoor {
     /// `160MHz`
     ///
     /// Wire name `160MHz`; `array<Channels5GIndoorOutdoor160mHz>`; optional.
-    #[serde(rename = "160MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_160m_hz: Option<Vec<Channels5GIndoorOutdoor160mHz>>,
     /// `20MHz`
     ///
     /// Wire name `20MHz`; `array<Channels5GIndoorOutdoor20mHz>`; optional.
-    #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_20m_hz: Option<Vec<Channels5GIndoorOutdoor20mHz>>,
     /// `40MHz`
     ///
     /// Wire name `40MHz`; `array<Channels5GIndoorOutdoor40mHz>`; optional.
-    #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_40m_hz: Option<Vec<Channels5GIndoorOutdoor40mHz>>,
     /// `80MHz`
     ///
     /// Wire name `80MHz`; `array<Channels5GIndoorOutdoor80mHz>`; optional.
-    #[serde(rename = "80MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_80m_hz: Option<Vec<Channels5GIndoorOutdoor80mHz>>,
     /// `auto`
     ///
     /// Wire name `auto`; `array<Channels5GIndoorOutdoorAuto>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<Vec<Channels5GIndoorOutdoorAuto>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Channels5GIndoorOutdoor {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &Channels5GIndoorOutdoor,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("160MHz", &v.n_160m_hz);
+            w.optional("20MHz", &v.n_20m_hz);
+            w.optional("40MHz", &v.n_40m_hz);
+            w.optional("80MHz", &v.n_80m_hz);
+            w.optional("auto", &v.auto);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Channels5GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
+            Ok(Channels5GIndoorOutdoor {
+                n_160m_hz: f.optional("160MHz")?,
+                n_20m_hz: f.optional("20MHz")?,
+                n_40m_hz: f.optional("40MHz")?,
+                n_80m_hz: f.optional("80MHz")?,
+                auto: f.optional("auto")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "Channels5GIndoorOutdoor",
+            fields,
+        )
+    }
 }
 impl Channels5GIndoorOutdoor {
     /// Creates a value with every field empty.
@@ -7416,37 +8299,63 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoorAuto {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels6G {
     /// `160MHz`
     ///
     /// Wire name `160MHz`; `array<Channels6G160mHz>`; optional.
-    #[serde(rename = "160MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_160m_hz: Option<Vec<Channels6G160mHz>>,
     /// `20MHz`
     ///
     /// Wire name `20MHz`; `array<Channels6G20mHz>`; optional.
-    #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_20m_hz: Option<Vec<Channels6G20mHz>>,
     /// `40MHz`
     ///
     /// Wire name `40MHz`; `array<Channels6G40mHz>`; optional.
-    #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_40m_hz: Option<Vec<Channels6G40mHz>>,
     /// `80MHz`
     ///
     /// Wire name `80MHz`; `array<Channels6G80mHz>`; optional.
-    #[serde(rename = "80MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_80m_hz: Option<Vec<Channels6G80mHz>>,
     /// `auto`
     ///
     /// Wire name `auto`; `array<Channels6GAuto>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<Vec<Channels6GAuto>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Channels6G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Channels6G, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("160MHz", &v.n_160m_hz);
+            w.optional("20MHz", &v.n_20m_hz);
+            w.optional("40MHz", &v.n_40m_hz);
+            w.optional("80MHz", &v.n_80m_hz);
+            w.optional("auto", &v.auto);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Channels6G, ruckus_one_runtime::object::FieldError> {
+            Ok(Channels6G {
+                n_160m_hz: f.optional("160MHz")?,
+                n_20m_hz: f.optional("20MHz")?,
+                n_40m_hz: f.optional("40MHz")?,
+                n_80m_hz: f.optional("80MHz")?,
+                auto: f.optional("auto")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Channels6G", fields)
+    }
 }
 impl Channels6G {
     /// Creates a value with every field empty.
@@ -8906,37 +9815,70 @@ impl<'de> serde::Deserialize<'de> for Channels6GAuto {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels6GIndoorOutdoor {
     /// `160MHz`
     ///
     /// Wire name `160MHz`; `array<Channels6GIndoorOutdoor160mHz>`; optional.
-    #[serde(rename = "160MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_160m_hz: Option<Vec<Channels6GIndoorOutdoor160mHz>>,
     /// `20MHz`
     ///
     /// Wire name `20MHz`; `array<Channels6GIndoorOutdoor20mHz>`; optional.
-    #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_20m_hz: Option<Vec<Channels6GIndoorOutdoor20mHz>>,
     /// `40MHz`
     ///
     /// Wire name `40MHz`; `array<Channels6GIndoorOutdoor40mHz>`; optional.
-    #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_40m_hz: Option<Vec<Channels6GIndoorOutdoor40mHz>>,
     /// `80MHz`
     ///
     /// Wire name `80MHz`; `array<Channels6GIndoorOutdoor80mHz>`; optional.
-    #[serde(rename = "80MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_80m_hz: Option<Vec<Channels6GIndoorOutdoor80mHz>>,
     /// `auto`
     ///
     /// Wire name `auto`; `array<Channels6GIndoorOutdoorAuto>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<Vec<Channels6GIndoorOutdoorAuto>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Channels6GIndoorOutdoor {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &Channels6GIndoorOutdoor,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("160MHz", &v.n_160m_hz);
+            w.optional("20MHz", &v.n_20m_hz);
+            w.optional("40MHz", &v.n_40m_hz);
+            w.optional("80MHz", &v.n_80m_hz);
+            w.optional("auto", &v.auto);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Channels6GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
+            Ok(Channels6GIndoorOutdoor {
+                n_160m_hz: f.optional("160MHz")?,
+                n_20m_hz: f.optional("20MHz")?,
+                n_40m_hz: f.optional("40MHz")?,
+                n_80m_hz: f.optional("80MHz")?,
+                auto: f.optional("auto")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "Channels6GIndoorOutdoor",
+            fields,
+        )
+    }
 }
 impl Channels6GIndoorOutdoor {
     /// Creates a value with every field empty.
@@ -10411,51 +11353,79 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoorAuto {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels6Gv11 {
     /// `160MHz`
     ///
     /// Wire name `160MHz`; `array<Channels6Gv11160mHz>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "160MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_160m_hz: Option<Vec<Channels6Gv11160mHz>>,
     /// `20MHz`
     ///
     /// Wire name `20MHz`; `array<Channels6Gv1120mHz>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "20MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_20m_hz: Option<Vec<Channels6Gv1120mHz>>,
     /// `40MHz`
     ///
     /// Wire name `40MHz`; `array<Channels6Gv1140mHz>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "40MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_40m_hz: Option<Vec<Channels6Gv1140mHz>>,
     /// `80MHz`
     ///
     /// Wire name `80MHz`; `array<Channels6Gv1180mHz>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "80MHz", default, skip_serializing_if = "Option::is_none")]
     pub n_80m_hz: Option<Vec<Channels6Gv1180mHz>>,
     /// `auto`
     ///
     /// Wire name `auto`; `array<Channels6Gv11Auto>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<Vec<Channels6Gv11Auto>>,
     /// `indoor`
     ///
     /// Wire name `indoor`; `Channels6GIndoorOutdoor`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indoor: Option<Channels6GIndoorOutdoor>,
     /// `outdoor`
     ///
     /// Wire name `outdoor`; `Channels6GIndoorOutdoor`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outdoor: Option<Channels6GIndoorOutdoor>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Channels6Gv11 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Channels6Gv11, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("160MHz", &v.n_160m_hz);
+            w.optional("20MHz", &v.n_20m_hz);
+            w.optional("40MHz", &v.n_40m_hz);
+            w.optional("80MHz", &v.n_80m_hz);
+            w.optional("auto", &v.auto);
+            w.optional("indoor", &v.indoor);
+            w.optional("outdoor", &v.outdoor);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Channels6Gv11, ruckus_one_runtime::object::FieldError> {
+            Ok(Channels6Gv11 {
+                n_160m_hz: f.optional("160MHz")?,
+                n_20m_hz: f.optional("20MHz")?,
+                n_40m_hz: f.optional("40MHz")?,
+                n_80m_hz: f.optional("80MHz")?,
+                auto: f.optional("auto")?,
+                indoor: f.optional("indoor")?,
+                outdoor: f.optional("outdoor")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Channels6Gv11", fields)
+    }
 }
 impl Channels6Gv11 {
     /// Creates a value with every field empty.
@@ -11987,22 +12957,45 @@ impl<'de> serde::Deserialize<'de> for CreateVenueApResponse {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ImportError).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ImportError {
     /// `code`
     ///
     /// Wire name `code`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<i64>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ImportError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ImportError, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("code", &v.code);
+            w.optional("description", &v.description);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ImportError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ImportError, ruckus_one_runtime::object::FieldError> {
+            Ok(ImportError {
+                code: f.optional("code")?,
+                description: f.optional("description")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ImportError", fields)
+    }
 }
 impl ImportError {
     /// Creates a value with every field empty.
@@ -12029,55 +13022,75 @@ impl ImportError {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkInformation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkInformation {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// `encryptionMethod`
     ///
     /// Wire name `encryptionMethod`; `string`; optional.
-    #[serde(
-        rename = "encryptionMethod",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub encryption_method: Option<String>,
     /// `authenticationMethod`
     ///
     /// Wire name `authenticationMethod`; `string`; optional.
-    #[serde(
-        rename = "authenticationMethod",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_method: Option<String>,
     /// `vlan`
     ///
     /// Wire name `vlan`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlan: Option<i64>,
     /// `vni`
     ///
     /// Wire name `vni`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vni: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NetworkInformation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NetworkInformation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("type", &v.type_);
+            w.optional("ssid", &v.ssid);
+            w.optional("encryptionMethod", &v.encryption_method);
+            w.optional("authenticationMethod", &v.authentication_method);
+            w.optional("vlan", &v.vlan);
+            w.optional("vni", &v.vni);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkInformation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NetworkInformation, ruckus_one_runtime::object::FieldError> {
+            Ok(NetworkInformation {
+                id: f.optional("id")?,
+                type_: f.optional("type")?,
+                ssid: f.optional("ssid")?,
+                encryption_method: f.optional("encryptionMethod")?,
+                authentication_method: f.optional("authenticationMethod")?,
+                vlan: f.optional("vlan")?,
+                vni: f.optional("vni")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "NetworkInformation", fields)
+    }
 }
 impl NetworkInformation {
     /// Creates a value with every field empty.
@@ -12134,51 +13147,85 @@ impl NetworkInformation {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseApClientQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<ApClientQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<ApClientQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseApClientQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseApClientQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseApClientQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseApClientQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseApClientQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseApClientQueryData {
     /// Creates a value with every field empty.
@@ -12238,22 +13285,45 @@ impl QueryResponseApClientQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadioStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RadioStatus {
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `channel`
     ///
     /// Wire name `channel`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RadioStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RadioStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("type", &v.type_);
+            w.optional("channel", &v.channel);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadioStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RadioStatus, ruckus_one_runtime::object::FieldError> {
+            Ok(RadioStatus {
+                type_: f.optional("type")?,
+                channel: f.optional("channel")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RadioStatus", fields)
+    }
 }
 impl RadioStatus {
     /// Creates a value with every field empty.
@@ -12280,41 +13350,63 @@ impl RadioStatus {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SignalStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SignalStatus {
     /// `snr`
     ///
     /// Wire name `snr`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snr: Option<i64>,
     /// `rssi`
     ///
     /// Wire name `rssi`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rssi: Option<i64>,
     /// `noiseFloor`
     ///
     /// Wire name `noiseFloor`; `integer`; optional; format: int32.
-    #[serde(rename = "noiseFloor", default, skip_serializing_if = "Option::is_none")]
     pub noise_floor: Option<i64>,
     /// `health`
     ///
     /// Wire name `health`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub health: Option<String>,
     /// `healthDescription`
     ///
     /// Wire name `healthDescription`; `string`; optional.
-    #[serde(
-        rename = "healthDescription",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub health_description: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SignalStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SignalStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("snr", &v.snr);
+            w.optional("rssi", &v.rssi);
+            w.optional("noiseFloor", &v.noise_floor);
+            w.optional("health", &v.health);
+            w.optional("healthDescription", &v.health_description);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SignalStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SignalStatus, ruckus_one_runtime::object::FieldError> {
+            Ok(SignalStatus {
+                snr: f.optional("snr")?,
+                rssi: f.optional("rssi")?,
+                noise_floor: f.optional("noiseFloor")?,
+                health: f.optional("health")?,
+                health_description: f.optional("healthDescription")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SignalStatus", fields)
+    }
 }
 impl SignalStatus {
     /// Creates a value with every field empty.
@@ -12359,58 +13451,69 @@ impl SignalStatus {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TrafficStatus {
     /// `trafficToClient`
     ///
     /// Wire name `trafficToClient`; `integer`; optional.
-    #[serde(
-        rename = "trafficToClient",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub traffic_to_client: Option<i64>,
     /// `trafficFromClient`
     ///
     /// Wire name `trafficFromClient`; `integer`; optional.
-    #[serde(
-        rename = "trafficFromClient",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub traffic_from_client: Option<i64>,
     /// `packetsToClient`
     ///
     /// Wire name `packetsToClient`; `integer`; optional.
-    #[serde(
-        rename = "packetsToClient",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub packets_to_client: Option<i64>,
     /// `packetsFromClient`
     ///
     /// Wire name `packetsFromClient`; `integer`; optional.
-    #[serde(
-        rename = "packetsFromClient",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub packets_from_client: Option<i64>,
     /// `framesDropped`
     ///
     /// Wire name `framesDropped`; `integer`; optional.
-    #[serde(rename = "framesDropped", default, skip_serializing_if = "Option::is_none")]
     pub frames_dropped: Option<i64>,
     /// `totalTraffic`
     ///
     /// Wire name `totalTraffic`; `integer`; optional.
-    #[serde(rename = "totalTraffic", default, skip_serializing_if = "Option::is_none")]
     pub total_traffic: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TrafficStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TrafficStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("trafficToClient", &v.traffic_to_client);
+            w.optional("trafficFromClient", &v.traffic_from_client);
+            w.optional("packetsToClient", &v.packets_to_client);
+            w.optional("packetsFromClient", &v.packets_from_client);
+            w.optional("framesDropped", &v.frames_dropped);
+            w.optional("totalTraffic", &v.total_traffic);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TrafficStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TrafficStatus, ruckus_one_runtime::object::FieldError> {
+            Ok(TrafficStatus {
+                traffic_to_client: f.optional("trafficToClient")?,
+                traffic_from_client: f.optional("trafficFromClient")?,
+                packets_to_client: f.optional("packetsToClient")?,
+                packets_from_client: f.optional("packetsFromClient")?,
+                frames_dropped: f.optional("framesDropped")?,
+                total_traffic: f.optional("totalTraffic")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TrafficStatus", fields)
+    }
 }
 impl TrafficStatus {
     /// Creates a value with every field empty.
@@ -12461,21 +13564,49 @@ impl TrafficStatus {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSnmpAgentProfileSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApSnmpAgentProfileSettings {
     /// `useVenueSettings`
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApSnmpAgentProfileSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApSnmpAgentProfileSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApSnmpAgentProfileSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApSnmpAgentProfileSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApSnmpAgentProfileSettings {
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApSnmpAgentProfileSettings",
+            fields,
+        )
+    }
 }
 impl VenueApSnmpAgentProfileSettings {
     /// Creates a value with every field empty.
@@ -12496,22 +13627,45 @@ impl VenueApSnmpAgentProfileSettings {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueInformation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueInformation {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueInformation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueInformation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueInformation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueInformation, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueInformation {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueInformation", fields)
+    }
 }
 impl VenueInformation {
     /// Creates a value with every field empty.
@@ -12538,45 +13692,66 @@ impl VenueInformation {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiAvailableChannels {
     /// `2.4GChannels`
     ///
     /// Wire name `2.4GChannels`; `Channels24G`; optional.
-    #[serde(rename = "2.4GChannels", default, skip_serializing_if = "Option::is_none")]
     pub n_2_4g_channels: Option<Channels24G>,
     /// `5GChannels`
     ///
     /// Wire name `5GChannels`; `Channels5G`; optional.
-    #[serde(rename = "5GChannels", default, skip_serializing_if = "Option::is_none")]
     pub n_5g_channels: Option<Channels5G>,
     /// `5GLowerChannels`
     ///
     /// Wire name `5GLowerChannels`; `Channels5G`; optional.
-    #[serde(
-        rename = "5GLowerChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub n_5g_lower_channels: Option<Channels5G>,
     /// `5GUpperChannels`
     ///
     /// Wire name `5GUpperChannels`; `Channels5G`; optional.
-    #[serde(
-        rename = "5GUpperChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub n_5g_upper_channels: Option<Channels5G>,
     /// `6GChannels`
     ///
     /// Wire name `6GChannels`; `Channels6Gv11`; optional.
-    #[serde(rename = "6GChannels", default, skip_serializing_if = "Option::is_none")]
     pub n_6g_channels: Option<Channels6Gv11>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiAvailableChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &WifiAvailableChannels,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("2.4GChannels", &v.n_2_4g_channels);
+            w.optional("5GChannels", &v.n_5g_channels);
+            w.optional("5GLowerChannels", &v.n_5g_lower_channels);
+            w.optional("5GUpperChannels", &v.n_5g_upper_channels);
+            w.optional("6GChannels", &v.n_6g_channels);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiAvailableChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiAvailableChannels, ruckus_one_runtime::object::FieldError> {
+            Ok(WifiAvailableChannels {
+                n_2_4g_channels: f.optional("2.4GChannels")?,
+                n_5g_channels: f.optional("5GChannels")?,
+                n_5g_lower_channels: f.optional("5GLowerChannels")?,
+                n_5g_upper_channels: f.optional("5GUpperChannels")?,
+                n_6g_channels: f.optional("6GChannels")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "WifiAvailableChannels", fields)
+    }
 }
 impl WifiAvailableChannels {
     /// Creates a value with every field empty.
@@ -12621,45 +13796,70 @@ impl WifiAvailableChannels {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiAvailableChannelsV1 {
     /// `2.4GChannels`
     ///
     /// Wire name `2.4GChannels`; `Channels24G`; optional.
-    #[serde(rename = "2.4GChannels", default, skip_serializing_if = "Option::is_none")]
     pub n_2_4g_channels: Option<Channels24G>,
     /// `5GChannels`
     ///
     /// Wire name `5GChannels`; `Channels5G`; optional.
-    #[serde(rename = "5GChannels", default, skip_serializing_if = "Option::is_none")]
     pub n_5g_channels: Option<Channels5G>,
     /// `5GLowerChannels`
     ///
     /// Wire name `5GLowerChannels`; `Channels5G`; optional.
-    #[serde(
-        rename = "5GLowerChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub n_5g_lower_channels: Option<Channels5G>,
     /// `5GUpperChannels`
     ///
     /// Wire name `5GUpperChannels`; `Channels5G`; optional.
-    #[serde(
-        rename = "5GUpperChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub n_5g_upper_channels: Option<Channels5G>,
     /// `6GChannels`
     ///
     /// Wire name `6GChannels`; `Channels6G`; optional.
-    #[serde(rename = "6GChannels", default, skip_serializing_if = "Option::is_none")]
     pub n_6g_channels: Option<Channels6G>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiAvailableChannelsV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &WifiAvailableChannelsV1,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("2.4GChannels", &v.n_2_4g_channels);
+            w.optional("5GChannels", &v.n_5g_channels);
+            w.optional("5GLowerChannels", &v.n_5g_lower_channels);
+            w.optional("5GUpperChannels", &v.n_5g_upper_channels);
+            w.optional("6GChannels", &v.n_6g_channels);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiAvailableChannelsV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiAvailableChannelsV1, ruckus_one_runtime::object::FieldError> {
+            Ok(WifiAvailableChannelsV1 {
+                n_2_4g_channels: f.optional("2.4GChannels")?,
+                n_5g_channels: f.optional("5GChannels")?,
+                n_5g_lower_channels: f.optional("5GLowerChannels")?,
+                n_5g_upper_channels: f.optional("5GUpperChannels")?,
+                n_6g_channels: f.optional("6GChannels")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "WifiAvailableChannelsV1",
+            fields,
+        )
+    }
 }
 impl WifiAvailableChannelsV1 {
     /// Creates a value with every field empty.
@@ -12704,45 +13904,63 @@ impl WifiAvailableChannelsV1 {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingStatus).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiCallingStatus {
     /// `carrierName`
     ///
     /// Wire name `carrierName`; `string`; optional.
-    #[serde(rename = "carrierName", default, skip_serializing_if = "Option::is_none")]
     pub carrier_name: Option<String>,
     /// `qosPriority`
     ///
     /// Wire name `qosPriority`; `string`; optional.
-    #[serde(rename = "qosPriority", default, skip_serializing_if = "Option::is_none")]
     pub qos_priority: Option<String>,
     /// `trafficFromClient`
     ///
     /// Wire name `trafficFromClient`; `integer`; optional.
-    #[serde(
-        rename = "trafficFromClient",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub traffic_from_client: Option<i64>,
     /// `trafficToClient`
     ///
     /// Wire name `trafficToClient`; `integer`; optional.
-    #[serde(
-        rename = "trafficToClient",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub traffic_to_client: Option<i64>,
     /// `totalTraffic`
     ///
     /// Wire name `totalTraffic`; `integer`; optional.
-    #[serde(rename = "totalTraffic", default, skip_serializing_if = "Option::is_none")]
     pub total_traffic: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiCallingStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WifiCallingStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("carrierName", &v.carrier_name);
+            w.optional("qosPriority", &v.qos_priority);
+            w.optional("trafficFromClient", &v.traffic_from_client);
+            w.optional("trafficToClient", &v.traffic_to_client);
+            w.optional("totalTraffic", &v.total_traffic);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiCallingStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiCallingStatus, ruckus_one_runtime::object::FieldError> {
+            Ok(WifiCallingStatus {
+                carrier_name: f.optional("carrierName")?,
+                qos_priority: f.optional("qosPriority")?,
+                traffic_from_client: f.optional("trafficFromClient")?,
+                traffic_to_client: f.optional("trafficToClient")?,
+                total_traffic: f.optional("totalTraffic")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "WifiCallingStatus", fields)
+    }
 }
 impl WifiCallingStatus {
     /// Creates a value with every field empty.
@@ -12787,46 +14005,69 @@ impl WifiCallingStatus {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLease).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiDhcpClientLease {
     /// `dhcpPoolName`
     ///
     /// Wire name `dhcpPoolName`; `string`; optional.
-    #[serde(rename = "dhcpPoolName", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_pool_name: Option<String>,
     /// `hostname`
     ///
     /// Wire name `hostname`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `leaseExpiration`
     ///
     /// Wire name `leaseExpiration`; `string`; optional.
-    #[serde(
-        rename = "leaseExpiration",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub lease_expiration: Option<String>,
     /// `macAddress`
     ///
     /// Wire name `macAddress`; `string`; optional.
-    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
     pub mac_address: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiDhcpClientLease {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WifiDhcpClientLease, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("dhcpPoolName", &v.dhcp_pool_name);
+            w.optional("hostname", &v.hostname);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("leaseExpiration", &v.lease_expiration);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiDhcpClientLease, ruckus_one_runtime::object::FieldError> {
+            Ok(WifiDhcpClientLease {
+                dhcp_pool_name: f.optional("dhcpPoolName")?,
+                hostname: f.optional("hostname")?,
+                ip_address: f.optional("ipAddress")?,
+                lease_expiration: f.optional("leaseExpiration")?,
+                mac_address: f.optional("macAddress")?,
+                status: f.optional("status")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "WifiDhcpClientLease", fields)
+    }
 }
 impl WifiDhcpClientLease {
     /// Creates a value with every field empty.
@@ -12877,21 +14118,39 @@ impl WifiDhcpClientLease {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpClientLeases).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiDhcpClientLeases {
     /// `wifiDhcpClientLeases`
     ///
     /// Wire name `wifiDhcpClientLeases`; `array<WifiDhcpClientLease>`; optional.
-    #[serde(
-        rename = "wifiDhcpClientLeases",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub wifi_dhcp_client_leases: Option<Vec<WifiDhcpClientLease>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiDhcpClientLeases {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WifiDhcpClientLeases, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("wifiDhcpClientLeases", &v.wifi_dhcp_client_leases);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiDhcpClientLeases, ruckus_one_runtime::object::FieldError> {
+            Ok(WifiDhcpClientLeases {
+                wifi_dhcp_client_leases: f.optional("wifiDhcpClientLeases")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "WifiDhcpClientLeases", fields)
+    }
 }
 impl WifiDhcpClientLeases {
     /// Creates a value with every field empty.
@@ -12915,13 +14174,12 @@ impl WifiDhcpClientLeases {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsage).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WifiDhcpPoolUsage {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `name`
     ///
@@ -12930,16 +14188,43 @@ pub struct WifiDhcpPoolUsage {
     /// `totalIpCount`
     ///
     /// Wire name `totalIpCount`; `integer`; optional; format: int32.
-    #[serde(rename = "totalIpCount", default, skip_serializing_if = "Option::is_none")]
     pub total_ip_count: Option<i64>,
     /// `usedIpCount`
     ///
     /// Wire name `usedIpCount`; `integer`; optional; format: int32.
-    #[serde(rename = "usedIpCount", default, skip_serializing_if = "Option::is_none")]
     pub used_ip_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiDhcpPoolUsage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WifiDhcpPoolUsage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("description", &v.description);
+            w.field("name", &v.name);
+            w.optional("totalIpCount", &v.total_ip_count);
+            w.optional("usedIpCount", &v.used_ip_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiDhcpPoolUsage, ruckus_one_runtime::object::FieldError> {
+            Ok(WifiDhcpPoolUsage {
+                description: f.optional("description")?,
+                name: f.required("name")?,
+                total_ip_count: f.optional("totalIpCount")?,
+                used_ip_count: f.optional("usedIpCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "WifiDhcpPoolUsage", fields)
+    }
 }
 impl WifiDhcpPoolUsage {
     /// Creates a value from the required fields; optional fields start empty.
@@ -12973,21 +14258,39 @@ impl WifiDhcpPoolUsage {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsages).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiDhcpPoolUsages {
     /// `wifiDhcpPoolUsages`
     ///
     /// Wire name `wifiDhcpPoolUsages`; `array<WifiDhcpPoolUsage>`; optional.
-    #[serde(
-        rename = "wifiDhcpPoolUsages",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub wifi_dhcp_pool_usages: Option<Vec<WifiDhcpPoolUsage>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiDhcpPoolUsages {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WifiDhcpPoolUsages, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("wifiDhcpPoolUsages", &v.wifi_dhcp_pool_usages);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsages {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiDhcpPoolUsages, ruckus_one_runtime::object::FieldError> {
+            Ok(WifiDhcpPoolUsages {
+                wifi_dhcp_pool_usages: f.optional("wifiDhcpPoolUsages")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "WifiDhcpPoolUsages", fields)
+    }
 }
 impl WifiDhcpPoolUsages {
     /// Creates a value with every field empty.
@@ -15140,27 +16443,35 @@ impl<'a> CreateVenueAp<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(self) -> Result<CreateVenueApResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<CreateVenueApResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<CreateVenueApResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<CreateVenueApResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_IMPORT_RESULTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15221,17 +16532,23 @@ impl<'a> GetVenueApImportResults<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApsImportResults, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApsImportResults, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApsImportResults>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApsImportResults>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15271,29 +16588,35 @@ impl<'a> CreateVenueApGroup<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_VENUE_AP_GROUP_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15354,29 +16677,35 @@ impl<'a> CreateVenueApGroupV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_VENUE_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15462,19 +16791,23 @@ impl<'a> QueryVenueAps<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_AP_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15552,19 +16885,23 @@ impl<'a> QueryVenueApClients<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseApClientQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseApClientQueryData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseApClientQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseApClientQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_APS_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15642,17 +16979,23 @@ impl<'a> QueryVenueApsCompatibilities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApCompatibilityPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApCompatibilityPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApCompatibilityPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApCompatibilityPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15738,17 +17081,23 @@ impl<'a> QueryVenueApCompatibilities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApCompatibilityPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApCompatibilityPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApCompatibilityPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApCompatibilityPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_EDGE_APP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15810,19 +17159,23 @@ impl<'a> QueryVenueEdgeAppCompatibilities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15883,14 +17236,23 @@ impl<'a> GetVenueAp<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<AccessPoint, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AccessPoint, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<AccessPoint>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AccessPoint>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -15951,29 +17313,35 @@ impl<'a> UpdateVenueAp<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16042,29 +17410,35 @@ impl<'a> DeleteVenueAp<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16125,17 +17499,23 @@ impl<'a> GetApAntennaTypeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApAntennaTypeSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApAntennaTypeSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApAntennaTypeSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApAntennaTypeSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16196,29 +17576,35 @@ impl<'a> UpdateApAntennaTypeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16258,17 +17644,23 @@ impl<'a> GetApBandModeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16313,17 +17705,23 @@ impl<'a> UpdateApBandModeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16384,17 +17782,23 @@ impl<'a> GetApBssColoringSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApBssColoringSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApBssColoringSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApBssColoringSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApBssColoringSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16455,29 +17859,35 @@ impl<'a> UpdateApBssColoringSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16517,17 +17927,23 @@ impl<'a> GetApClientAdmissionControlSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16572,17 +17988,23 @@ impl<'a> UpdateApClientAdmissionControlSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16643,19 +18065,23 @@ impl<'a> GetApDirectedMulticastSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ApDirectedMulticastSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ApDirectedMulticastSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApDirectedMulticastSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApDirectedMulticastSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16716,29 +18142,35 @@ impl<'a> UpdateApDirectedMulticastSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16799,19 +18231,23 @@ impl<'a> GetApExternalAntennaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ApExternalAntennaSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ApExternalAntennaSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApExternalAntennaSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApExternalAntennaSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16872,29 +18308,35 @@ impl<'a> UpdateApExternalAntennaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16955,14 +18397,23 @@ impl<'a> GetApIotSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApIotSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApIotSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ApIotSettings>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApIotSettings>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17023,29 +18474,35 @@ impl<'a> UpdateApIotSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17085,17 +18542,23 @@ impl<'a> GetApLanPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17140,17 +18603,23 @@ impl<'a> UpdateApLanPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17211,19 +18680,23 @@ impl<'a> GetApLanPortSpecificSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ApLanPortSpecificSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ApLanPortSpecificSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApLanPortSpecificSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApLanPortSpecificSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17284,29 +18757,35 @@ impl<'a> UpdateApLanPortSpecificSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17367,14 +18846,23 @@ impl<'a> GetApLedSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApLedSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApLedSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ApLedSettings>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApLedSettings>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17435,29 +18923,35 @@ impl<'a> UpdateApLedSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17521,19 +19015,23 @@ impl<'a> GetApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ApManagementTrafficVlanSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ApManagementTrafficVlanSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApManagementTrafficVlanSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApManagementTrafficVlanSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17597,29 +19095,35 @@ impl<'a> UpdateApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17680,17 +19184,23 @@ impl<'a> GetApMeshSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApMeshSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApMeshSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApMeshSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApMeshSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17751,29 +19261,35 @@ impl<'a> UpdateApMeshSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17834,17 +19350,23 @@ impl<'a> GetApNetworkSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApNetworkSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApNetworkSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApNetworkSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApNetworkSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17905,29 +19427,35 @@ impl<'a> UpdateApNetworkSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17988,17 +19516,23 @@ impl<'a> GetApRadioSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApRadioSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApRadioSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApRadioSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApRadioSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18059,29 +19593,35 @@ impl<'a> UpdateApRadioSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18142,19 +19682,23 @@ impl<'a> GetApSmartMonitorSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ApSmartMonitorSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ApSmartMonitorSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApSmartMonitorSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApSmartMonitorSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18215,29 +19759,35 @@ impl<'a> UpdateApSmartMonitorSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18298,19 +19848,23 @@ impl<'a> GetApSnmpAgentProfileSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApSnmpAgentProfileSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApSnmpAgentProfileSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApSnmpAgentProfileSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApSnmpAgentProfileSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18371,29 +19925,35 @@ impl<'a> UpdateApSnmpAgentProfileSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18454,19 +20014,23 @@ impl<'a> GetApStickyClientSteeringSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ApStickyClientSteeringSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ApStickyClientSteeringSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApStickyClientSteeringSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApStickyClientSteeringSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18530,29 +20094,35 @@ impl<'a> UpdateApStickyClientSteeringSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18616,29 +20186,35 @@ impl<'a> DeleteApStickyClientSteeringSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18699,17 +20275,23 @@ impl<'a> GetApUsbPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApUsbPortSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApUsbPortSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApUsbPortSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApUsbPortSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18770,29 +20352,35 @@ impl<'a> UpdateApUsbPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18853,14 +20441,23 @@ impl<'a> GetApPicture<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApPictures, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApPictures, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ApPictures>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApPictures>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18926,29 +20523,35 @@ impl<'a> UpdateApPicture<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19009,29 +20612,35 @@ impl<'a> DeleteApPicture<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19092,17 +20701,23 @@ impl<'a> GetApCapabilities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApCapabilities, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApCapabilities, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApCapabilities>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApCapabilities>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_AP_DHCP_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19163,17 +20778,23 @@ impl<'a> GetApDhcpSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApDhcpSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApDhcpSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApDhcpSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApDhcpSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_AP_LOGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19234,14 +20855,18 @@ impl<'a> GetApLogs<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApLogs, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<ApLogs, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ApLogs>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<ApLogs>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static GET_AP_PACKETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19302,14 +20927,23 @@ impl<'a> GetApPackets<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApPackets, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApPackets, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<ApPackets>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApPackets>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static GET_AP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19370,17 +21004,23 @@ impl<'a> GetApWifiAvailableChannels<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<WifiAvailableChannels, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<WifiAvailableChannels, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<WifiAvailableChannels>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiAvailableChannels>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_AP_WIFI_AVAILABLE_CHANNELS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19420,19 +21060,23 @@ impl<'a> GetApWifiAvailableChannelsV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<WifiAvailableChannelsV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<WifiAvailableChannelsV1, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<WifiAvailableChannelsV1>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiAvailableChannelsV1>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_AP_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19493,17 +21137,23 @@ impl<'a> GetApWifiDhcpClientLeases<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<WifiDhcpClientLeases, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<WifiDhcpClientLeases, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<WifiDhcpClientLeases>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiDhcpClientLeases>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_AP_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19564,17 +21214,23 @@ impl<'a> GetApWifiDhcpPoolUsages<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<WifiDhcpPoolUsages, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<WifiDhcpPoolUsages, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<WifiDhcpPoolUsages>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiDhcpPoolUsages>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_AP_CLIENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19635,29 +21291,35 @@ impl<'a> PatchApClient<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static PATCH_AP_DIAGNOSIS_COMMANDS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19718,19 +21380,26 @@ impl<'a> PatchApDiagnosisCommands<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ApDiagnosisCommandResponseOperationResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ApDiagnosisCommandResponseOperationResponse,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApDiagnosisCommandResponseOperationResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApDiagnosisCommandResponseOperationResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_AP_NEIGHBORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19791,29 +21460,35 @@ impl<'a> PatchApNeighbors<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static PATCH_AP_PACKETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19874,29 +21549,35 @@ impl<'a> PatchApPackets<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static PATCH_AP_SYSTEM_COMMANDS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19957,17 +21638,23 @@ impl<'a> PatchApSystemCommands<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_AP_NEIGHBORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20045,17 +21732,23 @@ impl<'a> QueryApNeighbors<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApNeighborPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApNeighborPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApNeighborPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApNeighborPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static ADD_SNMP_AGENT_PROFILE_TO_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20116,29 +21809,35 @@ impl<'a> AddSnmpAgentProfileToAp<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_SNMP_AGENT_PROFILE_FROM_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20199,29 +21898,35 @@ impl<'a> RemoveSnmpAgentProfileFromAp<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_IOT_CONTROLLER_TO_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20282,29 +21987,35 @@ impl<'a> AddIotControllerToAp<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_IOT_CONTROLLER_FROM_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20365,29 +22076,35 @@ impl<'a> RemoveIotControllerFromAp<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_CLIENT_ISOLATION_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20451,29 +22168,35 @@ impl<'a> AddClientIsolationProfileToApLanPort<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_CLIENT_ISOLATION_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20537,29 +22260,35 @@ impl<'a> RemoveClientIsolationProfileFromApLanPort<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_SOFT_GRE_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20625,29 +22354,35 @@ impl<'a> AddSoftGreProfileToApLanPort<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_SOFT_GRE_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20708,29 +22443,35 @@ impl<'a> RemoveSoftGreProfileFromApLanPort<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_ETHERNET_PORT_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20791,29 +22532,35 @@ impl<'a> AddEthernetPortProfileToApLanPort<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_ETHERNET_PORT_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20877,29 +22624,35 @@ impl<'a> RemoveEthernetPortProfileFromApLanPort<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_MULTICAST_DNS_PROXY_PROFILE_TO_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20960,29 +22713,35 @@ impl<'a> AddMulticastDnsProxyProfileToAp<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_MULTICAST_DNS_PROXY_PROFILE_FROM_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21046,29 +22805,35 @@ impl<'a> RemoveMulticastDnsProxyProfileFromAp<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21129,17 +22894,23 @@ impl<'a> GetApFloorPosition<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApFloorPosition, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApFloorPosition, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApFloorPosition>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApFloorPosition>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21200,29 +22971,35 @@ impl<'a> UpdateApFloorPosition<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21283,28 +23060,34 @@ impl<'a> DeleteApFloorPosition<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }

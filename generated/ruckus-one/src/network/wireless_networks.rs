@@ -10,17 +10,39 @@
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkActivation {
     /// AP groups the network is activated on.
     ///
     /// Wire name `apGroups`; `array<NetworkActivationApGroup>`; optional.
-    #[serde(rename = "apGroups", default, skip_serializing_if = "Option::is_none")]
     pub ap_groups: Option<Vec<NetworkActivationApGroup>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NetworkActivation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NetworkActivation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("apGroups", &v.ap_groups);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkActivation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NetworkActivation, ruckus_one_runtime::object::FieldError> {
+            Ok(NetworkActivation {
+                ap_groups: f.optional("apGroups")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "NetworkActivation", fields)
+    }
 }
 impl NetworkActivation {
     /// Creates a value with every field empty.
@@ -44,17 +66,46 @@ impl NetworkActivation {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkActivationApGroup {
     /// Name of the AP group.
     ///
     /// Wire name `apGroupName`; `string`; optional.
-    #[serde(rename = "apGroupName", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NetworkActivationApGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &NetworkActivationApGroup,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("apGroupName", &v.ap_group_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NetworkActivationApGroup, ruckus_one_runtime::object::FieldError> {
+            Ok(NetworkActivationApGroup {
+                ap_group_name: f.optional("apGroupName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "NetworkActivationApGroup",
+            fields,
+        )
+    }
 }
 impl NetworkActivationApGroup {
     /// Creates a value with every field empty.
@@ -75,14 +126,35 @@ impl NetworkActivationApGroup {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetwork).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueWifiNetwork {
     /// Whether the network is served by every AP group of the venue.
     ///
     /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
-    #[serde(rename = "isAllApGroups", default, skip_serializing_if = "Option::is_none")]
     pub is_all_ap_groups: Option<bool>,
+}
+impl serde::Serialize for VenueWifiNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("isAllApGroups", &v.is_all_ap_groups);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueWifiNetwork {
+                is_all_ap_groups: f.optional("isAllApGroups")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueWifiNetwork", fields)
+    }
 }
 impl VenueWifiNetwork {
     /// Creates a value with every field empty.
@@ -100,100 +172,129 @@ impl VenueWifiNetwork {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestUser {
     /// Type of the guest user; cannot be edited after creation.
     ///
     /// Wire name `guestUserType`; `GuestUserType`; optional.
-    #[serde(rename = "guestUserType", default, skip_serializing_if = "Option::is_none")]
     pub guest_user_type: Option<GuestUserType>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `integer`; optional.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<i64>,
     /// `lastModified`
     ///
     /// Wire name `lastModified`; `integer`; optional.
-    #[serde(rename = "lastModified", default, skip_serializing_if = "Option::is_none")]
     pub last_modified: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `disabled`
     ///
     /// Wire name `disabled`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disabled: Option<bool>,
     /// `notes`
     ///
     /// Wire name `notes`; `string`; optional; max_length: 180; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `mobilePhoneNumber`
     ///
     /// Wire name `mobilePhoneNumber`; `string`; optional.
-    #[serde(
-        rename = "mobilePhoneNumber",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mobile_phone_number: Option<String>,
     /// `maxDevices`
     ///
     /// Wire name `maxDevices`; `integer`; optional; format: int32.
-    #[serde(rename = "maxDevices", default, skip_serializing_if = "Option::is_none")]
     pub max_devices: Option<i64>,
     /// `macAddresses`
     ///
     /// Wire name `macAddresses`; `array<string>`; optional.
-    #[serde(rename = "macAddresses", default, skip_serializing_if = "Option::is_none")]
     pub mac_addresses: Option<Vec<String>>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// `deliveryMethods`
     ///
     /// Wire name `deliveryMethods`; `array<GuestUserDeliveryMethods>`; optional.
-    #[serde(
-        rename = "deliveryMethods",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub delivery_methods: Option<Vec<GuestUserDeliveryMethods>>,
     /// `expiration`
     ///
     /// Wire name `expiration`; `GuestUserExpiration`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiration: Option<GuestUserExpiration>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `integer`; optional.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestUser {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestUser, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("guestUserType", &v.guest_user_type);
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("lastModified", &v.last_modified);
+            w.optional("name", &v.name);
+            w.optional("disabled", &v.disabled);
+            w.optional("notes", &v.notes);
+            w.optional("email", &v.email);
+            w.optional("mobilePhoneNumber", &v.mobile_phone_number);
+            w.optional("maxDevices", &v.max_devices);
+            w.optional("macAddresses", &v.mac_addresses);
+            w.optional("ssid", &v.ssid);
+            w.optional("deliveryMethods", &v.delivery_methods);
+            w.optional("expiration", &v.expiration);
+            w.optional("password", &v.password);
+            w.optional("expirationDate", &v.expiration_date);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUser {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestUser, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestUser {
+                guest_user_type: f.optional("guestUserType")?,
+                id: f.optional("id")?,
+                created_date: f.optional("createdDate")?,
+                last_modified: f.optional("lastModified")?,
+                name: f.optional("name")?,
+                disabled: f.optional("disabled")?,
+                notes: f.optional("notes")?,
+                email: f.optional("email")?,
+                mobile_phone_number: f.optional("mobilePhoneNumber")?,
+                max_devices: f.optional("maxDevices")?,
+                mac_addresses: f.optional("macAddresses")?,
+                ssid: f.optional("ssid")?,
+                delivery_methods: f.optional("deliveryMethods")?,
+                expiration: f.optional("expiration")?,
+                password: f.optional("password")?,
+                expiration_date: f.optional("expirationDate")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GuestUser", fields)
+    }
 }
 impl GuestUser {
     /// Creates a value with every field empty.
@@ -361,27 +462,58 @@ impl<'de> serde::Deserialize<'de> for GuestUserType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkCompatibilityPage {
     /// Compatibility entries of this page.
     ///
     /// Wire name `compatibilities`; array of raw JSON, shape not shown: The fields of a compatibility entry are not typed here.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibilities: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Number of entries over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NetworkCompatibilityPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &NetworkCompatibilityPage,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("compatibilities", &v.compatibilities);
+            w.optional("page", &v.page);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NetworkCompatibilityPage, ruckus_one_runtime::object::FieldError> {
+            Ok(NetworkCompatibilityPage {
+                compatibilities: f.optional("compatibilities")?,
+                page: f.optional("page")?,
+                total_count: f.optional("totalCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "NetworkCompatibilityPage",
+            fields,
+        )
+    }
 }
 impl NetworkCompatibilityPage {
     /// Creates a value with every field empty.
@@ -417,27 +549,51 @@ impl NetworkCompatibilityPage {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiFeatureSetPage {
     /// Feature sets of this page.
     ///
     /// Wire name `featureSets`; array of raw JSON, shape not shown: The fields of a feature set are not typed here.; optional.
-    #[serde(rename = "featureSets", default, skip_serializing_if = "Option::is_none")]
     pub feature_sets: Option<Vec<serde_json::Value>>,
     /// Page number.
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// Number of feature sets over all pages.
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiFeatureSetPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WifiFeatureSetPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("featureSets", &v.feature_sets);
+            w.optional("page", &v.page);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiFeatureSetPage, ruckus_one_runtime::object::FieldError> {
+            Ok(WifiFeatureSetPage {
+                feature_sets: f.optional("featureSets")?,
+                page: f.optional("page")?,
+                total_count: f.optional("totalCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "WifiFeatureSetPage", fields)
+    }
 }
 impl WifiFeatureSetPage {
     /// Creates a value with every field empty.
@@ -603,37 +759,63 @@ impl<'de> serde::Deserialize<'de> for GuestExpirationUnit {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortalServiceProfile {
     /// Portal page content.
     ///
     /// Wire name `content`; `PortalServiceProfileContent`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<PortalServiceProfileContent>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `serviceName`
     ///
     /// Wire name `serviceName`; `string`; optional.
-    #[serde(rename = "serviceName", default, skip_serializing_if = "Option::is_none")]
     pub service_name: Option<String>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PortalServiceProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PortalServiceProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("id", &v.id);
+            w.optional("serviceName", &v.service_name);
+            w.optional("tags", &v.tags);
+            w.optional("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PortalServiceProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(PortalServiceProfile {
+                content: f.optional("content")?,
+                id: f.optional("id")?,
+                service_name: f.optional("serviceName")?,
+                tags: f.optional("tags")?,
+                name: f.optional("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PortalServiceProfile", fields)
+    }
 }
 impl PortalServiceProfile {
     /// Creates a value with every field empty.
@@ -681,166 +863,199 @@ impl PortalServiceProfile {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortalServiceProfileContent {
     /// Checksum of the background image.
     ///
     /// Wire name `bgImageChecksum`; `string`; optional.
-    #[serde(
-        rename = "bgImageChecksum",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub bg_image_checksum: Option<String>,
     /// Checksum of the photo.
     ///
     /// Wire name `photoChecksum`; `string`; optional.
-    #[serde(rename = "photoChecksum", default, skip_serializing_if = "Option::is_none")]
     pub photo_checksum: Option<String>,
     /// Checksum of the logo.
     ///
     /// Wire name `logoChecksum`; `string`; optional.
-    #[serde(rename = "logoChecksum", default, skip_serializing_if = "Option::is_none")]
     pub logo_checksum: Option<String>,
     /// Checksum of the powered-by image.
     ///
     /// Wire name `poweredImgChecksum`; `string`; optional.
-    #[serde(
-        rename = "poweredImgChecksum",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub powered_img_checksum: Option<String>,
     /// `welcomeText`
     ///
     /// Wire name `welcomeText`; `string`; optional.
-    #[serde(rename = "welcomeText", default, skip_serializing_if = "Option::is_none")]
     pub welcome_text: Option<String>,
     /// `welcomeColor`
     ///
     /// Wire name `welcomeColor`; `string`; optional.
-    #[serde(rename = "welcomeColor", default, skip_serializing_if = "Option::is_none")]
     pub welcome_color: Option<String>,
     /// `bgImage`
     ///
     /// Wire name `bgImage`; `string`; optional.
-    #[serde(rename = "bgImage", default, skip_serializing_if = "Option::is_none")]
     pub bg_image: Option<String>,
     /// `bgColor`
     ///
     /// Wire name `bgColor`; `string`; optional.
-    #[serde(rename = "bgColor", default, skip_serializing_if = "Option::is_none")]
     pub bg_color: Option<String>,
     /// `welcomeSize`
     ///
     /// Wire name `welcomeSize`; `integer`; optional; format: int32.
-    #[serde(rename = "welcomeSize", default, skip_serializing_if = "Option::is_none")]
     pub welcome_size: Option<i64>,
     /// `photo`
     ///
     /// Wire name `photo`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub photo: Option<String>,
     /// `photoRatio`
     ///
     /// Wire name `photoRatio`; `integer`; optional; format: int32.
-    #[serde(rename = "photoRatio", default, skip_serializing_if = "Option::is_none")]
     pub photo_ratio: Option<i64>,
     /// `logo`
     ///
     /// Wire name `logo`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo: Option<String>,
     /// `logoRatio`
     ///
     /// Wire name `logoRatio`; `integer`; optional; format: int32.
-    #[serde(rename = "logoRatio", default, skip_serializing_if = "Option::is_none")]
     pub logo_ratio: Option<i64>,
     /// `secondaryText`
     ///
     /// Wire name `secondaryText`; `string`; optional.
-    #[serde(rename = "secondaryText", default, skip_serializing_if = "Option::is_none")]
     pub secondary_text: Option<String>,
     /// `secondaryColor`
     ///
     /// Wire name `secondaryColor`; `string`; optional.
-    #[serde(rename = "secondaryColor", default, skip_serializing_if = "Option::is_none")]
     pub secondary_color: Option<String>,
     /// `secondarySize`
     ///
     /// Wire name `secondarySize`; `integer`; optional; format: int32.
-    #[serde(rename = "secondarySize", default, skip_serializing_if = "Option::is_none")]
     pub secondary_size: Option<i64>,
     /// `buttonColor`
     ///
     /// Wire name `buttonColor`; `string`; optional.
-    #[serde(rename = "buttonColor", default, skip_serializing_if = "Option::is_none")]
     pub button_color: Option<String>,
     /// `poweredBgColor`
     ///
     /// Wire name `poweredBgColor`; `string`; optional.
-    #[serde(rename = "poweredBgColor", default, skip_serializing_if = "Option::is_none")]
     pub powered_bg_color: Option<String>,
     /// `poweredColor`
     ///
     /// Wire name `poweredColor`; `string`; optional.
-    #[serde(rename = "poweredColor", default, skip_serializing_if = "Option::is_none")]
     pub powered_color: Option<String>,
     /// `poweredSize`
     ///
     /// Wire name `poweredSize`; `integer`; optional; format: int32.
-    #[serde(rename = "poweredSize", default, skip_serializing_if = "Option::is_none")]
     pub powered_size: Option<i64>,
     /// `poweredImg`
     ///
     /// Wire name `poweredImg`; `string`; optional.
-    #[serde(rename = "poweredImg", default, skip_serializing_if = "Option::is_none")]
     pub powered_img: Option<String>,
     /// `poweredImgRatio`
     ///
     /// Wire name `poweredImgRatio`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "poweredImgRatio",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub powered_img_ratio: Option<i64>,
     /// `wifi4EUNetworkId`
     ///
     /// Wire name `wifi4EUNetworkId`; `string`; optional.
-    #[serde(
-        rename = "wifi4EUNetworkId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub wifi4_eu_network_id: Option<String>,
     /// `termsCondition`
     ///
     /// Wire name `termsCondition`; `string`; optional.
-    #[serde(rename = "termsCondition", default, skip_serializing_if = "Option::is_none")]
     pub terms_condition: Option<String>,
     /// `componentDisplay`
     ///
     /// Wire name `componentDisplay`; `ComponentDisplay`; optional.
-    #[serde(
-        rename = "componentDisplay",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub component_display: Option<ComponentDisplay>,
     /// `displayLangCode`
     ///
     /// Wire name `displayLangCode`; `string`; optional.
-    #[serde(
-        rename = "displayLangCode",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub display_lang_code: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PortalServiceProfileContent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PortalServiceProfileContent,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("bgImageChecksum", &v.bg_image_checksum);
+            w.optional("photoChecksum", &v.photo_checksum);
+            w.optional("logoChecksum", &v.logo_checksum);
+            w.optional("poweredImgChecksum", &v.powered_img_checksum);
+            w.optional("welcomeText", &v.welcome_text);
+            w.optional("welcomeColor", &v.welcome_color);
+            w.optional("bgImage", &v.bg_image);
+            w.optional("bgColor", &v.bg_color);
+            w.optional("welcomeSize", &v.welcome_size);
+            w.optional("photo", &v.photo);
+            w.optional("photoRatio", &v.photo_ratio);
+            w.optional("logo", &v.logo);
+            w.optional("logoRatio", &v.logo_ratio);
+            w.optional("secondaryText", &v.secondary_text);
+            w.optional("secondaryColor", &v.secondary_color);
+            w.optional("secondarySize", &v.secondary_size);
+            w.optional("buttonColor", &v.button_color);
+            w.optional("poweredBgColor", &v.powered_bg_color);
+            w.optional("poweredColor", &v.powered_color);
+            w.optional("poweredSize", &v.powered_size);
+            w.optional("poweredImg", &v.powered_img);
+            w.optional("poweredImgRatio", &v.powered_img_ratio);
+            w.optional("wifi4EUNetworkId", &v.wifi4_eu_network_id);
+            w.optional("termsCondition", &v.terms_condition);
+            w.optional("componentDisplay", &v.component_display);
+            w.optional("displayLangCode", &v.display_lang_code);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            PortalServiceProfileContent,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(PortalServiceProfileContent {
+                bg_image_checksum: f.optional("bgImageChecksum")?,
+                photo_checksum: f.optional("photoChecksum")?,
+                logo_checksum: f.optional("logoChecksum")?,
+                powered_img_checksum: f.optional("poweredImgChecksum")?,
+                welcome_text: f.optional("welcomeText")?,
+                welcome_color: f.optional("welcomeColor")?,
+                bg_image: f.optional("bgImage")?,
+                bg_color: f.optional("bgColor")?,
+                welcome_size: f.optional("welcomeSize")?,
+                photo: f.optional("photo")?,
+                photo_ratio: f.optional("photoRatio")?,
+                logo: f.optional("logo")?,
+                logo_ratio: f.optional("logoRatio")?,
+                secondary_text: f.optional("secondaryText")?,
+                secondary_color: f.optional("secondaryColor")?,
+                secondary_size: f.optional("secondarySize")?,
+                button_color: f.optional("buttonColor")?,
+                powered_bg_color: f.optional("poweredBgColor")?,
+                powered_color: f.optional("poweredColor")?,
+                powered_size: f.optional("poweredSize")?,
+                powered_img: f.optional("poweredImg")?,
+                powered_img_ratio: f.optional("poweredImgRatio")?,
+                wifi4_eu_network_id: f.optional("wifi4EUNetworkId")?,
+                terms_condition: f.optional("termsCondition")?,
+                component_display: f.optional("componentDisplay")?,
+                display_lang_code: f.optional("displayLangCode")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "PortalServiceProfileContent",
+            fields,
+        )
+    }
 }
 impl PortalServiceProfileContent {
     /// Creates a value with every field empty.
@@ -1011,7 +1226,7 @@ impl PortalServiceProfileContent {
 /// Provenance: reference (guest_api-1.7.1.yaml PortalServiceProfileImage).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PortalServiceProfileImage {
     /// The image as base64 text; the service keeps every image as a PNG file.
@@ -1019,6 +1234,35 @@ pub struct PortalServiceProfileImage {
     /// Wire name `image`; `string`; required; max_length: 6990507; min_length: 0.
     /// Provenance: reference (guest_api-1.7.1.yaml PortalServiceProfileImage (required: inferred, the upload has no other content)).
     pub image: String,
+}
+impl serde::Serialize for PortalServiceProfileImage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PortalServiceProfileImage,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("image", &v.image);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PortalServiceProfileImage, ruckus_one_runtime::object::FieldError> {
+            Ok(PortalServiceProfileImage {
+                image: f.required("image")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "PortalServiceProfileImage",
+            fields,
+        )
+    }
 }
 impl PortalServiceProfileImage {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1031,13 +1275,12 @@ impl PortalServiceProfileImage {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiNetwork).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AaaWifiNetwork {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -1046,29 +1289,55 @@ pub struct AaaWifiNetwork {
     /// `type`
     ///
     /// Wire name `type`; `string`; required.
-    #[serde(rename = "type")]
     pub type_: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `useCertificateTemplate`
     ///
     /// Wire name `useCertificateTemplate`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "useCertificateTemplate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_certificate_template: Option<bool>,
     /// `wlan`
     ///
     /// Wire name `wlan`; `AaaWifiWlan`; required.
     pub wlan: AaaWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AaaWifiNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AaaWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("type", &v.type_);
+            w.optional("description", &v.description);
+            w.optional("useCertificateTemplate", &v.use_certificate_template);
+            w.field("wlan", &v.wlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AaaWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            Ok(AaaWifiNetwork {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                type_: f.required("type")?,
+                description: f.optional("description")?,
+                use_certificate_template: f.optional("useCertificateTemplate")?,
+                wlan: f.required("wlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AaaWifiNetwork", fields)
+    }
 }
 impl AaaWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1104,54 +1373,32 @@ impl AaaWifiNetwork {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlan).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AaaWifiWlan {
     /// `advancedCustomization`
     ///
     /// Wire name `advancedCustomization`; `AaaWifiWlanAdvancedCustomization`; optional.
-    #[serde(
-        rename = "advancedCustomization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub advanced_customization: Option<AaaWifiWlanAdvancedCustomization>,
     /// `bypassCNA`
     ///
     /// Wire name `bypassCNA`; `boolean`; optional; default: false.
-    #[serde(rename = "bypassCNA", default, skip_serializing_if = "Option::is_none")]
     pub bypass_cna: Option<bool>,
     /// `bypassCPUsingMacAddressAuthentication`
     ///
     /// Wire name `bypassCPUsingMacAddressAuthentication`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "bypassCPUsingMacAddressAuthentication",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub bypass_cp_using_mac_address_authentication: Option<bool>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `macAddressAuthentication`
     ///
     /// Wire name `macAddressAuthentication`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "macAddressAuthentication",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mac_address_authentication: Option<bool>,
     /// `managementFrameProtection`
     ///
     /// Wire name `managementFrameProtection`; `AaaWifiWlanManagementFrameProtection`; optional; may be null.
-    #[serde(
-        rename = "managementFrameProtection",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub management_frame_protection: Option<AaaWifiWlanManagementFrameProtection>,
     /// `ssid`
     ///
@@ -1160,16 +1407,57 @@ pub struct AaaWifiWlan {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `wlanSecurity`
     ///
     /// Wire name `wlanSecurity`; `AaaWifiWlanWlanSecurity`; optional; default: WPA2Enterprise.
-    #[serde(rename = "wlanSecurity", default, skip_serializing_if = "Option::is_none")]
     pub wlan_security: Option<AaaWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AaaWifiWlan {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AaaWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("advancedCustomization", &v.advanced_customization);
+            w.optional("bypassCNA", &v.bypass_cna);
+            w.optional(
+                "bypassCPUsingMacAddressAuthentication",
+                &v.bypass_cp_using_mac_address_authentication,
+            );
+            w.optional("enabled", &v.enabled);
+            w.optional("macAddressAuthentication", &v.mac_address_authentication);
+            w.optional("managementFrameProtection", &v.management_frame_protection);
+            w.field("ssid", &v.ssid);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("wlanSecurity", &v.wlan_security);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AaaWifiWlan, ruckus_one_runtime::object::FieldError> {
+            Ok(AaaWifiWlan {
+                advanced_customization: f.optional("advancedCustomization")?,
+                bypass_cna: f.optional("bypassCNA")?,
+                bypass_cp_using_mac_address_authentication: f
+                    .optional("bypassCPUsingMacAddressAuthentication")?,
+                enabled: f.optional("enabled")?,
+                mac_address_authentication: f.optional("macAddressAuthentication")?,
+                management_frame_protection: f.optional("managementFrameProtection")?,
+                ssid: f.required("ssid")?,
+                vlan_id: f.optional("vlanId")?,
+                wlan_security: f.optional("wlanSecurity")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AaaWifiWlan", fields)
+    }
 }
 impl AaaWifiWlan {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1245,597 +1533,544 @@ impl AaaWifiWlan {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaWifiWlanAdvancedCustomization {
     /// `applicationVisibilityEnabled`
     ///
     /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "applicationVisibilityEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_visibility_enabled: Option<bool>,
     /// `arpRequestRateLimit`
     ///
     /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
-    #[serde(
-        rename = "arpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_request_rate_limit: Option<i64>,
     /// `broadcastProbeResponseDelay`
     ///
     /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
-    #[serde(
-        rename = "broadcastProbeResponseDelay",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub broadcast_probe_response_delay: Option<i64>,
     /// `bssPriority`
     ///
     /// Wire name `bssPriority`; `AaaWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
-    #[serde(rename = "bssPriority", default, skip_serializing_if = "Option::is_none")]
     pub bss_priority: Option<AaaWifiWlanAdvancedCustomizationBssPriority>,
     /// `clientInactivityTimeout`
     ///
     /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
-    #[serde(
-        rename = "clientInactivityTimeout",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_inactivity_timeout: Option<i64>,
     /// `clientIsolation`
     ///
     /// Wire name `clientIsolation`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "clientIsolation",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation: Option<bool>,
     /// `clientIsolationOptions`
     ///
     /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
-    #[serde(
-        rename = "clientIsolationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation_options: Option<ClientIsolationOptions>,
     /// `clientLoadBalancingEnable`
     ///
     /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "clientLoadBalancingEnable",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_load_balancing_enable: Option<bool>,
     /// `dhcpOption82Enabled`
     ///
     /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_enabled: Option<bool>,
     /// `dhcpOption82MacFormat`
     ///
     /// Wire name `dhcpOption82MacFormat`; `AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
-    #[serde(
-        rename = "dhcpOption82MacFormat",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_mac_format: Option<
         AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
     /// `dhcpOption82SubOption150Enabled`
     ///
     /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption150Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
     /// `dhcpOption82SubOption151Enabled`
     ///
     /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption151Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
     /// `dhcpOption82SubOption151Format`
     ///
     /// Wire name `dhcpOption82SubOption151Format`; `AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption151Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_format: Option<
         AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
     /// `dhcpOption82SubOption151Input`
     ///
     /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
-    #[serde(
-        rename = "dhcpOption82SubOption151Input",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_input: Option<String>,
     /// `dhcpOption82SubOption1Enabled`
     ///
     /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption1Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
     /// `dhcpOption82SubOption1Format`
     ///
     /// Wire name `dhcpOption82SubOption1Format`; `AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption1Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option1_format: Option<
         AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
     /// `dhcpOption82SubOption2Enabled`
     ///
     /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption2Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
     /// `dhcpOption82SubOption2Format`
     ///
     /// Wire name `dhcpOption82SubOption2Format`; `AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption2Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option2_format: Option<
         AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
     /// `dhcpRequestRateLimit`
     ///
     /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
-    #[serde(
-        rename = "dhcpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_request_rate_limit: Option<i64>,
     /// `directedThreshold`
     ///
     /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
-    #[serde(
-        rename = "directedThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub directed_threshold: Option<i64>,
     /// `dnsProxy`
     ///
     /// Wire name `dnsProxy`; `DnsProxy`; optional.
-    #[serde(rename = "dnsProxy", default, skip_serializing_if = "Option::is_none")]
     pub dns_proxy: Option<DnsProxy>,
     /// `dnsProxyEnabled`
     ///
     /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dnsProxyEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dns_proxy_enabled: Option<bool>,
     /// `enableAaaVlanOverride`
     ///
     /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableAaaVlanOverride",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_aaa_vlan_override: Option<bool>,
     /// `enableAdditionalRegulatoryDomains`
     ///
     /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableAdditionalRegulatoryDomains",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_additional_regulatory_domains: Option<bool>,
     /// `enableAirtimeDecongestion`
     ///
     /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAirtimeDecongestion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_airtime_decongestion: Option<bool>,
     /// `enableAntiSpoofing`
     ///
     /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAntiSpoofing",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_anti_spoofing: Option<bool>,
     /// `enableApHostNameAdvertisement`
     ///
     /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableApHostNameAdvertisement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_ap_host_name_advertisement: Option<bool>,
     /// `enableArpRequestRateLimit`
     ///
     /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableArpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_arp_request_rate_limit: Option<bool>,
     /// `enableBandBalancing`
     ///
     /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableBandBalancing",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_band_balancing: Option<bool>,
     /// `enableDhcpRequestRateLimit`
     ///
     /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableDhcpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_dhcp_request_rate_limit: Option<bool>,
     /// `enableFastRoaming`
     ///
     /// Wire name `enableFastRoaming`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableFastRoaming",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_fast_roaming: Option<bool>,
     /// `enableGtkRekey`
     ///
     /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
-    #[serde(rename = "enableGtkRekey", default, skip_serializing_if = "Option::is_none")]
     pub enable_gtk_rekey: Option<bool>,
     /// `enableJoinRSSIThreshold`
     ///
     /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableJoinRSSIThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_join_rssi_threshold: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting6G`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
     /// `enableMulticastUplinkRateLimiting`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// `enableMulticastUplinkRateLimiting6G`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
     /// `enableNeighborReport`
     ///
     /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableNeighborReport",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_neighbor_report: Option<bool>,
     /// `enableOptimizedConnectivityExperience`
     ///
     /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableOptimizedConnectivityExperience",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_optimized_connectivity_experience: Option<bool>,
     /// `enableSyslog`
     ///
     /// Wire name `enableSyslog`; `boolean`; optional; default: false.
-    #[serde(rename = "enableSyslog", default, skip_serializing_if = "Option::is_none")]
     pub enable_syslog: Option<bool>,
     /// `enableTransientClientManagement`
     ///
     /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableTransientClientManagement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_transient_client_management: Option<bool>,
     /// `forceMobileDeviceDhcp`
     ///
     /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "forceMobileDeviceDhcp",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub force_mobile_device_dhcp: Option<bool>,
     /// `hideSsid`
     ///
     /// Wire name `hideSsid`; `boolean`; optional; default: false.
-    #[serde(rename = "hideSsid", default, skip_serializing_if = "Option::is_none")]
     pub hide_ssid: Option<bool>,
     /// `joinExpireTime`
     ///
     /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
-    #[serde(rename = "joinExpireTime", default, skip_serializing_if = "Option::is_none")]
     pub join_expire_time: Option<i64>,
     /// `joinRSSIThreshold`
     ///
     /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
-    #[serde(
-        rename = "joinRSSIThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub join_rssi_threshold: Option<i64>,
     /// `joinWaitThreshold`
     ///
     /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
-    #[serde(
-        rename = "joinWaitThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub join_wait_threshold: Option<i64>,
     /// `joinWaitTime`
     ///
     /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
-    #[serde(rename = "joinWaitTime", default, skip_serializing_if = "Option::is_none")]
     pub join_wait_time: Option<i64>,
     /// `maxClientsOnWlanPerRadio`
     ///
     /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
-    #[serde(
-        rename = "maxClientsOnWlanPerRadio",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_clients_on_wlan_per_radio: Option<i64>,
     /// `mobilityDomainId`
     ///
     /// Wire name `mobilityDomainId`; `integer`; optional; default: 1; format: int32; maximum: 65535; minimum: 1.
-    #[serde(
-        rename = "mobilityDomainId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mobility_domain_id: Option<i64>,
     /// `multiLinkOperationEnabled`
     ///
     /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "multiLinkOperationEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_link_operation_enabled: Option<bool>,
     /// `multiLinkOperationOptions`
     ///
     /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
-    #[serde(
-        rename = "multiLinkOperationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
     /// `multicastDownlinkRateLimiting`
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
-    #[serde(
-        rename = "multicastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// `multicastFilterEnabled`
     ///
     /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "multicastFilterEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_filter_enabled: Option<bool>,
     /// `multicastUplinkRateLimiting`
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
-    #[serde(
-        rename = "multicastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_uplink_rate_limiting: Option<i64>,
     /// `proxyARP`
     ///
     /// Wire name `proxyARP`; `boolean`; optional; default: false.
-    #[serde(rename = "proxyARP", default, skip_serializing_if = "Option::is_none")]
     pub proxy_arp: Option<bool>,
     /// `qosMapSetEnabled`
     ///
     /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "qosMapSetEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_map_set_enabled: Option<bool>,
     /// `qosMapSetOptions`
     ///
     /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
-    #[serde(
-        rename = "qosMapSetOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_map_set_options: Option<QosMapSetOptions>,
     /// `qosMirroringEnabled`
     ///
     /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "qosMirroringEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_mirroring_enabled: Option<bool>,
     /// `qosMirroringScope`
     ///
     /// Wire name `qosMirroringScope`; `AaaWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
-    #[serde(
-        rename = "qosMirroringScope",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_mirroring_scope: Option<AaaWifiWlanAdvancedCustomizationQosMirroringScope>,
     /// `radioCustomization`
     ///
     /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
-    #[serde(
-        rename = "radioCustomization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub radio_customization: Option<WlanRadioCustomization>,
     /// `radiusOptions`
     ///
     /// Wire name `radiusOptions`; `RadiusOptions`; optional.
-    #[serde(rename = "radiusOptions", default, skip_serializing_if = "Option::is_none")]
     pub radius_options: Option<RadiusOptions>,
     /// `respectiveAccessControl`
     ///
     /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "respectiveAccessControl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub respective_access_control: Option<bool>,
     /// `rssiAssociationRejectionThreshold`
     ///
     /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
-    #[serde(
-        rename = "rssiAssociationRejectionThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub rssi_association_rejection_threshold: Option<i64>,
     /// `totalDownlinkRateLimiting`
     ///
     /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
-    #[serde(
-        rename = "totalDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_downlink_rate_limiting: Option<i64>,
     /// `totalUplinkRateLimiting`
     ///
     /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
-    #[serde(
-        rename = "totalUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_uplink_rate_limiting: Option<i64>,
     /// `userDownlinkRateLimiting`
     ///
     /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "userDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_downlink_rate_limiting: Option<i64>,
     /// `userUplinkRateLimiting`
     ///
     /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "userUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_uplink_rate_limiting: Option<i64>,
     /// `wifi6Enabled`
     ///
     /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wifi6Enabled", default, skip_serializing_if = "Option::is_none")]
     pub wifi6_enabled: Option<bool>,
     /// `wifi7Enabled`
     ///
     /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wifi7Enabled", default, skip_serializing_if = "Option::is_none")]
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AaaWifiWlanAdvancedCustomization {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AaaWifiWlanAdvancedCustomization,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional(
+                "applicationVisibilityEnabled",
+                &v.application_visibility_enabled,
+            );
+            w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
+            w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
+            w.optional("bssPriority", &v.bss_priority);
+            w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
+            w.optional("clientIsolation", &v.client_isolation);
+            w.optional("clientIsolationOptions", &v.client_isolation_options);
+            w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
+            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+            w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
+            w.optional(
+                "dhcpOption82SubOption150Enabled",
+                &v.dhcp_option82_sub_option150_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Enabled",
+                &v.dhcp_option82_sub_option151_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Format",
+                &v.dhcp_option82_sub_option151_format,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Input",
+                &v.dhcp_option82_sub_option151_input,
+            );
+            w.optional(
+                "dhcpOption82SubOption1Enabled",
+                &v.dhcp_option82_sub_option1_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption1Format",
+                &v.dhcp_option82_sub_option1_format,
+            );
+            w.optional(
+                "dhcpOption82SubOption2Enabled",
+                &v.dhcp_option82_sub_option2_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption2Format",
+                &v.dhcp_option82_sub_option2_format,
+            );
+            w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
+            w.optional("directedThreshold", &v.directed_threshold);
+            w.optional("dnsProxy", &v.dns_proxy);
+            w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
+            w.optional("enableAaaVlanOverride", &v.enable_aaa_vlan_override);
+            w.optional(
+                "enableAdditionalRegulatoryDomains",
+                &v.enable_additional_regulatory_domains,
+            );
+            w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
+            w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
+            w.optional(
+                "enableApHostNameAdvertisement",
+                &v.enable_ap_host_name_advertisement,
+            );
+            w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
+            w.optional("enableBandBalancing", &v.enable_band_balancing);
+            w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
+            w.optional("enableFastRoaming", &v.enable_fast_roaming);
+            w.optional("enableGtkRekey", &v.enable_gtk_rekey);
+            w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
+            w.optional(
+                "enableMulticastDownlinkRateLimiting",
+                &v.enable_multicast_downlink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastDownlinkRateLimiting6G",
+                &v.enable_multicast_downlink_rate_limiting6_g,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting",
+                &v.enable_multicast_uplink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting6G",
+                &v.enable_multicast_uplink_rate_limiting6_g,
+            );
+            w.optional("enableNeighborReport", &v.enable_neighbor_report);
+            w.optional(
+                "enableOptimizedConnectivityExperience",
+                &v.enable_optimized_connectivity_experience,
+            );
+            w.optional("enableSyslog", &v.enable_syslog);
+            w.optional(
+                "enableTransientClientManagement",
+                &v.enable_transient_client_management,
+            );
+            w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
+            w.optional("hideSsid", &v.hide_ssid);
+            w.optional("joinExpireTime", &v.join_expire_time);
+            w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
+            w.optional("joinWaitThreshold", &v.join_wait_threshold);
+            w.optional("joinWaitTime", &v.join_wait_time);
+            w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
+            w.optional("mobilityDomainId", &v.mobility_domain_id);
+            w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
+            w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
+            w.optional(
+                "multicastDownlinkRateLimiting",
+                &v.multicast_downlink_rate_limiting,
+            );
+            w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
+            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+            w.optional("proxyARP", &v.proxy_arp);
+            w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
+            w.optional("qosMapSetOptions", &v.qos_map_set_options);
+            w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
+            w.optional("qosMirroringScope", &v.qos_mirroring_scope);
+            w.optional("radioCustomization", &v.radio_customization);
+            w.optional("radiusOptions", &v.radius_options);
+            w.optional("respectiveAccessControl", &v.respective_access_control);
+            w.optional(
+                "rssiAssociationRejectionThreshold",
+                &v.rssi_association_rejection_threshold,
+            );
+            w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
+            w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
+            w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
+            w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
+            w.optional("wifi6Enabled", &v.wifi6_enabled);
+            w.optional("wifi7Enabled", &v.wifi7_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaWifiWlanAdvancedCustomization {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            AaaWifiWlanAdvancedCustomization,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(AaaWifiWlanAdvancedCustomization {
+                application_visibility_enabled: f
+                    .optional("applicationVisibilityEnabled")?,
+                arp_request_rate_limit: f.optional("arpRequestRateLimit")?,
+                broadcast_probe_response_delay: f
+                    .optional("broadcastProbeResponseDelay")?,
+                bss_priority: f.optional("bssPriority")?,
+                client_inactivity_timeout: f.optional("clientInactivityTimeout")?,
+                client_isolation: f.optional("clientIsolation")?,
+                client_isolation_options: f.optional("clientIsolationOptions")?,
+                client_load_balancing_enable: f.optional("clientLoadBalancingEnable")?,
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
+                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat")?,
+                dhcp_option82_sub_option150_enabled: f
+                    .optional("dhcpOption82SubOption150Enabled")?,
+                dhcp_option82_sub_option151_enabled: f
+                    .optional("dhcpOption82SubOption151Enabled")?,
+                dhcp_option82_sub_option151_format: f
+                    .optional("dhcpOption82SubOption151Format")?,
+                dhcp_option82_sub_option151_input: f
+                    .optional("dhcpOption82SubOption151Input")?,
+                dhcp_option82_sub_option1_enabled: f
+                    .optional("dhcpOption82SubOption1Enabled")?,
+                dhcp_option82_sub_option1_format: f
+                    .optional("dhcpOption82SubOption1Format")?,
+                dhcp_option82_sub_option2_enabled: f
+                    .optional("dhcpOption82SubOption2Enabled")?,
+                dhcp_option82_sub_option2_format: f
+                    .optional("dhcpOption82SubOption2Format")?,
+                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit")?,
+                directed_threshold: f.optional("directedThreshold")?,
+                dns_proxy: f.optional("dnsProxy")?,
+                dns_proxy_enabled: f.optional("dnsProxyEnabled")?,
+                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride")?,
+                enable_additional_regulatory_domains: f
+                    .optional("enableAdditionalRegulatoryDomains")?,
+                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion")?,
+                enable_anti_spoofing: f.optional("enableAntiSpoofing")?,
+                enable_ap_host_name_advertisement: f
+                    .optional("enableApHostNameAdvertisement")?,
+                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit")?,
+                enable_band_balancing: f.optional("enableBandBalancing")?,
+                enable_dhcp_request_rate_limit: f
+                    .optional("enableDhcpRequestRateLimit")?,
+                enable_fast_roaming: f.optional("enableFastRoaming")?,
+                enable_gtk_rekey: f.optional("enableGtkRekey")?,
+                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold")?,
+                enable_multicast_downlink_rate_limiting: f
+                    .optional("enableMulticastDownlinkRateLimiting")?,
+                enable_multicast_downlink_rate_limiting6_g: f
+                    .optional("enableMulticastDownlinkRateLimiting6G")?,
+                enable_multicast_uplink_rate_limiting: f
+                    .optional("enableMulticastUplinkRateLimiting")?,
+                enable_multicast_uplink_rate_limiting6_g: f
+                    .optional("enableMulticastUplinkRateLimiting6G")?,
+                enable_neighbor_report: f.optional("enableNeighborReport")?,
+                enable_optimized_connectivity_experience: f
+                    .optional("enableOptimizedConnectivityExperience")?,
+                enable_syslog: f.optional("enableSyslog")?,
+                enable_transient_client_management: f
+                    .optional("enableTransientClientManagement")?,
+                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp")?,
+                hide_ssid: f.optional("hideSsid")?,
+                join_expire_time: f.optional("joinExpireTime")?,
+                join_rssi_threshold: f.optional("joinRSSIThreshold")?,
+                join_wait_threshold: f.optional("joinWaitThreshold")?,
+                join_wait_time: f.optional("joinWaitTime")?,
+                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio")?,
+                mobility_domain_id: f.optional("mobilityDomainId")?,
+                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled")?,
+                multi_link_operation_options: f.optional("multiLinkOperationOptions")?,
+                multicast_downlink_rate_limiting: f
+                    .optional("multicastDownlinkRateLimiting")?,
+                multicast_filter_enabled: f.optional("multicastFilterEnabled")?,
+                multicast_uplink_rate_limiting: f
+                    .optional("multicastUplinkRateLimiting")?,
+                proxy_arp: f.optional("proxyARP")?,
+                qos_map_set_enabled: f.optional("qosMapSetEnabled")?,
+                qos_map_set_options: f.optional("qosMapSetOptions")?,
+                qos_mirroring_enabled: f.optional("qosMirroringEnabled")?,
+                qos_mirroring_scope: f.optional("qosMirroringScope")?,
+                radio_customization: f.optional("radioCustomization")?,
+                radius_options: f.optional("radiusOptions")?,
+                respective_access_control: f.optional("respectiveAccessControl")?,
+                rssi_association_rejection_threshold: f
+                    .optional("rssiAssociationRejectionThreshold")?,
+                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting")?,
+                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting")?,
+                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting")?,
+                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting")?,
+                wifi6_enabled: f.optional("wifi6Enabled")?,
+                wifi7_enabled: f.optional("wifi7Enabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AaaWifiWlanAdvancedCustomization",
+            fields,
+        )
+    }
 }
 impl AaaWifiWlanAdvancedCustomization {
     /// Creates a value with every field empty.
@@ -2855,22 +3090,52 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlanWlanSecurity {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationOptions).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClientIsolationOptions {
     /// `autoVrrp`
     ///
     /// Wire name `autoVrrp`; `boolean`; optional; default: false.
-    #[serde(rename = "autoVrrp", default, skip_serializing_if = "Option::is_none")]
     pub auto_vrrp: Option<bool>,
     /// `packetsType`
     ///
     /// Wire name `packetsType`; `ClientIsolationOptionsPacketsType`; optional; may be null.
-    #[serde(rename = "packetsType", default, skip_serializing_if = "Option::is_none")]
     pub packets_type: Option<ClientIsolationOptionsPacketsType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ClientIsolationOptions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClientIsolationOptions,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("autoVrrp", &v.auto_vrrp);
+            w.optional("packetsType", &v.packets_type);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientIsolationOptions {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ClientIsolationOptions, ruckus_one_runtime::object::FieldError> {
+            Ok(ClientIsolationOptions {
+                auto_vrrp: f.optional("autoVrrp")?,
+                packets_type: f.optional("packetsType")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ClientIsolationOptions",
+            fields,
+        )
+    }
 }
 impl ClientIsolationOptions {
     /// Creates a value with every field empty.
@@ -2959,178 +3224,213 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationOptionsPacketsType {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClientV1 {
     /// `clientMac`
     ///
     /// Wire name `clientMac`; `string`; optional.
-    #[serde(rename = "clientMac", default, skip_serializing_if = "Option::is_none")]
     pub client_mac: Option<String>,
     /// `connectSince`
     ///
     /// Wire name `connectSince`; `string`; optional.
-    #[serde(rename = "connectSince", default, skip_serializing_if = "Option::is_none")]
     pub connect_since: Option<String>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `txBytes`
     ///
     /// Wire name `txBytes`; `integer`; optional.
-    #[serde(rename = "txBytes", default, skip_serializing_if = "Option::is_none")]
     pub tx_bytes: Option<i64>,
     /// `apMac`
     ///
     /// Wire name `apMac`; `string`; optional.
-    #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac: Option<String>,
     /// `apName`
     ///
     /// Wire name `apName`; `string`; optional.
-    #[serde(rename = "apName", default, skip_serializing_if = "Option::is_none")]
     pub ap_name: Option<String>,
     /// `osType`
     ///
     /// Wire name `osType`; `string`; optional.
-    #[serde(rename = "osType", default, skip_serializing_if = "Option::is_none")]
     pub os_type: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `networkId`
     ///
     /// Wire name `networkId`; `string`; optional.
-    #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
     pub network_id: Option<String>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `hostname`
     ///
     /// Wire name `hostname`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// `vlan`
     ///
     /// Wire name `vlan`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlan: Option<i64>,
     /// `vni`
     ///
     /// Wire name `vni`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vni: Option<i64>,
     /// `band`
     ///
     /// Wire name `band`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<String>,
     /// `bssid`
     ///
     /// Wire name `bssid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bssid: Option<String>,
     /// `rxBytes`
     ///
     /// Wire name `rxBytes`; `integer`; optional.
-    #[serde(rename = "rxBytes", default, skip_serializing_if = "Option::is_none")]
     pub rx_bytes: Option<i64>,
     /// `rxPackets`
     ///
     /// Wire name `rxPackets`; `integer`; optional.
-    #[serde(rename = "rxPackets", default, skip_serializing_if = "Option::is_none")]
     pub rx_packets: Option<i64>,
     /// `txPackets`
     ///
     /// Wire name `txPackets`; `integer`; optional.
-    #[serde(rename = "txPackets", default, skip_serializing_if = "Option::is_none")]
     pub tx_packets: Option<i64>,
     /// `snr_dB`
     ///
     /// Wire name `snr_dB`; `integer`; optional; format: int32.
-    #[serde(rename = "snr_dB", default, skip_serializing_if = "Option::is_none")]
     pub snr_d_b: Option<i64>,
     /// `receiveSignalStrength_dBm`
     ///
     /// Wire name `receiveSignalStrength_dBm`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "receiveSignalStrength_dBm",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub receive_signal_strength_d_bm: Option<i64>,
     /// `noiseFloor_dBm`
     ///
     /// Wire name `noiseFloor_dBm`; `integer`; optional; format: int32.
-    #[serde(rename = "noiseFloor_dBm", default, skip_serializing_if = "Option::is_none")]
     pub noise_floor_d_bm: Option<i64>,
     /// `radioChannel`
     ///
     /// Wire name `radioChannel`; `integer`; optional; format: int32.
-    #[serde(rename = "radioChannel", default, skip_serializing_if = "Option::is_none")]
     pub radio_channel: Option<i64>,
     /// `txDropDataPacket`
     ///
     /// Wire name `txDropDataPacket`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "txDropDataPacket",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub tx_drop_data_packet: Option<i64>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `switchMac`
     ///
     /// Wire name `switchMac`; `string`; optional.
-    #[serde(rename = "switchMac", default, skip_serializing_if = "Option::is_none")]
     pub switch_mac: Option<String>,
     /// `switchSerialNumber`
     ///
     /// Wire name `switchSerialNumber`; `string`; optional.
-    #[serde(
-        rename = "switchSerialNumber",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_serial_number: Option<String>,
     /// `healthCheckStatus`
     ///
     /// Wire name `healthCheckStatus`; `string`; optional.
-    #[serde(
-        rename = "healthCheckStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub health_check_status: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ClientV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ClientV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("clientMac", &v.client_mac);
+            w.optional("connectSince", &v.connect_since);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("txBytes", &v.tx_bytes);
+            w.optional("apMac", &v.ap_mac);
+            w.optional("apName", &v.ap_name);
+            w.optional("osType", &v.os_type);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("networkId", &v.network_id);
+            w.optional("username", &v.username);
+            w.optional("hostname", &v.hostname);
+            w.optional("ssid", &v.ssid);
+            w.optional("vlan", &v.vlan);
+            w.optional("vni", &v.vni);
+            w.optional("band", &v.band);
+            w.optional("bssid", &v.bssid);
+            w.optional("rxBytes", &v.rx_bytes);
+            w.optional("rxPackets", &v.rx_packets);
+            w.optional("txPackets", &v.tx_packets);
+            w.optional("snr_dB", &v.snr_d_b);
+            w.optional("receiveSignalStrength_dBm", &v.receive_signal_strength_d_bm);
+            w.optional("noiseFloor_dBm", &v.noise_floor_d_bm);
+            w.optional("radioChannel", &v.radio_channel);
+            w.optional("txDropDataPacket", &v.tx_drop_data_packet);
+            w.optional("switchName", &v.switch_name);
+            w.optional("switchMac", &v.switch_mac);
+            w.optional("switchSerialNumber", &v.switch_serial_number);
+            w.optional("healthCheckStatus", &v.health_check_status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ClientV1, ruckus_one_runtime::object::FieldError> {
+            Ok(ClientV1 {
+                client_mac: f.optional("clientMac")?,
+                connect_since: f.optional("connectSince")?,
+                serial_number: f.optional("serialNumber")?,
+                ip_address: f.optional("ipAddress")?,
+                tx_bytes: f.optional("txBytes")?,
+                ap_mac: f.optional("apMac")?,
+                ap_name: f.optional("apName")?,
+                os_type: f.optional("osType")?,
+                venue_id: f.optional("venueId")?,
+                venue_name: f.optional("venueName")?,
+                network_id: f.optional("networkId")?,
+                username: f.optional("username")?,
+                hostname: f.optional("hostname")?,
+                ssid: f.optional("ssid")?,
+                vlan: f.optional("vlan")?,
+                vni: f.optional("vni")?,
+                band: f.optional("band")?,
+                bssid: f.optional("bssid")?,
+                rx_bytes: f.optional("rxBytes")?,
+                rx_packets: f.optional("rxPackets")?,
+                tx_packets: f.optional("txPackets")?,
+                snr_d_b: f.optional("snr_dB")?,
+                receive_signal_strength_d_bm: f.optional("receiveSignalStrength_dBm")?,
+                noise_floor_d_bm: f.optional("noiseFloor_dBm")?,
+                radio_channel: f.optional("radioChannel")?,
+                tx_drop_data_packet: f.optional("txDropDataPacket")?,
+                switch_name: f.optional("switchName")?,
+                switch_mac: f.optional("switchMac")?,
+                switch_serial_number: f.optional("switchSerialNumber")?,
+                health_check_status: f.optional("healthCheckStatus")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ClientV1", fields)
+    }
 }
 impl ClientV1 {
     /// Creates a value with every field empty.
@@ -3325,51 +3625,75 @@ impl ClientV1 {
 /// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ComponentDisplay {
     /// `logo`
     ///
     /// Wire name `logo`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logo: Option<bool>,
     /// `welcome`
     ///
     /// Wire name `welcome`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub welcome: Option<bool>,
     /// `photo`
     ///
     /// Wire name `photo`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub photo: Option<bool>,
     /// `secondaryText`
     ///
     /// Wire name `secondaryText`; `boolean`; optional.
-    #[serde(rename = "secondaryText", default, skip_serializing_if = "Option::is_none")]
     pub secondary_text: Option<bool>,
     /// `termsConditions`
     ///
     /// Wire name `termsConditions`; `boolean`; optional.
-    #[serde(
-        rename = "termsConditions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub terms_conditions: Option<bool>,
     /// `poweredBy`
     ///
     /// Wire name `poweredBy`; `boolean`; optional.
-    #[serde(rename = "poweredBy", default, skip_serializing_if = "Option::is_none")]
     pub powered_by: Option<bool>,
     /// `wifi4eu`
     ///
     /// Wire name `wifi4eu`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wifi4eu: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ComponentDisplay {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ComponentDisplay, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("logo", &v.logo);
+            w.optional("welcome", &v.welcome);
+            w.optional("photo", &v.photo);
+            w.optional("secondaryText", &v.secondary_text);
+            w.optional("termsConditions", &v.terms_conditions);
+            w.optional("poweredBy", &v.powered_by);
+            w.optional("wifi4eu", &v.wifi4eu);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ComponentDisplay {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ComponentDisplay, ruckus_one_runtime::object::FieldError> {
+            Ok(ComponentDisplay {
+                logo: f.optional("logo")?,
+                welcome: f.optional("welcome")?,
+                photo: f.optional("photo")?,
+                secondary_text: f.optional("secondaryText")?,
+                terms_conditions: f.optional("termsConditions")?,
+                powered_by: f.optional("poweredBy")?,
+                wifi4eu: f.optional("wifi4eu")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ComponentDisplay", fields)
+    }
 }
 impl ComponentDisplay {
     /// Creates a value with every field empty.
@@ -3489,17 +3813,39 @@ impl<'de> serde::Deserialize<'de> for CreateWifiNetworkGuestUserResponse {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DnsProxy).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DnsProxy {
     /// `dnsProxyRules`
     ///
     /// Wire name `dnsProxyRules`; `array<DnsProxyRule>`; optional; max_items: 64; min_items: 0.
-    #[serde(rename = "dnsProxyRules", default, skip_serializing_if = "Option::is_none")]
     pub dns_proxy_rules: Option<Vec<DnsProxyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DnsProxy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DnsProxy, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("dnsProxyRules", &v.dns_proxy_rules);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DnsProxy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DnsProxy, ruckus_one_runtime::object::FieldError> {
+            Ok(DnsProxy {
+                dns_proxy_rules: f.optional("dnsProxyRules")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DnsProxy", fields)
+    }
 }
 impl DnsProxy {
     /// Creates a value with every field empty.
@@ -3520,22 +3866,45 @@ impl DnsProxy {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DnsProxyRule).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DnsProxyRule {
     /// `domainName`
     ///
     /// Wire name `domainName`; `string`; required.
-    #[serde(rename = "domainName")]
     pub domain_name: String,
     /// `ipList`
     ///
     /// Wire name `ipList`; `array<string>`; required; max_items: 8; min_items: 1.
-    #[serde(rename = "ipList")]
     pub ip_list: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DnsProxyRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DnsProxyRule, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("domainName", &v.domain_name);
+            w.field("ipList", &v.ip_list);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DnsProxyRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DnsProxyRule, ruckus_one_runtime::object::FieldError> {
+            Ok(DnsProxyRule {
+                domain_name: f.required("domainName")?,
+                ip_list: f.required("ipList")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DnsProxyRule", fields)
+    }
 }
 impl DnsProxyRule {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3552,13 +3921,12 @@ impl DnsProxyRule {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiNetwork).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DpskWifiNetwork {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -3567,25 +3935,55 @@ pub struct DpskWifiNetwork {
     /// `type`
     ///
     /// Wire name `type`; `string`; required.
-    #[serde(rename = "type")]
     pub type_: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `useDpskService`
     ///
     /// Wire name `useDpskService`; `boolean`; optional; default: false.
-    #[serde(rename = "useDpskService", default, skip_serializing_if = "Option::is_none")]
     pub use_dpsk_service: Option<bool>,
     /// `wlan`
     ///
     /// Wire name `wlan`; `DpskWifiWlan`; required.
     pub wlan: DpskWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskWifiNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DpskWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("type", &v.type_);
+            w.optional("description", &v.description);
+            w.optional("useDpskService", &v.use_dpsk_service);
+            w.field("wlan", &v.wlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            Ok(DpskWifiNetwork {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                type_: f.required("type")?,
+                description: f.optional("description")?,
+                use_dpsk_service: f.optional("useDpskService")?,
+                wlan: f.required("wlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DpskWifiNetwork", fields)
+    }
 }
 impl DpskWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3621,22 +4019,16 @@ impl DpskWifiNetwork {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlan).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DpskWifiWlan {
     /// `advancedCustomization`
     ///
     /// Wire name `advancedCustomization`; `DpskWifiWlanAdvancedCustomization`; optional.
-    #[serde(
-        rename = "advancedCustomization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub advanced_customization: Option<DpskWifiWlanAdvancedCustomization>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `ssid`
     ///
@@ -3645,16 +4037,45 @@ pub struct DpskWifiWlan {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `wlanSecurity`
     ///
     /// Wire name `wlanSecurity`; `DpskWifiWlanWlanSecurity`; optional; default: WPA2Personal.
-    #[serde(rename = "wlanSecurity", default, skip_serializing_if = "Option::is_none")]
     pub wlan_security: Option<DpskWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskWifiWlan {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DpskWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("advancedCustomization", &v.advanced_customization);
+            w.optional("enabled", &v.enabled);
+            w.field("ssid", &v.ssid);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("wlanSecurity", &v.wlan_security);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskWifiWlan, ruckus_one_runtime::object::FieldError> {
+            Ok(DpskWifiWlan {
+                advanced_customization: f.optional("advancedCustomization")?,
+                enabled: f.optional("enabled")?,
+                ssid: f.required("ssid")?,
+                vlan_id: f.optional("vlanId")?,
+                wlan_security: f.optional("wlanSecurity")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DpskWifiWlan", fields)
+    }
 }
 impl DpskWifiWlan {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3700,579 +4121,532 @@ impl DpskWifiWlan {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlanAdvancedCustomization).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskWifiWlanAdvancedCustomization {
     /// `applicationVisibilityEnabled`
     ///
     /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "applicationVisibilityEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_visibility_enabled: Option<bool>,
     /// `arpRequestRateLimit`
     ///
     /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
-    #[serde(
-        rename = "arpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_request_rate_limit: Option<i64>,
     /// `broadcastProbeResponseDelay`
     ///
     /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
-    #[serde(
-        rename = "broadcastProbeResponseDelay",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub broadcast_probe_response_delay: Option<i64>,
     /// `bssPriority`
     ///
     /// Wire name `bssPriority`; `DpskWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
-    #[serde(rename = "bssPriority", default, skip_serializing_if = "Option::is_none")]
     pub bss_priority: Option<DpskWifiWlanAdvancedCustomizationBssPriority>,
     /// `clientInactivityTimeout`
     ///
     /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
-    #[serde(
-        rename = "clientInactivityTimeout",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_inactivity_timeout: Option<i64>,
     /// `clientIsolation`
     ///
     /// Wire name `clientIsolation`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "clientIsolation",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation: Option<bool>,
     /// `clientIsolationOptions`
     ///
     /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
-    #[serde(
-        rename = "clientIsolationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation_options: Option<ClientIsolationOptions>,
     /// `clientLoadBalancingEnable`
     ///
     /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "clientLoadBalancingEnable",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_load_balancing_enable: Option<bool>,
     /// `dhcpOption82Enabled`
     ///
     /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_enabled: Option<bool>,
     /// `dhcpOption82MacFormat`
     ///
     /// Wire name `dhcpOption82MacFormat`; `DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
-    #[serde(
-        rename = "dhcpOption82MacFormat",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_mac_format: Option<
         DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
     /// `dhcpOption82SubOption150Enabled`
     ///
     /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption150Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
     /// `dhcpOption82SubOption151Enabled`
     ///
     /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption151Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
     /// `dhcpOption82SubOption151Format`
     ///
     /// Wire name `dhcpOption82SubOption151Format`; `DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption151Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_format: Option<
         DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
     /// `dhcpOption82SubOption151Input`
     ///
     /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
-    #[serde(
-        rename = "dhcpOption82SubOption151Input",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_input: Option<String>,
     /// `dhcpOption82SubOption1Enabled`
     ///
     /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption1Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
     /// `dhcpOption82SubOption1Format`
     ///
     /// Wire name `dhcpOption82SubOption1Format`; `DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption1Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option1_format: Option<
         DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
     /// `dhcpOption82SubOption2Enabled`
     ///
     /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption2Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
     /// `dhcpOption82SubOption2Format`
     ///
     /// Wire name `dhcpOption82SubOption2Format`; `DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption2Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option2_format: Option<
         DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
     /// `dhcpRequestRateLimit`
     ///
     /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
-    #[serde(
-        rename = "dhcpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_request_rate_limit: Option<i64>,
     /// `directedThreshold`
     ///
     /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
-    #[serde(
-        rename = "directedThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub directed_threshold: Option<i64>,
     /// `dnsProxy`
     ///
     /// Wire name `dnsProxy`; `DnsProxy`; optional.
-    #[serde(rename = "dnsProxy", default, skip_serializing_if = "Option::is_none")]
     pub dns_proxy: Option<DnsProxy>,
     /// `dnsProxyEnabled`
     ///
     /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dnsProxyEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dns_proxy_enabled: Option<bool>,
     /// `enableAaaVlanOverride`
     ///
     /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableAaaVlanOverride",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_aaa_vlan_override: Option<bool>,
     /// `enableAdditionalRegulatoryDomains`
     ///
     /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableAdditionalRegulatoryDomains",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_additional_regulatory_domains: Option<bool>,
     /// `enableAirtimeDecongestion`
     ///
     /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAirtimeDecongestion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_airtime_decongestion: Option<bool>,
     /// `enableAntiSpoofing`
     ///
     /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAntiSpoofing",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_anti_spoofing: Option<bool>,
     /// `enableApHostNameAdvertisement`
     ///
     /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableApHostNameAdvertisement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_ap_host_name_advertisement: Option<bool>,
     /// `enableArpRequestRateLimit`
     ///
     /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableArpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_arp_request_rate_limit: Option<bool>,
     /// `enableBandBalancing`
     ///
     /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableBandBalancing",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_band_balancing: Option<bool>,
     /// `enableDhcpRequestRateLimit`
     ///
     /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableDhcpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_dhcp_request_rate_limit: Option<bool>,
     /// `enableGtkRekey`
     ///
     /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
-    #[serde(rename = "enableGtkRekey", default, skip_serializing_if = "Option::is_none")]
     pub enable_gtk_rekey: Option<bool>,
     /// `enableJoinRSSIThreshold`
     ///
     /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableJoinRSSIThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_join_rssi_threshold: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting6G`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
     /// `enableMulticastUplinkRateLimiting`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// `enableMulticastUplinkRateLimiting6G`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
     /// `enableNeighborReport`
     ///
     /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableNeighborReport",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_neighbor_report: Option<bool>,
     /// `enableOptimizedConnectivityExperience`
     ///
     /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableOptimizedConnectivityExperience",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_optimized_connectivity_experience: Option<bool>,
     /// `enableSyslog`
     ///
     /// Wire name `enableSyslog`; `boolean`; optional; default: false.
-    #[serde(rename = "enableSyslog", default, skip_serializing_if = "Option::is_none")]
     pub enable_syslog: Option<bool>,
     /// `enableTransientClientManagement`
     ///
     /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableTransientClientManagement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_transient_client_management: Option<bool>,
     /// `forceMobileDeviceDhcp`
     ///
     /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "forceMobileDeviceDhcp",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub force_mobile_device_dhcp: Option<bool>,
     /// `hideSsid`
     ///
     /// Wire name `hideSsid`; `boolean`; optional; default: false.
-    #[serde(rename = "hideSsid", default, skip_serializing_if = "Option::is_none")]
     pub hide_ssid: Option<bool>,
     /// `joinExpireTime`
     ///
     /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
-    #[serde(rename = "joinExpireTime", default, skip_serializing_if = "Option::is_none")]
     pub join_expire_time: Option<i64>,
     /// `joinRSSIThreshold`
     ///
     /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
-    #[serde(
-        rename = "joinRSSIThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub join_rssi_threshold: Option<i64>,
     /// `joinWaitThreshold`
     ///
     /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
-    #[serde(
-        rename = "joinWaitThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub join_wait_threshold: Option<i64>,
     /// `joinWaitTime`
     ///
     /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
-    #[serde(rename = "joinWaitTime", default, skip_serializing_if = "Option::is_none")]
     pub join_wait_time: Option<i64>,
     /// `maxClientsOnWlanPerRadio`
     ///
     /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
-    #[serde(
-        rename = "maxClientsOnWlanPerRadio",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_clients_on_wlan_per_radio: Option<i64>,
     /// `multiLinkOperationEnabled`
     ///
     /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "multiLinkOperationEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_link_operation_enabled: Option<bool>,
     /// `multiLinkOperationOptions`
     ///
     /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
-    #[serde(
-        rename = "multiLinkOperationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
     /// `multicastDownlinkRateLimiting`
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
-    #[serde(
-        rename = "multicastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// `multicastFilterEnabled`
     ///
     /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "multicastFilterEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_filter_enabled: Option<bool>,
     /// `multicastUplinkRateLimiting`
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
-    #[serde(
-        rename = "multicastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_uplink_rate_limiting: Option<i64>,
     /// `proxyARP`
     ///
     /// Wire name `proxyARP`; `boolean`; optional; default: false.
-    #[serde(rename = "proxyARP", default, skip_serializing_if = "Option::is_none")]
     pub proxy_arp: Option<bool>,
     /// `qosMapSetEnabled`
     ///
     /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "qosMapSetEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_map_set_enabled: Option<bool>,
     /// `qosMapSetOptions`
     ///
     /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
-    #[serde(
-        rename = "qosMapSetOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_map_set_options: Option<QosMapSetOptions>,
     /// `qosMirroringEnabled`
     ///
     /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "qosMirroringEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_mirroring_enabled: Option<bool>,
     /// `qosMirroringScope`
     ///
     /// Wire name `qosMirroringScope`; `DpskWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
-    #[serde(
-        rename = "qosMirroringScope",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_mirroring_scope: Option<DpskWifiWlanAdvancedCustomizationQosMirroringScope>,
     /// `radioCustomization`
     ///
     /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
-    #[serde(
-        rename = "radioCustomization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub radio_customization: Option<WlanRadioCustomization>,
     /// `radiusOptions`
     ///
     /// Wire name `radiusOptions`; `RadiusOptions`; optional.
-    #[serde(rename = "radiusOptions", default, skip_serializing_if = "Option::is_none")]
     pub radius_options: Option<RadiusOptions>,
     /// `respectiveAccessControl`
     ///
     /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "respectiveAccessControl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub respective_access_control: Option<bool>,
     /// `rssiAssociationRejectionThreshold`
     ///
     /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
-    #[serde(
-        rename = "rssiAssociationRejectionThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub rssi_association_rejection_threshold: Option<i64>,
     /// `totalDownlinkRateLimiting`
     ///
     /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
-    #[serde(
-        rename = "totalDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_downlink_rate_limiting: Option<i64>,
     /// `totalUplinkRateLimiting`
     ///
     /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
-    #[serde(
-        rename = "totalUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_uplink_rate_limiting: Option<i64>,
     /// `userDownlinkRateLimiting`
     ///
     /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "userDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_downlink_rate_limiting: Option<i64>,
     /// `userUplinkRateLimiting`
     ///
     /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "userUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_uplink_rate_limiting: Option<i64>,
     /// `wifi6Enabled`
     ///
     /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wifi6Enabled", default, skip_serializing_if = "Option::is_none")]
     pub wifi6_enabled: Option<bool>,
     /// `wifi7Enabled`
     ///
     /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wifi7Enabled", default, skip_serializing_if = "Option::is_none")]
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskWifiWlanAdvancedCustomization {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DpskWifiWlanAdvancedCustomization,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional(
+                "applicationVisibilityEnabled",
+                &v.application_visibility_enabled,
+            );
+            w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
+            w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
+            w.optional("bssPriority", &v.bss_priority);
+            w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
+            w.optional("clientIsolation", &v.client_isolation);
+            w.optional("clientIsolationOptions", &v.client_isolation_options);
+            w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
+            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+            w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
+            w.optional(
+                "dhcpOption82SubOption150Enabled",
+                &v.dhcp_option82_sub_option150_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Enabled",
+                &v.dhcp_option82_sub_option151_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Format",
+                &v.dhcp_option82_sub_option151_format,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Input",
+                &v.dhcp_option82_sub_option151_input,
+            );
+            w.optional(
+                "dhcpOption82SubOption1Enabled",
+                &v.dhcp_option82_sub_option1_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption1Format",
+                &v.dhcp_option82_sub_option1_format,
+            );
+            w.optional(
+                "dhcpOption82SubOption2Enabled",
+                &v.dhcp_option82_sub_option2_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption2Format",
+                &v.dhcp_option82_sub_option2_format,
+            );
+            w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
+            w.optional("directedThreshold", &v.directed_threshold);
+            w.optional("dnsProxy", &v.dns_proxy);
+            w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
+            w.optional("enableAaaVlanOverride", &v.enable_aaa_vlan_override);
+            w.optional(
+                "enableAdditionalRegulatoryDomains",
+                &v.enable_additional_regulatory_domains,
+            );
+            w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
+            w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
+            w.optional(
+                "enableApHostNameAdvertisement",
+                &v.enable_ap_host_name_advertisement,
+            );
+            w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
+            w.optional("enableBandBalancing", &v.enable_band_balancing);
+            w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
+            w.optional("enableGtkRekey", &v.enable_gtk_rekey);
+            w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
+            w.optional(
+                "enableMulticastDownlinkRateLimiting",
+                &v.enable_multicast_downlink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastDownlinkRateLimiting6G",
+                &v.enable_multicast_downlink_rate_limiting6_g,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting",
+                &v.enable_multicast_uplink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting6G",
+                &v.enable_multicast_uplink_rate_limiting6_g,
+            );
+            w.optional("enableNeighborReport", &v.enable_neighbor_report);
+            w.optional(
+                "enableOptimizedConnectivityExperience",
+                &v.enable_optimized_connectivity_experience,
+            );
+            w.optional("enableSyslog", &v.enable_syslog);
+            w.optional(
+                "enableTransientClientManagement",
+                &v.enable_transient_client_management,
+            );
+            w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
+            w.optional("hideSsid", &v.hide_ssid);
+            w.optional("joinExpireTime", &v.join_expire_time);
+            w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
+            w.optional("joinWaitThreshold", &v.join_wait_threshold);
+            w.optional("joinWaitTime", &v.join_wait_time);
+            w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
+            w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
+            w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
+            w.optional(
+                "multicastDownlinkRateLimiting",
+                &v.multicast_downlink_rate_limiting,
+            );
+            w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
+            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+            w.optional("proxyARP", &v.proxy_arp);
+            w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
+            w.optional("qosMapSetOptions", &v.qos_map_set_options);
+            w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
+            w.optional("qosMirroringScope", &v.qos_mirroring_scope);
+            w.optional("radioCustomization", &v.radio_customization);
+            w.optional("radiusOptions", &v.radius_options);
+            w.optional("respectiveAccessControl", &v.respective_access_control);
+            w.optional(
+                "rssiAssociationRejectionThreshold",
+                &v.rssi_association_rejection_threshold,
+            );
+            w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
+            w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
+            w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
+            w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
+            w.optional("wifi6Enabled", &v.wifi6_enabled);
+            w.optional("wifi7Enabled", &v.wifi7_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskWifiWlanAdvancedCustomization {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DpskWifiWlanAdvancedCustomization,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(DpskWifiWlanAdvancedCustomization {
+                application_visibility_enabled: f
+                    .optional("applicationVisibilityEnabled")?,
+                arp_request_rate_limit: f.optional("arpRequestRateLimit")?,
+                broadcast_probe_response_delay: f
+                    .optional("broadcastProbeResponseDelay")?,
+                bss_priority: f.optional("bssPriority")?,
+                client_inactivity_timeout: f.optional("clientInactivityTimeout")?,
+                client_isolation: f.optional("clientIsolation")?,
+                client_isolation_options: f.optional("clientIsolationOptions")?,
+                client_load_balancing_enable: f.optional("clientLoadBalancingEnable")?,
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
+                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat")?,
+                dhcp_option82_sub_option150_enabled: f
+                    .optional("dhcpOption82SubOption150Enabled")?,
+                dhcp_option82_sub_option151_enabled: f
+                    .optional("dhcpOption82SubOption151Enabled")?,
+                dhcp_option82_sub_option151_format: f
+                    .optional("dhcpOption82SubOption151Format")?,
+                dhcp_option82_sub_option151_input: f
+                    .optional("dhcpOption82SubOption151Input")?,
+                dhcp_option82_sub_option1_enabled: f
+                    .optional("dhcpOption82SubOption1Enabled")?,
+                dhcp_option82_sub_option1_format: f
+                    .optional("dhcpOption82SubOption1Format")?,
+                dhcp_option82_sub_option2_enabled: f
+                    .optional("dhcpOption82SubOption2Enabled")?,
+                dhcp_option82_sub_option2_format: f
+                    .optional("dhcpOption82SubOption2Format")?,
+                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit")?,
+                directed_threshold: f.optional("directedThreshold")?,
+                dns_proxy: f.optional("dnsProxy")?,
+                dns_proxy_enabled: f.optional("dnsProxyEnabled")?,
+                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride")?,
+                enable_additional_regulatory_domains: f
+                    .optional("enableAdditionalRegulatoryDomains")?,
+                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion")?,
+                enable_anti_spoofing: f.optional("enableAntiSpoofing")?,
+                enable_ap_host_name_advertisement: f
+                    .optional("enableApHostNameAdvertisement")?,
+                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit")?,
+                enable_band_balancing: f.optional("enableBandBalancing")?,
+                enable_dhcp_request_rate_limit: f
+                    .optional("enableDhcpRequestRateLimit")?,
+                enable_gtk_rekey: f.optional("enableGtkRekey")?,
+                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold")?,
+                enable_multicast_downlink_rate_limiting: f
+                    .optional("enableMulticastDownlinkRateLimiting")?,
+                enable_multicast_downlink_rate_limiting6_g: f
+                    .optional("enableMulticastDownlinkRateLimiting6G")?,
+                enable_multicast_uplink_rate_limiting: f
+                    .optional("enableMulticastUplinkRateLimiting")?,
+                enable_multicast_uplink_rate_limiting6_g: f
+                    .optional("enableMulticastUplinkRateLimiting6G")?,
+                enable_neighbor_report: f.optional("enableNeighborReport")?,
+                enable_optimized_connectivity_experience: f
+                    .optional("enableOptimizedConnectivityExperience")?,
+                enable_syslog: f.optional("enableSyslog")?,
+                enable_transient_client_management: f
+                    .optional("enableTransientClientManagement")?,
+                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp")?,
+                hide_ssid: f.optional("hideSsid")?,
+                join_expire_time: f.optional("joinExpireTime")?,
+                join_rssi_threshold: f.optional("joinRSSIThreshold")?,
+                join_wait_threshold: f.optional("joinWaitThreshold")?,
+                join_wait_time: f.optional("joinWaitTime")?,
+                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio")?,
+                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled")?,
+                multi_link_operation_options: f.optional("multiLinkOperationOptions")?,
+                multicast_downlink_rate_limiting: f
+                    .optional("multicastDownlinkRateLimiting")?,
+                multicast_filter_enabled: f.optional("multicastFilterEnabled")?,
+                multicast_uplink_rate_limiting: f
+                    .optional("multicastUplinkRateLimiting")?,
+                proxy_arp: f.optional("proxyARP")?,
+                qos_map_set_enabled: f.optional("qosMapSetEnabled")?,
+                qos_map_set_options: f.optional("qosMapSetOptions")?,
+                qos_mirroring_enabled: f.optional("qosMirroringEnabled")?,
+                qos_mirroring_scope: f.optional("qosMirroringScope")?,
+                radio_customization: f.optional("radioCustomization")?,
+                radius_options: f.optional("radiusOptions")?,
+                respective_access_control: f.optional("respectiveAccessControl")?,
+                rssi_association_rejection_threshold: f
+                    .optional("rssiAssociationRejectionThreshold")?,
+                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting")?,
+                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting")?,
+                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting")?,
+                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting")?,
+                wifi6_enabled: f.optional("wifi6Enabled")?,
+                wifi7_enabled: f.optional("wifi7Enabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "DpskWifiWlanAdvancedCustomization",
+            fields,
+        )
+    }
 }
 impl DpskWifiWlanAdvancedCustomization {
     /// Creates a value with every field empty.
@@ -5228,7 +5602,7 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlanWlanSecurity {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml File).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct File {
     /// `id`
@@ -5240,8 +5614,33 @@ pub struct File {
     /// Wire name `name`; `string`; required; max_length: 2147483647; min_length: 1.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for File {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &File, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("id", &v.id);
+            w.field("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for File {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<File, ruckus_one_runtime::object::FieldError> {
+            Ok(File {
+                id: f.required("id")?,
+                name: f.required("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "File", fields)
+    }
 }
 impl File {
     /// Creates a value from the required fields; optional fields start empty.
@@ -5258,104 +5657,129 @@ impl File {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Guest {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `creationDate`
     ///
     /// Wire name `creationDate`; `string`; optional.
-    #[serde(rename = "creationDate", default, skip_serializing_if = "Option::is_none")]
     pub creation_date: Option<String>,
     /// `expiryDate`
     ///
     /// Wire name `expiryDate`; `string`; optional.
-    #[serde(rename = "expiryDate", default, skip_serializing_if = "Option::is_none")]
     pub expiry_date: Option<String>,
     /// `mobilePhoneNumber`
     ///
     /// Wire name `mobilePhoneNumber`; `string`; optional.
-    #[serde(
-        rename = "mobilePhoneNumber",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mobile_phone_number: Option<String>,
     /// `emailAddress`
     ///
     /// Wire name `emailAddress`; `string`; optional.
-    #[serde(rename = "emailAddress", default, skip_serializing_if = "Option::is_none")]
     pub email_address: Option<String>,
     /// `guestType`
     ///
     /// Wire name `guestType`; `string`; optional.
-    #[serde(rename = "guestType", default, skip_serializing_if = "Option::is_none")]
     pub guest_type: Option<String>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// `networkId`
     ///
     /// Wire name `networkId`; `string`; optional.
-    #[serde(rename = "networkId", default, skip_serializing_if = "Option::is_none")]
     pub network_id: Option<String>,
     /// `passDurationHours`
     ///
     /// Wire name `passDurationHours`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "passDurationHours",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub pass_duration_hours: Option<i64>,
     /// `guestStatus`
     ///
     /// Wire name `guestStatus`; `string`; optional.
-    #[serde(rename = "guestStatus", default, skip_serializing_if = "Option::is_none")]
     pub guest_status: Option<String>,
     /// `notes`
     ///
     /// Wire name `notes`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
     /// `maxNumberOfClients`
     ///
     /// Wire name `maxNumberOfClients`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "maxNumberOfClients",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_number_of_clients: Option<i64>,
     /// `socialLogin`
     ///
     /// Wire name `socialLogin`; `boolean`; optional.
-    #[serde(rename = "socialLogin", default, skip_serializing_if = "Option::is_none")]
     pub social_login: Option<bool>,
     /// `devicesMac`
     ///
     /// Wire name `devicesMac`; `array<string>`; optional.
-    #[serde(rename = "devicesMac", default, skip_serializing_if = "Option::is_none")]
     pub devices_mac: Option<Vec<String>>,
     /// `clients`
     ///
     /// Wire name `clients`; `array<ClientV1>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clients: Option<Vec<ClientV1>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Guest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Guest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("id", &v.id);
+            w.optional("creationDate", &v.creation_date);
+            w.optional("expiryDate", &v.expiry_date);
+            w.optional("mobilePhoneNumber", &v.mobile_phone_number);
+            w.optional("emailAddress", &v.email_address);
+            w.optional("guestType", &v.guest_type);
+            w.optional("ssid", &v.ssid);
+            w.optional("networkId", &v.network_id);
+            w.optional("passDurationHours", &v.pass_duration_hours);
+            w.optional("guestStatus", &v.guest_status);
+            w.optional("notes", &v.notes);
+            w.optional("maxNumberOfClients", &v.max_number_of_clients);
+            w.optional("socialLogin", &v.social_login);
+            w.optional("devicesMac", &v.devices_mac);
+            w.optional("clients", &v.clients);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Guest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Guest, ruckus_one_runtime::object::FieldError> {
+            Ok(Guest {
+                name: f.optional("name")?,
+                id: f.optional("id")?,
+                creation_date: f.optional("creationDate")?,
+                expiry_date: f.optional("expiryDate")?,
+                mobile_phone_number: f.optional("mobilePhoneNumber")?,
+                email_address: f.optional("emailAddress")?,
+                guest_type: f.optional("guestType")?,
+                ssid: f.optional("ssid")?,
+                network_id: f.optional("networkId")?,
+                pass_duration_hours: f.optional("passDurationHours")?,
+                guest_status: f.optional("guestStatus")?,
+                notes: f.optional("notes")?,
+                max_number_of_clients: f.optional("maxNumberOfClients")?,
+                social_login: f.optional("socialLogin")?,
+                devices_mac: f.optional("devicesMac")?,
+                clients: f.optional("clients")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Guest", fields)
+    }
 }
 impl Guest {
     /// Creates a value with every field empty.
@@ -5466,65 +5890,87 @@ impl Guest {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml GuestPage).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestPage {
     /// `advertImage`
     ///
     /// Wire name `advertImage`; `File`; optional.
-    #[serde(rename = "advertImage", default, skip_serializing_if = "Option::is_none")]
     pub advert_image: Option<File>,
     /// `langCode`
     ///
     /// Wire name `langCode`; `string`; optional.
-    #[serde(rename = "langCode", default, skip_serializing_if = "Option::is_none")]
     pub lang_code: Option<String>,
     /// `logoImage`
     ///
     /// Wire name `logoImage`; `File`; optional.
-    #[serde(rename = "logoImage", default, skip_serializing_if = "Option::is_none")]
     pub logo_image: Option<File>,
     /// `tagLine`
     ///
     /// Wire name `tagLine`; `string`; optional; max_length: 140; min_length: 0.
-    #[serde(rename = "tagLine", default, skip_serializing_if = "Option::is_none")]
     pub tag_line: Option<String>,
     /// `termsAndConditions`
     ///
     /// Wire name `termsAndConditions`; `string`; optional; max_length: 100000; min_length: 0.
-    #[serde(
-        rename = "termsAndConditions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub terms_and_conditions: Option<String>,
     /// `title`
     ///
     /// Wire name `title`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// `welcomeMessage`
     ///
     /// Wire name `welcomeMessage`; `string`; optional; max_length: 100; min_length: 0.
-    #[serde(rename = "welcomeMessage", default, skip_serializing_if = "Option::is_none")]
     pub welcome_message: Option<String>,
     /// `wifi4Eu`
     ///
     /// Wire name `wifi4Eu`; `boolean`; optional; default: false.
-    #[serde(rename = "wifi4Eu", default, skip_serializing_if = "Option::is_none")]
     pub wifi4_eu: Option<bool>,
     /// `wifi4EuNetworkId`
     ///
     /// Wire name `wifi4EuNetworkId`; `string`; optional; max_length: 128; min_length: 0.
-    #[serde(
-        rename = "wifi4EuNetworkId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub wifi4_eu_network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("advertImage", &v.advert_image);
+            w.optional("langCode", &v.lang_code);
+            w.optional("logoImage", &v.logo_image);
+            w.optional("tagLine", &v.tag_line);
+            w.optional("termsAndConditions", &v.terms_and_conditions);
+            w.optional("title", &v.title);
+            w.optional("welcomeMessage", &v.welcome_message);
+            w.optional("wifi4Eu", &v.wifi4_eu);
+            w.optional("wifi4EuNetworkId", &v.wifi4_eu_network_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestPage, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestPage {
+                advert_image: f.optional("advertImage")?,
+                lang_code: f.optional("langCode")?,
+                logo_image: f.optional("logoImage")?,
+                tag_line: f.optional("tagLine")?,
+                terms_and_conditions: f.optional("termsAndConditions")?,
+                title: f.optional("title")?,
+                welcome_message: f.optional("welcomeMessage")?,
+                wifi4_eu: f.optional("wifi4Eu")?,
+                wifi4_eu_network_id: f.optional("wifi4EuNetworkId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GuestPage", fields)
+    }
 }
 impl GuestPage {
     /// Creates a value with every field empty.
@@ -5593,22 +6039,52 @@ impl GuestPage {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml GuestSmsPasswordDuration).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestSmsPasswordDuration {
     /// `duration`
     ///
     /// Wire name `duration`; `integer`; optional; default: 12; format: int32; minimum: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<i64>,
     /// `unit`
     ///
     /// Wire name `unit`; `GuestSmsPasswordDurationUnit`; optional; default: HOUR.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<GuestSmsPasswordDurationUnit>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestSmsPasswordDuration {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &GuestSmsPasswordDuration,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("duration", &v.duration);
+            w.optional("unit", &v.unit);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDuration {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestSmsPasswordDuration, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestSmsPasswordDuration {
+                duration: f.optional("duration")?,
+                unit: f.optional("unit")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "GuestSmsPasswordDuration",
+            fields,
+        )
+    }
 }
 impl GuestSmsPasswordDuration {
     /// Creates a value with every field empty.
@@ -5706,7 +6182,7 @@ impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDurationUnit {
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserAction).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestUserAction {
     /// `action`
@@ -5716,11 +6192,35 @@ pub struct GuestUserAction {
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`; max_length: 16; min_length: 6.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestUserAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestUserAction, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("action", &v.action);
+            w.optional("password", &v.password);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestUserAction, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestUserAction {
+                action: f.required("action")?,
+                password: f.optional("password")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GuestUserAction", fields)
+    }
 }
 impl GuestUserAction {
     /// Creates a value from the required fields; optional fields start empty.
@@ -5863,27 +6363,51 @@ impl<'de> serde::Deserialize<'de> for GuestUserDeliveryMethods {
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserExpiration).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestUserExpiration {
     /// `activationType`
     ///
     /// Wire name `activationType`; `GuestUserExpirationActivationType`; required.
-    #[serde(rename = "activationType")]
     pub activation_type: GuestUserExpirationActivationType,
     /// `duration`
     ///
     /// Wire name `duration`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<i64>,
     /// `unit`
     ///
     /// Wire name `unit`; `GuestUserExpirationUnit`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<GuestUserExpirationUnit>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestUserExpiration {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestUserExpiration, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("activationType", &v.activation_type);
+            w.optional("duration", &v.duration);
+            w.optional("unit", &v.unit);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestUserExpiration, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestUserExpiration {
+                activation_type: f.required("activationType")?,
+                duration: f.optional("duration")?,
+                unit: f.optional("unit")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GuestUserExpiration", fields)
+    }
 }
 impl GuestUserExpiration {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6041,22 +6565,45 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpirationUnit {
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserImportV2).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestUserImport {
     /// `downloadUrl`
     ///
     /// Wire name `downloadUrl`; `string`; optional.
-    #[serde(rename = "downloadUrl", default, skip_serializing_if = "Option::is_none")]
     pub download_url: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<GuestUser>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<GuestUser>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestUserImport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestUserImport, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("downloadUrl", &v.download_url);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserImport {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestUserImport, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestUserImport {
+                download_url: f.optional("downloadUrl")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GuestUserImport", fields)
+    }
 }
 impl GuestUserImport {
     /// Creates a value with every field empty.
@@ -6083,85 +6630,111 @@ impl GuestUserImport {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestUserQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestUserQueryData {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `creationDate`
     ///
     /// Wire name `creationDate`; `string`; optional.
-    #[serde(rename = "creationDate", default, skip_serializing_if = "Option::is_none")]
     pub creation_date: Option<String>,
     /// `expiryDate`
     ///
     /// Wire name `expiryDate`; `string`; optional.
-    #[serde(rename = "expiryDate", default, skip_serializing_if = "Option::is_none")]
     pub expiry_date: Option<String>,
     /// `mobilePhoneNumber`
     ///
     /// Wire name `mobilePhoneNumber`; `string`; optional.
-    #[serde(
-        rename = "mobilePhoneNumber",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mobile_phone_number: Option<String>,
     /// `emailAddress`
     ///
     /// Wire name `emailAddress`; `string`; optional.
-    #[serde(rename = "emailAddress", default, skip_serializing_if = "Option::is_none")]
     pub email_address: Option<String>,
     /// `guestType`
     ///
     /// Wire name `guestType`; `string`; optional.
-    #[serde(rename = "guestType", default, skip_serializing_if = "Option::is_none")]
     pub guest_type: Option<String>,
     /// `wifiNetworkId`
     ///
     /// Wire name `wifiNetworkId`; `string`; optional.
-    #[serde(rename = "wifiNetworkId", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_id: Option<String>,
     /// `guestStatus`
     ///
     /// Wire name `guestStatus`; `string`; optional.
-    #[serde(rename = "guestStatus", default, skip_serializing_if = "Option::is_none")]
     pub guest_status: Option<String>,
     /// `notes`
     ///
     /// Wire name `notes`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
     /// `maxNumberOfClients`
     ///
     /// Wire name `maxNumberOfClients`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "maxNumberOfClients",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_number_of_clients: Option<i64>,
     /// `socialLogin`
     ///
     /// Wire name `socialLogin`; `boolean`; optional.
-    #[serde(rename = "socialLogin", default, skip_serializing_if = "Option::is_none")]
     pub social_login: Option<bool>,
     /// `devicesMac`
     ///
     /// Wire name `devicesMac`; `array<string>`; optional.
-    #[serde(rename = "devicesMac", default, skip_serializing_if = "Option::is_none")]
     pub devices_mac: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestUserQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestUserQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("id", &v.id);
+            w.optional("creationDate", &v.creation_date);
+            w.optional("expiryDate", &v.expiry_date);
+            w.optional("mobilePhoneNumber", &v.mobile_phone_number);
+            w.optional("emailAddress", &v.email_address);
+            w.optional("guestType", &v.guest_type);
+            w.optional("wifiNetworkId", &v.wifi_network_id);
+            w.optional("guestStatus", &v.guest_status);
+            w.optional("notes", &v.notes);
+            w.optional("maxNumberOfClients", &v.max_number_of_clients);
+            w.optional("socialLogin", &v.social_login);
+            w.optional("devicesMac", &v.devices_mac);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestUserQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestUserQueryData {
+                name: f.optional("name")?,
+                id: f.optional("id")?,
+                creation_date: f.optional("creationDate")?,
+                expiry_date: f.optional("expiryDate")?,
+                mobile_phone_number: f.optional("mobilePhoneNumber")?,
+                email_address: f.optional("emailAddress")?,
+                guest_type: f.optional("guestType")?,
+                wifi_network_id: f.optional("wifiNetworkId")?,
+                guest_status: f.optional("guestStatus")?,
+                notes: f.optional("notes")?,
+                max_number_of_clients: f.optional("maxNumberOfClients")?,
+                social_login: f.optional("socialLogin")?,
+                devices_mac: f.optional("devicesMac")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GuestUserQueryData", fields)
+    }
 }
 impl GuestUserQueryData {
     /// Creates a value with every field empty.
@@ -6254,36 +6827,57 @@ impl GuestUserQueryData {
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestUserUpdate {
     /// `disabled`
     ///
     /// Wire name `disabled`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disabled: Option<bool>,
     /// `action`
     ///
     /// Wire name `action`; `GuestUserUpdateAction`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<GuestUserUpdateAction>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `deliveryMethods`
     ///
     /// Wire name `deliveryMethods`; `array<GuestUserUpdateDeliveryMethods>`; optional.
-    #[serde(
-        rename = "deliveryMethods",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub delivery_methods: Option<Vec<GuestUserUpdateDeliveryMethods>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestUserUpdate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestUserUpdate, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("disabled", &v.disabled);
+            w.optional("action", &v.action);
+            w.optional("password", &v.password);
+            w.optional("deliveryMethods", &v.delivery_methods);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestUserUpdate, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestUserUpdate {
+                disabled: f.optional("disabled")?,
+                action: f.optional("action")?,
+                password: f.optional("password")?,
+                delivery_methods: f.optional("deliveryMethods")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GuestUserUpdate", fields)
+    }
 }
 impl GuestUserUpdate {
     /// Creates a value with every field empty.
@@ -6450,18 +7044,16 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdateDeliveryMethods {
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 5 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestUserWithoutId {
     /// `createdDate`
     ///
     /// Wire name `createdDate`; `integer`; optional.
-    #[serde(rename = "createdDate", default, skip_serializing_if = "Option::is_none")]
     pub created_date: Option<i64>,
     /// `lastModified`
     ///
     /// Wire name `lastModified`; `integer`; optional.
-    #[serde(rename = "lastModified", default, skip_serializing_if = "Option::is_none")]
     pub last_modified: Option<i64>,
     /// `name`
     ///
@@ -6470,47 +7062,38 @@ pub struct GuestUserWithoutId {
     /// `disabled`
     ///
     /// Wire name `disabled`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disabled: Option<bool>,
     /// `notes`
     ///
     /// Wire name `notes`; `string`; optional; max_length: 180; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `mobilePhoneNumber`
     ///
     /// Wire name `mobilePhoneNumber`; `string`; required.
-    #[serde(rename = "mobilePhoneNumber")]
     pub mobile_phone_number: String,
     /// `maxDevices`
     ///
     /// Wire name `maxDevices`; `integer`; required; format: int32.
-    #[serde(rename = "maxDevices")]
     pub max_devices: i64,
     /// `macAddresses`
     ///
     /// Wire name `macAddresses`; `array<string>`; optional.
-    #[serde(rename = "macAddresses", default, skip_serializing_if = "Option::is_none")]
     pub mac_addresses: Option<Vec<String>>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// `deliveryMethods`
     ///
     /// Wire name `deliveryMethods`; `array<GuestUserWithoutIdDeliveryMethods>`; required.
-    #[serde(rename = "deliveryMethods")]
     pub delivery_methods: Vec<GuestUserWithoutIdDeliveryMethods>,
     /// `guestUserType`
     ///
     /// Wire name `guestUserType`; `GuestUserWithoutIdGuestUserType`; optional.
-    #[serde(rename = "guestUserType", default, skip_serializing_if = "Option::is_none")]
     pub guest_user_type: Option<GuestUserWithoutIdGuestUserType>,
     /// `expiration`
     ///
@@ -6519,16 +7102,65 @@ pub struct GuestUserWithoutId {
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `integer`; optional.
-    #[serde(rename = "expirationDate", default, skip_serializing_if = "Option::is_none")]
     pub expiration_date: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestUserWithoutId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestUserWithoutId, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("createdDate", &v.created_date);
+            w.optional("lastModified", &v.last_modified);
+            w.field("name", &v.name);
+            w.optional("disabled", &v.disabled);
+            w.optional("notes", &v.notes);
+            w.optional("email", &v.email);
+            w.field("mobilePhoneNumber", &v.mobile_phone_number);
+            w.field("maxDevices", &v.max_devices);
+            w.optional("macAddresses", &v.mac_addresses);
+            w.optional("ssid", &v.ssid);
+            w.field("deliveryMethods", &v.delivery_methods);
+            w.optional("guestUserType", &v.guest_user_type);
+            w.field("expiration", &v.expiration);
+            w.optional("password", &v.password);
+            w.optional("expirationDate", &v.expiration_date);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestUserWithoutId, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestUserWithoutId {
+                created_date: f.optional("createdDate")?,
+                last_modified: f.optional("lastModified")?,
+                name: f.required("name")?,
+                disabled: f.optional("disabled")?,
+                notes: f.optional("notes")?,
+                email: f.optional("email")?,
+                mobile_phone_number: f.required("mobilePhoneNumber")?,
+                max_devices: f.required("maxDevices")?,
+                mac_addresses: f.optional("macAddresses")?,
+                ssid: f.optional("ssid")?,
+                delivery_methods: f.required("deliveryMethods")?,
+                guest_user_type: f.optional("guestUserType")?,
+                expiration: f.required("expiration")?,
+                password: f.optional("password")?,
+                expiration_date: f.optional("expirationDate")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GuestUserWithoutId", fields)
+    }
 }
 impl GuestUserWithoutId {
     /// Starts a builder: one setter per field, then `build`.
@@ -6815,13 +7447,12 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutIdGuestUserType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiNetwork).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestWifiNetwork {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -6830,30 +7461,61 @@ pub struct GuestWifiNetwork {
     /// `type`
     ///
     /// Wire name `type`; `string`; required.
-    #[serde(rename = "type")]
     pub type_: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `enableDhcp`
     ///
     /// Wire name `enableDhcp`; `boolean`; optional; default: false.
-    #[serde(rename = "enableDhcp", default, skip_serializing_if = "Option::is_none")]
     pub enable_dhcp: Option<bool>,
     /// `guestPortal`
     ///
     /// Wire name `guestPortal`; `GuestWifiPortal`; required.
-    #[serde(rename = "guestPortal")]
     pub guest_portal: GuestWifiPortal,
     /// `wlan`
     ///
     /// Wire name `wlan`; `GuestWifiWlan`; required.
     pub wlan: GuestWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestWifiNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("type", &v.type_);
+            w.optional("description", &v.description);
+            w.optional("enableDhcp", &v.enable_dhcp);
+            w.field("guestPortal", &v.guest_portal);
+            w.field("wlan", &v.wlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestWifiNetwork {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                type_: f.required("type")?,
+                description: f.optional("description")?,
+                enable_dhcp: f.optional("enableDhcp")?,
+                guest_portal: f.required("guestPortal")?,
+                wlan: f.required("wlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GuestWifiNetwork", fields)
+    }
 }
 impl GuestWifiNetwork {
     /// Starts a builder: one setter per field, then `build`.
@@ -6934,161 +7596,159 @@ impl GuestWifiNetworkBuilder {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiPortal).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestWifiPortal {
     /// `enableSelfService`
     ///
     /// Wire name `enableSelfService`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableSelfService",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_self_service: Option<bool>,
     /// `enableSmsLogin`
     ///
     /// Wire name `enableSmsLogin`; `boolean`; optional; default: false.
-    #[serde(rename = "enableSmsLogin", default, skip_serializing_if = "Option::is_none")]
     pub enable_sms_login: Option<bool>,
     /// `endOfDayReauthDelay`
     ///
     /// Wire name `endOfDayReauthDelay`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "endOfDayReauthDelay",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub end_of_day_reauth_delay: Option<bool>,
     /// `externalPortalKey`
     ///
     /// Wire name `externalPortalKey`; `string`; optional.
-    #[serde(
-        rename = "externalPortalKey",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub external_portal_key: Option<String>,
     /// `externalPortalUrl`
     ///
     /// Wire name `externalPortalUrl`; `string`; optional.
-    #[serde(
-        rename = "externalPortalUrl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub external_portal_url: Option<String>,
     /// `guestNetworkType`
     ///
     /// Wire name `guestNetworkType`; `GuestWifiPortalGuestNetworkType`; required; may be null.
-    #[serde(rename = "guestNetworkType", default)]
     pub guest_network_type: Option<GuestWifiPortalGuestNetworkType>,
     /// `guestPage`
     ///
     /// Wire name `guestPage`; `GuestPage`; optional.
-    #[serde(rename = "guestPage", default, skip_serializing_if = "Option::is_none")]
     pub guest_page: Option<GuestPage>,
     /// `hostGuestConfig`
     ///
     /// Wire name `hostGuestConfig`; `HostGuestConfig`; optional.
-    #[serde(
-        rename = "hostGuestConfig",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub host_guest_config: Option<HostGuestConfig>,
     /// `lockoutPeriod`
     ///
     /// Wire name `lockoutPeriod`; `integer`; optional; default: 120; format: int32; maximum: 65535; minimum: 1.
-    #[serde(rename = "lockoutPeriod", default, skip_serializing_if = "Option::is_none")]
     pub lockout_period: Option<i64>,
     /// `lockoutPeriodEnabled`
     ///
     /// Wire name `lockoutPeriodEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "lockoutPeriodEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub lockout_period_enabled: Option<bool>,
     /// `macCredentialsDuration`
     ///
     /// Wire name `macCredentialsDuration`; `integer`; optional; default: 240; format: int32; maximum: 70560; minimum: 1.
-    #[serde(
-        rename = "macCredentialsDuration",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mac_credentials_duration: Option<i64>,
     /// `maxDevices`
     ///
     /// Wire name `maxDevices`; `integer`; optional; default: 1; format: int32; minimum: 0.
-    #[serde(rename = "maxDevices", default, skip_serializing_if = "Option::is_none")]
     pub max_devices: Option<i64>,
     /// `redirectUrl`
     ///
     /// Wire name `redirectUrl`; `string`; optional.
-    #[serde(rename = "redirectUrl", default, skip_serializing_if = "Option::is_none")]
     pub redirect_url: Option<String>,
     /// `smsPasswordDuration`
     ///
     /// Wire name `smsPasswordDuration`; `GuestSmsPasswordDuration`; optional.
-    #[serde(
-        rename = "smsPasswordDuration",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sms_password_duration: Option<GuestSmsPasswordDuration>,
     /// `socialDomains`
     ///
     /// Wire name `socialDomains`; `array<string>`; optional.
-    #[serde(rename = "socialDomains", default, skip_serializing_if = "Option::is_none")]
     pub social_domains: Option<Vec<String>>,
     /// `socialEmails`
     ///
     /// Wire name `socialEmails`; `boolean`; optional; default: false.
-    #[serde(rename = "socialEmails", default, skip_serializing_if = "Option::is_none")]
     pub social_emails: Option<bool>,
     /// `socialIdentities`
     ///
     /// Wire name `socialIdentities`; `SocialIdentities`; optional.
-    #[serde(
-        rename = "socialIdentities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub social_identities: Option<SocialIdentities>,
     /// `userSessionGracePeriod`
     ///
     /// Wire name `userSessionGracePeriod`; `integer`; optional; default: 60; format: int32; maximum: 14399; minimum: 1.
-    #[serde(
-        rename = "userSessionGracePeriod",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_session_grace_period: Option<i64>,
     /// `userSessionTimeout`
     ///
     /// Wire name `userSessionTimeout`; `integer`; optional; default: 1440; format: int32; maximum: 14400; minimum: 2.
-    #[serde(
-        rename = "userSessionTimeout",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_session_timeout: Option<i64>,
     /// `walledGardens`
     ///
     /// Wire name `walledGardens`; `array<string>`; optional.
-    #[serde(rename = "walledGardens", default, skip_serializing_if = "Option::is_none")]
     pub walled_gardens: Option<Vec<String>>,
     /// `wisprPage`
     ///
     /// Wire name `wisprPage`; `WifiWisprPage`; optional.
-    #[serde(rename = "wisprPage", default, skip_serializing_if = "Option::is_none")]
     pub wispr_page: Option<WifiWisprPage>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestWifiPortal {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestWifiPortal, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("enableSelfService", &v.enable_self_service);
+            w.optional("enableSmsLogin", &v.enable_sms_login);
+            w.optional("endOfDayReauthDelay", &v.end_of_day_reauth_delay);
+            w.optional("externalPortalKey", &v.external_portal_key);
+            w.optional("externalPortalUrl", &v.external_portal_url);
+            w.field("guestNetworkType", &v.guest_network_type);
+            w.optional("guestPage", &v.guest_page);
+            w.optional("hostGuestConfig", &v.host_guest_config);
+            w.optional("lockoutPeriod", &v.lockout_period);
+            w.optional("lockoutPeriodEnabled", &v.lockout_period_enabled);
+            w.optional("macCredentialsDuration", &v.mac_credentials_duration);
+            w.optional("maxDevices", &v.max_devices);
+            w.optional("redirectUrl", &v.redirect_url);
+            w.optional("smsPasswordDuration", &v.sms_password_duration);
+            w.optional("socialDomains", &v.social_domains);
+            w.optional("socialEmails", &v.social_emails);
+            w.optional("socialIdentities", &v.social_identities);
+            w.optional("userSessionGracePeriod", &v.user_session_grace_period);
+            w.optional("userSessionTimeout", &v.user_session_timeout);
+            w.optional("walledGardens", &v.walled_gardens);
+            w.optional("wisprPage", &v.wispr_page);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestWifiPortal {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestWifiPortal, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestWifiPortal {
+                enable_self_service: f.optional("enableSelfService")?,
+                enable_sms_login: f.optional("enableSmsLogin")?,
+                end_of_day_reauth_delay: f.optional("endOfDayReauthDelay")?,
+                external_portal_key: f.optional("externalPortalKey")?,
+                external_portal_url: f.optional("externalPortalUrl")?,
+                guest_network_type: f.optional("guestNetworkType")?,
+                guest_page: f.optional("guestPage")?,
+                host_guest_config: f.optional("hostGuestConfig")?,
+                lockout_period: f.optional("lockoutPeriod")?,
+                lockout_period_enabled: f.optional("lockoutPeriodEnabled")?,
+                mac_credentials_duration: f.optional("macCredentialsDuration")?,
+                max_devices: f.optional("maxDevices")?,
+                redirect_url: f.optional("redirectUrl")?,
+                sms_password_duration: f.optional("smsPasswordDuration")?,
+                social_domains: f.optional("socialDomains")?,
+                social_emails: f.optional("socialEmails")?,
+                social_identities: f.optional("socialIdentities")?,
+                user_session_grace_period: f.optional("userSessionGracePeriod")?,
+                user_session_timeout: f.optional("userSessionTimeout")?,
+                walled_gardens: f.optional("walledGardens")?,
+                wispr_page: f.optional("wisprPage")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GuestWifiPortal", fields)
+    }
 }
 impl GuestWifiPortal {
     /// Creates a value with every field empty.
@@ -7318,55 +7978,36 @@ impl<'de> serde::Deserialize<'de> for GuestWifiPortalGuestNetworkType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlan).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestWifiWlan {
     /// `advancedCustomization`
     ///
     /// Wire name `advancedCustomization`; `GuestWifiWlanAdvancedCustomization`; optional.
-    #[serde(
-        rename = "advancedCustomization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub advanced_customization: Option<GuestWifiWlanAdvancedCustomization>,
     /// `bypassCNA`
     ///
     /// Wire name `bypassCNA`; `boolean`; optional; default: false.
-    #[serde(rename = "bypassCNA", default, skip_serializing_if = "Option::is_none")]
     pub bypass_cna: Option<bool>,
     /// `bypassCPUsingMacAddressAuthentication`
     ///
     /// Wire name `bypassCPUsingMacAddressAuthentication`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "bypassCPUsingMacAddressAuthentication",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub bypass_cp_using_mac_address_authentication: Option<bool>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `managementFrameProtection`
     ///
     /// Wire name `managementFrameProtection`; `GuestWifiWlanManagementFrameProtection`; optional; may be null.
-    #[serde(
-        rename = "managementFrameProtection",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub management_frame_protection: Option<GuestWifiWlanManagementFrameProtection>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `saePassphrase`
     ///
     /// Wire name `saePassphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
-    #[serde(rename = "saePassphrase", default, skip_serializing_if = "Option::is_none")]
     pub sae_passphrase: Option<ruckus_one_runtime::Secret>,
     /// `ssid`
     ///
@@ -7375,21 +8016,65 @@ pub struct GuestWifiWlan {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `wepHexKey`
     ///
     /// Wire name `wepHexKey`; `string`; optional.
-    #[serde(rename = "wepHexKey", default, skip_serializing_if = "Option::is_none")]
     pub wep_hex_key: Option<String>,
     /// `wlanSecurity`
     ///
     /// Wire name `wlanSecurity`; `GuestWifiWlanWlanSecurity`; optional; default: None.
-    #[serde(rename = "wlanSecurity", default, skip_serializing_if = "Option::is_none")]
     pub wlan_security: Option<GuestWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestWifiWlan {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("advancedCustomization", &v.advanced_customization);
+            w.optional("bypassCNA", &v.bypass_cna);
+            w.optional(
+                "bypassCPUsingMacAddressAuthentication",
+                &v.bypass_cp_using_mac_address_authentication,
+            );
+            w.optional("enabled", &v.enabled);
+            w.optional("managementFrameProtection", &v.management_frame_protection);
+            w.optional("passphrase", &v.passphrase);
+            w.optional("saePassphrase", &v.sae_passphrase);
+            w.field("ssid", &v.ssid);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("wepHexKey", &v.wep_hex_key);
+            w.optional("wlanSecurity", &v.wlan_security);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestWifiWlan {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestWifiWlan, ruckus_one_runtime::object::FieldError> {
+            Ok(GuestWifiWlan {
+                advanced_customization: f.optional("advancedCustomization")?,
+                bypass_cna: f.optional("bypassCNA")?,
+                bypass_cp_using_mac_address_authentication: f
+                    .optional("bypassCPUsingMacAddressAuthentication")?,
+                enabled: f.optional("enabled")?,
+                management_frame_protection: f.optional("managementFrameProtection")?,
+                passphrase: f.optional("passphrase")?,
+                sae_passphrase: f.optional("saePassphrase")?,
+                ssid: f.required("ssid")?,
+                vlan_id: f.optional("vlanId")?,
+                wep_hex_key: f.optional("wepHexKey")?,
+                wlan_security: f.optional("wlanSecurity")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GuestWifiWlan", fields)
+    }
 }
 impl GuestWifiWlan {
     /// Creates a value from the required fields; optional fields start empty.
@@ -7483,597 +8168,544 @@ impl GuestWifiWlan {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlanAdvancedCustomization).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestWifiWlanAdvancedCustomization {
     /// `applicationVisibilityEnabled`
     ///
     /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "applicationVisibilityEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_visibility_enabled: Option<bool>,
     /// `arpRequestRateLimit`
     ///
     /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
-    #[serde(
-        rename = "arpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_request_rate_limit: Option<i64>,
     /// `broadcastProbeResponseDelay`
     ///
     /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
-    #[serde(
-        rename = "broadcastProbeResponseDelay",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub broadcast_probe_response_delay: Option<i64>,
     /// `bssPriority`
     ///
     /// Wire name `bssPriority`; `GuestWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
-    #[serde(rename = "bssPriority", default, skip_serializing_if = "Option::is_none")]
     pub bss_priority: Option<GuestWifiWlanAdvancedCustomizationBssPriority>,
     /// `clientInactivityTimeout`
     ///
     /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
-    #[serde(
-        rename = "clientInactivityTimeout",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_inactivity_timeout: Option<i64>,
     /// `clientIsolation`
     ///
     /// Wire name `clientIsolation`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "clientIsolation",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation: Option<bool>,
     /// `clientIsolationOptions`
     ///
     /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
-    #[serde(
-        rename = "clientIsolationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation_options: Option<ClientIsolationOptions>,
     /// `clientLoadBalancingEnable`
     ///
     /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "clientLoadBalancingEnable",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_load_balancing_enable: Option<bool>,
     /// `dhcpOption82Enabled`
     ///
     /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_enabled: Option<bool>,
     /// `dhcpOption82MacFormat`
     ///
     /// Wire name `dhcpOption82MacFormat`; `GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
-    #[serde(
-        rename = "dhcpOption82MacFormat",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_mac_format: Option<
         GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
     /// `dhcpOption82SubOption150Enabled`
     ///
     /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption150Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
     /// `dhcpOption82SubOption151Enabled`
     ///
     /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption151Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
     /// `dhcpOption82SubOption151Format`
     ///
     /// Wire name `dhcpOption82SubOption151Format`; `GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption151Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_format: Option<
         GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
     /// `dhcpOption82SubOption151Input`
     ///
     /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
-    #[serde(
-        rename = "dhcpOption82SubOption151Input",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_input: Option<String>,
     /// `dhcpOption82SubOption1Enabled`
     ///
     /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption1Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
     /// `dhcpOption82SubOption1Format`
     ///
     /// Wire name `dhcpOption82SubOption1Format`; `GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption1Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option1_format: Option<
         GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
     /// `dhcpOption82SubOption2Enabled`
     ///
     /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption2Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
     /// `dhcpOption82SubOption2Format`
     ///
     /// Wire name `dhcpOption82SubOption2Format`; `GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption2Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option2_format: Option<
         GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
     /// `dhcpRequestRateLimit`
     ///
     /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
-    #[serde(
-        rename = "dhcpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_request_rate_limit: Option<i64>,
     /// `directedThreshold`
     ///
     /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
-    #[serde(
-        rename = "directedThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub directed_threshold: Option<i64>,
     /// `dnsProxy`
     ///
     /// Wire name `dnsProxy`; `DnsProxy`; optional.
-    #[serde(rename = "dnsProxy", default, skip_serializing_if = "Option::is_none")]
     pub dns_proxy: Option<DnsProxy>,
     /// `dnsProxyEnabled`
     ///
     /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dnsProxyEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dns_proxy_enabled: Option<bool>,
     /// `enableAaaVlanOverride`
     ///
     /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableAaaVlanOverride",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_aaa_vlan_override: Option<bool>,
     /// `enableAdditionalRegulatoryDomains`
     ///
     /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableAdditionalRegulatoryDomains",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_additional_regulatory_domains: Option<bool>,
     /// `enableAirtimeDecongestion`
     ///
     /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAirtimeDecongestion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_airtime_decongestion: Option<bool>,
     /// `enableAntiSpoofing`
     ///
     /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAntiSpoofing",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_anti_spoofing: Option<bool>,
     /// `enableApHostNameAdvertisement`
     ///
     /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableApHostNameAdvertisement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_ap_host_name_advertisement: Option<bool>,
     /// `enableArpRequestRateLimit`
     ///
     /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableArpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_arp_request_rate_limit: Option<bool>,
     /// `enableBandBalancing`
     ///
     /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableBandBalancing",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_band_balancing: Option<bool>,
     /// `enableDhcpRequestRateLimit`
     ///
     /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableDhcpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_dhcp_request_rate_limit: Option<bool>,
     /// `enableFastRoaming`
     ///
     /// Wire name `enableFastRoaming`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableFastRoaming",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_fast_roaming: Option<bool>,
     /// `enableGtkRekey`
     ///
     /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
-    #[serde(rename = "enableGtkRekey", default, skip_serializing_if = "Option::is_none")]
     pub enable_gtk_rekey: Option<bool>,
     /// `enableJoinRSSIThreshold`
     ///
     /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableJoinRSSIThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_join_rssi_threshold: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting6G`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
     /// `enableMulticastUplinkRateLimiting`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// `enableMulticastUplinkRateLimiting6G`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
     /// `enableNeighborReport`
     ///
     /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableNeighborReport",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_neighbor_report: Option<bool>,
     /// `enableOptimizedConnectivityExperience`
     ///
     /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableOptimizedConnectivityExperience",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_optimized_connectivity_experience: Option<bool>,
     /// `enableSyslog`
     ///
     /// Wire name `enableSyslog`; `boolean`; optional; default: false.
-    #[serde(rename = "enableSyslog", default, skip_serializing_if = "Option::is_none")]
     pub enable_syslog: Option<bool>,
     /// `enableTransientClientManagement`
     ///
     /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableTransientClientManagement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_transient_client_management: Option<bool>,
     /// `forceMobileDeviceDhcp`
     ///
     /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "forceMobileDeviceDhcp",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub force_mobile_device_dhcp: Option<bool>,
     /// `hideSsid`
     ///
     /// Wire name `hideSsid`; `boolean`; optional; default: false.
-    #[serde(rename = "hideSsid", default, skip_serializing_if = "Option::is_none")]
     pub hide_ssid: Option<bool>,
     /// `joinExpireTime`
     ///
     /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
-    #[serde(rename = "joinExpireTime", default, skip_serializing_if = "Option::is_none")]
     pub join_expire_time: Option<i64>,
     /// `joinRSSIThreshold`
     ///
     /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
-    #[serde(
-        rename = "joinRSSIThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub join_rssi_threshold: Option<i64>,
     /// `joinWaitThreshold`
     ///
     /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
-    #[serde(
-        rename = "joinWaitThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub join_wait_threshold: Option<i64>,
     /// `joinWaitTime`
     ///
     /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
-    #[serde(rename = "joinWaitTime", default, skip_serializing_if = "Option::is_none")]
     pub join_wait_time: Option<i64>,
     /// `maxClientsOnWlanPerRadio`
     ///
     /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
-    #[serde(
-        rename = "maxClientsOnWlanPerRadio",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_clients_on_wlan_per_radio: Option<i64>,
     /// `mobilityDomainId`
     ///
     /// Wire name `mobilityDomainId`; `integer`; optional; default: 1; format: int32; maximum: 65535; minimum: 1.
-    #[serde(
-        rename = "mobilityDomainId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mobility_domain_id: Option<i64>,
     /// `multiLinkOperationEnabled`
     ///
     /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "multiLinkOperationEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_link_operation_enabled: Option<bool>,
     /// `multiLinkOperationOptions`
     ///
     /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
-    #[serde(
-        rename = "multiLinkOperationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
     /// `multicastDownlinkRateLimiting`
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
-    #[serde(
-        rename = "multicastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// `multicastFilterEnabled`
     ///
     /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "multicastFilterEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_filter_enabled: Option<bool>,
     /// `multicastUplinkRateLimiting`
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
-    #[serde(
-        rename = "multicastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_uplink_rate_limiting: Option<i64>,
     /// `proxyARP`
     ///
     /// Wire name `proxyARP`; `boolean`; optional; default: false.
-    #[serde(rename = "proxyARP", default, skip_serializing_if = "Option::is_none")]
     pub proxy_arp: Option<bool>,
     /// `qosMapSetEnabled`
     ///
     /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "qosMapSetEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_map_set_enabled: Option<bool>,
     /// `qosMapSetOptions`
     ///
     /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
-    #[serde(
-        rename = "qosMapSetOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_map_set_options: Option<QosMapSetOptions>,
     /// `qosMirroringEnabled`
     ///
     /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "qosMirroringEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_mirroring_enabled: Option<bool>,
     /// `qosMirroringScope`
     ///
     /// Wire name `qosMirroringScope`; `GuestWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
-    #[serde(
-        rename = "qosMirroringScope",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_mirroring_scope: Option<GuestWifiWlanAdvancedCustomizationQosMirroringScope>,
     /// `radioCustomization`
     ///
     /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
-    #[serde(
-        rename = "radioCustomization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub radio_customization: Option<WlanRadioCustomization>,
     /// `radiusOptions`
     ///
     /// Wire name `radiusOptions`; `RadiusOptions`; optional.
-    #[serde(rename = "radiusOptions", default, skip_serializing_if = "Option::is_none")]
     pub radius_options: Option<RadiusOptions>,
     /// `respectiveAccessControl`
     ///
     /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "respectiveAccessControl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub respective_access_control: Option<bool>,
     /// `rssiAssociationRejectionThreshold`
     ///
     /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
-    #[serde(
-        rename = "rssiAssociationRejectionThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub rssi_association_rejection_threshold: Option<i64>,
     /// `totalDownlinkRateLimiting`
     ///
     /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
-    #[serde(
-        rename = "totalDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_downlink_rate_limiting: Option<i64>,
     /// `totalUplinkRateLimiting`
     ///
     /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
-    #[serde(
-        rename = "totalUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_uplink_rate_limiting: Option<i64>,
     /// `userDownlinkRateLimiting`
     ///
     /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "userDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_downlink_rate_limiting: Option<i64>,
     /// `userUplinkRateLimiting`
     ///
     /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "userUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_uplink_rate_limiting: Option<i64>,
     /// `wifi6Enabled`
     ///
     /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wifi6Enabled", default, skip_serializing_if = "Option::is_none")]
     pub wifi6_enabled: Option<bool>,
     /// `wifi7Enabled`
     ///
     /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wifi7Enabled", default, skip_serializing_if = "Option::is_none")]
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestWifiWlanAdvancedCustomization {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &GuestWifiWlanAdvancedCustomization,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional(
+                "applicationVisibilityEnabled",
+                &v.application_visibility_enabled,
+            );
+            w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
+            w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
+            w.optional("bssPriority", &v.bss_priority);
+            w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
+            w.optional("clientIsolation", &v.client_isolation);
+            w.optional("clientIsolationOptions", &v.client_isolation_options);
+            w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
+            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+            w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
+            w.optional(
+                "dhcpOption82SubOption150Enabled",
+                &v.dhcp_option82_sub_option150_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Enabled",
+                &v.dhcp_option82_sub_option151_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Format",
+                &v.dhcp_option82_sub_option151_format,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Input",
+                &v.dhcp_option82_sub_option151_input,
+            );
+            w.optional(
+                "dhcpOption82SubOption1Enabled",
+                &v.dhcp_option82_sub_option1_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption1Format",
+                &v.dhcp_option82_sub_option1_format,
+            );
+            w.optional(
+                "dhcpOption82SubOption2Enabled",
+                &v.dhcp_option82_sub_option2_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption2Format",
+                &v.dhcp_option82_sub_option2_format,
+            );
+            w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
+            w.optional("directedThreshold", &v.directed_threshold);
+            w.optional("dnsProxy", &v.dns_proxy);
+            w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
+            w.optional("enableAaaVlanOverride", &v.enable_aaa_vlan_override);
+            w.optional(
+                "enableAdditionalRegulatoryDomains",
+                &v.enable_additional_regulatory_domains,
+            );
+            w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
+            w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
+            w.optional(
+                "enableApHostNameAdvertisement",
+                &v.enable_ap_host_name_advertisement,
+            );
+            w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
+            w.optional("enableBandBalancing", &v.enable_band_balancing);
+            w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
+            w.optional("enableFastRoaming", &v.enable_fast_roaming);
+            w.optional("enableGtkRekey", &v.enable_gtk_rekey);
+            w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
+            w.optional(
+                "enableMulticastDownlinkRateLimiting",
+                &v.enable_multicast_downlink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastDownlinkRateLimiting6G",
+                &v.enable_multicast_downlink_rate_limiting6_g,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting",
+                &v.enable_multicast_uplink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting6G",
+                &v.enable_multicast_uplink_rate_limiting6_g,
+            );
+            w.optional("enableNeighborReport", &v.enable_neighbor_report);
+            w.optional(
+                "enableOptimizedConnectivityExperience",
+                &v.enable_optimized_connectivity_experience,
+            );
+            w.optional("enableSyslog", &v.enable_syslog);
+            w.optional(
+                "enableTransientClientManagement",
+                &v.enable_transient_client_management,
+            );
+            w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
+            w.optional("hideSsid", &v.hide_ssid);
+            w.optional("joinExpireTime", &v.join_expire_time);
+            w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
+            w.optional("joinWaitThreshold", &v.join_wait_threshold);
+            w.optional("joinWaitTime", &v.join_wait_time);
+            w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
+            w.optional("mobilityDomainId", &v.mobility_domain_id);
+            w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
+            w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
+            w.optional(
+                "multicastDownlinkRateLimiting",
+                &v.multicast_downlink_rate_limiting,
+            );
+            w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
+            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+            w.optional("proxyARP", &v.proxy_arp);
+            w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
+            w.optional("qosMapSetOptions", &v.qos_map_set_options);
+            w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
+            w.optional("qosMirroringScope", &v.qos_mirroring_scope);
+            w.optional("radioCustomization", &v.radio_customization);
+            w.optional("radiusOptions", &v.radius_options);
+            w.optional("respectiveAccessControl", &v.respective_access_control);
+            w.optional(
+                "rssiAssociationRejectionThreshold",
+                &v.rssi_association_rejection_threshold,
+            );
+            w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
+            w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
+            w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
+            w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
+            w.optional("wifi6Enabled", &v.wifi6_enabled);
+            w.optional("wifi7Enabled", &v.wifi7_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestWifiWlanAdvancedCustomization {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            GuestWifiWlanAdvancedCustomization,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(GuestWifiWlanAdvancedCustomization {
+                application_visibility_enabled: f
+                    .optional("applicationVisibilityEnabled")?,
+                arp_request_rate_limit: f.optional("arpRequestRateLimit")?,
+                broadcast_probe_response_delay: f
+                    .optional("broadcastProbeResponseDelay")?,
+                bss_priority: f.optional("bssPriority")?,
+                client_inactivity_timeout: f.optional("clientInactivityTimeout")?,
+                client_isolation: f.optional("clientIsolation")?,
+                client_isolation_options: f.optional("clientIsolationOptions")?,
+                client_load_balancing_enable: f.optional("clientLoadBalancingEnable")?,
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
+                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat")?,
+                dhcp_option82_sub_option150_enabled: f
+                    .optional("dhcpOption82SubOption150Enabled")?,
+                dhcp_option82_sub_option151_enabled: f
+                    .optional("dhcpOption82SubOption151Enabled")?,
+                dhcp_option82_sub_option151_format: f
+                    .optional("dhcpOption82SubOption151Format")?,
+                dhcp_option82_sub_option151_input: f
+                    .optional("dhcpOption82SubOption151Input")?,
+                dhcp_option82_sub_option1_enabled: f
+                    .optional("dhcpOption82SubOption1Enabled")?,
+                dhcp_option82_sub_option1_format: f
+                    .optional("dhcpOption82SubOption1Format")?,
+                dhcp_option82_sub_option2_enabled: f
+                    .optional("dhcpOption82SubOption2Enabled")?,
+                dhcp_option82_sub_option2_format: f
+                    .optional("dhcpOption82SubOption2Format")?,
+                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit")?,
+                directed_threshold: f.optional("directedThreshold")?,
+                dns_proxy: f.optional("dnsProxy")?,
+                dns_proxy_enabled: f.optional("dnsProxyEnabled")?,
+                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride")?,
+                enable_additional_regulatory_domains: f
+                    .optional("enableAdditionalRegulatoryDomains")?,
+                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion")?,
+                enable_anti_spoofing: f.optional("enableAntiSpoofing")?,
+                enable_ap_host_name_advertisement: f
+                    .optional("enableApHostNameAdvertisement")?,
+                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit")?,
+                enable_band_balancing: f.optional("enableBandBalancing")?,
+                enable_dhcp_request_rate_limit: f
+                    .optional("enableDhcpRequestRateLimit")?,
+                enable_fast_roaming: f.optional("enableFastRoaming")?,
+                enable_gtk_rekey: f.optional("enableGtkRekey")?,
+                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold")?,
+                enable_multicast_downlink_rate_limiting: f
+                    .optional("enableMulticastDownlinkRateLimiting")?,
+                enable_multicast_downlink_rate_limiting6_g: f
+                    .optional("enableMulticastDownlinkRateLimiting6G")?,
+                enable_multicast_uplink_rate_limiting: f
+                    .optional("enableMulticastUplinkRateLimiting")?,
+                enable_multicast_uplink_rate_limiting6_g: f
+                    .optional("enableMulticastUplinkRateLimiting6G")?,
+                enable_neighbor_report: f.optional("enableNeighborReport")?,
+                enable_optimized_connectivity_experience: f
+                    .optional("enableOptimizedConnectivityExperience")?,
+                enable_syslog: f.optional("enableSyslog")?,
+                enable_transient_client_management: f
+                    .optional("enableTransientClientManagement")?,
+                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp")?,
+                hide_ssid: f.optional("hideSsid")?,
+                join_expire_time: f.optional("joinExpireTime")?,
+                join_rssi_threshold: f.optional("joinRSSIThreshold")?,
+                join_wait_threshold: f.optional("joinWaitThreshold")?,
+                join_wait_time: f.optional("joinWaitTime")?,
+                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio")?,
+                mobility_domain_id: f.optional("mobilityDomainId")?,
+                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled")?,
+                multi_link_operation_options: f.optional("multiLinkOperationOptions")?,
+                multicast_downlink_rate_limiting: f
+                    .optional("multicastDownlinkRateLimiting")?,
+                multicast_filter_enabled: f.optional("multicastFilterEnabled")?,
+                multicast_uplink_rate_limiting: f
+                    .optional("multicastUplinkRateLimiting")?,
+                proxy_arp: f.optional("proxyARP")?,
+                qos_map_set_enabled: f.optional("qosMapSetEnabled")?,
+                qos_map_set_options: f.optional("qosMapSetOptions")?,
+                qos_mirroring_enabled: f.optional("qosMirroringEnabled")?,
+                qos_mirroring_scope: f.optional("qosMirroringScope")?,
+                radio_customization: f.optional("radioCustomization")?,
+                radius_options: f.optional("radiusOptions")?,
+                respective_access_control: f.optional("respectiveAccessControl")?,
+                rssi_association_rejection_threshold: f
+                    .optional("rssiAssociationRejectionThreshold")?,
+                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting")?,
+                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting")?,
+                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting")?,
+                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting")?,
+                wifi6_enabled: f.optional("wifi6Enabled")?,
+                wifi7_enabled: f.optional("wifi7Enabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "GuestWifiWlanAdvancedCustomization",
+            fields,
+        )
+    }
 }
 impl GuestWifiWlanAdvancedCustomization {
     /// Creates a value with every field empty.
@@ -9120,22 +9752,45 @@ impl<'de> serde::Deserialize<'de> for GuestWifiWlanWlanSecurity {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml HostGuestConfig).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct HostGuestConfig {
     /// `hostDomains`
     ///
     /// Wire name `hostDomains`; `array<string>`; optional.
-    #[serde(rename = "hostDomains", default, skip_serializing_if = "Option::is_none")]
     pub host_domains: Option<Vec<String>>,
     /// `hostDurationChoices`
     ///
     /// Wire name `hostDurationChoices`; `array<integer>`; required; max_items: 5; min_items: 1.
-    #[serde(rename = "hostDurationChoices")]
     pub host_duration_choices: Vec<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for HostGuestConfig {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &HostGuestConfig, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("hostDomains", &v.host_domains);
+            w.field("hostDurationChoices", &v.host_duration_choices);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for HostGuestConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<HostGuestConfig, ruckus_one_runtime::object::FieldError> {
+            Ok(HostGuestConfig {
+                host_domains: f.optional("hostDomains")?,
+                host_duration_choices: f.required("hostDurationChoices")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "HostGuestConfig", fields)
+    }
 }
 impl HostGuestConfig {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9157,13 +9812,12 @@ impl HostGuestConfig {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20ConnectionCapability).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20ConnectionCapability {
     /// `port`
     ///
     /// Wire name `port`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<i64>,
     /// `protocol`
     ///
@@ -9172,16 +9826,53 @@ pub struct Hotspot20ConnectionCapability {
     /// `protocolNumber`
     ///
     /// Wire name `protocolNumber`; `integer`; optional; format: int32; maximum: 254; minimum: 0.
-    #[serde(rename = "protocolNumber", default, skip_serializing_if = "Option::is_none")]
     pub protocol_number: Option<i64>,
     /// `status`
     ///
     /// Wire name `status`; `Hotspot20ConnectionCapabilityStatus`; required; may be null.
-    #[serde(default)]
     pub status: Option<Hotspot20ConnectionCapabilityStatus>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20ConnectionCapability {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &Hotspot20ConnectionCapability,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("port", &v.port);
+            w.field("protocol", &v.protocol);
+            w.optional("protocolNumber", &v.protocol_number);
+            w.field("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapability {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            Hotspot20ConnectionCapability,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(Hotspot20ConnectionCapability {
+                port: f.optional("port")?,
+                protocol: f.required("protocol")?,
+                protocol_number: f.optional("protocolNumber")?,
+                status: f.optional("status")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "Hotspot20ConnectionCapability",
+            fields,
+        )
+    }
 }
 impl Hotspot20ConnectionCapability {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9277,13 +9968,12 @@ impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapabilityStatus {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiNetwork).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20WifiNetwork {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -9292,34 +9982,61 @@ pub struct Hotspot20WifiNetwork {
     /// `type`
     ///
     /// Wire name `type`; `string`; required.
-    #[serde(rename = "type")]
     pub type_: String,
     /// `accountingInterimUpdates`
     ///
     /// Wire name `accountingInterimUpdates`; `integer`; optional; default: 5; format: int32; maximum: 1440; minimum: 0.
-    #[serde(
-        rename = "accountingInterimUpdates",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub accounting_interim_updates: Option<i64>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `hotspot20Settings`
     ///
     /// Wire name `hotspot20Settings`; `NetworkHotspot20Settings`; required.
-    #[serde(rename = "hotspot20Settings")]
     pub hotspot20_settings: NetworkHotspot20Settings,
     /// `wlan`
     ///
     /// Wire name `wlan`; `Hotspot20WifiWlan`; required.
     pub wlan: Hotspot20WifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20WifiNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Hotspot20WifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("type", &v.type_);
+            w.optional("accountingInterimUpdates", &v.accounting_interim_updates);
+            w.optional("description", &v.description);
+            w.field("hotspot20Settings", &v.hotspot20_settings);
+            w.field("wlan", &v.wlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20WifiNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Hotspot20WifiNetwork, ruckus_one_runtime::object::FieldError> {
+            Ok(Hotspot20WifiNetwork {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                type_: f.required("type")?,
+                accounting_interim_updates: f.optional("accountingInterimUpdates")?,
+                description: f.optional("description")?,
+                hotspot20_settings: f.required("hotspot20Settings")?,
+                wlan: f.required("wlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Hotspot20WifiNetwork", fields)
+    }
 }
 impl Hotspot20WifiNetwork {
     /// Starts a builder: one setter per field, then `build`.
@@ -9407,45 +10124,28 @@ impl Hotspot20WifiNetworkBuilder {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlan).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20WifiWlan {
     /// `advancedCustomization`
     ///
     /// Wire name `advancedCustomization`; `Hotspot20WifiWlanAdvancedCustomization`; optional.
-    #[serde(
-        rename = "advancedCustomization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub advanced_customization: Option<Hotspot20WifiWlanAdvancedCustomization>,
     /// `bypassCNA`
     ///
     /// Wire name `bypassCNA`; `boolean`; optional; default: false.
-    #[serde(rename = "bypassCNA", default, skip_serializing_if = "Option::is_none")]
     pub bypass_cna: Option<bool>,
     /// `bypassCPUsingMacAddressAuthentication`
     ///
     /// Wire name `bypassCPUsingMacAddressAuthentication`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "bypassCPUsingMacAddressAuthentication",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub bypass_cp_using_mac_address_authentication: Option<bool>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `managementFrameProtection`
     ///
     /// Wire name `managementFrameProtection`; `Hotspot20WifiWlanManagementFrameProtection`; optional; may be null.
-    #[serde(
-        rename = "managementFrameProtection",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub management_frame_protection: Option<Hotspot20WifiWlanManagementFrameProtection>,
     /// `ssid`
     ///
@@ -9454,16 +10154,55 @@ pub struct Hotspot20WifiWlan {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `wlanSecurity`
     ///
     /// Wire name `wlanSecurity`; `Hotspot20WifiWlanWlanSecurity`; optional; default: WPA2Enterprise.
-    #[serde(rename = "wlanSecurity", default, skip_serializing_if = "Option::is_none")]
     pub wlan_security: Option<Hotspot20WifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20WifiWlan {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Hotspot20WifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("advancedCustomization", &v.advanced_customization);
+            w.optional("bypassCNA", &v.bypass_cna);
+            w.optional(
+                "bypassCPUsingMacAddressAuthentication",
+                &v.bypass_cp_using_mac_address_authentication,
+            );
+            w.optional("enabled", &v.enabled);
+            w.optional("managementFrameProtection", &v.management_frame_protection);
+            w.field("ssid", &v.ssid);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("wlanSecurity", &v.wlan_security);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlan {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Hotspot20WifiWlan, ruckus_one_runtime::object::FieldError> {
+            Ok(Hotspot20WifiWlan {
+                advanced_customization: f.optional("advancedCustomization")?,
+                bypass_cna: f.optional("bypassCNA")?,
+                bypass_cp_using_mac_address_authentication: f
+                    .optional("bypassCPUsingMacAddressAuthentication")?,
+                enabled: f.optional("enabled")?,
+                management_frame_protection: f.optional("managementFrameProtection")?,
+                ssid: f.required("ssid")?,
+                vlan_id: f.optional("vlanId")?,
+                wlan_security: f.optional("wlanSecurity")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Hotspot20WifiWlan", fields)
+    }
 }
 impl Hotspot20WifiWlan {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9533,599 +10272,546 @@ impl Hotspot20WifiWlan {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlanAdvancedCustomization).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20WifiWlanAdvancedCustomization {
     /// `applicationVisibilityEnabled`
     ///
     /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "applicationVisibilityEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_visibility_enabled: Option<bool>,
     /// `arpRequestRateLimit`
     ///
     /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
-    #[serde(
-        rename = "arpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_request_rate_limit: Option<i64>,
     /// `broadcastProbeResponseDelay`
     ///
     /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
-    #[serde(
-        rename = "broadcastProbeResponseDelay",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub broadcast_probe_response_delay: Option<i64>,
     /// `bssPriority`
     ///
     /// Wire name `bssPriority`; `Hotspot20WifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
-    #[serde(rename = "bssPriority", default, skip_serializing_if = "Option::is_none")]
     pub bss_priority: Option<Hotspot20WifiWlanAdvancedCustomizationBssPriority>,
     /// `clientInactivityTimeout`
     ///
     /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
-    #[serde(
-        rename = "clientInactivityTimeout",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_inactivity_timeout: Option<i64>,
     /// `clientIsolation`
     ///
     /// Wire name `clientIsolation`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "clientIsolation",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation: Option<bool>,
     /// `clientIsolationOptions`
     ///
     /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
-    #[serde(
-        rename = "clientIsolationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation_options: Option<ClientIsolationOptions>,
     /// `clientLoadBalancingEnable`
     ///
     /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "clientLoadBalancingEnable",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_load_balancing_enable: Option<bool>,
     /// `dhcpOption82Enabled`
     ///
     /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_enabled: Option<bool>,
     /// `dhcpOption82MacFormat`
     ///
     /// Wire name `dhcpOption82MacFormat`; `Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
-    #[serde(
-        rename = "dhcpOption82MacFormat",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_mac_format: Option<
         Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
     /// `dhcpOption82SubOption150Enabled`
     ///
     /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption150Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
     /// `dhcpOption82SubOption151Enabled`
     ///
     /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption151Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
     /// `dhcpOption82SubOption151Format`
     ///
     /// Wire name `dhcpOption82SubOption151Format`; `Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption151Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_format: Option<
         Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
     /// `dhcpOption82SubOption151Input`
     ///
     /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
-    #[serde(
-        rename = "dhcpOption82SubOption151Input",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_input: Option<String>,
     /// `dhcpOption82SubOption1Enabled`
     ///
     /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption1Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
     /// `dhcpOption82SubOption1Format`
     ///
     /// Wire name `dhcpOption82SubOption1Format`; `Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption1Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option1_format: Option<
         Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
     /// `dhcpOption82SubOption2Enabled`
     ///
     /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption2Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
     /// `dhcpOption82SubOption2Format`
     ///
     /// Wire name `dhcpOption82SubOption2Format`; `Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption2Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option2_format: Option<
         Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
     /// `dhcpRequestRateLimit`
     ///
     /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
-    #[serde(
-        rename = "dhcpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_request_rate_limit: Option<i64>,
     /// `directedThreshold`
     ///
     /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
-    #[serde(
-        rename = "directedThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub directed_threshold: Option<i64>,
     /// `dnsProxy`
     ///
     /// Wire name `dnsProxy`; `DnsProxy`; optional.
-    #[serde(rename = "dnsProxy", default, skip_serializing_if = "Option::is_none")]
     pub dns_proxy: Option<DnsProxy>,
     /// `dnsProxyEnabled`
     ///
     /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dnsProxyEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dns_proxy_enabled: Option<bool>,
     /// `enableAaaVlanOverride`
     ///
     /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableAaaVlanOverride",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_aaa_vlan_override: Option<bool>,
     /// `enableAdditionalRegulatoryDomains`
     ///
     /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableAdditionalRegulatoryDomains",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_additional_regulatory_domains: Option<bool>,
     /// `enableAirtimeDecongestion`
     ///
     /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAirtimeDecongestion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_airtime_decongestion: Option<bool>,
     /// `enableAntiSpoofing`
     ///
     /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAntiSpoofing",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_anti_spoofing: Option<bool>,
     /// `enableApHostNameAdvertisement`
     ///
     /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableApHostNameAdvertisement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_ap_host_name_advertisement: Option<bool>,
     /// `enableArpRequestRateLimit`
     ///
     /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableArpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_arp_request_rate_limit: Option<bool>,
     /// `enableBandBalancing`
     ///
     /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableBandBalancing",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_band_balancing: Option<bool>,
     /// `enableDhcpRequestRateLimit`
     ///
     /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableDhcpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_dhcp_request_rate_limit: Option<bool>,
     /// `enableFastRoaming`
     ///
     /// Wire name `enableFastRoaming`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableFastRoaming",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_fast_roaming: Option<bool>,
     /// `enableGtkRekey`
     ///
     /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
-    #[serde(rename = "enableGtkRekey", default, skip_serializing_if = "Option::is_none")]
     pub enable_gtk_rekey: Option<bool>,
     /// `enableJoinRSSIThreshold`
     ///
     /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableJoinRSSIThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_join_rssi_threshold: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting6G`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
     /// `enableMulticastUplinkRateLimiting`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// `enableMulticastUplinkRateLimiting6G`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
     /// `enableNeighborReport`
     ///
     /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableNeighborReport",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_neighbor_report: Option<bool>,
     /// `enableOptimizedConnectivityExperience`
     ///
     /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableOptimizedConnectivityExperience",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_optimized_connectivity_experience: Option<bool>,
     /// `enableSyslog`
     ///
     /// Wire name `enableSyslog`; `boolean`; optional; default: false.
-    #[serde(rename = "enableSyslog", default, skip_serializing_if = "Option::is_none")]
     pub enable_syslog: Option<bool>,
     /// `enableTransientClientManagement`
     ///
     /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableTransientClientManagement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_transient_client_management: Option<bool>,
     /// `forceMobileDeviceDhcp`
     ///
     /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "forceMobileDeviceDhcp",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub force_mobile_device_dhcp: Option<bool>,
     /// `hideSsid`
     ///
     /// Wire name `hideSsid`; `boolean`; optional; default: false.
-    #[serde(rename = "hideSsid", default, skip_serializing_if = "Option::is_none")]
     pub hide_ssid: Option<bool>,
     /// `joinExpireTime`
     ///
     /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
-    #[serde(rename = "joinExpireTime", default, skip_serializing_if = "Option::is_none")]
     pub join_expire_time: Option<i64>,
     /// `joinRSSIThreshold`
     ///
     /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
-    #[serde(
-        rename = "joinRSSIThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub join_rssi_threshold: Option<i64>,
     /// `joinWaitThreshold`
     ///
     /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
-    #[serde(
-        rename = "joinWaitThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub join_wait_threshold: Option<i64>,
     /// `joinWaitTime`
     ///
     /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
-    #[serde(rename = "joinWaitTime", default, skip_serializing_if = "Option::is_none")]
     pub join_wait_time: Option<i64>,
     /// `maxClientsOnWlanPerRadio`
     ///
     /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
-    #[serde(
-        rename = "maxClientsOnWlanPerRadio",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_clients_on_wlan_per_radio: Option<i64>,
     /// `mobilityDomainId`
     ///
     /// Wire name `mobilityDomainId`; `integer`; optional; default: 1; format: int32; maximum: 65535; minimum: 1.
-    #[serde(
-        rename = "mobilityDomainId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mobility_domain_id: Option<i64>,
     /// `multiLinkOperationEnabled`
     ///
     /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "multiLinkOperationEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_link_operation_enabled: Option<bool>,
     /// `multiLinkOperationOptions`
     ///
     /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
-    #[serde(
-        rename = "multiLinkOperationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
     /// `multicastDownlinkRateLimiting`
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
-    #[serde(
-        rename = "multicastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// `multicastFilterEnabled`
     ///
     /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "multicastFilterEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_filter_enabled: Option<bool>,
     /// `multicastUplinkRateLimiting`
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
-    #[serde(
-        rename = "multicastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_uplink_rate_limiting: Option<i64>,
     /// `proxyARP`
     ///
     /// Wire name `proxyARP`; `boolean`; optional; default: false.
-    #[serde(rename = "proxyARP", default, skip_serializing_if = "Option::is_none")]
     pub proxy_arp: Option<bool>,
     /// `qosMapSetEnabled`
     ///
     /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "qosMapSetEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_map_set_enabled: Option<bool>,
     /// `qosMapSetOptions`
     ///
     /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
-    #[serde(
-        rename = "qosMapSetOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_map_set_options: Option<QosMapSetOptions>,
     /// `qosMirroringEnabled`
     ///
     /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "qosMirroringEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_mirroring_enabled: Option<bool>,
     /// `qosMirroringScope`
     ///
     /// Wire name `qosMirroringScope`; `Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
-    #[serde(
-        rename = "qosMirroringScope",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_mirroring_scope: Option<
         Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope,
     >,
     /// `radioCustomization`
     ///
     /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
-    #[serde(
-        rename = "radioCustomization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub radio_customization: Option<WlanRadioCustomization>,
     /// `radiusOptions`
     ///
     /// Wire name `radiusOptions`; `RadiusOptions`; optional.
-    #[serde(rename = "radiusOptions", default, skip_serializing_if = "Option::is_none")]
     pub radius_options: Option<RadiusOptions>,
     /// `respectiveAccessControl`
     ///
     /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "respectiveAccessControl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub respective_access_control: Option<bool>,
     /// `rssiAssociationRejectionThreshold`
     ///
     /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
-    #[serde(
-        rename = "rssiAssociationRejectionThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub rssi_association_rejection_threshold: Option<i64>,
     /// `totalDownlinkRateLimiting`
     ///
     /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
-    #[serde(
-        rename = "totalDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_downlink_rate_limiting: Option<i64>,
     /// `totalUplinkRateLimiting`
     ///
     /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
-    #[serde(
-        rename = "totalUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_uplink_rate_limiting: Option<i64>,
     /// `userDownlinkRateLimiting`
     ///
     /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "userDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_downlink_rate_limiting: Option<i64>,
     /// `userUplinkRateLimiting`
     ///
     /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "userUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_uplink_rate_limiting: Option<i64>,
     /// `wifi6Enabled`
     ///
     /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wifi6Enabled", default, skip_serializing_if = "Option::is_none")]
     pub wifi6_enabled: Option<bool>,
     /// `wifi7Enabled`
     ///
     /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wifi7Enabled", default, skip_serializing_if = "Option::is_none")]
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20WifiWlanAdvancedCustomization {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &Hotspot20WifiWlanAdvancedCustomization,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional(
+                "applicationVisibilityEnabled",
+                &v.application_visibility_enabled,
+            );
+            w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
+            w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
+            w.optional("bssPriority", &v.bss_priority);
+            w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
+            w.optional("clientIsolation", &v.client_isolation);
+            w.optional("clientIsolationOptions", &v.client_isolation_options);
+            w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
+            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+            w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
+            w.optional(
+                "dhcpOption82SubOption150Enabled",
+                &v.dhcp_option82_sub_option150_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Enabled",
+                &v.dhcp_option82_sub_option151_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Format",
+                &v.dhcp_option82_sub_option151_format,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Input",
+                &v.dhcp_option82_sub_option151_input,
+            );
+            w.optional(
+                "dhcpOption82SubOption1Enabled",
+                &v.dhcp_option82_sub_option1_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption1Format",
+                &v.dhcp_option82_sub_option1_format,
+            );
+            w.optional(
+                "dhcpOption82SubOption2Enabled",
+                &v.dhcp_option82_sub_option2_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption2Format",
+                &v.dhcp_option82_sub_option2_format,
+            );
+            w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
+            w.optional("directedThreshold", &v.directed_threshold);
+            w.optional("dnsProxy", &v.dns_proxy);
+            w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
+            w.optional("enableAaaVlanOverride", &v.enable_aaa_vlan_override);
+            w.optional(
+                "enableAdditionalRegulatoryDomains",
+                &v.enable_additional_regulatory_domains,
+            );
+            w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
+            w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
+            w.optional(
+                "enableApHostNameAdvertisement",
+                &v.enable_ap_host_name_advertisement,
+            );
+            w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
+            w.optional("enableBandBalancing", &v.enable_band_balancing);
+            w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
+            w.optional("enableFastRoaming", &v.enable_fast_roaming);
+            w.optional("enableGtkRekey", &v.enable_gtk_rekey);
+            w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
+            w.optional(
+                "enableMulticastDownlinkRateLimiting",
+                &v.enable_multicast_downlink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastDownlinkRateLimiting6G",
+                &v.enable_multicast_downlink_rate_limiting6_g,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting",
+                &v.enable_multicast_uplink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting6G",
+                &v.enable_multicast_uplink_rate_limiting6_g,
+            );
+            w.optional("enableNeighborReport", &v.enable_neighbor_report);
+            w.optional(
+                "enableOptimizedConnectivityExperience",
+                &v.enable_optimized_connectivity_experience,
+            );
+            w.optional("enableSyslog", &v.enable_syslog);
+            w.optional(
+                "enableTransientClientManagement",
+                &v.enable_transient_client_management,
+            );
+            w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
+            w.optional("hideSsid", &v.hide_ssid);
+            w.optional("joinExpireTime", &v.join_expire_time);
+            w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
+            w.optional("joinWaitThreshold", &v.join_wait_threshold);
+            w.optional("joinWaitTime", &v.join_wait_time);
+            w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
+            w.optional("mobilityDomainId", &v.mobility_domain_id);
+            w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
+            w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
+            w.optional(
+                "multicastDownlinkRateLimiting",
+                &v.multicast_downlink_rate_limiting,
+            );
+            w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
+            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+            w.optional("proxyARP", &v.proxy_arp);
+            w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
+            w.optional("qosMapSetOptions", &v.qos_map_set_options);
+            w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
+            w.optional("qosMirroringScope", &v.qos_mirroring_scope);
+            w.optional("radioCustomization", &v.radio_customization);
+            w.optional("radiusOptions", &v.radius_options);
+            w.optional("respectiveAccessControl", &v.respective_access_control);
+            w.optional(
+                "rssiAssociationRejectionThreshold",
+                &v.rssi_association_rejection_threshold,
+            );
+            w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
+            w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
+            w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
+            w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
+            w.optional("wifi6Enabled", &v.wifi6_enabled);
+            w.optional("wifi7Enabled", &v.wifi7_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlanAdvancedCustomization {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            Hotspot20WifiWlanAdvancedCustomization,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(Hotspot20WifiWlanAdvancedCustomization {
+                application_visibility_enabled: f
+                    .optional("applicationVisibilityEnabled")?,
+                arp_request_rate_limit: f.optional("arpRequestRateLimit")?,
+                broadcast_probe_response_delay: f
+                    .optional("broadcastProbeResponseDelay")?,
+                bss_priority: f.optional("bssPriority")?,
+                client_inactivity_timeout: f.optional("clientInactivityTimeout")?,
+                client_isolation: f.optional("clientIsolation")?,
+                client_isolation_options: f.optional("clientIsolationOptions")?,
+                client_load_balancing_enable: f.optional("clientLoadBalancingEnable")?,
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
+                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat")?,
+                dhcp_option82_sub_option150_enabled: f
+                    .optional("dhcpOption82SubOption150Enabled")?,
+                dhcp_option82_sub_option151_enabled: f
+                    .optional("dhcpOption82SubOption151Enabled")?,
+                dhcp_option82_sub_option151_format: f
+                    .optional("dhcpOption82SubOption151Format")?,
+                dhcp_option82_sub_option151_input: f
+                    .optional("dhcpOption82SubOption151Input")?,
+                dhcp_option82_sub_option1_enabled: f
+                    .optional("dhcpOption82SubOption1Enabled")?,
+                dhcp_option82_sub_option1_format: f
+                    .optional("dhcpOption82SubOption1Format")?,
+                dhcp_option82_sub_option2_enabled: f
+                    .optional("dhcpOption82SubOption2Enabled")?,
+                dhcp_option82_sub_option2_format: f
+                    .optional("dhcpOption82SubOption2Format")?,
+                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit")?,
+                directed_threshold: f.optional("directedThreshold")?,
+                dns_proxy: f.optional("dnsProxy")?,
+                dns_proxy_enabled: f.optional("dnsProxyEnabled")?,
+                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride")?,
+                enable_additional_regulatory_domains: f
+                    .optional("enableAdditionalRegulatoryDomains")?,
+                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion")?,
+                enable_anti_spoofing: f.optional("enableAntiSpoofing")?,
+                enable_ap_host_name_advertisement: f
+                    .optional("enableApHostNameAdvertisement")?,
+                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit")?,
+                enable_band_balancing: f.optional("enableBandBalancing")?,
+                enable_dhcp_request_rate_limit: f
+                    .optional("enableDhcpRequestRateLimit")?,
+                enable_fast_roaming: f.optional("enableFastRoaming")?,
+                enable_gtk_rekey: f.optional("enableGtkRekey")?,
+                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold")?,
+                enable_multicast_downlink_rate_limiting: f
+                    .optional("enableMulticastDownlinkRateLimiting")?,
+                enable_multicast_downlink_rate_limiting6_g: f
+                    .optional("enableMulticastDownlinkRateLimiting6G")?,
+                enable_multicast_uplink_rate_limiting: f
+                    .optional("enableMulticastUplinkRateLimiting")?,
+                enable_multicast_uplink_rate_limiting6_g: f
+                    .optional("enableMulticastUplinkRateLimiting6G")?,
+                enable_neighbor_report: f.optional("enableNeighborReport")?,
+                enable_optimized_connectivity_experience: f
+                    .optional("enableOptimizedConnectivityExperience")?,
+                enable_syslog: f.optional("enableSyslog")?,
+                enable_transient_client_management: f
+                    .optional("enableTransientClientManagement")?,
+                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp")?,
+                hide_ssid: f.optional("hideSsid")?,
+                join_expire_time: f.optional("joinExpireTime")?,
+                join_rssi_threshold: f.optional("joinRSSIThreshold")?,
+                join_wait_threshold: f.optional("joinWaitThreshold")?,
+                join_wait_time: f.optional("joinWaitTime")?,
+                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio")?,
+                mobility_domain_id: f.optional("mobilityDomainId")?,
+                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled")?,
+                multi_link_operation_options: f.optional("multiLinkOperationOptions")?,
+                multicast_downlink_rate_limiting: f
+                    .optional("multicastDownlinkRateLimiting")?,
+                multicast_filter_enabled: f.optional("multicastFilterEnabled")?,
+                multicast_uplink_rate_limiting: f
+                    .optional("multicastUplinkRateLimiting")?,
+                proxy_arp: f.optional("proxyARP")?,
+                qos_map_set_enabled: f.optional("qosMapSetEnabled")?,
+                qos_map_set_options: f.optional("qosMapSetOptions")?,
+                qos_mirroring_enabled: f.optional("qosMirroringEnabled")?,
+                qos_mirroring_scope: f.optional("qosMirroringScope")?,
+                radio_customization: f.optional("radioCustomization")?,
+                radius_options: f.optional("radiusOptions")?,
+                respective_access_control: f.optional("respectiveAccessControl")?,
+                rssi_association_rejection_threshold: f
+                    .optional("rssiAssociationRejectionThreshold")?,
+                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting")?,
+                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting")?,
+                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting")?,
+                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting")?,
+                wifi6_enabled: f.optional("wifi6Enabled")?,
+                wifi7_enabled: f.optional("wifi7Enabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "Hotspot20WifiWlanAdvancedCustomization",
+            fields,
+        )
+    }
 }
 impl Hotspot20WifiWlanAdvancedCustomization {
     /// Creates a value with every field empty.
@@ -11161,27 +11847,58 @@ impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlanWlanSecurity {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml MultiLinkOperationOptions).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MultiLinkOperationOptions {
     /// `enable24G`
     ///
     /// Wire name `enable24G`; `boolean`; optional; default: true.
-    #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
     pub enable24_g: Option<bool>,
     /// `enable50G`
     ///
     /// Wire name `enable50G`; `boolean`; optional; default: true.
-    #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
     pub enable50_g: Option<bool>,
     /// `enable6G`
     ///
     /// Wire name `enable6G`; `boolean`; optional; default: false.
-    #[serde(rename = "enable6G", default, skip_serializing_if = "Option::is_none")]
     pub enable6_g: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MultiLinkOperationOptions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MultiLinkOperationOptions,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enable24G", &v.enable24_g);
+            w.optional("enable50G", &v.enable50_g);
+            w.optional("enable6G", &v.enable6_g);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MultiLinkOperationOptions {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MultiLinkOperationOptions, ruckus_one_runtime::object::FieldError> {
+            Ok(MultiLinkOperationOptions {
+                enable24_g: f.optional("enable24G")?,
+                enable50_g: f.optional("enable50G")?,
+                enable6_g: f.optional("enable6G")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "MultiLinkOperationOptions",
+            fields,
+        )
+    }
 }
 impl MultiLinkOperationOptions {
     /// Creates a value with every field empty.
@@ -11214,48 +11931,64 @@ impl MultiLinkOperationOptions {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkHotspot20Settings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkHotspot20Settings {
     /// `accessNetworkType`
     ///
     /// Wire name `accessNetworkType`; `NetworkHotspot20SettingsAccessNetworkType`; optional; default: PRIVATE.
-    #[serde(
-        rename = "accessNetworkType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub access_network_type: Option<NetworkHotspot20SettingsAccessNetworkType>,
     /// `allowInternetAccess`
     ///
     /// Wire name `allowInternetAccess`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "allowInternetAccess",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allow_internet_access: Option<bool>,
     /// `connectionCapabilities`
     ///
     /// Wire name `connectionCapabilities`; `array<Hotspot20ConnectionCapability>`; optional; max_items: 32; min_items: 0.
-    #[serde(
-        rename = "connectionCapabilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub connection_capabilities: Option<Vec<Hotspot20ConnectionCapability>>,
     /// `ipv4AddressType`
     ///
     /// Wire name `ipv4AddressType`; `NetworkHotspot20SettingsIpv4AddressType`; optional; default: SINGLE_NATED_PRIVATE.
-    #[serde(
-        rename = "ipv4AddressType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ipv4_address_type: Option<NetworkHotspot20SettingsIpv4AddressType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NetworkHotspot20Settings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &NetworkHotspot20Settings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("accessNetworkType", &v.access_network_type);
+            w.optional("allowInternetAccess", &v.allow_internet_access);
+            w.optional("connectionCapabilities", &v.connection_capabilities);
+            w.optional("ipv4AddressType", &v.ipv4_address_type);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkHotspot20Settings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NetworkHotspot20Settings, ruckus_one_runtime::object::FieldError> {
+            Ok(NetworkHotspot20Settings {
+                access_network_type: f.optional("accessNetworkType")?,
+                allow_internet_access: f.optional("allowInternetAccess")?,
+                connection_capabilities: f.optional("connectionCapabilities")?,
+                ipv4_address_type: f.optional("ipv4AddressType")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "NetworkHotspot20Settings",
+            fields,
+        )
+    }
 }
 impl NetworkHotspot20Settings {
     /// Creates a value with every field empty.
@@ -11457,52 +12190,84 @@ impl<'de> serde::Deserialize<'de> for NetworkHotspot20SettingsIpv4AddressType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkVenueScheduler {
     /// `fri`
     ///
     /// Wire name `fri`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fri: Option<String>,
     /// `mon`
     ///
     /// Wire name `mon`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mon: Option<String>,
     /// `sat`
     ///
     /// Wire name `sat`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sat: Option<String>,
     /// `sun`
     ///
     /// Wire name `sun`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sun: Option<String>,
     /// `thu`
     ///
     /// Wire name `thu`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thu: Option<String>,
     /// `tue`
     ///
     /// Wire name `tue`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tue: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `NetworkVenueSchedulerType`; optional; default: ALWAYS_ON.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<NetworkVenueSchedulerType>,
     /// `wed`
     ///
     /// Wire name `wed`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wed: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NetworkVenueScheduler {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &NetworkVenueScheduler,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fri", &v.fri);
+            w.optional("mon", &v.mon);
+            w.optional("sat", &v.sat);
+            w.optional("sun", &v.sun);
+            w.optional("thu", &v.thu);
+            w.optional("tue", &v.tue);
+            w.optional("type", &v.type_);
+            w.optional("wed", &v.wed);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkVenueScheduler {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NetworkVenueScheduler, ruckus_one_runtime::object::FieldError> {
+            Ok(NetworkVenueScheduler {
+                fri: f.optional("fri")?,
+                mon: f.optional("mon")?,
+                sat: f.optional("sat")?,
+                sun: f.optional("sun")?,
+                thu: f.optional("thu")?,
+                tue: f.optional("tue")?,
+                type_: f.optional("type")?,
+                wed: f.optional("wed")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "NetworkVenueScheduler", fields)
+    }
 }
 impl NetworkVenueScheduler {
     /// Creates a value with every field empty.
@@ -11624,22 +12389,45 @@ impl<'de> serde::Deserialize<'de> for NetworkVenueSchedulerType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml OauthAppConfig).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct OauthAppConfig {
     /// `appId`
     ///
     /// Wire name `appId`; `string`; required; max_length: 255; min_length: 1.
-    #[serde(rename = "appId")]
     pub app_id: String,
     /// `appSecret`
     ///
     /// Wire name `appSecret`; `string`; required; secret: redacted in `Debug`; max_length: 128; min_length: 1.
-    #[serde(rename = "appSecret")]
     pub app_secret: ruckus_one_runtime::Secret,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OauthAppConfig {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &OauthAppConfig, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("appId", &v.app_id);
+            w.field("appSecret", &v.app_secret);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OauthAppConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OauthAppConfig, ruckus_one_runtime::object::FieldError> {
+            Ok(OauthAppConfig {
+                app_id: f.required("appId")?,
+                app_secret: f.required("appSecret")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "OauthAppConfig", fields)
+    }
 }
 impl OauthAppConfig {
     /// Creates a value from the required fields; optional fields start empty.
@@ -11656,13 +12444,12 @@ impl OauthAppConfig {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiNetwork).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct OpenWifiNetwork {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -11671,34 +12458,61 @@ pub struct OpenWifiNetwork {
     /// `type`
     ///
     /// Wire name `type`; `string`; required.
-    #[serde(rename = "type")]
     pub type_: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `isOweMaster`
     ///
     /// Wire name `isOweMaster`; `boolean`; optional; default: false.
-    #[serde(rename = "isOweMaster", default, skip_serializing_if = "Option::is_none")]
     pub is_owe_master: Option<bool>,
     /// `owePairNetworkId`
     ///
     /// Wire name `owePairNetworkId`; `string`; optional.
-    #[serde(
-        rename = "owePairNetworkId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub owe_pair_network_id: Option<String>,
     /// `wlan`
     ///
     /// Wire name `wlan`; `OpenWifiWlan`; required.
     pub wlan: OpenWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OpenWifiNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &OpenWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("type", &v.type_);
+            w.optional("description", &v.description);
+            w.optional("isOweMaster", &v.is_owe_master);
+            w.optional("owePairNetworkId", &v.owe_pair_network_id);
+            w.field("wlan", &v.wlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OpenWifiNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OpenWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            Ok(OpenWifiNetwork {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                type_: f.required("type")?,
+                description: f.optional("description")?,
+                is_owe_master: f.optional("isOweMaster")?,
+                owe_pair_network_id: f.optional("owePairNetworkId")?,
+                wlan: f.required("wlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "OpenWifiNetwork", fields)
+    }
 }
 impl OpenWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
@@ -11740,31 +12554,20 @@ impl OpenWifiNetwork {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlan).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct OpenWifiWlan {
     /// `advancedCustomization`
     ///
     /// Wire name `advancedCustomization`; `OpenWifiWlanAdvancedCustomization`; optional.
-    #[serde(
-        rename = "advancedCustomization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub advanced_customization: Option<OpenWifiWlanAdvancedCustomization>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `macAddressAuthentication`
     ///
     /// Wire name `macAddressAuthentication`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "macAddressAuthentication",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mac_address_authentication: Option<bool>,
     /// `ssid`
     ///
@@ -11773,16 +12576,47 @@ pub struct OpenWifiWlan {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `wlanSecurity`
     ///
     /// Wire name `wlanSecurity`; `OpenWifiWlanWlanSecurity`; optional; default: Open.
-    #[serde(rename = "wlanSecurity", default, skip_serializing_if = "Option::is_none")]
     pub wlan_security: Option<OpenWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OpenWifiWlan {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &OpenWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("advancedCustomization", &v.advanced_customization);
+            w.optional("enabled", &v.enabled);
+            w.optional("macAddressAuthentication", &v.mac_address_authentication);
+            w.field("ssid", &v.ssid);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("wlanSecurity", &v.wlan_security);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OpenWifiWlan {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OpenWifiWlan, ruckus_one_runtime::object::FieldError> {
+            Ok(OpenWifiWlan {
+                advanced_customization: f.optional("advancedCustomization")?,
+                enabled: f.optional("enabled")?,
+                mac_address_authentication: f.optional("macAddressAuthentication")?,
+                ssid: f.required("ssid")?,
+                vlan_id: f.optional("vlanId")?,
+                wlan_security: f.optional("wlanSecurity")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "OpenWifiWlan", fields)
+    }
 }
 impl OpenWifiWlan {
     /// Creates a value from the required fields; optional fields start empty.
@@ -11834,579 +12668,532 @@ impl OpenWifiWlan {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlanAdvancedCustomization).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OpenWifiWlanAdvancedCustomization {
     /// `applicationVisibilityEnabled`
     ///
     /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "applicationVisibilityEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_visibility_enabled: Option<bool>,
     /// `arpRequestRateLimit`
     ///
     /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
-    #[serde(
-        rename = "arpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_request_rate_limit: Option<i64>,
     /// `broadcastProbeResponseDelay`
     ///
     /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
-    #[serde(
-        rename = "broadcastProbeResponseDelay",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub broadcast_probe_response_delay: Option<i64>,
     /// `bssPriority`
     ///
     /// Wire name `bssPriority`; `OpenWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
-    #[serde(rename = "bssPriority", default, skip_serializing_if = "Option::is_none")]
     pub bss_priority: Option<OpenWifiWlanAdvancedCustomizationBssPriority>,
     /// `clientInactivityTimeout`
     ///
     /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
-    #[serde(
-        rename = "clientInactivityTimeout",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_inactivity_timeout: Option<i64>,
     /// `clientIsolation`
     ///
     /// Wire name `clientIsolation`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "clientIsolation",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation: Option<bool>,
     /// `clientIsolationOptions`
     ///
     /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
-    #[serde(
-        rename = "clientIsolationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation_options: Option<ClientIsolationOptions>,
     /// `clientLoadBalancingEnable`
     ///
     /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "clientLoadBalancingEnable",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_load_balancing_enable: Option<bool>,
     /// `dhcpOption82Enabled`
     ///
     /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_enabled: Option<bool>,
     /// `dhcpOption82MacFormat`
     ///
     /// Wire name `dhcpOption82MacFormat`; `OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
-    #[serde(
-        rename = "dhcpOption82MacFormat",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_mac_format: Option<
         OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
     /// `dhcpOption82SubOption150Enabled`
     ///
     /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption150Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
     /// `dhcpOption82SubOption151Enabled`
     ///
     /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption151Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
     /// `dhcpOption82SubOption151Format`
     ///
     /// Wire name `dhcpOption82SubOption151Format`; `OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption151Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_format: Option<
         OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
     /// `dhcpOption82SubOption151Input`
     ///
     /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
-    #[serde(
-        rename = "dhcpOption82SubOption151Input",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_input: Option<String>,
     /// `dhcpOption82SubOption1Enabled`
     ///
     /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption1Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
     /// `dhcpOption82SubOption1Format`
     ///
     /// Wire name `dhcpOption82SubOption1Format`; `OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption1Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option1_format: Option<
         OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
     /// `dhcpOption82SubOption2Enabled`
     ///
     /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption2Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
     /// `dhcpOption82SubOption2Format`
     ///
     /// Wire name `dhcpOption82SubOption2Format`; `OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption2Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option2_format: Option<
         OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
     /// `dhcpRequestRateLimit`
     ///
     /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
-    #[serde(
-        rename = "dhcpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_request_rate_limit: Option<i64>,
     /// `directedThreshold`
     ///
     /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
-    #[serde(
-        rename = "directedThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub directed_threshold: Option<i64>,
     /// `dnsProxy`
     ///
     /// Wire name `dnsProxy`; `DnsProxy`; optional.
-    #[serde(rename = "dnsProxy", default, skip_serializing_if = "Option::is_none")]
     pub dns_proxy: Option<DnsProxy>,
     /// `dnsProxyEnabled`
     ///
     /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dnsProxyEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dns_proxy_enabled: Option<bool>,
     /// `enableAaaVlanOverride`
     ///
     /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableAaaVlanOverride",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_aaa_vlan_override: Option<bool>,
     /// `enableAdditionalRegulatoryDomains`
     ///
     /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableAdditionalRegulatoryDomains",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_additional_regulatory_domains: Option<bool>,
     /// `enableAirtimeDecongestion`
     ///
     /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAirtimeDecongestion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_airtime_decongestion: Option<bool>,
     /// `enableAntiSpoofing`
     ///
     /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAntiSpoofing",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_anti_spoofing: Option<bool>,
     /// `enableApHostNameAdvertisement`
     ///
     /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableApHostNameAdvertisement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_ap_host_name_advertisement: Option<bool>,
     /// `enableArpRequestRateLimit`
     ///
     /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableArpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_arp_request_rate_limit: Option<bool>,
     /// `enableBandBalancing`
     ///
     /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableBandBalancing",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_band_balancing: Option<bool>,
     /// `enableDhcpRequestRateLimit`
     ///
     /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableDhcpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_dhcp_request_rate_limit: Option<bool>,
     /// `enableGtkRekey`
     ///
     /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
-    #[serde(rename = "enableGtkRekey", default, skip_serializing_if = "Option::is_none")]
     pub enable_gtk_rekey: Option<bool>,
     /// `enableJoinRSSIThreshold`
     ///
     /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableJoinRSSIThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_join_rssi_threshold: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting6G`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
     /// `enableMulticastUplinkRateLimiting`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// `enableMulticastUplinkRateLimiting6G`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
     /// `enableNeighborReport`
     ///
     /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableNeighborReport",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_neighbor_report: Option<bool>,
     /// `enableOptimizedConnectivityExperience`
     ///
     /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableOptimizedConnectivityExperience",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_optimized_connectivity_experience: Option<bool>,
     /// `enableSyslog`
     ///
     /// Wire name `enableSyslog`; `boolean`; optional; default: false.
-    #[serde(rename = "enableSyslog", default, skip_serializing_if = "Option::is_none")]
     pub enable_syslog: Option<bool>,
     /// `enableTransientClientManagement`
     ///
     /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableTransientClientManagement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_transient_client_management: Option<bool>,
     /// `forceMobileDeviceDhcp`
     ///
     /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "forceMobileDeviceDhcp",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub force_mobile_device_dhcp: Option<bool>,
     /// `hideSsid`
     ///
     /// Wire name `hideSsid`; `boolean`; optional; default: false.
-    #[serde(rename = "hideSsid", default, skip_serializing_if = "Option::is_none")]
     pub hide_ssid: Option<bool>,
     /// `joinExpireTime`
     ///
     /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
-    #[serde(rename = "joinExpireTime", default, skip_serializing_if = "Option::is_none")]
     pub join_expire_time: Option<i64>,
     /// `joinRSSIThreshold`
     ///
     /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
-    #[serde(
-        rename = "joinRSSIThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub join_rssi_threshold: Option<i64>,
     /// `joinWaitThreshold`
     ///
     /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
-    #[serde(
-        rename = "joinWaitThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub join_wait_threshold: Option<i64>,
     /// `joinWaitTime`
     ///
     /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
-    #[serde(rename = "joinWaitTime", default, skip_serializing_if = "Option::is_none")]
     pub join_wait_time: Option<i64>,
     /// `maxClientsOnWlanPerRadio`
     ///
     /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
-    #[serde(
-        rename = "maxClientsOnWlanPerRadio",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_clients_on_wlan_per_radio: Option<i64>,
     /// `multiLinkOperationEnabled`
     ///
     /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "multiLinkOperationEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_link_operation_enabled: Option<bool>,
     /// `multiLinkOperationOptions`
     ///
     /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
-    #[serde(
-        rename = "multiLinkOperationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
     /// `multicastDownlinkRateLimiting`
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
-    #[serde(
-        rename = "multicastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// `multicastFilterEnabled`
     ///
     /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "multicastFilterEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_filter_enabled: Option<bool>,
     /// `multicastUplinkRateLimiting`
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
-    #[serde(
-        rename = "multicastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_uplink_rate_limiting: Option<i64>,
     /// `proxyARP`
     ///
     /// Wire name `proxyARP`; `boolean`; optional; default: false.
-    #[serde(rename = "proxyARP", default, skip_serializing_if = "Option::is_none")]
     pub proxy_arp: Option<bool>,
     /// `qosMapSetEnabled`
     ///
     /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "qosMapSetEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_map_set_enabled: Option<bool>,
     /// `qosMapSetOptions`
     ///
     /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
-    #[serde(
-        rename = "qosMapSetOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_map_set_options: Option<QosMapSetOptions>,
     /// `qosMirroringEnabled`
     ///
     /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "qosMirroringEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_mirroring_enabled: Option<bool>,
     /// `qosMirroringScope`
     ///
     /// Wire name `qosMirroringScope`; `OpenWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
-    #[serde(
-        rename = "qosMirroringScope",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_mirroring_scope: Option<OpenWifiWlanAdvancedCustomizationQosMirroringScope>,
     /// `radioCustomization`
     ///
     /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
-    #[serde(
-        rename = "radioCustomization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub radio_customization: Option<WlanRadioCustomization>,
     /// `radiusOptions`
     ///
     /// Wire name `radiusOptions`; `RadiusOptions`; optional.
-    #[serde(rename = "radiusOptions", default, skip_serializing_if = "Option::is_none")]
     pub radius_options: Option<RadiusOptions>,
     /// `respectiveAccessControl`
     ///
     /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "respectiveAccessControl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub respective_access_control: Option<bool>,
     /// `rssiAssociationRejectionThreshold`
     ///
     /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
-    #[serde(
-        rename = "rssiAssociationRejectionThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub rssi_association_rejection_threshold: Option<i64>,
     /// `totalDownlinkRateLimiting`
     ///
     /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
-    #[serde(
-        rename = "totalDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_downlink_rate_limiting: Option<i64>,
     /// `totalUplinkRateLimiting`
     ///
     /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
-    #[serde(
-        rename = "totalUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_uplink_rate_limiting: Option<i64>,
     /// `userDownlinkRateLimiting`
     ///
     /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "userDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_downlink_rate_limiting: Option<i64>,
     /// `userUplinkRateLimiting`
     ///
     /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "userUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_uplink_rate_limiting: Option<i64>,
     /// `wifi6Enabled`
     ///
     /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wifi6Enabled", default, skip_serializing_if = "Option::is_none")]
     pub wifi6_enabled: Option<bool>,
     /// `wifi7Enabled`
     ///
     /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wifi7Enabled", default, skip_serializing_if = "Option::is_none")]
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OpenWifiWlanAdvancedCustomization {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OpenWifiWlanAdvancedCustomization,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional(
+                "applicationVisibilityEnabled",
+                &v.application_visibility_enabled,
+            );
+            w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
+            w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
+            w.optional("bssPriority", &v.bss_priority);
+            w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
+            w.optional("clientIsolation", &v.client_isolation);
+            w.optional("clientIsolationOptions", &v.client_isolation_options);
+            w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
+            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+            w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
+            w.optional(
+                "dhcpOption82SubOption150Enabled",
+                &v.dhcp_option82_sub_option150_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Enabled",
+                &v.dhcp_option82_sub_option151_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Format",
+                &v.dhcp_option82_sub_option151_format,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Input",
+                &v.dhcp_option82_sub_option151_input,
+            );
+            w.optional(
+                "dhcpOption82SubOption1Enabled",
+                &v.dhcp_option82_sub_option1_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption1Format",
+                &v.dhcp_option82_sub_option1_format,
+            );
+            w.optional(
+                "dhcpOption82SubOption2Enabled",
+                &v.dhcp_option82_sub_option2_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption2Format",
+                &v.dhcp_option82_sub_option2_format,
+            );
+            w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
+            w.optional("directedThreshold", &v.directed_threshold);
+            w.optional("dnsProxy", &v.dns_proxy);
+            w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
+            w.optional("enableAaaVlanOverride", &v.enable_aaa_vlan_override);
+            w.optional(
+                "enableAdditionalRegulatoryDomains",
+                &v.enable_additional_regulatory_domains,
+            );
+            w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
+            w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
+            w.optional(
+                "enableApHostNameAdvertisement",
+                &v.enable_ap_host_name_advertisement,
+            );
+            w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
+            w.optional("enableBandBalancing", &v.enable_band_balancing);
+            w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
+            w.optional("enableGtkRekey", &v.enable_gtk_rekey);
+            w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
+            w.optional(
+                "enableMulticastDownlinkRateLimiting",
+                &v.enable_multicast_downlink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastDownlinkRateLimiting6G",
+                &v.enable_multicast_downlink_rate_limiting6_g,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting",
+                &v.enable_multicast_uplink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting6G",
+                &v.enable_multicast_uplink_rate_limiting6_g,
+            );
+            w.optional("enableNeighborReport", &v.enable_neighbor_report);
+            w.optional(
+                "enableOptimizedConnectivityExperience",
+                &v.enable_optimized_connectivity_experience,
+            );
+            w.optional("enableSyslog", &v.enable_syslog);
+            w.optional(
+                "enableTransientClientManagement",
+                &v.enable_transient_client_management,
+            );
+            w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
+            w.optional("hideSsid", &v.hide_ssid);
+            w.optional("joinExpireTime", &v.join_expire_time);
+            w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
+            w.optional("joinWaitThreshold", &v.join_wait_threshold);
+            w.optional("joinWaitTime", &v.join_wait_time);
+            w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
+            w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
+            w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
+            w.optional(
+                "multicastDownlinkRateLimiting",
+                &v.multicast_downlink_rate_limiting,
+            );
+            w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
+            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+            w.optional("proxyARP", &v.proxy_arp);
+            w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
+            w.optional("qosMapSetOptions", &v.qos_map_set_options);
+            w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
+            w.optional("qosMirroringScope", &v.qos_mirroring_scope);
+            w.optional("radioCustomization", &v.radio_customization);
+            w.optional("radiusOptions", &v.radius_options);
+            w.optional("respectiveAccessControl", &v.respective_access_control);
+            w.optional(
+                "rssiAssociationRejectionThreshold",
+                &v.rssi_association_rejection_threshold,
+            );
+            w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
+            w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
+            w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
+            w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
+            w.optional("wifi6Enabled", &v.wifi6_enabled);
+            w.optional("wifi7Enabled", &v.wifi7_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OpenWifiWlanAdvancedCustomization {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            OpenWifiWlanAdvancedCustomization,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(OpenWifiWlanAdvancedCustomization {
+                application_visibility_enabled: f
+                    .optional("applicationVisibilityEnabled")?,
+                arp_request_rate_limit: f.optional("arpRequestRateLimit")?,
+                broadcast_probe_response_delay: f
+                    .optional("broadcastProbeResponseDelay")?,
+                bss_priority: f.optional("bssPriority")?,
+                client_inactivity_timeout: f.optional("clientInactivityTimeout")?,
+                client_isolation: f.optional("clientIsolation")?,
+                client_isolation_options: f.optional("clientIsolationOptions")?,
+                client_load_balancing_enable: f.optional("clientLoadBalancingEnable")?,
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
+                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat")?,
+                dhcp_option82_sub_option150_enabled: f
+                    .optional("dhcpOption82SubOption150Enabled")?,
+                dhcp_option82_sub_option151_enabled: f
+                    .optional("dhcpOption82SubOption151Enabled")?,
+                dhcp_option82_sub_option151_format: f
+                    .optional("dhcpOption82SubOption151Format")?,
+                dhcp_option82_sub_option151_input: f
+                    .optional("dhcpOption82SubOption151Input")?,
+                dhcp_option82_sub_option1_enabled: f
+                    .optional("dhcpOption82SubOption1Enabled")?,
+                dhcp_option82_sub_option1_format: f
+                    .optional("dhcpOption82SubOption1Format")?,
+                dhcp_option82_sub_option2_enabled: f
+                    .optional("dhcpOption82SubOption2Enabled")?,
+                dhcp_option82_sub_option2_format: f
+                    .optional("dhcpOption82SubOption2Format")?,
+                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit")?,
+                directed_threshold: f.optional("directedThreshold")?,
+                dns_proxy: f.optional("dnsProxy")?,
+                dns_proxy_enabled: f.optional("dnsProxyEnabled")?,
+                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride")?,
+                enable_additional_regulatory_domains: f
+                    .optional("enableAdditionalRegulatoryDomains")?,
+                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion")?,
+                enable_anti_spoofing: f.optional("enableAntiSpoofing")?,
+                enable_ap_host_name_advertisement: f
+                    .optional("enableApHostNameAdvertisement")?,
+                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit")?,
+                enable_band_balancing: f.optional("enableBandBalancing")?,
+                enable_dhcp_request_rate_limit: f
+                    .optional("enableDhcpRequestRateLimit")?,
+                enable_gtk_rekey: f.optional("enableGtkRekey")?,
+                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold")?,
+                enable_multicast_downlink_rate_limiting: f
+                    .optional("enableMulticastDownlinkRateLimiting")?,
+                enable_multicast_downlink_rate_limiting6_g: f
+                    .optional("enableMulticastDownlinkRateLimiting6G")?,
+                enable_multicast_uplink_rate_limiting: f
+                    .optional("enableMulticastUplinkRateLimiting")?,
+                enable_multicast_uplink_rate_limiting6_g: f
+                    .optional("enableMulticastUplinkRateLimiting6G")?,
+                enable_neighbor_report: f.optional("enableNeighborReport")?,
+                enable_optimized_connectivity_experience: f
+                    .optional("enableOptimizedConnectivityExperience")?,
+                enable_syslog: f.optional("enableSyslog")?,
+                enable_transient_client_management: f
+                    .optional("enableTransientClientManagement")?,
+                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp")?,
+                hide_ssid: f.optional("hideSsid")?,
+                join_expire_time: f.optional("joinExpireTime")?,
+                join_rssi_threshold: f.optional("joinRSSIThreshold")?,
+                join_wait_threshold: f.optional("joinWaitThreshold")?,
+                join_wait_time: f.optional("joinWaitTime")?,
+                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio")?,
+                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled")?,
+                multi_link_operation_options: f.optional("multiLinkOperationOptions")?,
+                multicast_downlink_rate_limiting: f
+                    .optional("multicastDownlinkRateLimiting")?,
+                multicast_filter_enabled: f.optional("multicastFilterEnabled")?,
+                multicast_uplink_rate_limiting: f
+                    .optional("multicastUplinkRateLimiting")?,
+                proxy_arp: f.optional("proxyARP")?,
+                qos_map_set_enabled: f.optional("qosMapSetEnabled")?,
+                qos_map_set_options: f.optional("qosMapSetOptions")?,
+                qos_mirroring_enabled: f.optional("qosMirroringEnabled")?,
+                qos_mirroring_scope: f.optional("qosMirroringScope")?,
+                radio_customization: f.optional("radioCustomization")?,
+                radius_options: f.optional("radiusOptions")?,
+                respective_access_control: f.optional("respectiveAccessControl")?,
+                rssi_association_rejection_threshold: f
+                    .optional("rssiAssociationRejectionThreshold")?,
+                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting")?,
+                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting")?,
+                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting")?,
+                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting")?,
+                wifi6_enabled: f.optional("wifi6Enabled")?,
+                wifi7_enabled: f.optional("wifi7Enabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "OpenWifiWlanAdvancedCustomization",
+            fields,
+        )
+    }
 }
 impl OpenWifiWlanAdvancedCustomization {
     /// Creates a value with every field empty.
@@ -13362,22 +14149,52 @@ impl<'de> serde::Deserialize<'de> for OpenWifiWlanWlanSecurity {
 /// Provenance: reference (guest_api-1.7.1.yaml OperationResponseGuestUserDtoV1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseGuestUser {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `GuestUser`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<GuestUser>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OperationResponseGuestUser {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponseGuestUser,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponseGuestUser {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OperationResponseGuestUser, ruckus_one_runtime::object::FieldError> {
+            Ok(OperationResponseGuestUser {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "OperationResponseGuestUser",
+            fields,
+        )
+    }
 }
 impl OperationResponseGuestUser {
     /// Creates a value with every field empty.
@@ -13404,22 +14221,55 @@ impl OperationResponseGuestUser {
 /// Provenance: reference (guest_api-1.7.1.yaml OperationResponseGuestUserWithoutIdV1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseGuestUserWithoutId {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `GuestUserWithoutId`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<GuestUserWithoutId>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OperationResponseGuestUserWithoutId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponseGuestUserWithoutId,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponseGuestUserWithoutId {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            OperationResponseGuestUserWithoutId,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(OperationResponseGuestUserWithoutId {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "OperationResponseGuestUserWithoutId",
+            fields,
+        )
+    }
 }
 impl OperationResponseGuestUserWithoutId {
     /// Creates a value with every field empty.
@@ -13446,22 +14296,55 @@ impl OperationResponseGuestUserWithoutId {
 /// Provenance: reference (guest_api-1.7.1.yaml OperationResponseListGuestUserImportResponseV1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseListGuestUserImportResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `array<GuestUserImport>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<Vec<GuestUserImport>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OperationResponseListGuestUserImportResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponseListGuestUserImportResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            OperationResponseListGuestUserImportResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(OperationResponseListGuestUserImportResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "OperationResponseListGuestUserImportResponse",
+            fields,
+        )
+    }
 }
 impl OperationResponseListGuestUserImportResponse {
     /// Creates a value with every field empty.
@@ -13488,22 +14371,55 @@ impl OperationResponseListGuestUserImportResponse {
 /// Provenance: reference (guest_api-1.7.1.yaml OperationResponsePortalServiceProfileDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponsePortalServiceProfile {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `PortalServiceProfile`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<PortalServiceProfile>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OperationResponsePortalServiceProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponsePortalServiceProfile,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            OperationResponsePortalServiceProfile,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(OperationResponsePortalServiceProfile {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "OperationResponsePortalServiceProfile",
+            fields,
+        )
+    }
 }
 impl OperationResponsePortalServiceProfile {
     /// Creates a value with every field empty.
@@ -13530,36 +14446,67 @@ impl OperationResponsePortalServiceProfile {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml PortalServiceProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortalServiceProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `displayLangCode`
     ///
     /// Wire name `displayLangCode`; `string`; optional.
-    #[serde(
-        rename = "displayLangCode",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub display_lang_code: Option<String>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PortalServiceProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PortalServiceProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("displayLangCode", &v.display_lang_code);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortalServiceProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            PortalServiceProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(PortalServiceProfileQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                display_lang_code: f.optional("displayLangCode")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "PortalServiceProfileQueryData",
+            fields,
+        )
+    }
 }
 impl PortalServiceProfileQueryData {
     /// Creates a value with every field empty.
@@ -13598,13 +14545,12 @@ impl PortalServiceProfileQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiNetwork).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PskWifiNetwork {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -13613,20 +14559,49 @@ pub struct PskWifiNetwork {
     /// `type`
     ///
     /// Wire name `type`; `string`; required.
-    #[serde(rename = "type")]
     pub type_: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `wlan`
     ///
     /// Wire name `wlan`; `PskWifiWlan`; required.
     pub wlan: PskWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PskWifiNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PskWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("type", &v.type_);
+            w.optional("description", &v.description);
+            w.field("wlan", &v.wlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PskWifiNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PskWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            Ok(PskWifiNetwork {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                type_: f.required("type")?,
+                description: f.optional("description")?,
+                wlan: f.required("wlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PskWifiNetwork", fields)
+    }
 }
 impl PskWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
@@ -13656,50 +14631,32 @@ impl PskWifiNetwork {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlan).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PskWifiWlan {
     /// `advancedCustomization`
     ///
     /// Wire name `advancedCustomization`; `PskWifiWlanAdvancedCustomization`; optional.
-    #[serde(
-        rename = "advancedCustomization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub advanced_customization: Option<PskWifiWlanAdvancedCustomization>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `macAddressAuthentication`
     ///
     /// Wire name `macAddressAuthentication`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "macAddressAuthentication",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mac_address_authentication: Option<bool>,
     /// `managementFrameProtection`
     ///
     /// Wire name `managementFrameProtection`; `PskWifiWlanManagementFrameProtection`; optional; may be null.
-    #[serde(
-        rename = "managementFrameProtection",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub management_frame_protection: Option<PskWifiWlanManagementFrameProtection>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `saePassphrase`
     ///
     /// Wire name `saePassphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
-    #[serde(rename = "saePassphrase", default, skip_serializing_if = "Option::is_none")]
     pub sae_passphrase: Option<ruckus_one_runtime::Secret>,
     /// `ssid`
     ///
@@ -13708,21 +14665,59 @@ pub struct PskWifiWlan {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// `wepHexKey`
     ///
     /// Wire name `wepHexKey`; `string`; optional.
-    #[serde(rename = "wepHexKey", default, skip_serializing_if = "Option::is_none")]
     pub wep_hex_key: Option<String>,
     /// `wlanSecurity`
     ///
     /// Wire name `wlanSecurity`; `PskWifiWlanWlanSecurity`; optional; default: WPA2Personal.
-    #[serde(rename = "wlanSecurity", default, skip_serializing_if = "Option::is_none")]
     pub wlan_security: Option<PskWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PskWifiWlan {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PskWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("advancedCustomization", &v.advanced_customization);
+            w.optional("enabled", &v.enabled);
+            w.optional("macAddressAuthentication", &v.mac_address_authentication);
+            w.optional("managementFrameProtection", &v.management_frame_protection);
+            w.optional("passphrase", &v.passphrase);
+            w.optional("saePassphrase", &v.sae_passphrase);
+            w.field("ssid", &v.ssid);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("wepHexKey", &v.wep_hex_key);
+            w.optional("wlanSecurity", &v.wlan_security);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PskWifiWlan {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PskWifiWlan, ruckus_one_runtime::object::FieldError> {
+            Ok(PskWifiWlan {
+                advanced_customization: f.optional("advancedCustomization")?,
+                enabled: f.optional("enabled")?,
+                mac_address_authentication: f.optional("macAddressAuthentication")?,
+                management_frame_protection: f.optional("managementFrameProtection")?,
+                passphrase: f.optional("passphrase")?,
+                sae_passphrase: f.optional("saePassphrase")?,
+                ssid: f.required("ssid")?,
+                vlan_id: f.optional("vlanId")?,
+                wep_hex_key: f.optional("wepHexKey")?,
+                wlan_security: f.optional("wlanSecurity")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PskWifiWlan", fields)
+    }
 }
 impl PskWifiWlan {
     /// Creates a value from the required fields; optional fields start empty.
@@ -13807,588 +14802,538 @@ impl PskWifiWlan {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlanAdvancedCustomization).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PskWifiWlanAdvancedCustomization {
     /// `applicationVisibilityEnabled`
     ///
     /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "applicationVisibilityEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_visibility_enabled: Option<bool>,
     /// `arpRequestRateLimit`
     ///
     /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
-    #[serde(
-        rename = "arpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub arp_request_rate_limit: Option<i64>,
     /// `broadcastProbeResponseDelay`
     ///
     /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
-    #[serde(
-        rename = "broadcastProbeResponseDelay",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub broadcast_probe_response_delay: Option<i64>,
     /// `bssPriority`
     ///
     /// Wire name `bssPriority`; `PskWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
-    #[serde(rename = "bssPriority", default, skip_serializing_if = "Option::is_none")]
     pub bss_priority: Option<PskWifiWlanAdvancedCustomizationBssPriority>,
     /// `clientInactivityTimeout`
     ///
     /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
-    #[serde(
-        rename = "clientInactivityTimeout",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_inactivity_timeout: Option<i64>,
     /// `clientIsolation`
     ///
     /// Wire name `clientIsolation`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "clientIsolation",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation: Option<bool>,
     /// `clientIsolationOptions`
     ///
     /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
-    #[serde(
-        rename = "clientIsolationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation_options: Option<ClientIsolationOptions>,
     /// `clientLoadBalancingEnable`
     ///
     /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "clientLoadBalancingEnable",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_load_balancing_enable: Option<bool>,
     /// `dhcpOption82Enabled`
     ///
     /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_enabled: Option<bool>,
     /// `dhcpOption82MacFormat`
     ///
     /// Wire name `dhcpOption82MacFormat`; `PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
-    #[serde(
-        rename = "dhcpOption82MacFormat",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_mac_format: Option<
         PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
     /// `dhcpOption82SubOption150Enabled`
     ///
     /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption150Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
     /// `dhcpOption82SubOption151Enabled`
     ///
     /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption151Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
     /// `dhcpOption82SubOption151Format`
     ///
     /// Wire name `dhcpOption82SubOption151Format`; `PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption151Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_format: Option<
         PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
     /// `dhcpOption82SubOption151Input`
     ///
     /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
-    #[serde(
-        rename = "dhcpOption82SubOption151Input",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option151_input: Option<String>,
     /// `dhcpOption82SubOption1Enabled`
     ///
     /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption1Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
     /// `dhcpOption82SubOption1Format`
     ///
     /// Wire name `dhcpOption82SubOption1Format`; `PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption1Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option1_format: Option<
         PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
     /// `dhcpOption82SubOption2Enabled`
     ///
     /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82SubOption2Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
     /// `dhcpOption82SubOption2Format`
     ///
     /// Wire name `dhcpOption82SubOption2Format`; `PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
-    #[serde(
-        rename = "dhcpOption82SubOption2Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_sub_option2_format: Option<
         PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
     /// `dhcpRequestRateLimit`
     ///
     /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
-    #[serde(
-        rename = "dhcpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_request_rate_limit: Option<i64>,
     /// `directedThreshold`
     ///
     /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
-    #[serde(
-        rename = "directedThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub directed_threshold: Option<i64>,
     /// `dnsProxy`
     ///
     /// Wire name `dnsProxy`; `DnsProxy`; optional.
-    #[serde(rename = "dnsProxy", default, skip_serializing_if = "Option::is_none")]
     pub dns_proxy: Option<DnsProxy>,
     /// `dnsProxyEnabled`
     ///
     /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dnsProxyEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dns_proxy_enabled: Option<bool>,
     /// `enableAdditionalRegulatoryDomains`
     ///
     /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableAdditionalRegulatoryDomains",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_additional_regulatory_domains: Option<bool>,
     /// `enableAirtimeDecongestion`
     ///
     /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAirtimeDecongestion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_airtime_decongestion: Option<bool>,
     /// `enableAntiSpoofing`
     ///
     /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAntiSpoofing",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_anti_spoofing: Option<bool>,
     /// `enableApHostNameAdvertisement`
     ///
     /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableApHostNameAdvertisement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_ap_host_name_advertisement: Option<bool>,
     /// `enableArpRequestRateLimit`
     ///
     /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableArpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_arp_request_rate_limit: Option<bool>,
     /// `enableBandBalancing`
     ///
     /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableBandBalancing",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_band_balancing: Option<bool>,
     /// `enableDhcpRequestRateLimit`
     ///
     /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableDhcpRequestRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_dhcp_request_rate_limit: Option<bool>,
     /// `enableFastRoaming`
     ///
     /// Wire name `enableFastRoaming`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableFastRoaming",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_fast_roaming: Option<bool>,
     /// `enableGtkRekey`
     ///
     /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
-    #[serde(rename = "enableGtkRekey", default, skip_serializing_if = "Option::is_none")]
     pub enable_gtk_rekey: Option<bool>,
     /// `enableJoinRSSIThreshold`
     ///
     /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableJoinRSSIThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_join_rssi_threshold: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting6G`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
     /// `enableMulticastUplinkRateLimiting`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// `enableMulticastUplinkRateLimiting6G`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
     /// `enableNeighborReport`
     ///
     /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "enableNeighborReport",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_neighbor_report: Option<bool>,
     /// `enableOptimizedConnectivityExperience`
     ///
     /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableOptimizedConnectivityExperience",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_optimized_connectivity_experience: Option<bool>,
     /// `enableSyslog`
     ///
     /// Wire name `enableSyslog`; `boolean`; optional; default: false.
-    #[serde(rename = "enableSyslog", default, skip_serializing_if = "Option::is_none")]
     pub enable_syslog: Option<bool>,
     /// `enableTransientClientManagement`
     ///
     /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableTransientClientManagement",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_transient_client_management: Option<bool>,
     /// `forceMobileDeviceDhcp`
     ///
     /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "forceMobileDeviceDhcp",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub force_mobile_device_dhcp: Option<bool>,
     /// `hideSsid`
     ///
     /// Wire name `hideSsid`; `boolean`; optional; default: false.
-    #[serde(rename = "hideSsid", default, skip_serializing_if = "Option::is_none")]
     pub hide_ssid: Option<bool>,
     /// `joinExpireTime`
     ///
     /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
-    #[serde(rename = "joinExpireTime", default, skip_serializing_if = "Option::is_none")]
     pub join_expire_time: Option<i64>,
     /// `joinRSSIThreshold`
     ///
     /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
-    #[serde(
-        rename = "joinRSSIThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub join_rssi_threshold: Option<i64>,
     /// `joinWaitThreshold`
     ///
     /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
-    #[serde(
-        rename = "joinWaitThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub join_wait_threshold: Option<i64>,
     /// `joinWaitTime`
     ///
     /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
-    #[serde(rename = "joinWaitTime", default, skip_serializing_if = "Option::is_none")]
     pub join_wait_time: Option<i64>,
     /// `maxClientsOnWlanPerRadio`
     ///
     /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
-    #[serde(
-        rename = "maxClientsOnWlanPerRadio",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_clients_on_wlan_per_radio: Option<i64>,
     /// `mobilityDomainId`
     ///
     /// Wire name `mobilityDomainId`; `integer`; optional; default: 1; format: int32; maximum: 65535; minimum: 1.
-    #[serde(
-        rename = "mobilityDomainId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mobility_domain_id: Option<i64>,
     /// `multiLinkOperationEnabled`
     ///
     /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "multiLinkOperationEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_link_operation_enabled: Option<bool>,
     /// `multiLinkOperationOptions`
     ///
     /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
-    #[serde(
-        rename = "multiLinkOperationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
     /// `multicastDownlinkRateLimiting`
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
-    #[serde(
-        rename = "multicastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// `multicastFilterEnabled`
     ///
     /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "multicastFilterEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_filter_enabled: Option<bool>,
     /// `multicastUplinkRateLimiting`
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
-    #[serde(
-        rename = "multicastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_uplink_rate_limiting: Option<i64>,
     /// `proxyARP`
     ///
     /// Wire name `proxyARP`; `boolean`; optional; default: false.
-    #[serde(rename = "proxyARP", default, skip_serializing_if = "Option::is_none")]
     pub proxy_arp: Option<bool>,
     /// `qosMapSetEnabled`
     ///
     /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "qosMapSetEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_map_set_enabled: Option<bool>,
     /// `qosMapSetOptions`
     ///
     /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
-    #[serde(
-        rename = "qosMapSetOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_map_set_options: Option<QosMapSetOptions>,
     /// `qosMirroringEnabled`
     ///
     /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "qosMirroringEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_mirroring_enabled: Option<bool>,
     /// `qosMirroringScope`
     ///
     /// Wire name `qosMirroringScope`; `PskWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
-    #[serde(
-        rename = "qosMirroringScope",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub qos_mirroring_scope: Option<PskWifiWlanAdvancedCustomizationQosMirroringScope>,
     /// `radioCustomization`
     ///
     /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
-    #[serde(
-        rename = "radioCustomization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub radio_customization: Option<WlanRadioCustomization>,
     /// `radiusOptions`
     ///
     /// Wire name `radiusOptions`; `RadiusOptions`; optional.
-    #[serde(rename = "radiusOptions", default, skip_serializing_if = "Option::is_none")]
     pub radius_options: Option<RadiusOptions>,
     /// `respectiveAccessControl`
     ///
     /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "respectiveAccessControl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub respective_access_control: Option<bool>,
     /// `rssiAssociationRejectionThreshold`
     ///
     /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
-    #[serde(
-        rename = "rssiAssociationRejectionThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub rssi_association_rejection_threshold: Option<i64>,
     /// `totalDownlinkRateLimiting`
     ///
     /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
-    #[serde(
-        rename = "totalDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_downlink_rate_limiting: Option<i64>,
     /// `totalUplinkRateLimiting`
     ///
     /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
-    #[serde(
-        rename = "totalUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub total_uplink_rate_limiting: Option<i64>,
     /// `userDownlinkRateLimiting`
     ///
     /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "userDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_downlink_rate_limiting: Option<i64>,
     /// `userUplinkRateLimiting`
     ///
     /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "userUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_uplink_rate_limiting: Option<i64>,
     /// `wifi6Enabled`
     ///
     /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wifi6Enabled", default, skip_serializing_if = "Option::is_none")]
     pub wifi6_enabled: Option<bool>,
     /// `wifi7Enabled`
     ///
     /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wifi7Enabled", default, skip_serializing_if = "Option::is_none")]
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PskWifiWlanAdvancedCustomization {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PskWifiWlanAdvancedCustomization,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional(
+                "applicationVisibilityEnabled",
+                &v.application_visibility_enabled,
+            );
+            w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
+            w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
+            w.optional("bssPriority", &v.bss_priority);
+            w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
+            w.optional("clientIsolation", &v.client_isolation);
+            w.optional("clientIsolationOptions", &v.client_isolation_options);
+            w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
+            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+            w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
+            w.optional(
+                "dhcpOption82SubOption150Enabled",
+                &v.dhcp_option82_sub_option150_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Enabled",
+                &v.dhcp_option82_sub_option151_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Format",
+                &v.dhcp_option82_sub_option151_format,
+            );
+            w.optional(
+                "dhcpOption82SubOption151Input",
+                &v.dhcp_option82_sub_option151_input,
+            );
+            w.optional(
+                "dhcpOption82SubOption1Enabled",
+                &v.dhcp_option82_sub_option1_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption1Format",
+                &v.dhcp_option82_sub_option1_format,
+            );
+            w.optional(
+                "dhcpOption82SubOption2Enabled",
+                &v.dhcp_option82_sub_option2_enabled,
+            );
+            w.optional(
+                "dhcpOption82SubOption2Format",
+                &v.dhcp_option82_sub_option2_format,
+            );
+            w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
+            w.optional("directedThreshold", &v.directed_threshold);
+            w.optional("dnsProxy", &v.dns_proxy);
+            w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
+            w.optional(
+                "enableAdditionalRegulatoryDomains",
+                &v.enable_additional_regulatory_domains,
+            );
+            w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
+            w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
+            w.optional(
+                "enableApHostNameAdvertisement",
+                &v.enable_ap_host_name_advertisement,
+            );
+            w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
+            w.optional("enableBandBalancing", &v.enable_band_balancing);
+            w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
+            w.optional("enableFastRoaming", &v.enable_fast_roaming);
+            w.optional("enableGtkRekey", &v.enable_gtk_rekey);
+            w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
+            w.optional(
+                "enableMulticastDownlinkRateLimiting",
+                &v.enable_multicast_downlink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastDownlinkRateLimiting6G",
+                &v.enable_multicast_downlink_rate_limiting6_g,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting",
+                &v.enable_multicast_uplink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting6G",
+                &v.enable_multicast_uplink_rate_limiting6_g,
+            );
+            w.optional("enableNeighborReport", &v.enable_neighbor_report);
+            w.optional(
+                "enableOptimizedConnectivityExperience",
+                &v.enable_optimized_connectivity_experience,
+            );
+            w.optional("enableSyslog", &v.enable_syslog);
+            w.optional(
+                "enableTransientClientManagement",
+                &v.enable_transient_client_management,
+            );
+            w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
+            w.optional("hideSsid", &v.hide_ssid);
+            w.optional("joinExpireTime", &v.join_expire_time);
+            w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
+            w.optional("joinWaitThreshold", &v.join_wait_threshold);
+            w.optional("joinWaitTime", &v.join_wait_time);
+            w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
+            w.optional("mobilityDomainId", &v.mobility_domain_id);
+            w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
+            w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
+            w.optional(
+                "multicastDownlinkRateLimiting",
+                &v.multicast_downlink_rate_limiting,
+            );
+            w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
+            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+            w.optional("proxyARP", &v.proxy_arp);
+            w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
+            w.optional("qosMapSetOptions", &v.qos_map_set_options);
+            w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
+            w.optional("qosMirroringScope", &v.qos_mirroring_scope);
+            w.optional("radioCustomization", &v.radio_customization);
+            w.optional("radiusOptions", &v.radius_options);
+            w.optional("respectiveAccessControl", &v.respective_access_control);
+            w.optional(
+                "rssiAssociationRejectionThreshold",
+                &v.rssi_association_rejection_threshold,
+            );
+            w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
+            w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
+            w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
+            w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
+            w.optional("wifi6Enabled", &v.wifi6_enabled);
+            w.optional("wifi7Enabled", &v.wifi7_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            PskWifiWlanAdvancedCustomization,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(PskWifiWlanAdvancedCustomization {
+                application_visibility_enabled: f
+                    .optional("applicationVisibilityEnabled")?,
+                arp_request_rate_limit: f.optional("arpRequestRateLimit")?,
+                broadcast_probe_response_delay: f
+                    .optional("broadcastProbeResponseDelay")?,
+                bss_priority: f.optional("bssPriority")?,
+                client_inactivity_timeout: f.optional("clientInactivityTimeout")?,
+                client_isolation: f.optional("clientIsolation")?,
+                client_isolation_options: f.optional("clientIsolationOptions")?,
+                client_load_balancing_enable: f.optional("clientLoadBalancingEnable")?,
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
+                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat")?,
+                dhcp_option82_sub_option150_enabled: f
+                    .optional("dhcpOption82SubOption150Enabled")?,
+                dhcp_option82_sub_option151_enabled: f
+                    .optional("dhcpOption82SubOption151Enabled")?,
+                dhcp_option82_sub_option151_format: f
+                    .optional("dhcpOption82SubOption151Format")?,
+                dhcp_option82_sub_option151_input: f
+                    .optional("dhcpOption82SubOption151Input")?,
+                dhcp_option82_sub_option1_enabled: f
+                    .optional("dhcpOption82SubOption1Enabled")?,
+                dhcp_option82_sub_option1_format: f
+                    .optional("dhcpOption82SubOption1Format")?,
+                dhcp_option82_sub_option2_enabled: f
+                    .optional("dhcpOption82SubOption2Enabled")?,
+                dhcp_option82_sub_option2_format: f
+                    .optional("dhcpOption82SubOption2Format")?,
+                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit")?,
+                directed_threshold: f.optional("directedThreshold")?,
+                dns_proxy: f.optional("dnsProxy")?,
+                dns_proxy_enabled: f.optional("dnsProxyEnabled")?,
+                enable_additional_regulatory_domains: f
+                    .optional("enableAdditionalRegulatoryDomains")?,
+                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion")?,
+                enable_anti_spoofing: f.optional("enableAntiSpoofing")?,
+                enable_ap_host_name_advertisement: f
+                    .optional("enableApHostNameAdvertisement")?,
+                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit")?,
+                enable_band_balancing: f.optional("enableBandBalancing")?,
+                enable_dhcp_request_rate_limit: f
+                    .optional("enableDhcpRequestRateLimit")?,
+                enable_fast_roaming: f.optional("enableFastRoaming")?,
+                enable_gtk_rekey: f.optional("enableGtkRekey")?,
+                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold")?,
+                enable_multicast_downlink_rate_limiting: f
+                    .optional("enableMulticastDownlinkRateLimiting")?,
+                enable_multicast_downlink_rate_limiting6_g: f
+                    .optional("enableMulticastDownlinkRateLimiting6G")?,
+                enable_multicast_uplink_rate_limiting: f
+                    .optional("enableMulticastUplinkRateLimiting")?,
+                enable_multicast_uplink_rate_limiting6_g: f
+                    .optional("enableMulticastUplinkRateLimiting6G")?,
+                enable_neighbor_report: f.optional("enableNeighborReport")?,
+                enable_optimized_connectivity_experience: f
+                    .optional("enableOptimizedConnectivityExperience")?,
+                enable_syslog: f.optional("enableSyslog")?,
+                enable_transient_client_management: f
+                    .optional("enableTransientClientManagement")?,
+                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp")?,
+                hide_ssid: f.optional("hideSsid")?,
+                join_expire_time: f.optional("joinExpireTime")?,
+                join_rssi_threshold: f.optional("joinRSSIThreshold")?,
+                join_wait_threshold: f.optional("joinWaitThreshold")?,
+                join_wait_time: f.optional("joinWaitTime")?,
+                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio")?,
+                mobility_domain_id: f.optional("mobilityDomainId")?,
+                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled")?,
+                multi_link_operation_options: f.optional("multiLinkOperationOptions")?,
+                multicast_downlink_rate_limiting: f
+                    .optional("multicastDownlinkRateLimiting")?,
+                multicast_filter_enabled: f.optional("multicastFilterEnabled")?,
+                multicast_uplink_rate_limiting: f
+                    .optional("multicastUplinkRateLimiting")?,
+                proxy_arp: f.optional("proxyARP")?,
+                qos_map_set_enabled: f.optional("qosMapSetEnabled")?,
+                qos_map_set_options: f.optional("qosMapSetOptions")?,
+                qos_mirroring_enabled: f.optional("qosMirroringEnabled")?,
+                qos_mirroring_scope: f.optional("qosMirroringScope")?,
+                radio_customization: f.optional("radioCustomization")?,
+                radius_options: f.optional("radiusOptions")?,
+                respective_access_control: f.optional("respectiveAccessControl")?,
+                rssi_association_rejection_threshold: f
+                    .optional("rssiAssociationRejectionThreshold")?,
+                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting")?,
+                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting")?,
+                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting")?,
+                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting")?,
+                wifi6_enabled: f.optional("wifi6Enabled")?,
+                wifi7_enabled: f.optional("wifi7Enabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "PskWifiWlanAdvancedCustomization",
+            fields,
+        )
+    }
 }
 impl PskWifiWlanAdvancedCustomization {
     /// Creates a value with every field empty.
@@ -15414,40 +16359,63 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanWlanSecurity {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml QosMapRule).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct QosMapRule {
     /// `dscpExceptionValues`
     ///
     /// Wire name `dscpExceptionValues`; `array<integer>`; optional.
-    #[serde(
-        rename = "dscpExceptionValues",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dscp_exception_values: Option<Vec<i64>>,
     /// `dscpHigh`
     ///
     /// Wire name `dscpHigh`; `integer`; required; format: int32.
-    #[serde(rename = "dscpHigh")]
     pub dscp_high: i64,
     /// `dscpLow`
     ///
     /// Wire name `dscpLow`; `integer`; required; format: int32.
-    #[serde(rename = "dscpLow")]
     pub dscp_low: i64,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `priority`
     ///
     /// Wire name `priority`; `integer`; required; format: int32; maximum: 7; minimum: 0.
     pub priority: i64,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QosMapRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &QosMapRule, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("dscpExceptionValues", &v.dscp_exception_values);
+            w.field("dscpHigh", &v.dscp_high);
+            w.field("dscpLow", &v.dscp_low);
+            w.optional("enabled", &v.enabled);
+            w.field("priority", &v.priority);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QosMapRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QosMapRule, ruckus_one_runtime::object::FieldError> {
+            Ok(QosMapRule {
+                dscp_exception_values: f.optional("dscpExceptionValues")?,
+                dscp_high: f.required("dscpHigh")?,
+                dscp_low: f.required("dscpLow")?,
+                enabled: f.optional("enabled")?,
+                priority: f.required("priority")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "QosMapRule", fields)
+    }
 }
 impl QosMapRule {
     /// Creates a value from the required fields; optional fields start empty.
@@ -15477,17 +16445,39 @@ impl QosMapRule {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml QosMapSetOptions).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QosMapSetOptions {
     /// `rules`
     ///
     /// Wire name `rules`; `array<QosMapRule>`; optional; max_items: 8; min_items: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<QosMapRule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QosMapSetOptions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &QosMapSetOptions, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("rules", &v.rules);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QosMapSetOptions {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QosMapSetOptions, ruckus_one_runtime::object::FieldError> {
+            Ok(QosMapSetOptions {
+                rules: f.optional("rules")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "QosMapSetOptions", fields)
+    }
 }
 impl QosMapSetOptions {
     /// Creates a value with every field empty.
@@ -15508,51 +16498,75 @@ impl QosMapSetOptions {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseGuest {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<Guest>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Guest>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseGuest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &QueryResponseGuest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QueryResponseGuest, ruckus_one_runtime::object::FieldError> {
+            Ok(QueryResponseGuest {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "QueryResponseGuest", fields)
+    }
 }
 impl QueryResponseGuest {
     /// Creates a value with every field empty.
@@ -15612,51 +16626,85 @@ impl QueryResponseGuest {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGuestUserQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseGuestUserQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<GuestUserQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<GuestUserQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseGuestUserQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseGuestUserQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseGuestUserQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseGuestUserQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseGuestUserQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseGuestUserQueryData {
     /// Creates a value with every field empty.
@@ -15716,51 +16764,85 @@ impl QueryResponseGuestUserQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponsePortalServiceProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponsePortalServiceProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<PortalServiceProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<PortalServiceProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponsePortalServiceProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponsePortalServiceProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponsePortalServiceProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponsePortalServiceProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponsePortalServiceProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponsePortalServiceProfileQueryData {
     /// Creates a value with every field empty.
@@ -15823,72 +16905,81 @@ impl QueryResponsePortalServiceProfileQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusOptions).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RadiusOptions {
     /// `calledStationIdType`
     ///
     /// Wire name `calledStationIdType`; `RadiusOptionsCalledStationIdType`; optional; may be null.
-    #[serde(
-        rename = "calledStationIdType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub called_station_id_type: Option<RadiusOptionsCalledStationIdType>,
     /// `nasIdDelimiter`
     ///
     /// Wire name `nasIdDelimiter`; `RadiusOptionsNasIdDelimiter`; optional; default: DASH.
-    #[serde(rename = "nasIdDelimiter", default, skip_serializing_if = "Option::is_none")]
     pub nas_id_delimiter: Option<RadiusOptionsNasIdDelimiter>,
     /// `nasIdType`
     ///
     /// Wire name `nasIdType`; `RadiusOptionsNasIdType`; optional; default: BSSID.
-    #[serde(rename = "nasIdType", default, skip_serializing_if = "Option::is_none")]
     pub nas_id_type: Option<RadiusOptionsNasIdType>,
     /// `nasMaxRetry`
     ///
     /// Wire name `nasMaxRetry`; `integer`; optional; default: 2; format: int32; maximum: 10; minimum: 2.
-    #[serde(rename = "nasMaxRetry", default, skip_serializing_if = "Option::is_none")]
     pub nas_max_retry: Option<i64>,
     /// `nasReconnectPrimaryMin`
     ///
     /// Wire name `nasReconnectPrimaryMin`; `integer`; optional; default: 5; format: int32; maximum: 300; minimum: 1.
-    #[serde(
-        rename = "nasReconnectPrimaryMin",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub nas_reconnect_primary_min: Option<i64>,
     /// `nasRequestTimeoutSec`
     ///
     /// Wire name `nasRequestTimeoutSec`; `integer`; optional; default: 3; format: int32; maximum: 20; minimum: 2.
-    #[serde(
-        rename = "nasRequestTimeoutSec",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub nas_request_timeout_sec: Option<i64>,
     /// `singleSessionIdAccounting`
     ///
     /// Wire name `singleSessionIdAccounting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "singleSessionIdAccounting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub single_session_id_accounting: Option<bool>,
     /// `userDefinedNasId`
     ///
     /// Wire name `userDefinedNasId`; `string`; optional; max_length: 64; min_length: 2.
-    #[serde(
-        rename = "userDefinedNasId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_defined_nas_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RadiusOptions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RadiusOptions, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("calledStationIdType", &v.called_station_id_type);
+            w.optional("nasIdDelimiter", &v.nas_id_delimiter);
+            w.optional("nasIdType", &v.nas_id_type);
+            w.optional("nasMaxRetry", &v.nas_max_retry);
+            w.optional("nasReconnectPrimaryMin", &v.nas_reconnect_primary_min);
+            w.optional("nasRequestTimeoutSec", &v.nas_request_timeout_sec);
+            w.optional("singleSessionIdAccounting", &v.single_session_id_accounting);
+            w.optional("userDefinedNasId", &v.user_defined_nas_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusOptions {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RadiusOptions, ruckus_one_runtime::object::FieldError> {
+            Ok(RadiusOptions {
+                called_station_id_type: f.optional("calledStationIdType")?,
+                nas_id_delimiter: f.optional("nasIdDelimiter")?,
+                nas_id_type: f.optional("nasIdType")?,
+                nas_max_retry: f.optional("nasMaxRetry")?,
+                nas_reconnect_primary_min: f.optional("nasReconnectPrimaryMin")?,
+                nas_request_timeout_sec: f.optional("nasRequestTimeoutSec")?,
+                single_session_id_accounting: f.optional("singleSessionIdAccounting")?,
+                user_defined_nas_id: f.optional("userDefinedNasId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RadiusOptions", fields)
+    }
 }
 impl RadiusOptions {
     /// Creates a value with every field empty.
@@ -16138,32 +17229,57 @@ impl<'de> serde::Deserialize<'de> for RadiusOptionsNasIdType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SocialIdentities).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SocialIdentities {
     /// `facebook`
     ///
     /// Wire name `facebook`; `SocialIdentity`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facebook: Option<SocialIdentity>,
     /// `google`
     ///
     /// Wire name `google`; `SocialIdentity`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub google: Option<SocialIdentity>,
     /// `linkedin`
     ///
     /// Wire name `linkedin`; `SocialIdentity`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub linkedin: Option<SocialIdentity>,
     /// `twitter`
     ///
     /// Wire name `twitter`; `SocialIdentity`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub twitter: Option<SocialIdentity>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SocialIdentities {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SocialIdentities, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("facebook", &v.facebook);
+            w.optional("google", &v.google);
+            w.optional("linkedin", &v.linkedin);
+            w.optional("twitter", &v.twitter);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SocialIdentities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SocialIdentities, ruckus_one_runtime::object::FieldError> {
+            Ok(SocialIdentities {
+                facebook: f.optional("facebook")?,
+                google: f.optional("google")?,
+                linkedin: f.optional("linkedin")?,
+                twitter: f.optional("twitter")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SocialIdentities", fields)
+    }
 }
 impl SocialIdentities {
     /// Creates a value with every field empty.
@@ -16202,22 +17318,45 @@ impl SocialIdentities {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SocialIdentity).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SocialIdentity {
     /// `config`
     ///
     /// Wire name `config`; `OauthAppConfig`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config: Option<OauthAppConfig>,
     /// `source`
     ///
     /// Wire name `source`; `SocialIdentitySource`; optional; default: RUCKUS.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SocialIdentitySource>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SocialIdentity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SocialIdentity, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("config", &v.config);
+            w.optional("source", &v.source);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SocialIdentity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SocialIdentity, ruckus_one_runtime::object::FieldError> {
+            Ok(SocialIdentity {
+                config: f.optional("config")?,
+                source: f.optional("source")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SocialIdentity", fields)
+    }
 }
 impl SocialIdentity {
     /// Creates a value with every field empty.
@@ -16299,42 +17438,66 @@ impl<'de> serde::Deserialize<'de> for SocialIdentitySource {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueWifiNetworkSettings {
     /// `allApGroupsRadioTypes`
     ///
     /// Wire name `allApGroupsRadioTypes`; `array<VenueWifiNetworkSettingsAllApGroupsRadioTypes>`; optional.
-    #[serde(
-        rename = "allApGroupsRadioTypes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub all_ap_groups_radio_types: Option<
         Vec<VenueWifiNetworkSettingsAllApGroupsRadioTypes>,
     >,
     /// `allApGroupsVlanId`
     ///
     /// Wire name `allApGroupsVlanId`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
-    #[serde(
-        rename = "allApGroupsVlanId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub all_ap_groups_vlan_id: Option<i64>,
     /// `isAllApGroups`
     ///
     /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
-    #[serde(rename = "isAllApGroups", default, skip_serializing_if = "Option::is_none")]
     pub is_all_ap_groups: Option<bool>,
     /// `scheduler`
     ///
     /// Wire name `scheduler`; `NetworkVenueScheduler`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scheduler: Option<NetworkVenueScheduler>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueWifiNetworkSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueWifiNetworkSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
+            w.optional("allApGroupsVlanId", &v.all_ap_groups_vlan_id);
+            w.optional("isAllApGroups", &v.is_all_ap_groups);
+            w.optional("scheduler", &v.scheduler);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueWifiNetworkSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueWifiNetworkSettings {
+                all_ap_groups_radio_types: f.optional("allApGroupsRadioTypes")?,
+                all_ap_groups_vlan_id: f.optional("allApGroupsVlanId")?,
+                is_all_ap_groups: f.optional("isAllApGroups")?,
+                scheduler: f.optional("scheduler")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueWifiNetworkSettings",
+            fields,
+        )
+    }
 }
 impl VenueWifiNetworkSettings {
     /// Creates a value with every field empty.
@@ -16576,54 +17739,69 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiWisprPage).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WifiWisprPage {
     /// `authType`
     ///
     /// Wire name `authType`; `WifiWisprPageAuthType`; optional; default: RADIUS.
-    #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
     pub auth_type: Option<WifiWisprPageAuthType>,
     /// `captivePortalUrl`
     ///
     /// Wire name `captivePortalUrl`; `string`; required.
-    #[serde(rename = "captivePortalUrl")]
     pub captive_portal_url: String,
     /// `customExternalProvider`
     ///
     /// Wire name `customExternalProvider`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "customExternalProvider",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub custom_external_provider: Option<bool>,
     /// `externalProviderName`
     ///
     /// Wire name `externalProviderName`; `string`; optional.
-    #[serde(
-        rename = "externalProviderName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub external_provider_name: Option<String>,
     /// `externalProviderRegion`
     ///
     /// Wire name `externalProviderRegion`; `string`; optional.
-    #[serde(
-        rename = "externalProviderRegion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub external_provider_region: Option<String>,
     /// `integrationKey`
     ///
     /// Wire name `integrationKey`; `string`; optional.
-    #[serde(rename = "integrationKey", default, skip_serializing_if = "Option::is_none")]
     pub integration_key: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiWisprPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WifiWisprPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("authType", &v.auth_type);
+            w.field("captivePortalUrl", &v.captive_portal_url);
+            w.optional("customExternalProvider", &v.custom_external_provider);
+            w.optional("externalProviderName", &v.external_provider_name);
+            w.optional("externalProviderRegion", &v.external_provider_region);
+            w.optional("integrationKey", &v.integration_key);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiWisprPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiWisprPage, ruckus_one_runtime::object::FieldError> {
+            Ok(WifiWisprPage {
+                auth_type: f.optional("authType")?,
+                captive_portal_url: f.required("captivePortalUrl")?,
+                custom_external_provider: f.optional("customExternalProvider")?,
+                external_provider_name: f.optional("externalProviderName")?,
+                external_provider_region: f.optional("externalProviderRegion")?,
+                integration_key: f.optional("integrationKey")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "WifiWisprPage", fields)
+    }
 }
 impl WifiWisprPage {
     /// Creates a value from the required fields; optional fields start empty.
@@ -16724,46 +17902,70 @@ impl<'de> serde::Deserialize<'de> for WifiWisprPageAuthType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WlanRadioCustomization {
     /// `bssMinimumPhyRate`
     ///
     /// Wire name `bssMinimumPhyRate`; `WlanRadioCustomizationBssMinimumPhyRate`; optional; default: _default.
-    #[serde(
-        rename = "bssMinimumPhyRate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub bss_minimum_phy_rate: Option<WlanRadioCustomizationBssMinimumPhyRate>,
     /// `managementFrameMinimumPhyRate`
     ///
     /// Wire name `managementFrameMinimumPhyRate`; `WlanRadioCustomizationManagementFrameMinimumPhyRate`; optional; default: _6.
-    #[serde(
-        rename = "managementFrameMinimumPhyRate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub management_frame_minimum_phy_rate: Option<
         WlanRadioCustomizationManagementFrameMinimumPhyRate,
     >,
     /// `phyTypeConstraint`
     ///
     /// Wire name `phyTypeConstraint`; `WlanRadioCustomizationPhyTypeConstraint`; optional; default: OFDM.
-    #[serde(
-        rename = "phyTypeConstraint",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub phy_type_constraint: Option<WlanRadioCustomizationPhyTypeConstraint>,
     /// `rfBandUsage`
     ///
     /// Wire name `rfBandUsage`; `WlanRadioCustomizationRfBandUsage`; optional; default: BOTH.
-    #[serde(rename = "rfBandUsage", default, skip_serializing_if = "Option::is_none")]
     pub rf_band_usage: Option<WlanRadioCustomizationRfBandUsage>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WlanRadioCustomization {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &WlanRadioCustomization,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("bssMinimumPhyRate", &v.bss_minimum_phy_rate);
+            w.optional(
+                "managementFrameMinimumPhyRate",
+                &v.management_frame_minimum_phy_rate,
+            );
+            w.optional("phyTypeConstraint", &v.phy_type_constraint);
+            w.optional("rfBandUsage", &v.rf_band_usage);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WlanRadioCustomization {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WlanRadioCustomization, ruckus_one_runtime::object::FieldError> {
+            Ok(WlanRadioCustomization {
+                bss_minimum_phy_rate: f.optional("bssMinimumPhyRate")?,
+                management_frame_minimum_phy_rate: f
+                    .optional("managementFrameMinimumPhyRate")?,
+                phy_type_constraint: f.optional("phyTypeConstraint")?,
+                rf_band_usage: f.optional("rfBandUsage")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "WlanRadioCustomization",
+            fields,
+        )
+    }
 }
 impl WlanRadioCustomization {
     /// Creates a value with every field empty.
@@ -18569,17 +19771,23 @@ impl<'a> ListNetworks<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18624,17 +19832,23 @@ impl<'a> CreateNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18674,17 +19888,23 @@ impl<'a> DeleteNetworks<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18724,17 +19944,23 @@ impl<'a> GetNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18779,17 +20005,23 @@ impl<'a> UpdateNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18829,17 +20061,23 @@ impl<'a> DeleteNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18900,29 +20138,35 @@ impl<'a> CreateWifiNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18983,29 +20227,35 @@ impl<'a> UpdateWifiNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19066,14 +20316,23 @@ impl<'a> GetWifiNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<WifiNetwork, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<WifiNetwork, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<WifiNetwork>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiNetwork>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static DELETE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19134,29 +20393,35 @@ impl<'a> DeleteWifiNetwork<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_WIFI_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19234,19 +20499,23 @@ impl<'a> QueryWifiNetworks<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19286,17 +20555,23 @@ impl<'a> CreateNetworkActivation<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19358,19 +20633,23 @@ impl<'a> QueryNetworkActivations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19415,17 +20694,23 @@ impl<'a> CreateNetworkActivationMappings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19465,17 +20750,23 @@ impl<'a> GetNetworkActivation<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<NetworkActivation, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<NetworkActivation, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<NetworkActivation>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<NetworkActivation>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19515,17 +20806,23 @@ impl<'a> UpdateNetworkActivation<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19586,19 +20883,23 @@ impl<'a> GetVenueWifiNetworkSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueWifiNetworkSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueWifiNetworkSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueWifiNetworkSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueWifiNetworkSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19659,29 +20960,35 @@ impl<'a> UpdateVenueWifiNetworkSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19747,29 +21054,35 @@ impl<'a> ActivateWifiNetworkOnVenue<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DEACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19830,29 +21143,35 @@ impl<'a> DeactivateWifiNetworkOnVenue<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19930,19 +21249,23 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<NetworkCompatibilityPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<NetworkCompatibilityPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<NetworkCompatibilityPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<NetworkCompatibilityPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_WIFI_FEATURE_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20020,17 +21343,23 @@ impl<'a> QueryWifiFeatureSets<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<WifiFeatureSetPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<WifiFeatureSetPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<WifiFeatureSetPage>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiFeatureSetPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20070,17 +21399,23 @@ impl<'a> ListNetworkQosMapSets<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20120,17 +21455,23 @@ impl<'a> ListNetworkWisprProviders<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20170,17 +21511,23 @@ impl<'a> ImportNetworkGuestUsers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20220,17 +21567,23 @@ impl<'a> ListGuestUsersLegacy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20275,17 +21628,23 @@ impl<'a> CreateGuestUserLegacy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20325,17 +21684,23 @@ impl<'a> DeleteGuestUsersLegacy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20375,14 +21740,23 @@ impl<'a> GetGuestUserLegacy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<GuestUser, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<GuestUser, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<GuestUser>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<GuestUser>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20427,17 +21801,23 @@ impl<'a> PatchGuestUserLegacy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20477,17 +21857,23 @@ impl<'a> DeleteGuestUserLegacy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20556,19 +21942,23 @@ impl<'a> CreateWifiNetworkGuestUser<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<CreateWifiNetworkGuestUserResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<CreateWifiNetworkGuestUserResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<CreateWifiNetworkGuestUserResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<CreateWifiNetworkGuestUserResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_WIFI_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20629,22 +22019,26 @@ impl<'a> PatchWifiNetworkGuestUsers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        super::common::OperationResponseRequestIdOnly,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::OperationResponseRequestIdOnly,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20705,14 +22099,23 @@ impl<'a> GetWifiNetworkGuestUser<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<GuestUser, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<GuestUser, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<GuestUser>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<GuestUser>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20773,19 +22176,23 @@ impl<'a> PatchWifiNetworkGuestUser<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<OperationResponseGuestUserWithoutId, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<OperationResponseGuestUserWithoutId, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<OperationResponseGuestUserWithoutId>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseGuestUserWithoutId>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20846,22 +22253,26 @@ impl<'a> DeleteWifiNetworkGuestUser<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        super::common::OperationResponseRequestIdOnly,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::OperationResponseRequestIdOnly,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20920,19 +22331,23 @@ impl<'a> QueryGuestUsers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseGuestUserQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseGuestUserQueryData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseGuestUserQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseGuestUserQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_GUEST_USERS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21010,17 +22425,23 @@ impl<'a> QueryGuestUsersV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<QueryResponseGuest, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseGuest, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseGuest>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseGuest>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21065,14 +22486,23 @@ impl<'a> ExportGuestUsersCsv<'a> {
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
-    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
-        self.req.send_bytes().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<bytes::Bytes>, ruckus_one_runtime::Error> {
-        self.req.send_bytes_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<bytes::Bytes>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_bytes_with_response()
     }
 }
 static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21112,17 +22542,23 @@ impl<'a> ListPortalServiceProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21183,19 +22619,26 @@ impl<'a> CreatePortalServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EntityIdOperationResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::EntityIdOperationResponse,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EntityIdOperationResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EntityIdOperationResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21235,19 +22678,23 @@ impl<'a> CreatePortalServiceProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<OperationResponsePortalServiceProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<OperationResponsePortalServiceProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<OperationResponsePortalServiceProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponsePortalServiceProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21287,17 +22734,23 @@ impl<'a> DeletePortalServiceProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21377,19 +22830,26 @@ impl<'a> QueryPortalServiceProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponsePortalServiceProfileQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponsePortalServiceProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponsePortalServiceProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponsePortalServiceProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21456,17 +22916,23 @@ impl<'a> GetPortalServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<PortalServiceProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<PortalServiceProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<PortalServiceProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<PortalServiceProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21533,29 +22999,35 @@ impl<'a> UpdatePortalServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21616,29 +23088,35 @@ impl<'a> DeletePortalServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21702,19 +23180,23 @@ impl<'a> UpdatePortalServiceProfilePoweredImage<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21775,19 +23257,23 @@ impl<'a> UpdatePortalServiceProfilePhoto<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21848,19 +23334,23 @@ impl<'a> UpdatePortalServiceProfileLogo<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21924,19 +23414,23 @@ impl<'a> UpdatePortalServiceProfileBackgroundImage<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21976,17 +23470,23 @@ impl<'a> ListPortalServiceProfileTags<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22026,17 +23526,23 @@ impl<'a> ListPortalServiceProfileNetworks<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22119,19 +23625,26 @@ impl<'a> QueryTemplatePortalServiceProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponsePortalServiceProfileQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponsePortalServiceProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponsePortalServiceProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponsePortalServiceProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22195,22 +23708,26 @@ impl<'a> CreateTemplatePortalServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `201` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        super::common::OperationResponseRequestIdOnly,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::OperationResponseRequestIdOnly,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22271,17 +23788,23 @@ impl<'a> GetTemplatePortalServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<PortalServiceProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<PortalServiceProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<PortalServiceProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<PortalServiceProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22345,29 +23868,35 @@ impl<'a> UpdateTemplatePortalServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22431,29 +23960,35 @@ impl<'a> DeleteTemplatePortalServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22517,19 +24052,23 @@ impl<'a> UpdateTemplatePortalServiceProfilePoweredImage<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22593,19 +24132,23 @@ impl<'a> UpdateTemplatePortalServiceProfilePhoto<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22669,19 +24212,23 @@ impl<'a> UpdateTemplatePortalServiceProfileLogo<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22745,19 +24292,23 @@ impl<'a> UpdateTemplatePortalServiceProfileBackgroundImage<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22797,17 +24348,23 @@ impl<'a> ListTemplatePortalServiceProfileTags<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22847,16 +24404,22 @@ impl<'a> ListTemplatePortalServiceProfileNetworks<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }

@@ -10,111 +10,123 @@
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TunnelServiceProfile {
     /// Interval between tunnel keep-alive messages.
     ///
     /// Wire name `keepAliveInterval`; `integer`; optional.
-    #[serde(
-        rename = "keepAliveInterval",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub keep_alive_interval: Option<i64>,
     /// Number of keep-alive retries.
     ///
     /// Wire name `keepAliveRetry`; `integer`; optional.
-    #[serde(rename = "keepAliveRetry", default, skip_serializing_if = "Option::is_none")]
     pub keep_alive_retry: Option<i64>,
     /// Timeout of an MTU request.
     ///
     /// Wire name `mtuRequestTimeout`; `integer`; optional.
-    #[serde(
-        rename = "mtuRequestTimeout",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mtu_request_timeout: Option<i64>,
     /// Number of MTU request retries.
     ///
     /// Wire name `mtuRequestRetry`; `integer`; optional.
-    #[serde(
-        rename = "mtuRequestRetry",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mtu_request_retry: Option<i64>,
     /// `ageTimeMinutes`
     ///
     /// Wire name `ageTimeMinutes`; `integer`; optional; default: 20; format: int32; maximum: 10080; minimum: 5.
-    #[serde(rename = "ageTimeMinutes", default, skip_serializing_if = "Option::is_none")]
     pub age_time_minutes: Option<i64>,
     /// `destinationIpAddress`
     ///
     /// Wire name `destinationIpAddress`; `string`; optional.
-    #[serde(
-        rename = "destinationIpAddress",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub destination_ip_address: Option<String>,
     /// `forceFragmentation`
     ///
     /// Wire name `forceFragmentation`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "forceFragmentation",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub force_fragmentation: Option<bool>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `mtuSize`
     ///
     /// Wire name `mtuSize`; `integer`; optional; format: int32; maximum: 1450; minimum: 576.
-    #[serde(rename = "mtuSize", default, skip_serializing_if = "Option::is_none")]
     pub mtu_size: Option<i64>,
     /// `mtuType`
     ///
     /// Wire name `mtuType`; `TunnelServiceProfileMtuType`; optional; default: AUTO.
-    #[serde(rename = "mtuType", default, skip_serializing_if = "Option::is_none")]
     pub mtu_type: Option<TunnelServiceProfileMtuType>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `natTraversalEnabled`
     ///
     /// Wire name `natTraversalEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "natTraversalEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub nat_traversal_enabled: Option<bool>,
     /// `tag`
     ///
     /// Wire name `tag`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
     /// `tunnelType`
     ///
     /// Wire name `tunnelType`; `TunnelServiceProfileTunnelType`; optional; default: VXLAN_GPE.
-    #[serde(rename = "tunnelType", default, skip_serializing_if = "Option::is_none")]
     pub tunnel_type: Option<TunnelServiceProfileTunnelType>,
     /// `type`
     ///
     /// Wire name `type`; `TunnelServiceProfileType`; optional; default: VXLAN.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<TunnelServiceProfileType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TunnelServiceProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TunnelServiceProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("keepAliveInterval", &v.keep_alive_interval);
+            w.optional("keepAliveRetry", &v.keep_alive_retry);
+            w.optional("mtuRequestTimeout", &v.mtu_request_timeout);
+            w.optional("mtuRequestRetry", &v.mtu_request_retry);
+            w.optional("ageTimeMinutes", &v.age_time_minutes);
+            w.optional("destinationIpAddress", &v.destination_ip_address);
+            w.optional("forceFragmentation", &v.force_fragmentation);
+            w.optional("id", &v.id);
+            w.optional("mtuSize", &v.mtu_size);
+            w.optional("mtuType", &v.mtu_type);
+            w.optional("name", &v.name);
+            w.optional("natTraversalEnabled", &v.nat_traversal_enabled);
+            w.optional("tag", &v.tag);
+            w.optional("tunnelType", &v.tunnel_type);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TunnelServiceProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TunnelServiceProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(TunnelServiceProfile {
+                keep_alive_interval: f.optional("keepAliveInterval")?,
+                keep_alive_retry: f.optional("keepAliveRetry")?,
+                mtu_request_timeout: f.optional("mtuRequestTimeout")?,
+                mtu_request_retry: f.optional("mtuRequestRetry")?,
+                age_time_minutes: f.optional("ageTimeMinutes")?,
+                destination_ip_address: f.optional("destinationIpAddress")?,
+                force_fragmentation: f.optional("forceFragmentation")?,
+                id: f.optional("id")?,
+                mtu_size: f.optional("mtuSize")?,
+                mtu_type: f.optional("mtuType")?,
+                name: f.optional("name")?,
+                nat_traversal_enabled: f.optional("natTraversalEnabled")?,
+                tag: f.optional("tag")?,
+                tunnel_type: f.optional("tunnelType")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TunnelServiceProfile", fields)
+    }
 }
 impl TunnelServiceProfile {
     /// Creates a value with every field empty.
@@ -225,55 +237,75 @@ impl TunnelServiceProfile {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DevicePolicyRule {
     /// Operating system vendor the rule matches.
     ///
     /// Wire name `osVendor`; `DevicePolicyOsVendor`; optional.
-    #[serde(rename = "osVendor", default, skip_serializing_if = "Option::is_none")]
     pub os_vendor: Option<DevicePolicyOsVendor>,
     /// `action`
     ///
     /// Wire name `action`; `DevicePolicyRuleAction`; optional; default: ALLOW.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<DevicePolicyRuleAction>,
     /// `deviceType`
     ///
     /// Wire name `deviceType`; `DevicePolicyRuleDeviceType`; optional; may be null.
-    #[serde(rename = "deviceType", default, skip_serializing_if = "Option::is_none")]
     pub device_type: Option<DevicePolicyRuleDeviceType>,
     /// `downloadRateLimit`
     ///
     /// Wire name `downloadRateLimit`; `number`; optional; format: float; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "downloadRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub download_rate_limit: Option<f64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 32; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `uploadRateLimit`
     ///
     /// Wire name `uploadRateLimit`; `number`; optional; format: float; maximum: 200; minimum: 0.
-    #[serde(
-        rename = "uploadRateLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub upload_rate_limit: Option<f64>,
     /// `vlan`
     ///
     /// Wire name `vlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DevicePolicyRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DevicePolicyRule, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("osVendor", &v.os_vendor);
+            w.optional("action", &v.action);
+            w.optional("deviceType", &v.device_type);
+            w.optional("downloadRateLimit", &v.download_rate_limit);
+            w.optional("name", &v.name);
+            w.optional("uploadRateLimit", &v.upload_rate_limit);
+            w.optional("vlan", &v.vlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DevicePolicyRule, ruckus_one_runtime::object::FieldError> {
+            Ok(DevicePolicyRule {
+                os_vendor: f.optional("osVendor")?,
+                action: f.optional("action")?,
+                device_type: f.optional("deviceType")?,
+                download_rate_limit: f.optional("downloadRateLimit")?,
+                name: f.optional("name")?,
+                upload_rate_limit: f.optional("uploadRateLimit")?,
+                vlan: f.optional("vlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DevicePolicyRule", fields)
+    }
 }
 impl DevicePolicyRule {
     /// Creates a value with every field empty.
@@ -406,18 +438,16 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyOsVendor {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AccessControlProfile {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -426,11 +456,39 @@ pub struct AccessControlProfile {
     /// `rateLimiting`
     ///
     /// Wire name `rateLimiting`; `RateLimiting`; optional.
-    #[serde(rename = "rateLimiting", default, skip_serializing_if = "Option::is_none")]
     pub rate_limiting: Option<RateLimiting>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AccessControlProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AccessControlProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("rateLimiting", &v.rate_limiting);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccessControlProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AccessControlProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(AccessControlProfile {
+                description: f.optional("description")?,
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                rate_limiting: f.optional("rateLimiting")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AccessControlProfile", fields)
+    }
 }
 impl AccessControlProfile {
     /// Creates a value from the required fields; optional fields start empty.
@@ -464,105 +522,121 @@ impl AccessControlProfile {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AccessControlProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `l2AclPolicyName`
     ///
     /// Wire name `l2AclPolicyName`; `string`; optional.
-    #[serde(
-        rename = "l2AclPolicyName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub l2_acl_policy_name: Option<String>,
     /// `l2AclPolicyId`
     ///
     /// Wire name `l2AclPolicyId`; `string`; optional.
-    #[serde(rename = "l2AclPolicyId", default, skip_serializing_if = "Option::is_none")]
     pub l2_acl_policy_id: Option<String>,
     /// `l3AclPolicyName`
     ///
     /// Wire name `l3AclPolicyName`; `string`; optional.
-    #[serde(
-        rename = "l3AclPolicyName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub l3_acl_policy_name: Option<String>,
     /// `l3AclPolicyId`
     ///
     /// Wire name `l3AclPolicyId`; `string`; optional.
-    #[serde(rename = "l3AclPolicyId", default, skip_serializing_if = "Option::is_none")]
     pub l3_acl_policy_id: Option<String>,
     /// `devicePolicyName`
     ///
     /// Wire name `devicePolicyName`; `string`; optional.
-    #[serde(
-        rename = "devicePolicyName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_policy_name: Option<String>,
     /// `devicePolicyId`
     ///
     /// Wire name `devicePolicyId`; `string`; optional.
-    #[serde(rename = "devicePolicyId", default, skip_serializing_if = "Option::is_none")]
     pub device_policy_id: Option<String>,
     /// `applicationPolicyName`
     ///
     /// Wire name `applicationPolicyName`; `string`; optional.
-    #[serde(
-        rename = "applicationPolicyName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_policy_name: Option<String>,
     /// `applicationPolicyId`
     ///
     /// Wire name `applicationPolicyId`; `string`; optional.
-    #[serde(
-        rename = "applicationPolicyId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_policy_id: Option<String>,
     /// `clientRateUpLinkLimit`
     ///
     /// Wire name `clientRateUpLinkLimit`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "clientRateUpLinkLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_rate_up_link_limit: Option<i64>,
     /// `clientRateDownLinkLimit`
     ///
     /// Wire name `clientRateDownLinkLimit`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "clientRateDownLinkLimit",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_rate_down_link_limit: Option<i64>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AccessControlProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AccessControlProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("l2AclPolicyName", &v.l2_acl_policy_name);
+            w.optional("l2AclPolicyId", &v.l2_acl_policy_id);
+            w.optional("l3AclPolicyName", &v.l3_acl_policy_name);
+            w.optional("l3AclPolicyId", &v.l3_acl_policy_id);
+            w.optional("devicePolicyName", &v.device_policy_name);
+            w.optional("devicePolicyId", &v.device_policy_id);
+            w.optional("applicationPolicyName", &v.application_policy_name);
+            w.optional("applicationPolicyId", &v.application_policy_id);
+            w.optional("clientRateUpLinkLimit", &v.client_rate_up_link_limit);
+            w.optional("clientRateDownLinkLimit", &v.client_rate_down_link_limit);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            AccessControlProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(AccessControlProfileQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                l2_acl_policy_name: f.optional("l2AclPolicyName")?,
+                l2_acl_policy_id: f.optional("l2AclPolicyId")?,
+                l3_acl_policy_name: f.optional("l3AclPolicyName")?,
+                l3_acl_policy_id: f.optional("l3AclPolicyId")?,
+                device_policy_name: f.optional("devicePolicyName")?,
+                device_policy_id: f.optional("devicePolicyId")?,
+                application_policy_name: f.optional("applicationPolicyName")?,
+                application_policy_id: f.optional("applicationPolicyId")?,
+                client_rate_up_link_limit: f.optional("clientRateUpLinkLimit")?,
+                client_rate_down_link_limit: f.optional("clientRateDownLinkLimit")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AccessControlProfileQueryData",
+            fields,
+        )
+    }
 }
 impl AccessControlProfileQueryData {
     /// Creates a value with every field empty.
@@ -655,42 +729,32 @@ impl AccessControlProfileQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AccessControlProfileV1 {
     /// `applicationPolicy`
     ///
     /// Wire name `applicationPolicy`; `IdAndEnabled`; optional.
-    #[serde(
-        rename = "applicationPolicy",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_policy: Option<IdAndEnabled>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `devicePolicy`
     ///
     /// Wire name `devicePolicy`; `IdAndEnabled`; optional.
-    #[serde(rename = "devicePolicy", default, skip_serializing_if = "Option::is_none")]
     pub device_policy: Option<IdAndEnabled>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `l2AclPolicy`
     ///
     /// Wire name `l2AclPolicy`; `IdAndEnabled`; optional.
-    #[serde(rename = "l2AclPolicy", default, skip_serializing_if = "Option::is_none")]
     pub l2_acl_policy: Option<IdAndEnabled>,
     /// `l3AclPolicy`
     ///
     /// Wire name `l3AclPolicy`; `IdAndEnabled`; optional.
-    #[serde(rename = "l3AclPolicy", default, skip_serializing_if = "Option::is_none")]
     pub l3_acl_policy: Option<IdAndEnabled>,
     /// `name`
     ///
@@ -699,11 +763,54 @@ pub struct AccessControlProfileV1 {
     /// `rateLimiting`
     ///
     /// Wire name `rateLimiting`; `RateLimiting`; optional.
-    #[serde(rename = "rateLimiting", default, skip_serializing_if = "Option::is_none")]
     pub rate_limiting: Option<RateLimiting>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AccessControlProfileV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AccessControlProfileV1,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("applicationPolicy", &v.application_policy);
+            w.optional("description", &v.description);
+            w.optional("devicePolicy", &v.device_policy);
+            w.optional("id", &v.id);
+            w.optional("l2AclPolicy", &v.l2_acl_policy);
+            w.optional("l3AclPolicy", &v.l3_acl_policy);
+            w.field("name", &v.name);
+            w.optional("rateLimiting", &v.rate_limiting);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccessControlProfileV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AccessControlProfileV1, ruckus_one_runtime::object::FieldError> {
+            Ok(AccessControlProfileV1 {
+                application_policy: f.optional("applicationPolicy")?,
+                description: f.optional("description")?,
+                device_policy: f.optional("devicePolicy")?,
+                id: f.optional("id")?,
+                l2_acl_policy: f.optional("l2AclPolicy")?,
+                l3_acl_policy: f.optional("l3AclPolicy")?,
+                name: f.required("name")?,
+                rate_limiting: f.optional("rateLimiting")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "AccessControlProfileV1",
+            fields,
+        )
+    }
 }
 impl AccessControlProfileV1 {
     /// Creates a value from the required fields; optional fields start empty.
@@ -761,22 +868,45 @@ impl AccessControlProfileV1 {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Activation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Activation {
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Activation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Activation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("venueId", &v.venue_id);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Activation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Activation, ruckus_one_runtime::object::FieldError> {
+            Ok(Activation {
+                venue_id: f.optional("venueId")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Activation", fields)
+    }
 }
 impl Activation {
     /// Creates a value with every field empty.
@@ -803,27 +933,51 @@ impl Activation {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApActivation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApActivation {
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `apSerialNumber`
     ///
     /// Wire name `apSerialNumber`; `string`; optional.
-    #[serde(rename = "apSerialNumber", default, skip_serializing_if = "Option::is_none")]
     pub ap_serial_number: Option<String>,
     /// `portId`
     ///
     /// Wire name `portId`; `integer`; optional; format: int32.
-    #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
     pub port_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApActivation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApActivation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("venueId", &v.venue_id);
+            w.optional("apSerialNumber", &v.ap_serial_number);
+            w.optional("portId", &v.port_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApActivation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApActivation, ruckus_one_runtime::object::FieldError> {
+            Ok(ApActivation {
+                venue_id: f.optional("venueId")?,
+                ap_serial_number: f.optional("apSerialNumber")?,
+                port_id: f.optional("portId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApActivation", fields)
+    }
 }
 impl ApActivation {
     /// Creates a value with every field empty.
@@ -856,22 +1010,55 @@ impl ApActivation {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryApplication).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibraryApplication {
     /// `id`
     ///
     /// Wire name `id`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApplicationLibraryApplication {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApplicationLibraryApplication,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplication {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ApplicationLibraryApplication,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ApplicationLibraryApplication {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApplicationLibraryApplication",
+            fields,
+        )
+    }
 }
 impl ApplicationLibraryApplication {
     /// Creates a value with every field empty.
@@ -898,17 +1085,49 @@ impl ApplicationLibraryApplication {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryApplications).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibraryApplications {
     /// `applications`
     ///
     /// Wire name `applications`; `array<ApplicationLibraryApplication>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applications: Option<Vec<ApplicationLibraryApplication>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApplicationLibraryApplications {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApplicationLibraryApplications,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("applications", &v.applications);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplications {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ApplicationLibraryApplications,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ApplicationLibraryApplications {
+                applications: f.optional("applications")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApplicationLibraryApplications",
+            fields,
+        )
+    }
 }
 impl ApplicationLibraryApplications {
     /// Creates a value with every field empty.
@@ -932,17 +1151,49 @@ impl ApplicationLibraryApplications {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryCategories).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibraryCategories {
     /// `categories`
     ///
     /// Wire name `categories`; `array<ApplicationLibraryCategory>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub categories: Option<Vec<ApplicationLibraryCategory>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApplicationLibraryCategories {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApplicationLibraryCategories,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("categories", &v.categories);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategories {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ApplicationLibraryCategories,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ApplicationLibraryCategories {
+                categories: f.optional("categories")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApplicationLibraryCategories",
+            fields,
+        )
+    }
 }
 impl ApplicationLibraryCategories {
     /// Creates a value with every field empty.
@@ -966,22 +1217,52 @@ impl ApplicationLibraryCategories {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibraryCategory).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibraryCategory {
     /// `id`
     ///
     /// Wire name `id`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApplicationLibraryCategory {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApplicationLibraryCategory,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategory {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApplicationLibraryCategory, ruckus_one_runtime::object::FieldError> {
+            Ok(ApplicationLibraryCategory {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApplicationLibraryCategory",
+            fields,
+        )
+    }
 }
 impl ApplicationLibraryCategory {
     /// Creates a value with every field empty.
@@ -1008,50 +1289,76 @@ impl ApplicationLibraryCategory {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationLibrarySettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibrarySettings {
     /// `changedApplications`
     ///
     /// Wire name `changedApplications`; `array<ChangedApplication>`; optional.
-    #[serde(
-        rename = "changedApplications",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub changed_applications: Option<Vec<ChangedApplication>>,
     /// `latestReleasedDate`
     ///
     /// Wire name `latestReleasedDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "latestReleasedDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub latest_released_date: Option<String>,
     /// `latestVersion`
     ///
     /// Wire name `latestVersion`; `string`; optional.
-    #[serde(rename = "latestVersion", default, skip_serializing_if = "Option::is_none")]
     pub latest_version: Option<String>,
     /// `releasedDate`
     ///
     /// Wire name `releasedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "releasedDate", default, skip_serializing_if = "Option::is_none")]
     pub released_date: Option<String>,
     /// `updatedDate`
     ///
     /// Wire name `updatedDate`; `string`; optional; format: date-time.
-    #[serde(rename = "updatedDate", default, skip_serializing_if = "Option::is_none")]
     pub updated_date: Option<String>,
     /// `version`
     ///
     /// Wire name `version`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApplicationLibrarySettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApplicationLibrarySettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("changedApplications", &v.changed_applications);
+            w.optional("latestReleasedDate", &v.latest_released_date);
+            w.optional("latestVersion", &v.latest_version);
+            w.optional("releasedDate", &v.released_date);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("version", &v.version);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationLibrarySettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApplicationLibrarySettings, ruckus_one_runtime::object::FieldError> {
+            Ok(ApplicationLibrarySettings {
+                changed_applications: f.optional("changedApplications")?,
+                latest_released_date: f.optional("latestReleasedDate")?,
+                latest_version: f.optional("latestVersion")?,
+                released_date: f.optional("releasedDate")?,
+                updated_date: f.optional("updatedDate")?,
+                version: f.optional("version")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApplicationLibrarySettings",
+            fields,
+        )
+    }
 }
 impl ApplicationLibrarySettings {
     /// Creates a value with every field empty.
@@ -1105,18 +1412,16 @@ impl ApplicationLibrarySettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyV1_1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApplicationPolicy {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -1125,11 +1430,39 @@ pub struct ApplicationPolicy {
     /// `rules`
     ///
     /// Wire name `rules`; `array<ApplicationPolicyRule>`; optional; max_items: 128; min_items: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<ApplicationPolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApplicationPolicy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApplicationPolicy, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("rules", &v.rules);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApplicationPolicy, ruckus_one_runtime::object::FieldError> {
+            Ok(ApplicationPolicy {
+                description: f.optional("description")?,
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                rules: f.optional("rules")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApplicationPolicy", fields)
+    }
 }
 impl ApplicationPolicy {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1163,37 +1496,70 @@ impl ApplicationPolicy {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationPolicyQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `rules`
     ///
     /// Wire name `rules`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<i64>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApplicationPolicyQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApplicationPolicyQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("rules", &v.rules);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationPolicyQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApplicationPolicyQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(ApplicationPolicyQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                rules: f.optional("rules")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ApplicationPolicyQueryData",
+            fields,
+        )
+    }
 }
 impl ApplicationPolicyQueryData {
     /// Creates a value with every field empty.
@@ -1238,79 +1604,52 @@ impl ApplicationPolicyQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApplicationPolicyRule {
     /// `accessControl`
     ///
     /// Wire name `accessControl`; `ApplicationPolicyRuleAccessControl`; required; may be null.
-    #[serde(rename = "accessControl", default)]
     pub access_control: Option<ApplicationPolicyRuleAccessControl>,
     /// `applicationId`
     ///
     /// Wire name `applicationId`; `integer`; optional; format: int32.
-    #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
     pub application_id: Option<i64>,
     /// `applicationName`
     ///
     /// Wire name `applicationName`; `string`; optional.
-    #[serde(
-        rename = "applicationName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_name: Option<String>,
     /// `category`
     ///
     /// Wire name `category`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
     /// `categoryId`
     ///
     /// Wire name `categoryId`; `integer`; optional; format: int32.
-    #[serde(rename = "categoryId", default, skip_serializing_if = "Option::is_none")]
     pub category_id: Option<i64>,
     /// `destinationIp`
     ///
     /// Wire name `destinationIp`; `string`; optional.
-    #[serde(rename = "destinationIp", default, skip_serializing_if = "Option::is_none")]
     pub destination_ip: Option<String>,
     /// `destinationPort`
     ///
     /// Wire name `destinationPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 1.
-    #[serde(
-        rename = "destinationPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub destination_port: Option<i64>,
     /// `downLinkMarkingType`
     ///
     /// Wire name `downLinkMarkingType`; `ApplicationPolicyRuleDownLinkMarkingType`; optional; may be null.
-    #[serde(
-        rename = "downLinkMarkingType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub down_link_marking_type: Option<ApplicationPolicyRuleDownLinkMarkingType>,
     /// `downlink`
     ///
     /// Wire name `downlink`; `integer`; optional; format: int32; maximum: 20000; minimum: 250.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub downlink: Option<i64>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `markingPriority`
     ///
     /// Wire name `markingPriority`; `ApplicationPolicyRuleMarkingPriority`; optional; may be null.
-    #[serde(
-        rename = "markingPriority",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub marking_priority: Option<ApplicationPolicyRuleMarkingPriority>,
     /// `name`
     ///
@@ -1319,12 +1658,10 @@ pub struct ApplicationPolicyRule {
     /// `netmask`
     ///
     /// Wire name `netmask`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub netmask: Option<String>,
     /// `portMapping`
     ///
     /// Wire name `portMapping`; `ApplicationPolicyRulePortMapping`; optional; may be null.
-    #[serde(rename = "portMapping", default, skip_serializing_if = "Option::is_none")]
     pub port_mapping: Option<ApplicationPolicyRulePortMapping>,
     /// `priority`
     ///
@@ -1333,30 +1670,84 @@ pub struct ApplicationPolicyRule {
     /// `protocol`
     ///
     /// Wire name `protocol`; `ApplicationPolicyRuleProtocol`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<ApplicationPolicyRuleProtocol>,
     /// `ruleType`
     ///
     /// Wire name `ruleType`; `ApplicationPolicyRuleRuleType`; required; may be null.
-    #[serde(rename = "ruleType", default)]
     pub rule_type: Option<ApplicationPolicyRuleRuleType>,
     /// `upLinkMarkingType`
     ///
     /// Wire name `upLinkMarkingType`; `ApplicationPolicyRuleUpLinkMarkingType`; optional; may be null.
-    #[serde(
-        rename = "upLinkMarkingType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub up_link_marking_type: Option<ApplicationPolicyRuleUpLinkMarkingType>,
     /// `uplink`
     ///
     /// Wire name `uplink`; `integer`; optional; format: int32; maximum: 20000; minimum: 250.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uplink: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApplicationPolicyRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApplicationPolicyRule,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("accessControl", &v.access_control);
+            w.optional("applicationId", &v.application_id);
+            w.optional("applicationName", &v.application_name);
+            w.optional("category", &v.category);
+            w.optional("categoryId", &v.category_id);
+            w.optional("destinationIp", &v.destination_ip);
+            w.optional("destinationPort", &v.destination_port);
+            w.optional("downLinkMarkingType", &v.down_link_marking_type);
+            w.optional("downlink", &v.downlink);
+            w.optional("id", &v.id);
+            w.optional("markingPriority", &v.marking_priority);
+            w.field("name", &v.name);
+            w.optional("netmask", &v.netmask);
+            w.optional("portMapping", &v.port_mapping);
+            w.field("priority", &v.priority);
+            w.optional("protocol", &v.protocol);
+            w.field("ruleType", &v.rule_type);
+            w.optional("upLinkMarkingType", &v.up_link_marking_type);
+            w.optional("uplink", &v.uplink);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApplicationPolicyRule, ruckus_one_runtime::object::FieldError> {
+            Ok(ApplicationPolicyRule {
+                access_control: f.optional("accessControl")?,
+                application_id: f.optional("applicationId")?,
+                application_name: f.optional("applicationName")?,
+                category: f.optional("category")?,
+                category_id: f.optional("categoryId")?,
+                destination_ip: f.optional("destinationIp")?,
+                destination_port: f.optional("destinationPort")?,
+                down_link_marking_type: f.optional("downLinkMarkingType")?,
+                downlink: f.optional("downlink")?,
+                id: f.optional("id")?,
+                marking_priority: f.optional("markingPriority")?,
+                name: f.required("name")?,
+                netmask: f.optional("netmask")?,
+                port_mapping: f.optional("portMapping")?,
+                priority: f.required("priority")?,
+                protocol: f.optional("protocol")?,
+                rule_type: f.optional("ruleType")?,
+                up_link_marking_type: f.optional("upLinkMarkingType")?,
+                uplink: f.optional("uplink")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApplicationPolicyRule", fields)
+    }
 }
 impl ApplicationPolicyRule {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1905,18 +2296,16 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleUpLinkMarkingType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApplicationPolicyV1 {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -1925,17 +2314,46 @@ pub struct ApplicationPolicyV1 {
     /// `rules`
     ///
     /// Wire name `rules`; `array<ApplicationPolicyRule>`; optional; max_items: 128; min_items: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<ApplicationPolicyRule>>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApplicationPolicyV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApplicationPolicyV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("rules", &v.rules);
+            w.optional("tenantId", &v.tenant_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplicationPolicyV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApplicationPolicyV1, ruckus_one_runtime::object::FieldError> {
+            Ok(ApplicationPolicyV1 {
+                description: f.optional("description")?,
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                rules: f.optional("rules")?,
+                tenant_id: f.optional("tenantId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApplicationPolicyV1", fields)
+    }
 }
 impl ApplicationPolicyV1 {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1975,74 +2393,93 @@ impl ApplicationPolicyV1 {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplication).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChangedApplication {
     /// `applicationId`
     ///
     /// Wire name `applicationId`; `integer`; optional; format: int32.
-    #[serde(rename = "applicationId", default, skip_serializing_if = "Option::is_none")]
     pub application_id: Option<i64>,
     /// `applicationName`
     ///
     /// Wire name `applicationName`; `string`; optional.
-    #[serde(
-        rename = "applicationName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_name: Option<String>,
     /// `categoryId`
     ///
     /// Wire name `categoryId`; `integer`; optional; format: int32.
-    #[serde(rename = "categoryId", default, skip_serializing_if = "Option::is_none")]
     pub category_id: Option<i64>,
     /// `categoryName`
     ///
     /// Wire name `categoryName`; `string`; optional.
-    #[serde(rename = "categoryName", default, skip_serializing_if = "Option::is_none")]
     pub category_name: Option<String>,
     /// `impactedItems`
     ///
     /// Wire name `impactedItems`; `array<ChangedApplicationImpactedItem>`; optional.
-    #[serde(rename = "impactedItems", default, skip_serializing_if = "Option::is_none")]
     pub impacted_items: Option<Vec<ChangedApplicationImpactedItem>>,
     /// `toApplicationId`
     ///
     /// Wire name `toApplicationId`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "toApplicationId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub to_application_id: Option<i64>,
     /// `toApplicationName`
     ///
     /// Wire name `toApplicationName`; `string`; optional.
-    #[serde(
-        rename = "toApplicationName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub to_application_name: Option<String>,
     /// `toCategoryId`
     ///
     /// Wire name `toCategoryId`; `integer`; optional; format: int32.
-    #[serde(rename = "toCategoryId", default, skip_serializing_if = "Option::is_none")]
     pub to_category_id: Option<i64>,
     /// `toCategoryName`
     ///
     /// Wire name `toCategoryName`; `string`; optional.
-    #[serde(rename = "toCategoryName", default, skip_serializing_if = "Option::is_none")]
     pub to_category_name: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `ChangedApplicationType`; optional; may be null.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<ChangedApplicationType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ChangedApplication {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ChangedApplication, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("applicationId", &v.application_id);
+            w.optional("applicationName", &v.application_name);
+            w.optional("categoryId", &v.category_id);
+            w.optional("categoryName", &v.category_name);
+            w.optional("impactedItems", &v.impacted_items);
+            w.optional("toApplicationId", &v.to_application_id);
+            w.optional("toApplicationName", &v.to_application_name);
+            w.optional("toCategoryId", &v.to_category_id);
+            w.optional("toCategoryName", &v.to_category_name);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ChangedApplication {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ChangedApplication, ruckus_one_runtime::object::FieldError> {
+            Ok(ChangedApplication {
+                application_id: f.optional("applicationId")?,
+                application_name: f.optional("applicationName")?,
+                category_id: f.optional("categoryId")?,
+                category_name: f.optional("categoryName")?,
+                impacted_items: f.optional("impactedItems")?,
+                to_application_id: f.optional("toApplicationId")?,
+                to_application_name: f.optional("toApplicationName")?,
+                to_category_id: f.optional("toCategoryId")?,
+                to_category_name: f.optional("toCategoryName")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ChangedApplication", fields)
+    }
 }
 impl ChangedApplication {
     /// Creates a value with every field empty.
@@ -2120,48 +2557,67 @@ impl ChangedApplication {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ChangedApplicationImpactedItem).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChangedApplicationImpactedItem {
     /// `applicationPolicyId`
     ///
     /// Wire name `applicationPolicyId`; `string`; optional.
-    #[serde(
-        rename = "applicationPolicyId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_policy_id: Option<String>,
     /// `applicationPolicyName`
     ///
     /// Wire name `applicationPolicyName`; `string`; optional.
-    #[serde(
-        rename = "applicationPolicyName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_policy_name: Option<String>,
     /// `applicationPolicyRuleId`
     ///
     /// Wire name `applicationPolicyRuleId`; `string`; optional.
-    #[serde(
-        rename = "applicationPolicyRuleId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_policy_rule_id: Option<String>,
     /// `applicationPolicyRuleName`
     ///
     /// Wire name `applicationPolicyRuleName`; `string`; optional.
-    #[serde(
-        rename = "applicationPolicyRuleName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub application_policy_rule_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ChangedApplicationImpactedItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ChangedApplicationImpactedItem,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("applicationPolicyId", &v.application_policy_id);
+            w.optional("applicationPolicyName", &v.application_policy_name);
+            w.optional("applicationPolicyRuleId", &v.application_policy_rule_id);
+            w.optional("applicationPolicyRuleName", &v.application_policy_rule_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ChangedApplicationImpactedItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ChangedApplicationImpactedItem,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ChangedApplicationImpactedItem {
+                application_policy_id: f.optional("applicationPolicyId")?,
+                application_policy_name: f.optional("applicationPolicyName")?,
+                application_policy_rule_id: f.optional("applicationPolicyRuleId")?,
+                application_policy_rule_name: f.optional("applicationPolicyRuleName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ChangedApplicationImpactedItem",
+            fields,
+        )
+    }
 }
 impl ChangedApplicationImpactedItem {
     /// Creates a value with every field empty.
@@ -2270,21 +2726,55 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationAllowlistEntry).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClientIsolationAllowlistEntry {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `mac`
     ///
     /// Wire name `mac`; `string`; required.
     pub mac: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ClientIsolationAllowlistEntry {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClientIsolationAllowlistEntry,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("description", &v.description);
+            w.field("mac", &v.mac);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ClientIsolationAllowlistEntry,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ClientIsolationAllowlistEntry {
+                description: f.optional("description")?,
+                mac: f.required("mac")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ClientIsolationAllowlistEntry",
+            fields,
+        )
+    }
 }
 impl ClientIsolationAllowlistEntry {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2306,7 +2796,7 @@ impl ClientIsolationAllowlistEntry {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClientIsolationProfile {
     /// `allowlist`
@@ -2316,20 +2806,54 @@ pub struct ClientIsolationProfile {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ClientIsolationProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClientIsolationProfile,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("allowlist", &v.allowlist);
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ClientIsolationProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(ClientIsolationProfile {
+                allowlist: f.required("allowlist")?,
+                description: f.optional("description")?,
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ClientIsolationProfile",
+            fields,
+        )
+    }
 }
 impl ClientIsolationProfile {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2358,37 +2882,73 @@ impl ClientIsolationProfile {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientIsolationProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClientIsolationProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `clientEntries`
     ///
     /// Wire name `clientEntries`; `array<string>`; optional.
-    #[serde(rename = "clientEntries", default, skip_serializing_if = "Option::is_none")]
     pub client_entries: Option<Vec<String>>,
     /// `activations`
     ///
     /// Wire name `activations`; `array<Activation>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub activations: Option<Vec<Activation>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ClientIsolationProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ClientIsolationProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("clientEntries", &v.client_entries);
+            w.optional("activations", &v.activations);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ClientIsolationProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ClientIsolationProfileQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                client_entries: f.optional("clientEntries")?,
+                activations: f.optional("activations")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ClientIsolationProfileQueryData",
+            fields,
+        )
+    }
 }
 impl ClientIsolationProfileQueryData {
     /// Creates a value with every field empty.
@@ -2433,23 +2993,20 @@ impl ClientIsolationProfileQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DevicePolicy {
     /// `defaultAccess`
     ///
     /// Wire name `defaultAccess`; `DevicePolicyDefaultAccess`; optional; default: ALLOW.
-    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
     pub default_access: Option<DevicePolicyDefaultAccess>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -2458,11 +3015,41 @@ pub struct DevicePolicy {
     /// `rules`
     ///
     /// Wire name `rules`; `array<DevicePolicyRule>`; optional; max_items: 32; min_items: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<DevicePolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DevicePolicy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DevicePolicy, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("defaultAccess", &v.default_access);
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("rules", &v.rules);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DevicePolicy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DevicePolicy, ruckus_one_runtime::object::FieldError> {
+            Ok(DevicePolicy {
+                default_access: f.optional("defaultAccess")?,
+                description: f.optional("description")?,
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                rules: f.optional("rules")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DevicePolicy", fields)
+    }
 }
 impl DevicePolicy {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2560,37 +3147,66 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyDefaultAccess {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DevicePolicyQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `rules`
     ///
     /// Wire name `rules`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<i64>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DevicePolicyQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DevicePolicyQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("rules", &v.rules);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DevicePolicyQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DevicePolicyQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(DevicePolicyQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                rules: f.optional("rules")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DevicePolicyQueryData", fields)
+    }
 }
 impl DevicePolicyQueryData {
     /// Creates a value with every field empty.
@@ -2773,23 +3389,20 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRuleDeviceType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DevicePolicyV1 {
     /// `defaultAccess`
     ///
     /// Wire name `defaultAccess`; `DevicePolicyV1DefaultAccess`; optional; default: ALLOW.
-    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
     pub default_access: Option<DevicePolicyV1DefaultAccess>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -2798,16 +3411,47 @@ pub struct DevicePolicyV1 {
     /// `rules`
     ///
     /// Wire name `rules`; `array<DevicePolicyRule>`; optional; max_items: 32; min_items: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<DevicePolicyRule>>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DevicePolicyV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DevicePolicyV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("defaultAccess", &v.default_access);
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("rules", &v.rules);
+            w.optional("tenantId", &v.tenant_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DevicePolicyV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DevicePolicyV1, ruckus_one_runtime::object::FieldError> {
+            Ok(DevicePolicyV1 {
+                default_access: f.optional("defaultAccess")?,
+                description: f.optional("description")?,
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                rules: f.optional("rules")?,
+                tenant_id: f.optional("tenantId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DevicePolicyV1", fields)
+    }
 }
 impl DevicePolicyV1 {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2911,32 +3555,64 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyV1DefaultAccess {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpConfigServiceProfile {
     /// `dhcpMode`
     ///
     /// Wire name `dhcpMode`; `DhcpConfigServiceProfileDhcpMode`; optional; default: EnableOnEachAPs.
-    #[serde(rename = "dhcpMode", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_mode: Option<DhcpConfigServiceProfileDhcpMode>,
     /// `dhcpPools`
     ///
     /// Wire name `dhcpPools`; `array<DhcpPool>`; required; max_items: 4; min_items: 1.
-    #[serde(rename = "dhcpPools")]
     pub dhcp_pools: Vec<DhcpPool>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `serviceName`
     ///
     /// Wire name `serviceName`; `string`; required.
-    #[serde(rename = "serviceName")]
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpConfigServiceProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DhcpConfigServiceProfile,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("dhcpMode", &v.dhcp_mode);
+            w.field("dhcpPools", &v.dhcp_pools);
+            w.optional("id", &v.id);
+            w.field("serviceName", &v.service_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpConfigServiceProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(DhcpConfigServiceProfile {
+                dhcp_mode: f.optional("dhcpMode")?,
+                dhcp_pools: f.required("dhcpPools")?,
+                id: f.optional("id")?,
+                service_name: f.required("serviceName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "DhcpConfigServiceProfile",
+            fields,
+        )
+    }
 }
 impl DhcpConfigServiceProfile {
     /// Creates a value from the required fields; optional fields start empty.
@@ -2968,42 +3644,79 @@ impl DhcpConfigServiceProfile {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpConfigServiceProfileDeep {
     /// `dhcpMode`
     ///
     /// Wire name `dhcpMode`; `DhcpConfigServiceProfileDeepDhcpMode`; optional; default: EnableOnEachAPs.
-    #[serde(rename = "dhcpMode", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_mode: Option<DhcpConfigServiceProfileDeepDhcpMode>,
     /// `dhcpPools`
     ///
     /// Wire name `dhcpPools`; `array<DhcpPoolV1>`; required; max_items: 4; min_items: 1.
-    #[serde(rename = "dhcpPools")]
     pub dhcp_pools: Vec<DhcpPoolV1>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `serviceName`
     ///
     /// Wire name `serviceName`; `string`; required.
-    #[serde(rename = "serviceName")]
     pub service_name: String,
     /// `usage`
     ///
     /// Wire name `usage`; `array<DhcpPoolVenueUsage>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Vec<DhcpPoolVenueUsage>>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpConfigServiceProfileDeep {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DhcpConfigServiceProfileDeep,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("dhcpMode", &v.dhcp_mode);
+            w.field("dhcpPools", &v.dhcp_pools);
+            w.optional("id", &v.id);
+            w.field("serviceName", &v.service_name);
+            w.optional("usage", &v.usage);
+            w.optional("venueIds", &v.venue_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DhcpConfigServiceProfileDeep,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(DhcpConfigServiceProfileDeep {
+                dhcp_mode: f.optional("dhcpMode")?,
+                dhcp_pools: f.required("dhcpPools")?,
+                id: f.optional("id")?,
+                service_name: f.required("serviceName")?,
+                usage: f.optional("usage")?,
+                venue_ids: f.optional("venueIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "DhcpConfigServiceProfileDeep",
+            fields,
+        )
+    }
 }
 impl DhcpConfigServiceProfileDeep {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3165,32 +3878,67 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDhcpMode {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpConfigServiceProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpConfigServiceProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `dhcpPools`
     ///
     /// Wire name `dhcpPools`; `array<ViewmodelDhcpPool>`; optional.
-    #[serde(rename = "dhcpPools", default, skip_serializing_if = "Option::is_none")]
     pub dhcp_pools: Option<Vec<ViewmodelDhcpPool>>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpConfigServiceProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DhcpConfigServiceProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("dhcpPools", &v.dhcp_pools);
+            w.optional("venueIds", &v.venue_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DhcpConfigServiceProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(DhcpConfigServiceProfileQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                dhcp_pools: f.optional("dhcpPools")?,
+                venue_ids: f.optional("venueIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "DhcpConfigServiceProfileQueryData",
+            fields,
+        )
+    }
 }
 impl DhcpConfigServiceProfileQueryData {
     /// Creates a value with every field empty.
@@ -3229,28 +3977,24 @@ impl DhcpConfigServiceProfileQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 8 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpPool {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `endIpAddress`
     ///
     /// Wire name `endIpAddress`; `string`; required.
-    #[serde(rename = "endIpAddress")]
     pub end_ip_address: String,
     /// `leaseTimeHours`
     ///
     /// Wire name `leaseTimeHours`; `integer`; required; format: int32; maximum: 24; minimum: 0.
-    #[serde(rename = "leaseTimeHours")]
     pub lease_time_hours: i64,
     /// `leaseTimeMinutes`
     ///
     /// Wire name `leaseTimeMinutes`; `integer`; required; format: int32; maximum: 59; minimum: 0.
-    #[serde(rename = "leaseTimeMinutes")]
     pub lease_time_minutes: i64,
     /// `name`
     ///
@@ -3259,36 +4003,73 @@ pub struct DhcpPool {
     /// `primaryDnsIp`
     ///
     /// Wire name `primaryDnsIp`; `string`; optional.
-    #[serde(rename = "primaryDnsIp", default, skip_serializing_if = "Option::is_none")]
     pub primary_dns_ip: Option<String>,
     /// `secondaryDnsIp`
     ///
     /// Wire name `secondaryDnsIp`; `string`; optional.
-    #[serde(rename = "secondaryDnsIp", default, skip_serializing_if = "Option::is_none")]
     pub secondary_dns_ip: Option<String>,
     /// `startIpAddress`
     ///
     /// Wire name `startIpAddress`; `string`; required.
-    #[serde(rename = "startIpAddress")]
     pub start_ip_address: String,
     /// `subnetAddress`
     ///
     /// Wire name `subnetAddress`; `string`; required.
-    #[serde(rename = "subnetAddress")]
     pub subnet_address: String,
     /// `subnetMask`
     ///
     /// Wire name `subnetMask`; `string`; required.
-    #[serde(rename = "subnetMask")]
     pub subnet_mask: String,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "vlanId")]
     pub vlan_id: i64,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpPool {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpPool, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("description", &v.description);
+            w.field("endIpAddress", &v.end_ip_address);
+            w.field("leaseTimeHours", &v.lease_time_hours);
+            w.field("leaseTimeMinutes", &v.lease_time_minutes);
+            w.field("name", &v.name);
+            w.optional("primaryDnsIp", &v.primary_dns_ip);
+            w.optional("secondaryDnsIp", &v.secondary_dns_ip);
+            w.field("startIpAddress", &v.start_ip_address);
+            w.field("subnetAddress", &v.subnet_address);
+            w.field("subnetMask", &v.subnet_mask);
+            w.field("vlanId", &v.vlan_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpPool {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpPool, ruckus_one_runtime::object::FieldError> {
+            Ok(DhcpPool {
+                description: f.optional("description")?,
+                end_ip_address: f.required("endIpAddress")?,
+                lease_time_hours: f.required("leaseTimeHours")?,
+                lease_time_minutes: f.required("leaseTimeMinutes")?,
+                name: f.required("name")?,
+                primary_dns_ip: f.optional("primaryDnsIp")?,
+                secondary_dns_ip: f.optional("secondaryDnsIp")?,
+                start_ip_address: f.required("startIpAddress")?,
+                subnet_address: f.required("subnetAddress")?,
+                subnet_mask: f.required("subnetMask")?,
+                vlan_id: f.required("vlanId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DhcpPool", fields)
+    }
 }
 impl DhcpPool {
     /// Starts a builder: one setter per field, then `build`.
@@ -3396,33 +4177,28 @@ impl DhcpPoolBuilder {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPool).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 8 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpPoolV1 {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `endIpAddress`
     ///
     /// Wire name `endIpAddress`; `string`; required.
-    #[serde(rename = "endIpAddress")]
     pub end_ip_address: String,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `leaseTimeHours`
     ///
     /// Wire name `leaseTimeHours`; `integer`; required; format: int32; maximum: 24; minimum: 0.
-    #[serde(rename = "leaseTimeHours")]
     pub lease_time_hours: i64,
     /// `leaseTimeMinutes`
     ///
     /// Wire name `leaseTimeMinutes`; `integer`; required; format: int32; maximum: 59; minimum: 0.
-    #[serde(rename = "leaseTimeMinutes")]
     pub lease_time_minutes: i64,
     /// `name`
     ///
@@ -3431,36 +4207,75 @@ pub struct DhcpPoolV1 {
     /// `primaryDnsIp`
     ///
     /// Wire name `primaryDnsIp`; `string`; optional.
-    #[serde(rename = "primaryDnsIp", default, skip_serializing_if = "Option::is_none")]
     pub primary_dns_ip: Option<String>,
     /// `secondaryDnsIp`
     ///
     /// Wire name `secondaryDnsIp`; `string`; optional.
-    #[serde(rename = "secondaryDnsIp", default, skip_serializing_if = "Option::is_none")]
     pub secondary_dns_ip: Option<String>,
     /// `startIpAddress`
     ///
     /// Wire name `startIpAddress`; `string`; required.
-    #[serde(rename = "startIpAddress")]
     pub start_ip_address: String,
     /// `subnetAddress`
     ///
     /// Wire name `subnetAddress`; `string`; required.
-    #[serde(rename = "subnetAddress")]
     pub subnet_address: String,
     /// `subnetMask`
     ///
     /// Wire name `subnetMask`; `string`; required.
-    #[serde(rename = "subnetMask")]
     pub subnet_mask: String,
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "vlanId")]
     pub vlan_id: i64,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpPoolV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpPoolV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("description", &v.description);
+            w.field("endIpAddress", &v.end_ip_address);
+            w.optional("id", &v.id);
+            w.field("leaseTimeHours", &v.lease_time_hours);
+            w.field("leaseTimeMinutes", &v.lease_time_minutes);
+            w.field("name", &v.name);
+            w.optional("primaryDnsIp", &v.primary_dns_ip);
+            w.optional("secondaryDnsIp", &v.secondary_dns_ip);
+            w.field("startIpAddress", &v.start_ip_address);
+            w.field("subnetAddress", &v.subnet_address);
+            w.field("subnetMask", &v.subnet_mask);
+            w.field("vlanId", &v.vlan_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpPoolV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpPoolV1, ruckus_one_runtime::object::FieldError> {
+            Ok(DhcpPoolV1 {
+                description: f.optional("description")?,
+                end_ip_address: f.required("endIpAddress")?,
+                id: f.optional("id")?,
+                lease_time_hours: f.required("leaseTimeHours")?,
+                lease_time_minutes: f.required("leaseTimeMinutes")?,
+                name: f.required("name")?,
+                primary_dns_ip: f.optional("primaryDnsIp")?,
+                secondary_dns_ip: f.optional("secondaryDnsIp")?,
+                start_ip_address: f.required("startIpAddress")?,
+                subnet_address: f.required("subnetAddress")?,
+                subnet_mask: f.required("subnetMask")?,
+                vlan_id: f.required("vlanId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DhcpPoolV1", fields)
+    }
 }
 impl DhcpPoolV1 {
     /// Starts a builder: one setter per field, then `build`.
@@ -3575,27 +4390,51 @@ impl DhcpPoolV1Builder {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolVenueUsage).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpPoolVenueUsage {
     /// `totalIpCount`
     ///
     /// Wire name `totalIpCount`; `integer`; optional; default: 0; format: int32.
-    #[serde(rename = "totalIpCount", default, skip_serializing_if = "Option::is_none")]
     pub total_ip_count: Option<i64>,
     /// `usedIpCount`
     ///
     /// Wire name `usedIpCount`; `integer`; optional; default: 0; format: int32.
-    #[serde(rename = "usedIpCount", default, skip_serializing_if = "Option::is_none")]
     pub used_ip_count: Option<i64>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpPoolVenueUsage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpPoolVenueUsage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("totalIpCount", &v.total_ip_count);
+            w.optional("usedIpCount", &v.used_ip_count);
+            w.optional("venueId", &v.venue_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpPoolVenueUsage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpPoolVenueUsage, ruckus_one_runtime::object::FieldError> {
+            Ok(DhcpPoolVenueUsage {
+                total_ip_count: f.optional("totalIpCount")?,
+                used_ip_count: f.optional("usedIpCount")?,
+                venue_id: f.optional("venueId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DhcpPoolVenueUsage", fields)
+    }
 }
 impl DhcpPoolVenueUsage {
     /// Creates a value with every field empty.
@@ -3628,7 +4467,7 @@ impl DhcpPoolVenueUsage {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Epdg).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Epdg {
     /// `domain`
@@ -3638,11 +4477,35 @@ pub struct Epdg {
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Epdg {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Epdg, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("domain", &v.domain);
+            w.optional("ip", &v.ip);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Epdg {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Epdg, ruckus_one_runtime::object::FieldError> {
+            Ok(Epdg {
+                domain: f.required("domain")?,
+                ip: f.optional("ip")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Epdg", fields)
+    }
 }
 impl Epdg {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3664,101 +4527,119 @@ impl Epdg {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml EthernetPortProfile).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EthernetPortProfile {
     /// `authType`
     ///
     /// Wire name `authType`; `EthernetPortProfileAuthType`; optional; default: DISABLED.
-    #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
     pub auth_type: Option<EthernetPortProfileAuthType>,
     /// `bypassMacAddressAuthentication`
     ///
     /// Wire name `bypassMacAddressAuthentication`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "bypassMacAddressAuthentication",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub bypass_mac_address_authentication: Option<bool>,
     /// `dynamicVlanEnabled`
     ///
     /// Wire name `dynamicVlanEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dynamicVlanEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dynamic_vlan_enabled: Option<bool>,
     /// `enableAccountingProxy`
     ///
     /// Wire name `enableAccountingProxy`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAccountingProxy",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_accounting_proxy: Option<bool>,
     /// `enableAuthProxy`
     ///
     /// Wire name `enableAuthProxy`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableAuthProxy",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_auth_proxy: Option<bool>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `isDefault`
     ///
     /// Wire name `isDefault`; `boolean`; optional; default: false.
-    #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional; max_length: 32; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `supplicantAuthenticationOptions`
     ///
     /// Wire name `supplicantAuthenticationOptions`; `SupplicantAuthenticationOptions`; optional.
-    #[serde(
-        rename = "supplicantAuthenticationOptions",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub supplicant_authentication_options: Option<SupplicantAuthenticationOptions>,
     /// `type`
     ///
     /// Wire name `type`; `EthernetPortProfileType`; required; may be null.
-    #[serde(rename = "type", default)]
     pub type_: Option<EthernetPortProfileType>,
     /// `unauthenticatedGuestVlan`
     ///
     /// Wire name `unauthenticatedGuestVlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
-    #[serde(
-        rename = "unauthenticatedGuestVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub unauthenticated_guest_vlan: Option<i64>,
     /// `untagId`
     ///
     /// Wire name `untagId`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "untagId", default, skip_serializing_if = "Option::is_none")]
     pub untag_id: Option<i64>,
     /// `vlanMembers`
     ///
     /// Wire name `vlanMembers`; `string`; optional.
-    #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
     pub vlan_members: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EthernetPortProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EthernetPortProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("authType", &v.auth_type);
+            w.optional(
+                "bypassMacAddressAuthentication",
+                &v.bypass_mac_address_authentication,
+            );
+            w.optional("dynamicVlanEnabled", &v.dynamic_vlan_enabled);
+            w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
+            w.optional("enableAuthProxy", &v.enable_auth_proxy);
+            w.optional("id", &v.id);
+            w.optional("isDefault", &v.is_default);
+            w.optional("name", &v.name);
+            w.optional(
+                "supplicantAuthenticationOptions",
+                &v.supplicant_authentication_options,
+            );
+            w.field("type", &v.type_);
+            w.optional("unauthenticatedGuestVlan", &v.unauthenticated_guest_vlan);
+            w.optional("untagId", &v.untag_id);
+            w.optional("vlanMembers", &v.vlan_members);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EthernetPortProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(EthernetPortProfile {
+                auth_type: f.optional("authType")?,
+                bypass_mac_address_authentication: f
+                    .optional("bypassMacAddressAuthentication")?,
+                dynamic_vlan_enabled: f.optional("dynamicVlanEnabled")?,
+                enable_accounting_proxy: f.optional("enableAccountingProxy")?,
+                enable_auth_proxy: f.optional("enableAuthProxy")?,
+                id: f.optional("id")?,
+                is_default: f.optional("isDefault")?,
+                name: f.optional("name")?,
+                supplicant_authentication_options: f
+                    .optional("supplicantAuthenticationOptions")?,
+                type_: f.optional("type")?,
+                unauthenticated_guest_vlan: f.optional("unauthenticatedGuestVlan")?,
+                untag_id: f.optional("untagId")?,
+                vlan_members: f.optional("vlanMembers")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EthernetPortProfile", fields)
+    }
 }
 impl EthernetPortProfile {
     /// Creates a value with every field empty.
@@ -3927,99 +4808,133 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileAuthType {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EthernetPortProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// `apSerialNumbers`
     ///
     /// Wire name `apSerialNumbers`; `array<string>`; optional.
-    #[serde(
-        rename = "apSerialNumbers",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ap_serial_numbers: Option<Vec<String>>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `untagId`
     ///
     /// Wire name `untagId`; `integer`; optional; format: int32.
-    #[serde(rename = "untagId", default, skip_serializing_if = "Option::is_none")]
     pub untag_id: Option<i64>,
     /// `vlanMembers`
     ///
     /// Wire name `vlanMembers`; `string`; optional.
-    #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
     pub vlan_members: Option<String>,
     /// `isDefault`
     ///
     /// Wire name `isDefault`; `boolean`; optional.
-    #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
     /// `isTemplate`
     ///
     /// Wire name `isTemplate`; `boolean`; optional.
-    #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
     pub is_template: Option<bool>,
     /// `authType`
     ///
     /// Wire name `authType`; `string`; optional.
-    #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
     pub auth_type: Option<String>,
     /// `authRadiusId`
     ///
     /// Wire name `authRadiusId`; `string`; optional.
-    #[serde(rename = "authRadiusId", default, skip_serializing_if = "Option::is_none")]
     pub auth_radius_id: Option<String>,
     /// `accountingRadiusId`
     ///
     /// Wire name `accountingRadiusId`; `string`; optional.
-    #[serde(
-        rename = "accountingRadiusId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub accounting_radius_id: Option<String>,
     /// `venueActivations`
     ///
     /// Wire name `venueActivations`; `array<VenueActivation>`; optional.
-    #[serde(
-        rename = "venueActivations",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub venue_activations: Option<Vec<VenueActivation>>,
     /// `apActivations`
     ///
     /// Wire name `apActivations`; `array<ApActivation>`; optional.
-    #[serde(rename = "apActivations", default, skip_serializing_if = "Option::is_none")]
     pub ap_activations: Option<Vec<ApActivation>>,
     /// `vni`
     ///
     /// Wire name `vni`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vni: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EthernetPortProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EthernetPortProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("venueIds", &v.venue_ids);
+            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional("type", &v.type_);
+            w.optional("untagId", &v.untag_id);
+            w.optional("vlanMembers", &v.vlan_members);
+            w.optional("isDefault", &v.is_default);
+            w.optional("isTemplate", &v.is_template);
+            w.optional("authType", &v.auth_type);
+            w.optional("authRadiusId", &v.auth_radius_id);
+            w.optional("accountingRadiusId", &v.accounting_radius_id);
+            w.optional("venueActivations", &v.venue_activations);
+            w.optional("apActivations", &v.ap_activations);
+            w.optional("vni", &v.vni);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            EthernetPortProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(EthernetPortProfileQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                venue_ids: f.optional("venueIds")?,
+                ap_serial_numbers: f.optional("apSerialNumbers")?,
+                type_: f.optional("type")?,
+                untag_id: f.optional("untagId")?,
+                vlan_members: f.optional("vlanMembers")?,
+                is_default: f.optional("isDefault")?,
+                is_template: f.optional("isTemplate")?,
+                auth_type: f.optional("authType")?,
+                auth_radius_id: f.optional("authRadiusId")?,
+                accounting_radius_id: f.optional("accountingRadiusId")?,
+                venue_activations: f.optional("venueActivations")?,
+                ap_activations: f.optional("apActivations")?,
+                vni: f.optional("vni")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "EthernetPortProfileQueryData",
+            fields,
+        )
+    }
 }
 impl EthernetPortProfileQueryData {
     /// Creates a value with every field empty.
@@ -4186,47 +5101,75 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20AuthInfo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20AuthInfo {
     /// `credentialType`
     ///
     /// Wire name `credentialType`; `Hotspot20AuthInfoCredentialType`; optional; may be null.
-    #[serde(rename = "credentialType", default, skip_serializing_if = "Option::is_none")]
     pub credential_type: Option<Hotspot20AuthInfoCredentialType>,
     /// `eapInnerAuth`
     ///
     /// Wire name `eapInnerAuth`; `Hotspot20AuthInfoEapInnerAuth`; optional; may be null.
-    #[serde(rename = "eapInnerAuth", default, skip_serializing_if = "Option::is_none")]
     pub eap_inner_auth: Option<Hotspot20AuthInfoEapInnerAuth>,
     /// `info`
     ///
     /// Wire name `info`; `Hotspot20AuthInfoInfo`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub info: Option<Hotspot20AuthInfoInfo>,
     /// `nonEapAuth`
     ///
     /// Wire name `nonEapAuth`; `Hotspot20AuthInfoNonEapAuth`; optional; may be null.
-    #[serde(rename = "nonEapAuth", default, skip_serializing_if = "Option::is_none")]
     pub non_eap_auth: Option<Hotspot20AuthInfoNonEapAuth>,
     /// `tunneledType`
     ///
     /// Wire name `tunneledType`; `Hotspot20AuthInfoTunneledType`; optional; may be null.
-    #[serde(rename = "tunneledType", default, skip_serializing_if = "Option::is_none")]
     pub tunneled_type: Option<Hotspot20AuthInfoTunneledType>,
     /// `vendorId`
     ///
     /// Wire name `vendorId`; `string`; optional.
-    #[serde(rename = "vendorId", default, skip_serializing_if = "Option::is_none")]
     pub vendor_id: Option<String>,
     /// `vendorType`
     ///
     /// Wire name `vendorType`; `string`; optional.
-    #[serde(rename = "vendorType", default, skip_serializing_if = "Option::is_none")]
     pub vendor_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20AuthInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Hotspot20AuthInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("credentialType", &v.credential_type);
+            w.optional("eapInnerAuth", &v.eap_inner_auth);
+            w.optional("info", &v.info);
+            w.optional("nonEapAuth", &v.non_eap_auth);
+            w.optional("tunneledType", &v.tunneled_type);
+            w.optional("vendorId", &v.vendor_id);
+            w.optional("vendorType", &v.vendor_type);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Hotspot20AuthInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(Hotspot20AuthInfo {
+                credential_type: f.optional("credentialType")?,
+                eap_inner_auth: f.optional("eapInnerAuth")?,
+                info: f.optional("info")?,
+                non_eap_auth: f.optional("nonEapAuth")?,
+                tunneled_type: f.optional("tunneledType")?,
+                vendor_id: f.optional("vendorId")?,
+                vendor_type: f.optional("vendorType")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Hotspot20AuthInfo", fields)
+    }
 }
 impl Hotspot20AuthInfo {
     /// Creates a value with every field empty.
@@ -4662,22 +5605,45 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoTunneledType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Eap).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20Eap {
     /// `authInfos`
     ///
     /// Wire name `authInfos`; `array<Hotspot20AuthInfo>`; optional; max_items: 4; min_items: 0.
-    #[serde(rename = "authInfos", default, skip_serializing_if = "Option::is_none")]
     pub auth_infos: Option<Vec<Hotspot20AuthInfo>>,
     /// `method`
     ///
     /// Wire name `method`; `Hotspot20EapMethod`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<Hotspot20EapMethod>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20Eap {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Hotspot20Eap, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("authInfos", &v.auth_infos);
+            w.optional("method", &v.method);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Hotspot20Eap, ruckus_one_runtime::object::FieldError> {
+            Ok(Hotspot20Eap {
+                auth_infos: f.optional("authInfos")?,
+                method: f.optional("method")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Hotspot20Eap", fields)
+    }
 }
 impl Hotspot20Eap {
     /// Creates a value with every field empty.
@@ -4791,21 +5757,48 @@ impl<'de> serde::Deserialize<'de> for Hotspot20EapMethod {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20FriendlyName).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20FriendlyName {
     /// `language`
     ///
     /// Wire name `language`; `Hotspot20FriendlyNameLanguage`; required; may be null.
-    #[serde(default)]
     pub language: Option<Hotspot20FriendlyNameLanguage>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 252; min_length: 1.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20FriendlyName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &Hotspot20FriendlyName,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("language", &v.language);
+            w.field("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Hotspot20FriendlyName, ruckus_one_runtime::object::FieldError> {
+            Ok(Hotspot20FriendlyName {
+                language: f.optional("language")?,
+                name: f.required("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Hotspot20FriendlyName", fields)
+    }
 }
 impl Hotspot20FriendlyName {
     /// Creates a value from the required fields; optional fields start empty.
@@ -4925,27 +5918,20 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyNameLanguage {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20IdentityProvider).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20IdentityProvider {
     /// `accountingRadiusEnabled`
     ///
     /// Wire name `accountingRadiusEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "accountingRadiusEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub accounting_radius_enabled: Option<bool>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `naiRealms`
     ///
     /// Wire name `naiRealms`; `array<Hotspot20NaiRealm>`; required; max_items: 16; min_items: 1.
-    #[serde(rename = "naiRealms")]
     pub nai_realms: Vec<Hotspot20NaiRealm>,
     /// `name`
     ///
@@ -4954,20 +5940,54 @@ pub struct Hotspot20IdentityProvider {
     /// `plmns`
     ///
     /// Wire name `plmns`; `array<Hotspot20Plmn>`; optional; max_items: 16; min_items: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plmns: Option<Vec<Hotspot20Plmn>>,
     /// `roamConsortiumOIs`
     ///
     /// Wire name `roamConsortiumOIs`; `array<Hotspot20RoamConsortium>`; optional; max_items: 12; min_items: 0.
-    #[serde(
-        rename = "roamConsortiumOIs",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub roam_consortium_o_is: Option<Vec<Hotspot20RoamConsortium>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20IdentityProvider {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &Hotspot20IdentityProvider,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("accountingRadiusEnabled", &v.accounting_radius_enabled);
+            w.optional("id", &v.id);
+            w.field("naiRealms", &v.nai_realms);
+            w.field("name", &v.name);
+            w.optional("plmns", &v.plmns);
+            w.optional("roamConsortiumOIs", &v.roam_consortium_o_is);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Hotspot20IdentityProvider, ruckus_one_runtime::object::FieldError> {
+            Ok(Hotspot20IdentityProvider {
+                accounting_radius_enabled: f.optional("accountingRadiusEnabled")?,
+                id: f.optional("id")?,
+                nai_realms: f.required("naiRealms")?,
+                name: f.required("name")?,
+                plmns: f.optional("plmns")?,
+                roam_consortium_o_is: f.optional("roamConsortiumOIs")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "Hotspot20IdentityProvider",
+            fields,
+        )
+    }
 }
 impl Hotspot20IdentityProvider {
     /// Creates a value from the required fields; optional fields start empty.
@@ -5011,60 +6031,91 @@ impl Hotspot20IdentityProvider {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20IdentityProviderQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20IdentityProviderQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `naiRealms`
     ///
     /// Wire name `naiRealms`; `array<ViewmodelHotspot20NaiRealm>`; optional.
-    #[serde(rename = "naiRealms", default, skip_serializing_if = "Option::is_none")]
     pub nai_realms: Option<Vec<ViewmodelHotspot20NaiRealm>>,
     /// `plmns`
     ///
     /// Wire name `plmns`; `array<ViewmodelHotspot20Plmn>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plmns: Option<Vec<ViewmodelHotspot20Plmn>>,
     /// `roamConsortiumOIs`
     ///
     /// Wire name `roamConsortiumOIs`; `array<Hotspot20RoamConsortiumOi>`; optional.
-    #[serde(
-        rename = "roamConsortiumOIs",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub roam_consortium_o_is: Option<Vec<Hotspot20RoamConsortiumOi>>,
     /// `authRadiusId`
     ///
     /// Wire name `authRadiusId`; `string`; optional.
-    #[serde(rename = "authRadiusId", default, skip_serializing_if = "Option::is_none")]
     pub auth_radius_id: Option<String>,
     /// `accountingRadiusId`
     ///
     /// Wire name `accountingRadiusId`; `string`; optional.
-    #[serde(
-        rename = "accountingRadiusId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub accounting_radius_id: Option<String>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20IdentityProviderQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &Hotspot20IdentityProviderQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("naiRealms", &v.nai_realms);
+            w.optional("plmns", &v.plmns);
+            w.optional("roamConsortiumOIs", &v.roam_consortium_o_is);
+            w.optional("authRadiusId", &v.auth_radius_id);
+            w.optional("accountingRadiusId", &v.accounting_radius_id);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            Hotspot20IdentityProviderQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(Hotspot20IdentityProviderQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                nai_realms: f.optional("naiRealms")?,
+                plmns: f.optional("plmns")?,
+                roam_consortium_o_is: f.optional("roamConsortiumOIs")?,
+                auth_radius_id: f.optional("authRadiusId")?,
+                accounting_radius_id: f.optional("accountingRadiusId")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "Hotspot20IdentityProviderQueryData",
+            fields,
+        )
+    }
 }
 impl Hotspot20IdentityProviderQueryData {
     /// Creates a value with every field empty.
@@ -5133,26 +6184,51 @@ impl Hotspot20IdentityProviderQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20NaiRealm).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20NaiRealm {
     /// `eaps`
     ///
     /// Wire name `eaps`; `array<Hotspot20Eap>`; optional; max_items: 4; min_items: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eaps: Option<Vec<Hotspot20Eap>>,
     /// `encoding`
     ///
     /// Wire name `encoding`; `Hotspot20NaiRealmEncoding`; optional; default: RFC4282.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encoding: Option<Hotspot20NaiRealmEncoding>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 243; min_length: 2.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20NaiRealm {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Hotspot20NaiRealm, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("eaps", &v.eaps);
+            w.optional("encoding", &v.encoding);
+            w.field("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Hotspot20NaiRealm, ruckus_one_runtime::object::FieldError> {
+            Ok(Hotspot20NaiRealm {
+                eaps: f.optional("eaps")?,
+                encoding: f.optional("encoding")?,
+                name: f.required("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Hotspot20NaiRealm", fields)
+    }
 }
 impl Hotspot20NaiRealm {
     /// Creates a value from the required fields; optional fields start empty.
@@ -5235,31 +6311,57 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealmEncoding {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Operator).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20Operator {
     /// `domainNames`
     ///
     /// Wire name `domainNames`; `array<string>`; required; max_items: 8; min_items: 1.
-    #[serde(rename = "domainNames")]
     pub domain_names: Vec<String>,
     /// `friendlyNames`
     ///
     /// Wire name `friendlyNames`; `array<Hotspot20FriendlyName>`; optional; max_items: 2147483647; min_items: 1.
-    #[serde(rename = "friendlyNames", default, skip_serializing_if = "Option::is_none")]
     pub friendly_names: Option<Vec<Hotspot20FriendlyName>>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20Operator {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Hotspot20Operator, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("domainNames", &v.domain_names);
+            w.optional("friendlyNames", &v.friendly_names);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Hotspot20Operator, ruckus_one_runtime::object::FieldError> {
+            Ok(Hotspot20Operator {
+                domain_names: f.required("domainNames")?,
+                friendly_names: f.optional("friendlyNames")?,
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Hotspot20Operator", fields)
+    }
 }
 impl Hotspot20Operator {
     /// Creates a value from the required fields; optional fields start empty.
@@ -5291,37 +6393,70 @@ impl Hotspot20Operator {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20OperatorQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20OperatorQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `domainNames`
     ///
     /// Wire name `domainNames`; `array<string>`; optional.
-    #[serde(rename = "domainNames", default, skip_serializing_if = "Option::is_none")]
     pub domain_names: Option<Vec<String>>,
     /// `friendlyNames`
     ///
     /// Wire name `friendlyNames`; `array<ViewmodelHotspot20FriendlyName>`; optional.
-    #[serde(rename = "friendlyNames", default, skip_serializing_if = "Option::is_none")]
     pub friendly_names: Option<Vec<ViewmodelHotspot20FriendlyName>>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20OperatorQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &Hotspot20OperatorQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("domainNames", &v.domain_names);
+            w.optional("friendlyNames", &v.friendly_names);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Hotspot20OperatorQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(Hotspot20OperatorQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                domain_names: f.optional("domainNames")?,
+                friendly_names: f.optional("friendlyNames")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "Hotspot20OperatorQueryData",
+            fields,
+        )
+    }
 }
 impl Hotspot20OperatorQueryData {
     /// Creates a value with every field empty.
@@ -5369,7 +6504,7 @@ impl Hotspot20OperatorQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20Plmn).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20Plmn {
     /// `mcc`
@@ -5381,8 +6516,33 @@ pub struct Hotspot20Plmn {
     /// Wire name `mnc`; `string`; required.
     pub mnc: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20Plmn {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Hotspot20Plmn, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("mcc", &v.mcc);
+            w.field("mnc", &v.mnc);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20Plmn {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Hotspot20Plmn, ruckus_one_runtime::object::FieldError> {
+            Ok(Hotspot20Plmn {
+                mcc: f.required("mcc")?,
+                mnc: f.required("mnc")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Hotspot20Plmn", fields)
+    }
 }
 impl Hotspot20Plmn {
     /// Creates a value from the required fields; optional fields start empty.
@@ -5399,7 +6559,7 @@ impl Hotspot20Plmn {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20RoamConsortium).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20RoamConsortium {
     /// `name`
@@ -5409,11 +6569,42 @@ pub struct Hotspot20RoamConsortium {
     /// `organizationId`
     ///
     /// Wire name `organizationId`; `string`; required.
-    #[serde(rename = "organizationId")]
     pub organization_id: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20RoamConsortium {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &Hotspot20RoamConsortium,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("name", &v.name);
+            w.field("organizationId", &v.organization_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortium {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Hotspot20RoamConsortium, ruckus_one_runtime::object::FieldError> {
+            Ok(Hotspot20RoamConsortium {
+                name: f.required("name")?,
+                organization_id: f.required("organizationId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "Hotspot20RoamConsortium",
+            fields,
+        )
+    }
 }
 impl Hotspot20RoamConsortium {
     /// Creates a value from the required fields; optional fields start empty.
@@ -5430,22 +6621,52 @@ impl Hotspot20RoamConsortium {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20RoamConsortiumOiDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20RoamConsortiumOi {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `organizationId`
     ///
     /// Wire name `organizationId`; `string`; optional.
-    #[serde(rename = "organizationId", default, skip_serializing_if = "Option::is_none")]
     pub organization_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Hotspot20RoamConsortiumOi {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &Hotspot20RoamConsortiumOi,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("name", &v.name);
+            w.optional("organizationId", &v.organization_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortiumOi {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Hotspot20RoamConsortiumOi, ruckus_one_runtime::object::FieldError> {
+            Ok(Hotspot20RoamConsortiumOi {
+                name: f.optional("name")?,
+                organization_id: f.optional("organizationId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "Hotspot20RoamConsortiumOi",
+            fields,
+        )
+    }
 }
 impl Hotspot20RoamConsortiumOi {
     /// Creates a value with every field empty.
@@ -5472,22 +6693,45 @@ impl Hotspot20RoamConsortiumOi {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndEnabled).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdAndEnabled {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdAndEnabled {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdAndEnabled, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("enabled", &v.enabled);
+            w.optional("id", &v.id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdAndEnabled {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdAndEnabled, ruckus_one_runtime::object::FieldError> {
+            Ok(IdAndEnabled {
+                enabled: f.optional("enabled")?,
+                id: f.optional("id")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "IdAndEnabled", fields)
+    }
 }
 impl IdAndEnabled {
     /// Creates a value with every field empty.
@@ -5514,22 +6758,45 @@ impl IdAndEnabled {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndName).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdAndName {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdAndName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdAndName, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdAndName {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdAndName, ruckus_one_runtime::object::FieldError> {
+            Ok(IdAndName {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "IdAndName", fields)
+    }
 }
 impl IdAndName {
     /// Creates a value with every field empty.
@@ -5556,36 +6823,63 @@ impl IdAndName {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct L2AclPolicy {
     /// `access`
     ///
     /// Wire name `access`; `L2AclPolicyAccess`; optional; default: BLOCK.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access: Option<L2AclPolicyAccess>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `macAddresses`
     ///
     /// Wire name `macAddresses`; `array<string>`; required; max_items: 128; min_items: 1.
-    #[serde(rename = "macAddresses")]
     pub mac_addresses: Vec<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for L2AclPolicy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &L2AclPolicy, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("access", &v.access);
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.field("macAddresses", &v.mac_addresses);
+            w.field("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for L2AclPolicy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<L2AclPolicy, ruckus_one_runtime::object::FieldError> {
+            Ok(L2AclPolicy {
+                access: f.optional("access")?,
+                description: f.optional("description")?,
+                id: f.optional("id")?,
+                mac_addresses: f.required("macAddresses")?,
+                name: f.required("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "L2AclPolicy", fields)
+    }
 }
 impl L2AclPolicy {
     /// Creates a value from the required fields; optional fields start empty.
@@ -5675,41 +6969,63 @@ impl<'de> serde::Deserialize<'de> for L2AclPolicyAccess {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct L2AclPolicyQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `macAddressCount`
     ///
     /// Wire name `macAddressCount`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "macAddressCount",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mac_address_count: Option<i64>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for L2AclPolicyQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &L2AclPolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("macAddressCount", &v.mac_address_count);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for L2AclPolicyQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<L2AclPolicyQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(L2AclPolicyQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                mac_address_count: f.optional("macAddressCount")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "L2AclPolicyQueryData", fields)
+    }
 }
 impl L2AclPolicyQueryData {
     /// Creates a value with every field empty.
@@ -5754,36 +7070,63 @@ impl L2AclPolicyQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct L3AclPolicy {
     /// `defaultAccess`
     ///
     /// Wire name `defaultAccess`; `L3AclPolicyDefaultAccess`; optional; default: ALLOW.
-    #[serde(rename = "defaultAccess", default, skip_serializing_if = "Option::is_none")]
     pub default_access: Option<L3AclPolicyDefaultAccess>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `l3Rules`
     ///
     /// Wire name `l3Rules`; `array<L3Rule>`; optional; max_items: 128; min_items: 1.
-    #[serde(rename = "l3Rules", default, skip_serializing_if = "Option::is_none")]
     pub l3_rules: Option<Vec<L3Rule>>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for L3AclPolicy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &L3AclPolicy, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("defaultAccess", &v.default_access);
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.optional("l3Rules", &v.l3_rules);
+            w.field("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for L3AclPolicy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<L3AclPolicy, ruckus_one_runtime::object::FieldError> {
+            Ok(L3AclPolicy {
+                default_access: f.optional("defaultAccess")?,
+                description: f.optional("description")?,
+                id: f.optional("id")?,
+                l3_rules: f.optional("l3Rules")?,
+                name: f.required("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "L3AclPolicy", fields)
+    }
 }
 impl L3AclPolicy {
     /// Creates a value from the required fields; optional fields start empty.
@@ -5881,37 +7224,63 @@ impl<'de> serde::Deserialize<'de> for L3AclPolicyDefaultAccess {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct L3AclPolicyQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `rules`
     ///
     /// Wire name `rules`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<i64>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for L3AclPolicyQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &L3AclPolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("rules", &v.rules);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for L3AclPolicyQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<L3AclPolicyQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(L3AclPolicyQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                rules: f.optional("rules")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "L3AclPolicyQueryData", fields)
+    }
 }
 impl L3AclPolicyQueryData {
     /// Creates a value with every field empty.
@@ -5956,32 +7325,57 @@ impl L3AclPolicyQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml L3IpPort).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct L3IpPort {
     /// `enableIpSubnet`
     ///
     /// Wire name `enableIpSubnet`; `boolean`; optional; default: false.
-    #[serde(rename = "enableIpSubnet", default, skip_serializing_if = "Option::is_none")]
     pub enable_ip_subnet: Option<bool>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `ipMask`
     ///
     /// Wire name `ipMask`; `string`; optional.
-    #[serde(rename = "ipMask", default, skip_serializing_if = "Option::is_none")]
     pub ip_mask: Option<String>,
     /// `port`
     ///
     /// Wire name `port`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for L3IpPort {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &L3IpPort, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("enableIpSubnet", &v.enable_ip_subnet);
+            w.optional("ip", &v.ip);
+            w.optional("ipMask", &v.ip_mask);
+            w.optional("port", &v.port);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for L3IpPort {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<L3IpPort, ruckus_one_runtime::object::FieldError> {
+            Ok(L3IpPort {
+                enable_ip_subnet: f.optional("enableIpSubnet")?,
+                ip: f.optional("ip")?,
+                ip_mask: f.optional("ipMask")?,
+                port: f.optional("port")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "L3IpPort", fields)
+    }
 }
 impl L3IpPort {
     /// Creates a value with every field empty.
@@ -6020,33 +7414,28 @@ impl L3IpPort {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct L3Rule {
     /// `access`
     ///
     /// Wire name `access`; `L3RuleAccess`; optional; default: ALLOW.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access: Option<L3RuleAccess>,
     /// `customProtocol`
     ///
     /// Wire name `customProtocol`; `integer`; optional; format: int32; maximum: 255; minimum: 1.
-    #[serde(rename = "customProtocol", default, skip_serializing_if = "Option::is_none")]
     pub custom_protocol: Option<i64>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `destination`
     ///
     /// Wire name `destination`; `L3IpPort`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<L3IpPort>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `priority`
     ///
@@ -6055,16 +7444,51 @@ pub struct L3Rule {
     /// `protocol`
     ///
     /// Wire name `protocol`; `L3RuleProtocol`; optional; may be null.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<L3RuleProtocol>,
     /// `source`
     ///
     /// Wire name `source`; `L3IpPort`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<L3IpPort>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for L3Rule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &L3Rule, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("access", &v.access);
+            w.optional("customProtocol", &v.custom_protocol);
+            w.optional("description", &v.description);
+            w.optional("destination", &v.destination);
+            w.optional("id", &v.id);
+            w.field("priority", &v.priority);
+            w.optional("protocol", &v.protocol);
+            w.optional("source", &v.source);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for L3Rule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<L3Rule, ruckus_one_runtime::object::FieldError> {
+            Ok(L3Rule {
+                access: f.optional("access")?,
+                custom_protocol: f.optional("customProtocol")?,
+                description: f.optional("description")?,
+                destination: f.optional("destination")?,
+                id: f.optional("id")?,
+                priority: f.required("priority")?,
+                protocol: f.optional("protocol")?,
+                source: f.optional("source")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "L3Rule", fields)
+    }
 }
 impl L3Rule {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6264,18 +7688,16 @@ impl<'de> serde::Deserialize<'de> for L3RuleProtocol {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml LbsServerProfile).
 ///
 /// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 5 required fields is not set.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LbsServerProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `lbsServerVenueName`
     ///
     /// Wire name `lbsServerVenueName`; `string`; required; max_length: 16; min_length: 2.
-    #[serde(rename = "lbsServerVenueName")]
     pub lbs_server_venue_name: String,
     /// `name`
     ///
@@ -6288,16 +7710,47 @@ pub struct LbsServerProfile {
     /// `serverAddress`
     ///
     /// Wire name `serverAddress`; `string`; required.
-    #[serde(rename = "serverAddress")]
     pub server_address: String,
     /// `serverPort`
     ///
     /// Wire name `serverPort`; `integer`; required; format: int32; maximum: 65535; minimum: 1.
-    #[serde(rename = "serverPort")]
     pub server_port: i64,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LbsServerProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LbsServerProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("lbsServerVenueName", &v.lbs_server_venue_name);
+            w.field("name", &v.name);
+            w.field("password", &v.password);
+            w.field("serverAddress", &v.server_address);
+            w.field("serverPort", &v.server_port);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LbsServerProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LbsServerProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(LbsServerProfile {
+                id: f.optional("id")?,
+                lbs_server_venue_name: f.required("lbsServerVenueName")?,
+                name: f.required("name")?,
+                password: f.required("password")?,
+                server_address: f.required("serverAddress")?,
+                server_port: f.required("serverPort")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LbsServerProfile", fields)
+    }
 }
 impl LbsServerProfile {
     /// Starts a builder: one setter per field, then `build`.
@@ -6373,50 +7826,76 @@ impl LbsServerProfileBuilder {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsServerProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LbsServerProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `lbsServerVenueName`
     ///
     /// Wire name `lbsServerVenueName`; `string`; optional.
-    #[serde(
-        rename = "lbsServerVenueName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub lbs_server_venue_name: Option<String>,
     /// `server`
     ///
     /// Wire name `server`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<String>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// `serverConnected`
     ///
     /// Wire name `serverConnected`; `boolean`; optional.
-    #[serde(
-        rename = "serverConnected",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub server_connected: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LbsServerProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &LbsServerProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("lbsServerVenueName", &v.lbs_server_venue_name);
+            w.optional("server", &v.server);
+            w.optional("venueIds", &v.venue_ids);
+            w.optional("serverConnected", &v.server_connected);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LbsServerProfileQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(LbsServerProfileQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                lbs_server_venue_name: f.optional("lbsServerVenueName")?,
+                server: f.optional("server")?,
+                venue_ids: f.optional("venueIds")?,
+                server_connected: f.optional("serverConnected")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "LbsServerProfileQueryData",
+            fields,
+        )
+    }
 }
 impl LbsServerProfileQueryData {
     /// Creates a value with every field empty.
@@ -6467,27 +7946,58 @@ impl LbsServerProfileQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MulticastDnsProxyProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `rules`
     ///
     /// Wire name `rules`; `array<MulticastDnsProxyServiceRule>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<MulticastDnsProxyServiceRule>>,
     /// `serviceName`
     ///
     /// Wire name `serviceName`; `string`; required.
-    #[serde(rename = "serviceName")]
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MulticastDnsProxyProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MulticastDnsProxyProfile,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("rules", &v.rules);
+            w.field("serviceName", &v.service_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MulticastDnsProxyProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(MulticastDnsProxyProfile {
+                id: f.optional("id")?,
+                rules: f.optional("rules")?,
+                service_name: f.required("serviceName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "MulticastDnsProxyProfile",
+            fields,
+        )
+    }
 }
 impl MulticastDnsProxyProfile {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6518,32 +8028,67 @@ impl MulticastDnsProxyProfile {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MulticastDnsProxyProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `rules`
     ///
     /// Wire name `rules`; `array<ViewmodelMulticastDnsProxyServiceRule>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<ViewmodelMulticastDnsProxyServiceRule>>,
     /// `activations`
     ///
     /// Wire name `activations`; `array<Activation>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub activations: Option<Vec<Activation>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MulticastDnsProxyProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MulticastDnsProxyProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("rules", &v.rules);
+            w.optional("activations", &v.activations);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            MulticastDnsProxyProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(MulticastDnsProxyProfileQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                rules: f.optional("rules")?,
+                activations: f.optional("activations")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "MulticastDnsProxyProfileQueryData",
+            fields,
+        )
+    }
 }
 impl MulticastDnsProxyProfileQueryData {
     /// Creates a value with every field empty.
@@ -6585,42 +8130,79 @@ impl MulticastDnsProxyProfileQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MulticastDnsProxyServiceRule {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `fromVlan`
     ///
     /// Wire name `fromVlan`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "fromVlan")]
     pub from_vlan: i64,
     /// `mdnsName`
     ///
     /// Wire name `mdnsName`; `string`; optional; max_length: 64; min_length: 2.
-    #[serde(rename = "mdnsName", default, skip_serializing_if = "Option::is_none")]
     pub mdns_name: Option<String>,
     /// `mdnsProtocol`
     ///
     /// Wire name `mdnsProtocol`; `MulticastDnsProxyServiceRuleMdnsProtocol`; optional; may be null.
-    #[serde(rename = "mdnsProtocol", default, skip_serializing_if = "Option::is_none")]
     pub mdns_protocol: Option<MulticastDnsProxyServiceRuleMdnsProtocol>,
     /// `service`
     ///
     /// Wire name `service`; `MulticastDnsProxyServiceRuleService`; required; may be null.
-    #[serde(default)]
     pub service: Option<MulticastDnsProxyServiceRuleService>,
     /// `toVlan`
     ///
     /// Wire name `toVlan`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "toVlan")]
     pub to_vlan: i64,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MulticastDnsProxyServiceRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MulticastDnsProxyServiceRule,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enabled", &v.enabled);
+            w.field("fromVlan", &v.from_vlan);
+            w.optional("mdnsName", &v.mdns_name);
+            w.optional("mdnsProtocol", &v.mdns_protocol);
+            w.field("service", &v.service);
+            w.field("toVlan", &v.to_vlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            MulticastDnsProxyServiceRule,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(MulticastDnsProxyServiceRule {
+                enabled: f.optional("enabled")?,
+                from_vlan: f.required("fromVlan")?,
+                mdns_name: f.optional("mdnsName")?,
+                mdns_protocol: f.optional("mdnsProtocol")?,
+                service: f.optional("service")?,
+                to_vlan: f.required("toVlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "MulticastDnsProxyServiceRule",
+            fields,
+        )
+    }
 }
 impl MulticastDnsProxyServiceRule {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6853,51 +8435,85 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRuleService {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseAccessControlProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<AccessControlProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<AccessControlProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseAccessControlProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseAccessControlProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseAccessControlProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseAccessControlProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseAccessControlProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseAccessControlProfileQueryData {
     /// Creates a value with every field empty.
@@ -6960,51 +8576,85 @@ impl QueryResponseAccessControlProfileQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseApplicationPolicyQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<ApplicationPolicyQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<ApplicationPolicyQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseApplicationPolicyQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseApplicationPolicyQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseApplicationPolicyQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseApplicationPolicyQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseApplicationPolicyQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseApplicationPolicyQueryData {
     /// Creates a value with every field empty.
@@ -7067,51 +8717,85 @@ impl QueryResponseApplicationPolicyQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseClientIsolationProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseClientIsolationProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<ClientIsolationProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<ClientIsolationProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseClientIsolationProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseClientIsolationProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseClientIsolationProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseClientIsolationProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseClientIsolationProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseClientIsolationProfileQueryData {
     /// Creates a value with every field empty.
@@ -7174,51 +8858,85 @@ impl QueryResponseClientIsolationProfileQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseDevicePolicyQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<DevicePolicyQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DevicePolicyQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseDevicePolicyQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseDevicePolicyQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseDevicePolicyQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseDevicePolicyQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseDevicePolicyQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseDevicePolicyQueryData {
     /// Creates a value with every field empty.
@@ -7278,51 +8996,85 @@ impl QueryResponseDevicePolicyQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseDhcpConfigServiceProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<DhcpConfigServiceProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DhcpConfigServiceProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseDhcpConfigServiceProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseDhcpConfigServiceProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseDhcpConfigServiceProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseDhcpConfigServiceProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseDhcpConfigServiceProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseDhcpConfigServiceProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseDhcpConfigServiceProfileQueryData {
     /// Creates a value with every field empty.
@@ -7385,51 +9137,85 @@ impl QueryResponseDhcpConfigServiceProfileQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseEthernetPortProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<EthernetPortProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<EthernetPortProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseEthernetPortProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseEthernetPortProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseEthernetPortProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseEthernetPortProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseEthernetPortProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseEthernetPortProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseEthernetPortProfileQueryData {
     /// Creates a value with every field empty.
@@ -7492,51 +9278,85 @@ impl QueryResponseEthernetPortProfileQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseHotspot20IdentityProviderQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<Hotspot20IdentityProviderQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Hotspot20IdentityProviderQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseHotspot20IdentityProviderQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseHotspot20IdentityProviderQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseHotspot20IdentityProviderQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseHotspot20IdentityProviderQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseHotspot20IdentityProviderQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseHotspot20IdentityProviderQueryData {
     /// Creates a value with every field empty.
@@ -7599,51 +9419,85 @@ impl QueryResponseHotspot20IdentityProviderQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20OperatorQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseHotspot20OperatorQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<Hotspot20OperatorQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<Hotspot20OperatorQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseHotspot20OperatorQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseHotspot20OperatorQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseHotspot20OperatorQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseHotspot20OperatorQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseHotspot20OperatorQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseHotspot20OperatorQueryData {
     /// Creates a value with every field empty.
@@ -7706,51 +9560,85 @@ impl QueryResponseHotspot20OperatorQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseL2AclPolicyQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<L2AclPolicyQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<L2AclPolicyQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseL2AclPolicyQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseL2AclPolicyQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseL2AclPolicyQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseL2AclPolicyQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseL2AclPolicyQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseL2AclPolicyQueryData {
     /// Creates a value with every field empty.
@@ -7810,51 +9698,85 @@ impl QueryResponseL2AclPolicyQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseL3AclPolicyQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<L3AclPolicyQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<L3AclPolicyQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseL3AclPolicyQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseL3AclPolicyQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseL3AclPolicyQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseL3AclPolicyQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseL3AclPolicyQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseL3AclPolicyQueryData {
     /// Creates a value with every field empty.
@@ -7914,51 +9836,85 @@ impl QueryResponseL3AclPolicyQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseLbsServerProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<LbsServerProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<LbsServerProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseLbsServerProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseLbsServerProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseLbsServerProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseLbsServerProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseLbsServerProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseLbsServerProfileQueryData {
     /// Creates a value with every field empty.
@@ -8021,51 +9977,85 @@ impl QueryResponseLbsServerProfileQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMulticastDnsProxyProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseMulticastDnsProxyProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<MulticastDnsProxyProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<MulticastDnsProxyProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseMulticastDnsProxyProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseMulticastDnsProxyProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseMulticastDnsProxyProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseMulticastDnsProxyProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseMulticastDnsProxyProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseMulticastDnsProxyProfileQueryData {
     /// Creates a value with every field empty.
@@ -8128,51 +10118,85 @@ impl QueryResponseMulticastDnsProxyProfileQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseRadiusServerProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<RadiusServerProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<RadiusServerProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseRadiusServerProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseRadiusServerProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseRadiusServerProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseRadiusServerProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseRadiusServerProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseRadiusServerProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseRadiusServerProfileQueryData {
     /// Creates a value with every field empty.
@@ -8235,51 +10259,85 @@ impl QueryResponseRadiusServerProfileQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseRoguePolicyQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<RoguePolicyQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<RoguePolicyQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseRoguePolicyQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseRoguePolicyQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseRoguePolicyQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseRoguePolicyQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseRoguePolicyQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseRoguePolicyQueryData {
     /// Creates a value with every field empty.
@@ -8339,51 +10397,85 @@ impl QueryResponseRoguePolicyQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSnmpAgentProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseSnmpAgentProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<SnmpAgentProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<SnmpAgentProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseSnmpAgentProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseSnmpAgentProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseSnmpAgentProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseSnmpAgentProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseSnmpAgentProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseSnmpAgentProfileQueryData {
     /// Creates a value with every field empty.
@@ -8446,51 +10538,85 @@ impl QueryResponseSnmpAgentProfileQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSoftGreProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseSoftGreProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<SoftGreProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<SoftGreProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseSoftGreProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseSoftGreProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseSoftGreProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseSoftGreProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseSoftGreProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseSoftGreProfileQueryData {
     /// Creates a value with every field empty.
@@ -8550,51 +10676,85 @@ impl QueryResponseSoftGreProfileQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseSyslogServerProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<SyslogServerProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<SyslogServerProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseSyslogServerProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseSyslogServerProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseSyslogServerProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseSyslogServerProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseSyslogServerProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseSyslogServerProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseSyslogServerProfileQueryData {
     /// Creates a value with every field empty.
@@ -8657,51 +10817,82 @@ impl QueryResponseSyslogServerProfileQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTunnelProfileDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseTunnelProfile {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<TunnelProfile>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<TunnelProfile>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseTunnelProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseTunnelProfile,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QueryResponseTunnelProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(QueryResponseTunnelProfile {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseTunnelProfile",
+            fields,
+        )
+    }
 }
 impl QueryResponseTunnelProfile {
     /// Creates a value with every field empty.
@@ -8761,51 +10952,85 @@ impl QueryResponseTunnelProfile {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseVlanPoolProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<VlanPoolProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<VlanPoolProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseVlanPoolProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseVlanPoolProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseVlanPoolProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseVlanPoolProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseVlanPoolProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseVlanPoolProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseVlanPoolProfileQueryData {
     /// Creates a value with every field empty.
@@ -8865,51 +11090,85 @@ impl QueryResponseVlanPoolProfileQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseWifiCallingServiceProfileQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<WifiCallingServiceProfileQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<WifiCallingServiceProfileQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseWifiCallingServiceProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseWifiCallingServiceProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseWifiCallingServiceProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseWifiCallingServiceProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseWifiCallingServiceProfileQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseWifiCallingServiceProfileQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseWifiCallingServiceProfileQueryData {
     /// Creates a value with every field empty.
@@ -8972,18 +11231,16 @@ impl QueryResponseWifiCallingServiceProfileQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServerProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `primary`
     ///
@@ -8992,16 +11249,45 @@ pub struct RadiusServerProfile {
     /// `secondary`
     ///
     /// Wire name `secondary`; `RadiusServerV11`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<RadiusServerV11>,
     /// `type`
     ///
     /// Wire name `type`; `RadiusServerProfileType`; optional; may be null.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<RadiusServerProfileType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RadiusServerProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RadiusServerProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.field("primary", &v.primary);
+            w.optional("secondary", &v.secondary);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusServerProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RadiusServerProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(RadiusServerProfile {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                primary: f.required("primary")?,
+                secondary: f.optional("secondary")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RadiusServerProfile", fields)
+    }
 }
 impl RadiusServerProfile {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9041,42 +11327,79 @@ impl RadiusServerProfile {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RadiusServerProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `primary`
     ///
     /// Wire name `primary`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primary: Option<String>,
     /// `secondary`
     ///
     /// Wire name `secondary`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<String>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RadiusServerProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &RadiusServerProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("type", &v.type_);
+            w.optional("primary", &v.primary);
+            w.optional("secondary", &v.secondary);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            RadiusServerProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(RadiusServerProfileQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                type_: f.optional("type")?,
+                primary: f.optional("primary")?,
+                secondary: f.optional("secondary")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "RadiusServerProfileQueryData",
+            fields,
+        )
+    }
 }
 impl RadiusServerProfileQueryData {
     /// Creates a value with every field empty.
@@ -9182,7 +11505,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServerV1 {
     /// `ip`
@@ -9196,11 +11519,37 @@ pub struct RadiusServerV1 {
     /// `sharedSecret`
     ///
     /// Wire name `sharedSecret`; `string`; required; secret: redacted in `Debug`; max_length: 255; min_length: 1.
-    #[serde(rename = "sharedSecret")]
     pub shared_secret: ruckus_one_runtime::Secret,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RadiusServerV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RadiusServerV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("ip", &v.ip);
+            w.field("port", &v.port);
+            w.field("sharedSecret", &v.shared_secret);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RadiusServerV1, ruckus_one_runtime::object::FieldError> {
+            Ok(RadiusServerV1 {
+                ip: f.required("ip")?,
+                port: f.required("port")?,
+                shared_secret: f.required("sharedSecret")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RadiusServerV1", fields)
+    }
 }
 impl RadiusServerV1 {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9222,17 +11571,12 @@ impl RadiusServerV1 {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerV1_1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServerV11 {
     /// `autoFallbackDisable`
     ///
     /// Wire name `autoFallbackDisable`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "autoFallbackDisable",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub auto_fallback_disable: Option<bool>,
     /// `ip`
     ///
@@ -9245,11 +11589,39 @@ pub struct RadiusServerV11 {
     /// `sharedSecret`
     ///
     /// Wire name `sharedSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 255; min_length: 1.
-    #[serde(rename = "sharedSecret", default, skip_serializing_if = "Option::is_none")]
     pub shared_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RadiusServerV11 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RadiusServerV11, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("autoFallbackDisable", &v.auto_fallback_disable);
+            w.field("ip", &v.ip);
+            w.field("port", &v.port);
+            w.optional("sharedSecret", &v.shared_secret);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusServerV11 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RadiusServerV11, ruckus_one_runtime::object::FieldError> {
+            Ok(RadiusServerV11 {
+                auto_fallback_disable: f.optional("autoFallbackDisable")?,
+                ip: f.required("ip")?,
+                port: f.required("port")?,
+                shared_secret: f.optional("sharedSecret")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RadiusServerV11", fields)
+    }
 }
 impl RadiusServerV11 {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9281,18 +11653,16 @@ impl RadiusServerV11 {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `primary`
     ///
@@ -9301,16 +11671,45 @@ pub struct RadiusV1 {
     /// `secondary`
     ///
     /// Wire name `secondary`; `RadiusServerV1`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<RadiusServerV1>,
     /// `type`
     ///
     /// Wire name `type`; `RadiusV1Type`; optional; may be null.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<RadiusV1Type>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RadiusV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RadiusV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.field("primary", &v.primary);
+            w.optional("secondary", &v.secondary);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RadiusV1, ruckus_one_runtime::object::FieldError> {
+            Ok(RadiusV1 {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                primary: f.required("primary")?,
+                secondary: f.optional("secondary")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RadiusV1", fields)
+    }
 }
 impl RadiusV1 {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9405,27 +11804,51 @@ impl<'de> serde::Deserialize<'de> for RadiusV1Type {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RateLimiting).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RateLimiting {
     /// `downlinkLimit`
     ///
     /// Wire name `downlinkLimit`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(rename = "downlinkLimit", default, skip_serializing_if = "Option::is_none")]
     pub downlink_limit: Option<i64>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `uplinkLimit`
     ///
     /// Wire name `uplinkLimit`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
-    #[serde(rename = "uplinkLimit", default, skip_serializing_if = "Option::is_none")]
     pub uplink_limit: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RateLimiting {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RateLimiting, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("downlinkLimit", &v.downlink_limit);
+            w.optional("enabled", &v.enabled);
+            w.optional("uplinkLimit", &v.uplink_limit);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RateLimiting {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RateLimiting, ruckus_one_runtime::object::FieldError> {
+            Ok(RateLimiting {
+                downlink_limit: f.optional("downlinkLimit")?,
+                enabled: f.optional("enabled")?,
+                uplink_limit: f.optional("uplinkLimit")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RateLimiting", fields)
+    }
 }
 impl RateLimiting {
     /// Creates a value with every field empty.
@@ -9458,18 +11881,16 @@ impl RateLimiting {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RogueClassificationPolicyRule {
     /// `classification`
     ///
     /// Wire name `classification`; `RogueClassificationPolicyRuleClassification`; required; may be null.
-    #[serde(default)]
     pub classification: Option<RogueClassificationPolicyRuleClassification>,
     /// `moreInfo`
     ///
     /// Wire name `moreInfo`; `string`; optional.
-    #[serde(rename = "moreInfo", default, skip_serializing_if = "Option::is_none")]
     pub more_info: Option<String>,
     /// `name`
     ///
@@ -9482,11 +11903,51 @@ pub struct RogueClassificationPolicyRule {
     /// `type`
     ///
     /// Wire name `type`; `RogueClassificationPolicyRuleType`; required; may be null.
-    #[serde(rename = "type", default)]
     pub type_: Option<RogueClassificationPolicyRuleType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RogueClassificationPolicyRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &RogueClassificationPolicyRule,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("classification", &v.classification);
+            w.optional("moreInfo", &v.more_info);
+            w.field("name", &v.name);
+            w.field("priority", &v.priority);
+            w.field("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            RogueClassificationPolicyRule,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(RogueClassificationPolicyRule {
+                classification: f.optional("classification")?,
+                more_info: f.optional("moreInfo")?,
+                name: f.required("name")?,
+                priority: f.required("priority")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "RogueClassificationPolicyRule",
+            fields,
+        )
+    }
 }
 impl RogueClassificationPolicyRule {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9689,18 +12150,16 @@ impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRuleType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RoguePolicy).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RoguePolicy {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -9709,11 +12168,39 @@ pub struct RoguePolicy {
     /// `rules`
     ///
     /// Wire name `rules`; `array<RogueClassificationPolicyRule>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<RogueClassificationPolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RoguePolicy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RoguePolicy, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("rules", &v.rules);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RoguePolicy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RoguePolicy, ruckus_one_runtime::object::FieldError> {
+            Ok(RoguePolicy {
+                description: f.optional("description")?,
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                rules: f.optional("rules")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RoguePolicy", fields)
+    }
 }
 impl RoguePolicy {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9750,37 +12237,63 @@ impl RoguePolicy {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RoguePolicyQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `numOfRules`
     ///
     /// Wire name `numOfRules`; `integer`; optional.
-    #[serde(rename = "numOfRules", default, skip_serializing_if = "Option::is_none")]
     pub num_of_rules: Option<i64>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RoguePolicyQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RoguePolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("numOfRules", &v.num_of_rules);
+            w.optional("venueIds", &v.venue_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RoguePolicyQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RoguePolicyQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(RoguePolicyQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                num_of_rules: f.optional("numOfRules")?,
+                venue_ids: f.optional("venueIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "RoguePolicyQueryData", fields)
+    }
 }
 impl RoguePolicyQueryData {
     /// Creates a value with every field empty.
@@ -9825,31 +12338,61 @@ impl RoguePolicyQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentNotificationSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SnmpAgentNotificationSettings {
     /// `targetIpAddress`
     ///
     /// Wire name `targetIpAddress`; `string`; optional.
-    #[serde(
-        rename = "targetIpAddress",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub target_ip_address: Option<String>,
     /// `targetPort`
     ///
     /// Wire name `targetPort`; `integer`; optional; default: 162; format: int32; maximum: 65535; minimum: 1.
-    #[serde(rename = "targetPort", default, skip_serializing_if = "Option::is_none")]
     pub target_port: Option<i64>,
     /// `type`
     ///
     /// Wire name `type`; `SnmpAgentNotificationSettingsType`; optional; default: TRAP.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<SnmpAgentNotificationSettingsType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SnmpAgentNotificationSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SnmpAgentNotificationSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("targetIpAddress", &v.target_ip_address);
+            w.optional("targetPort", &v.target_port);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            SnmpAgentNotificationSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(SnmpAgentNotificationSettings {
+                target_ip_address: f.optional("targetIpAddress")?,
+                target_port: f.optional("targetPort")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "SnmpAgentNotificationSettings",
+            fields,
+        )
+    }
 }
 impl SnmpAgentNotificationSettings {
     /// Creates a value with every field empty.
@@ -9940,13 +12483,12 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettingsType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpAgentProfileV1_1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SnmpAgentProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -9955,16 +12497,43 @@ pub struct SnmpAgentProfile {
     /// `snmpV2Agents`
     ///
     /// Wire name `snmpV2Agents`; `array<SnmpV2Agent>`; optional; max_items: 2; min_items: 0.
-    #[serde(rename = "snmpV2Agents", default, skip_serializing_if = "Option::is_none")]
     pub snmp_v2_agents: Option<Vec<SnmpV2Agent>>,
     /// `snmpV3Agents`
     ///
     /// Wire name `snmpV3Agents`; `array<SnmpV3Agent>`; optional; max_items: 2; min_items: 0.
-    #[serde(rename = "snmpV3Agents", default, skip_serializing_if = "Option::is_none")]
     pub snmp_v3_agents: Option<Vec<SnmpV3Agent>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SnmpAgentProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SnmpAgentProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("snmpV2Agents", &v.snmp_v2_agents);
+            w.optional("snmpV3Agents", &v.snmp_v3_agents);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SnmpAgentProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(SnmpAgentProfile {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                snmp_v2_agents: f.optional("snmpV2Agents")?,
+                snmp_v3_agents: f.optional("snmpV3Agents")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SnmpAgentProfile", fields)
+    }
 }
 impl SnmpAgentProfile {
     /// Creates a value from the required fields; optional fields start empty.
@@ -9998,61 +12567,94 @@ impl SnmpAgentProfile {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SnmpAgentProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SnmpAgentProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `communityNames`
     ///
     /// Wire name `communityNames`; `array<string>`; optional.
-    #[serde(rename = "communityNames", default, skip_serializing_if = "Option::is_none")]
     pub community_names: Option<Vec<String>>,
     /// `userNames`
     ///
     /// Wire name `userNames`; `array<string>`; optional.
-    #[serde(rename = "userNames", default, skip_serializing_if = "Option::is_none")]
     pub user_names: Option<Vec<String>>,
     /// `apSerialNumbers`
     ///
     /// Wire name `apSerialNumbers`; `array<string>`; optional.
-    #[serde(
-        rename = "apSerialNumbers",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ap_serial_numbers: Option<Vec<String>>,
     /// `apNames`
     ///
     /// Wire name `apNames`; `array<string>`; optional.
-    #[serde(rename = "apNames", default, skip_serializing_if = "Option::is_none")]
     pub ap_names: Option<Vec<String>>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// `venueNames`
     ///
     /// Wire name `venueNames`; `array<string>`; optional.
-    #[serde(rename = "venueNames", default, skip_serializing_if = "Option::is_none")]
     pub venue_names: Option<Vec<String>>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SnmpAgentProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SnmpAgentProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("communityNames", &v.community_names);
+            w.optional("userNames", &v.user_names);
+            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional("apNames", &v.ap_names);
+            w.optional("venueIds", &v.venue_ids);
+            w.optional("venueNames", &v.venue_names);
+            w.optional("tags", &v.tags);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SnmpAgentProfileQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(SnmpAgentProfileQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                community_names: f.optional("communityNames")?,
+                user_names: f.optional("userNames")?,
+                ap_serial_numbers: f.optional("apSerialNumbers")?,
+                ap_names: f.optional("apNames")?,
+                venue_ids: f.optional("venueIds")?,
+                venue_names: f.optional("venueNames")?,
+                tags: f.optional("tags")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "SnmpAgentProfileQueryData",
+            fields,
+        )
+    }
 }
 impl SnmpAgentProfileQueryData {
     /// Creates a value with every field empty.
@@ -10121,44 +12723,57 @@ impl SnmpAgentProfileQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV2Agent).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SnmpV2Agent {
     /// `communityName`
     ///
     /// Wire name `communityName`; `string`; required; max_length: 32; min_length: 1.
-    #[serde(rename = "communityName")]
     pub community_name: String,
     /// `notificationPrivilege`
     ///
     /// Wire name `notificationPrivilege`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "notificationPrivilege",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub notification_privilege: Option<bool>,
     /// `notificationSettings`
     ///
     /// Wire name `notificationSettings`; `SnmpAgentNotificationSettings`; optional.
-    #[serde(
-        rename = "notificationSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub notification_settings: Option<SnmpAgentNotificationSettings>,
     /// `readOnlyPrivilege`
     ///
     /// Wire name `readOnlyPrivilege`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "readOnlyPrivilege",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub read_only_privilege: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SnmpV2Agent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SnmpV2Agent, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("communityName", &v.community_name);
+            w.optional("notificationPrivilege", &v.notification_privilege);
+            w.optional("notificationSettings", &v.notification_settings);
+            w.optional("readOnlyPrivilege", &v.read_only_privilege);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SnmpV2Agent, ruckus_one_runtime::object::FieldError> {
+            Ok(SnmpV2Agent {
+                community_name: f.required("communityName")?,
+                notification_privilege: f.optional("notificationPrivilege")?,
+                notification_settings: f.optional("notificationSettings")?,
+                read_only_privilege: f.optional("readOnlyPrivilege")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SnmpV2Agent", fields)
+    }
 }
 impl SnmpV2Agent {
     /// Creates a value from the required fields; optional fields start empty.
@@ -10195,72 +12810,81 @@ impl SnmpV2Agent {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SnmpV3AgentV1_1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SnmpV3Agent {
     /// `authenticationPassphrase`
     ///
     /// Wire name `authenticationPassphrase`; `string`; required; secret: redacted in `Debug`; max_length: 32; min_length: 8.
-    #[serde(rename = "authenticationPassphrase")]
     pub authentication_passphrase: ruckus_one_runtime::Secret,
     /// `authenticationType`
     ///
     /// Wire name `authenticationType`; `SnmpV3AgentAuthenticationType`; optional; default: SHA.
-    #[serde(
-        rename = "authenticationType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authentication_type: Option<SnmpV3AgentAuthenticationType>,
     /// `notificationPrivilege`
     ///
     /// Wire name `notificationPrivilege`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "notificationPrivilege",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub notification_privilege: Option<bool>,
     /// `notificationSettings`
     ///
     /// Wire name `notificationSettings`; `SnmpAgentNotificationSettings`; optional.
-    #[serde(
-        rename = "notificationSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub notification_settings: Option<SnmpAgentNotificationSettings>,
     /// `privacyPassphrase`
     ///
     /// Wire name `privacyPassphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 32; min_length: 8.
-    #[serde(
-        rename = "privacyPassphrase",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub privacy_passphrase: Option<ruckus_one_runtime::Secret>,
     /// `privacyType`
     ///
     /// Wire name `privacyType`; `SnmpV3AgentPrivacyType`; optional; default: NONE.
-    #[serde(rename = "privacyType", default, skip_serializing_if = "Option::is_none")]
     pub privacy_type: Option<SnmpV3AgentPrivacyType>,
     /// `readOnlyPrivilege`
     ///
     /// Wire name `readOnlyPrivilege`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "readOnlyPrivilege",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub read_only_privilege: Option<bool>,
     /// `userName`
     ///
     /// Wire name `userName`; `string`; required; max_length: 32; min_length: 3.
-    #[serde(rename = "userName")]
     pub user_name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SnmpV3Agent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SnmpV3Agent, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("authenticationPassphrase", &v.authentication_passphrase);
+            w.optional("authenticationType", &v.authentication_type);
+            w.optional("notificationPrivilege", &v.notification_privilege);
+            w.optional("notificationSettings", &v.notification_settings);
+            w.optional("privacyPassphrase", &v.privacy_passphrase);
+            w.optional("privacyType", &v.privacy_type);
+            w.optional("readOnlyPrivilege", &v.read_only_privilege);
+            w.field("userName", &v.user_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SnmpV3Agent, ruckus_one_runtime::object::FieldError> {
+            Ok(SnmpV3Agent {
+                authentication_passphrase: f.required("authenticationPassphrase")?,
+                authentication_type: f.optional("authenticationType")?,
+                notification_privilege: f.optional("notificationPrivilege")?,
+                notification_settings: f.optional("notificationSettings")?,
+                privacy_passphrase: f.optional("privacyPassphrase")?,
+                privacy_type: f.optional("privacyType")?,
+                read_only_privilege: f.optional("readOnlyPrivilege")?,
+                user_name: f.required("userName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SnmpV3Agent", fields)
+    }
 }
 impl SnmpV3Agent {
     /// Creates a value from the required fields; optional fields start empty.
@@ -10442,73 +13066,44 @@ impl<'de> serde::Deserialize<'de> for SnmpV3AgentPrivacyType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SoftGreProfile {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `disassociateClientEnabled`
     ///
     /// Wire name `disassociateClientEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "disassociateClientEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub disassociate_client_enabled: Option<bool>,
     /// `gatewayFailbackEnabled`
     ///
     /// Wire name `gatewayFailbackEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "gatewayFailbackEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub gateway_failback_enabled: Option<bool>,
     /// `gatewaySecondaryToPrimaryTimer`
     ///
     /// Wire name `gatewaySecondaryToPrimaryTimer`; `integer`; optional; default: 60; format: int32; maximum: 1440; minimum: 60.
-    #[serde(
-        rename = "gatewaySecondaryToPrimaryTimer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub gateway_secondary_to_primary_timer: Option<i64>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `keepAliveInterval`
     ///
     /// Wire name `keepAliveInterval`; `integer`; optional; default: 10; format: int32; maximum: 180; minimum: 1.
-    #[serde(
-        rename = "keepAliveInterval",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub keep_alive_interval: Option<i64>,
     /// `keepAliveRetryTimes`
     ///
     /// Wire name `keepAliveRetryTimes`; `integer`; optional; default: 5; format: int32; maximum: 10; minimum: 2.
-    #[serde(
-        rename = "keepAliveRetryTimes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub keep_alive_retry_times: Option<i64>,
     /// `mtuSize`
     ///
     /// Wire name `mtuSize`; `integer`; optional; format: int32; maximum: 9018; minimum: 850.
-    #[serde(rename = "mtuSize", default, skip_serializing_if = "Option::is_none")]
     pub mtu_size: Option<i64>,
     /// `mtuType`
     ///
     /// Wire name `mtuType`; `SoftGreProfileMtuType`; optional; default: AUTO.
-    #[serde(rename = "mtuType", default, skip_serializing_if = "Option::is_none")]
     pub mtu_type: Option<SoftGreProfileMtuType>,
     /// `name`
     ///
@@ -10517,20 +13112,63 @@ pub struct SoftGreProfile {
     /// `primaryGatewayAddress`
     ///
     /// Wire name `primaryGatewayAddress`; `string`; required.
-    #[serde(rename = "primaryGatewayAddress")]
     pub primary_gateway_address: String,
     /// `secondaryGatewayAddress`
     ///
     /// Wire name `secondaryGatewayAddress`; `string`; optional.
-    #[serde(
-        rename = "secondaryGatewayAddress",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub secondary_gateway_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SoftGreProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SoftGreProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("description", &v.description);
+            w.optional("disassociateClientEnabled", &v.disassociate_client_enabled);
+            w.optional("gatewayFailbackEnabled", &v.gateway_failback_enabled);
+            w.optional(
+                "gatewaySecondaryToPrimaryTimer",
+                &v.gateway_secondary_to_primary_timer,
+            );
+            w.optional("id", &v.id);
+            w.optional("keepAliveInterval", &v.keep_alive_interval);
+            w.optional("keepAliveRetryTimes", &v.keep_alive_retry_times);
+            w.optional("mtuSize", &v.mtu_size);
+            w.optional("mtuType", &v.mtu_type);
+            w.field("name", &v.name);
+            w.field("primaryGatewayAddress", &v.primary_gateway_address);
+            w.optional("secondaryGatewayAddress", &v.secondary_gateway_address);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SoftGreProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SoftGreProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(SoftGreProfile {
+                description: f.optional("description")?,
+                disassociate_client_enabled: f.optional("disassociateClientEnabled")?,
+                gateway_failback_enabled: f.optional("gatewayFailbackEnabled")?,
+                gateway_secondary_to_primary_timer: f
+                    .optional("gatewaySecondaryToPrimaryTimer")?,
+                id: f.optional("id")?,
+                keep_alive_interval: f.optional("keepAliveInterval")?,
+                keep_alive_retry_times: f.optional("keepAliveRetryTimes")?,
+                mtu_size: f.optional("mtuSize")?,
+                mtu_type: f.optional("mtuType")?,
+                name: f.required("name")?,
+                primary_gateway_address: f.required("primaryGatewayAddress")?,
+                secondary_gateway_address: f.optional("secondaryGatewayAddress")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SoftGreProfile", fields)
+    }
 }
 impl SoftGreProfile {
     /// Creates a value from the required fields; optional fields start empty.
@@ -10665,92 +13303,112 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileMtuType {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SoftGreProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SoftGreProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `primaryGatewayAddress`
     ///
     /// Wire name `primaryGatewayAddress`; `string`; optional.
-    #[serde(
-        rename = "primaryGatewayAddress",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub primary_gateway_address: Option<String>,
     /// `secondaryGatewayAddress`
     ///
     /// Wire name `secondaryGatewayAddress`; `string`; optional.
-    #[serde(
-        rename = "secondaryGatewayAddress",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub secondary_gateway_address: Option<String>,
     /// `mtuType`
     ///
     /// Wire name `mtuType`; `SoftGreProfileQueryDataMtuType`; optional.
-    #[serde(rename = "mtuType", default, skip_serializing_if = "Option::is_none")]
     pub mtu_type: Option<SoftGreProfileQueryDataMtuType>,
     /// `mtuSize`
     ///
     /// Wire name `mtuSize`; `integer`; optional; format: int32.
-    #[serde(rename = "mtuSize", default, skip_serializing_if = "Option::is_none")]
     pub mtu_size: Option<i64>,
     /// `keepAliveInterval`
     ///
     /// Wire name `keepAliveInterval`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "keepAliveInterval",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub keep_alive_interval: Option<i64>,
     /// `keepAliveRetryTimes`
     ///
     /// Wire name `keepAliveRetryTimes`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "keepAliveRetryTimes",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub keep_alive_retry_times: Option<i64>,
     /// `disassociateClientEnabled`
     ///
     /// Wire name `disassociateClientEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "disassociateClientEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub disassociate_client_enabled: Option<bool>,
     /// `activations`
     ///
     /// Wire name `activations`; `array<Activation>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub activations: Option<Vec<Activation>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SoftGreProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SoftGreProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("primaryGatewayAddress", &v.primary_gateway_address);
+            w.optional("secondaryGatewayAddress", &v.secondary_gateway_address);
+            w.optional("mtuType", &v.mtu_type);
+            w.optional("mtuSize", &v.mtu_size);
+            w.optional("keepAliveInterval", &v.keep_alive_interval);
+            w.optional("keepAliveRetryTimes", &v.keep_alive_retry_times);
+            w.optional("disassociateClientEnabled", &v.disassociate_client_enabled);
+            w.optional("activations", &v.activations);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SoftGreProfileQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(SoftGreProfileQueryData {
+                id: f.optional("id")?,
+                tenant_id: f.optional("tenantId")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                primary_gateway_address: f.optional("primaryGatewayAddress")?,
+                secondary_gateway_address: f.optional("secondaryGatewayAddress")?,
+                mtu_type: f.optional("mtuType")?,
+                mtu_size: f.optional("mtuSize")?,
+                keep_alive_interval: f.optional("keepAliveInterval")?,
+                keep_alive_retry_times: f.optional("keepAliveRetryTimes")?,
+                disassociate_client_enabled: f.optional("disassociateClientEnabled")?,
+                activations: f.optional("activations")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "SoftGreProfileQueryData",
+            fields,
+        )
+    }
 }
 impl SoftGreProfileQueryData {
     /// Creates a value with every field empty.
@@ -10895,27 +13553,61 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryDataMtuType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SupplicantAuthenticationOptions).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SupplicantAuthenticationOptions {
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `type`
     ///
     /// Wire name `type`; `SupplicantAuthenticationOptionsType`; optional; default: DISABLED.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<SupplicantAuthenticationOptionsType>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SupplicantAuthenticationOptions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SupplicantAuthenticationOptions,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("password", &v.password);
+            w.optional("type", &v.type_);
+            w.optional("username", &v.username);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            SupplicantAuthenticationOptions,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(SupplicantAuthenticationOptions {
+                password: f.optional("password")?,
+                type_: f.optional("type")?,
+                username: f.optional("username")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "SupplicantAuthenticationOptions",
+            fields,
+        )
+    }
 }
 impl SupplicantAuthenticationOptions {
     /// Creates a value with every field empty.
@@ -11013,26 +13705,51 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptionsType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SyslogServer {
     /// `port`
     ///
     /// Wire name `port`; `integer`; optional; default: 514; format: int32; maximum: 65535; minimum: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<i64>,
     /// `protocol`
     ///
     /// Wire name `protocol`; `SyslogServerProtocol`; optional; default: UDP.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<SyslogServerProtocol>,
     /// `server`
     ///
     /// Wire name `server`; `string`; required.
     pub server: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SyslogServer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SyslogServer, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("port", &v.port);
+            w.optional("protocol", &v.protocol);
+            w.field("server", &v.server);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SyslogServer {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SyslogServer, ruckus_one_runtime::object::FieldError> {
+            Ok(SyslogServer {
+                port: f.optional("port")?,
+                protocol: f.optional("protocol")?,
+                server: f.required("server")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SyslogServer", fields)
+    }
 }
 impl SyslogServer {
     /// Creates a value from the required fields; optional fields start empty.
@@ -11060,23 +13777,20 @@ impl SyslogServer {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SyslogServerProfile {
     /// `facility`
     ///
     /// Wire name `facility`; `SyslogServerProfileFacility`; optional; default: KEEP_ORIGINAL.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facility: Option<SyslogServerProfileFacility>,
     /// `flowLevel`
     ///
     /// Wire name `flowLevel`; `SyslogServerProfileFlowLevel`; optional; default: CLIENT_FLOW.
-    #[serde(rename = "flowLevel", default, skip_serializing_if = "Option::is_none")]
     pub flow_level: Option<SyslogServerProfileFlowLevel>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -11089,16 +13803,49 @@ pub struct SyslogServerProfile {
     /// `priority`
     ///
     /// Wire name `priority`; `SyslogServerProfilePriority`; optional; default: INFO.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<SyslogServerProfilePriority>,
     /// `secondary`
     ///
     /// Wire name `secondary`; `SyslogServer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<SyslogServer>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SyslogServerProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SyslogServerProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("facility", &v.facility);
+            w.optional("flowLevel", &v.flow_level);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("primary", &v.primary);
+            w.optional("priority", &v.priority);
+            w.optional("secondary", &v.secondary);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SyslogServerProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SyslogServerProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(SyslogServerProfile {
+                facility: f.optional("facility")?,
+                flow_level: f.optional("flowLevel")?,
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                primary: f.required("primary")?,
+                priority: f.optional("priority")?,
+                secondary: f.optional("secondary")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SyslogServerProfile", fields)
+    }
 }
 impl SyslogServerProfile {
     /// Creates a value from the required fields; optional fields start empty.
@@ -11375,51 +14122,85 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfilePriority {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SyslogServerProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `venueIds`
     ///
     /// Wire name `venueIds`; `array<string>`; optional.
-    #[serde(rename = "venueIds", default, skip_serializing_if = "Option::is_none")]
     pub venue_ids: Option<Vec<String>>,
     /// `primaryServer`
     ///
     /// Wire name `primaryServer`; `string`; optional.
-    #[serde(rename = "primaryServer", default, skip_serializing_if = "Option::is_none")]
     pub primary_server: Option<String>,
     /// `secondaryServer`
     ///
     /// Wire name `secondaryServer`; `string`; optional.
-    #[serde(
-        rename = "secondaryServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub secondary_server: Option<String>,
     /// `facility`
     ///
     /// Wire name `facility`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facility: Option<String>,
     /// `flowLevel`
     ///
     /// Wire name `flowLevel`; `string`; optional.
-    #[serde(rename = "flowLevel", default, skip_serializing_if = "Option::is_none")]
     pub flow_level: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SyslogServerProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SyslogServerProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("venueIds", &v.venue_ids);
+            w.optional("primaryServer", &v.primary_server);
+            w.optional("secondaryServer", &v.secondary_server);
+            w.optional("facility", &v.facility);
+            w.optional("flowLevel", &v.flow_level);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SyslogServerProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            SyslogServerProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(SyslogServerProfileQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                venue_ids: f.optional("venueIds")?,
+                primary_server: f.optional("primaryServer")?,
+                secondary_server: f.optional("secondaryServer")?,
+                facility: f.optional("facility")?,
+                flow_level: f.optional("flowLevel")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "SyslogServerProfileQueryData",
+            fields,
+        )
+    }
 }
 impl SyslogServerProfileQueryData {
     /// Creates a value with every field empty.
@@ -11476,23 +14257,20 @@ impl SyslogServerProfileQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SyslogServerProfileV1 {
     /// `facility`
     ///
     /// Wire name `facility`; `SyslogServerProfileV1Facility`; optional; default: KEEP_ORIGINAL.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facility: Option<SyslogServerProfileV1Facility>,
     /// `flowLevel`
     ///
     /// Wire name `flowLevel`; `SyslogServerProfileV1FlowLevel`; optional; default: CLIENT_FLOW.
-    #[serde(rename = "flowLevel", default, skip_serializing_if = "Option::is_none")]
     pub flow_level: Option<SyslogServerProfileV1FlowLevel>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -11505,21 +14283,58 @@ pub struct SyslogServerProfileV1 {
     /// `priority`
     ///
     /// Wire name `priority`; `SyslogServerProfileV1Priority`; optional; default: INFO.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<SyslogServerProfileV1Priority>,
     /// `secondary`
     ///
     /// Wire name `secondary`; `SyslogServer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<SyslogServer>,
     /// `venues`
     ///
     /// Wire name `venues`; `array<IdAndName>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub venues: Option<Vec<IdAndName>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SyslogServerProfileV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SyslogServerProfileV1,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("facility", &v.facility);
+            w.optional("flowLevel", &v.flow_level);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("primary", &v.primary);
+            w.optional("priority", &v.priority);
+            w.optional("secondary", &v.secondary);
+            w.optional("venues", &v.venues);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SyslogServerProfileV1, ruckus_one_runtime::object::FieldError> {
+            Ok(SyslogServerProfileV1 {
+                facility: f.optional("facility")?,
+                flow_level: f.optional("flowLevel")?,
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                primary: f.required("primary")?,
+                priority: f.optional("priority")?,
+                secondary: f.optional("secondary")?,
+                venues: f.optional("venues")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SyslogServerProfileV1", fields)
+    }
 }
 impl SyslogServerProfileV1 {
     /// Creates a value from the required fields; optional fields start empty.
@@ -11857,121 +14672,135 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProtocol {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunnelProfileDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TunnelProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `mtuType`
     ///
     /// Wire name `mtuType`; `string`; optional.
-    #[serde(rename = "mtuType", default, skip_serializing_if = "Option::is_none")]
     pub mtu_type: Option<String>,
     /// `mtuSize`
     ///
     /// Wire name `mtuSize`; `integer`; optional; format: int32.
-    #[serde(rename = "mtuSize", default, skip_serializing_if = "Option::is_none")]
     pub mtu_size: Option<i64>,
     /// `forceFragmentation`
     ///
     /// Wire name `forceFragmentation`; `boolean`; optional.
-    #[serde(
-        rename = "forceFragmentation",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub force_fragmentation: Option<bool>,
     /// `personalIdentityNetworkIds`
     ///
     /// Wire name `personalIdentityNetworkIds`; `array<string>`; optional.
-    #[serde(
-        rename = "personalIdentityNetworkIds",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub personal_identity_network_ids: Option<Vec<String>>,
     /// `sdLanIds`
     ///
     /// Wire name `sdLanIds`; `array<string>`; optional.
-    #[serde(rename = "sdLanIds", default, skip_serializing_if = "Option::is_none")]
     pub sd_lan_ids: Option<Vec<String>>,
     /// `networkIds`
     ///
     /// Wire name `networkIds`; `array<string>`; optional.
-    #[serde(rename = "networkIds", default, skip_serializing_if = "Option::is_none")]
     pub network_ids: Option<Vec<String>>,
     /// `tags`
     ///
     /// Wire name `tags`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// `ageTimeMinutes`
     ///
     /// Wire name `ageTimeMinutes`; `integer`; optional; format: int32.
-    #[serde(rename = "ageTimeMinutes", default, skip_serializing_if = "Option::is_none")]
     pub age_time_minutes: Option<i64>,
     /// `ageTimeUnit`
     ///
     /// Wire name `ageTimeUnit`; `string`; optional.
-    #[serde(rename = "ageTimeUnit", default, skip_serializing_if = "Option::is_none")]
     pub age_time_unit: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `keepAliveInterval`
     ///
     /// Wire name `keepAliveInterval`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "keepAliveInterval",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub keep_alive_interval: Option<i64>,
     /// `keepAliveRetry`
     ///
     /// Wire name `keepAliveRetry`; `integer`; optional; format: int32.
-    #[serde(rename = "keepAliveRetry", default, skip_serializing_if = "Option::is_none")]
     pub keep_alive_retry: Option<i64>,
     /// `mtuRequestTimeout`
     ///
     /// Wire name `mtuRequestTimeout`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "mtuRequestTimeout",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mtu_request_timeout: Option<i64>,
     /// `mtuRequestRetry`
     ///
     /// Wire name `mtuRequestRetry`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "mtuRequestRetry",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub mtu_request_retry: Option<i64>,
     /// `natTraversalEnabled`
     ///
     /// Wire name `natTraversalEnabled`; `boolean`; optional.
-    #[serde(
-        rename = "natTraversalEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub nat_traversal_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TunnelProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TunnelProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("mtuType", &v.mtu_type);
+            w.optional("mtuSize", &v.mtu_size);
+            w.optional("forceFragmentation", &v.force_fragmentation);
+            w.optional("personalIdentityNetworkIds", &v.personal_identity_network_ids);
+            w.optional("sdLanIds", &v.sd_lan_ids);
+            w.optional("networkIds", &v.network_ids);
+            w.optional("tags", &v.tags);
+            w.optional("ageTimeMinutes", &v.age_time_minutes);
+            w.optional("ageTimeUnit", &v.age_time_unit);
+            w.optional("type", &v.type_);
+            w.optional("keepAliveInterval", &v.keep_alive_interval);
+            w.optional("keepAliveRetry", &v.keep_alive_retry);
+            w.optional("mtuRequestTimeout", &v.mtu_request_timeout);
+            w.optional("mtuRequestRetry", &v.mtu_request_retry);
+            w.optional("natTraversalEnabled", &v.nat_traversal_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TunnelProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TunnelProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(TunnelProfile {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                mtu_type: f.optional("mtuType")?,
+                mtu_size: f.optional("mtuSize")?,
+                force_fragmentation: f.optional("forceFragmentation")?,
+                personal_identity_network_ids: f.optional("personalIdentityNetworkIds")?,
+                sd_lan_ids: f.optional("sdLanIds")?,
+                network_ids: f.optional("networkIds")?,
+                tags: f.optional("tags")?,
+                age_time_minutes: f.optional("ageTimeMinutes")?,
+                age_time_unit: f.optional("ageTimeUnit")?,
+                type_: f.optional("type")?,
+                keep_alive_interval: f.optional("keepAliveInterval")?,
+                keep_alive_retry: f.optional("keepAliveRetry")?,
+                mtu_request_timeout: f.optional("mtuRequestTimeout")?,
+                mtu_request_retry: f.optional("mtuRequestRetry")?,
+                nat_traversal_enabled: f.optional("natTraversalEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TunnelProfile", fields)
+    }
 }
 impl TunnelProfile {
     /// Creates a value with every field empty.
@@ -12256,27 +15085,51 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfileType {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueActivation).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueActivation {
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `apModel`
     ///
     /// Wire name `apModel`; `string`; optional.
-    #[serde(rename = "apModel", default, skip_serializing_if = "Option::is_none")]
     pub ap_model: Option<String>,
     /// `portId`
     ///
     /// Wire name `portId`; `integer`; optional; format: int32.
-    #[serde(rename = "portId", default, skip_serializing_if = "Option::is_none")]
     pub port_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueActivation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueActivation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("venueId", &v.venue_id);
+            w.optional("apModel", &v.ap_model);
+            w.optional("portId", &v.port_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueActivation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueActivation, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueActivation {
+                venue_id: f.optional("venueId")?,
+                ap_model: f.optional("apModel")?,
+                port_id: f.optional("portId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueActivation", fields)
+    }
 }
 impl VenueActivation {
     /// Creates a value with every field empty.
@@ -12309,32 +15162,57 @@ impl VenueActivation {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpPoolDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelDhcpPool {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `startAddress`
     ///
     /// Wire name `startAddress`; `string`; optional.
-    #[serde(rename = "startAddress", default, skip_serializing_if = "Option::is_none")]
     pub start_address: Option<String>,
     /// `endAddress`
     ///
     /// Wire name `endAddress`; `string`; optional.
-    #[serde(rename = "endAddress", default, skip_serializing_if = "Option::is_none")]
     pub end_address: Option<String>,
     /// `networkAddress`
     ///
     /// Wire name `networkAddress`; `string`; optional.
-    #[serde(rename = "networkAddress", default, skip_serializing_if = "Option::is_none")]
     pub network_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ViewmodelDhcpPool {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ViewmodelDhcpPool, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("startAddress", &v.start_address);
+            w.optional("endAddress", &v.end_address);
+            w.optional("networkAddress", &v.network_address);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewmodelDhcpPool {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ViewmodelDhcpPool, ruckus_one_runtime::object::FieldError> {
+            Ok(ViewmodelDhcpPool {
+                name: f.optional("name")?,
+                start_address: f.optional("startAddress")?,
+                end_address: f.optional("endAddress")?,
+                network_address: f.optional("networkAddress")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ViewmodelDhcpPool", fields)
+    }
 }
 impl ViewmodelDhcpPool {
     /// Creates a value with every field empty.
@@ -12373,22 +15251,45 @@ impl ViewmodelDhcpPool {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml EpdgDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelEpdg {
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `domain`
     ///
     /// Wire name `domain`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub domain: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ViewmodelEpdg {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ViewmodelEpdg, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("ip", &v.ip);
+            w.optional("domain", &v.domain);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewmodelEpdg {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ViewmodelEpdg, ruckus_one_runtime::object::FieldError> {
+            Ok(ViewmodelEpdg {
+                ip: f.optional("ip")?,
+                domain: f.optional("domain")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ViewmodelEpdg", fields)
+    }
 }
 impl ViewmodelEpdg {
     /// Creates a value with every field empty.
@@ -12415,17 +15316,42 @@ impl ViewmodelEpdg {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20EapDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelHotspot20Eap {
     /// `method`
     ///
     /// Wire name `method`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ViewmodelHotspot20Eap {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ViewmodelHotspot20Eap,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("method", &v.method);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ViewmodelHotspot20Eap, ruckus_one_runtime::object::FieldError> {
+            Ok(ViewmodelHotspot20Eap {
+                method: f.optional("method")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ViewmodelHotspot20Eap", fields)
+    }
 }
 impl ViewmodelHotspot20Eap {
     /// Creates a value with every field empty.
@@ -12446,22 +15372,55 @@ impl ViewmodelHotspot20Eap {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20FriendlyNameDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelHotspot20FriendlyName {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `language`
     ///
     /// Wire name `language`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ViewmodelHotspot20FriendlyName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ViewmodelHotspot20FriendlyName,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("name", &v.name);
+            w.optional("language", &v.language);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20FriendlyName {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ViewmodelHotspot20FriendlyName,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ViewmodelHotspot20FriendlyName {
+                name: f.optional("name")?,
+                language: f.optional("language")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ViewmodelHotspot20FriendlyName",
+            fields,
+        )
+    }
 }
 impl ViewmodelHotspot20FriendlyName {
     /// Creates a value with every field empty.
@@ -12488,22 +15447,52 @@ impl ViewmodelHotspot20FriendlyName {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20NaiRealmDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelHotspot20NaiRealm {
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `eaps`
     ///
     /// Wire name `eaps`; `array<ViewmodelHotspot20Eap>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eaps: Option<Vec<ViewmodelHotspot20Eap>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ViewmodelHotspot20NaiRealm {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ViewmodelHotspot20NaiRealm,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("name", &v.name);
+            w.optional("eaps", &v.eaps);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ViewmodelHotspot20NaiRealm, ruckus_one_runtime::object::FieldError> {
+            Ok(ViewmodelHotspot20NaiRealm {
+                name: f.optional("name")?,
+                eaps: f.optional("eaps")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ViewmodelHotspot20NaiRealm",
+            fields,
+        )
+    }
 }
 impl ViewmodelHotspot20NaiRealm {
     /// Creates a value with every field empty.
@@ -12530,22 +15519,52 @@ impl ViewmodelHotspot20NaiRealm {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Hotspot20PlmnDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelHotspot20Plmn {
     /// `mcc`
     ///
     /// Wire name `mcc`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcc: Option<String>,
     /// `mnc`
     ///
     /// Wire name `mnc`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mnc: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ViewmodelHotspot20Plmn {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ViewmodelHotspot20Plmn,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("mcc", &v.mcc);
+            w.optional("mnc", &v.mnc);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Plmn {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ViewmodelHotspot20Plmn, ruckus_one_runtime::object::FieldError> {
+            Ok(ViewmodelHotspot20Plmn {
+                mcc: f.optional("mcc")?,
+                mnc: f.optional("mnc")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ViewmodelHotspot20Plmn",
+            fields,
+        )
+    }
 }
 impl ViewmodelHotspot20Plmn {
     /// Creates a value with every field empty.
@@ -12572,47 +15591,85 @@ impl ViewmodelHotspot20Plmn {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelMulticastDnsProxyServiceRule {
     /// `ruleIndex`
     ///
     /// Wire name `ruleIndex`; `integer`; optional; format: int32.
-    #[serde(rename = "ruleIndex", default, skip_serializing_if = "Option::is_none")]
     pub rule_index: Option<i64>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `service`
     ///
     /// Wire name `service`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service: Option<String>,
     /// `mdnsName`
     ///
     /// Wire name `mdnsName`; `string`; optional.
-    #[serde(rename = "mdnsName", default, skip_serializing_if = "Option::is_none")]
     pub mdns_name: Option<String>,
     /// `mdnsProtocol`
     ///
     /// Wire name `mdnsProtocol`; `string`; optional.
-    #[serde(rename = "mdnsProtocol", default, skip_serializing_if = "Option::is_none")]
     pub mdns_protocol: Option<String>,
     /// `fromVlan`
     ///
     /// Wire name `fromVlan`; `integer`; optional; format: int32.
-    #[serde(rename = "fromVlan", default, skip_serializing_if = "Option::is_none")]
     pub from_vlan: Option<i64>,
     /// `toVlan`
     ///
     /// Wire name `toVlan`; `integer`; optional; format: int32.
-    #[serde(rename = "toVlan", default, skip_serializing_if = "Option::is_none")]
     pub to_vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ViewmodelMulticastDnsProxyServiceRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ViewmodelMulticastDnsProxyServiceRule,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("ruleIndex", &v.rule_index);
+            w.optional("enabled", &v.enabled);
+            w.optional("service", &v.service);
+            w.optional("mdnsName", &v.mdns_name);
+            w.optional("mdnsProtocol", &v.mdns_protocol);
+            w.optional("fromVlan", &v.from_vlan);
+            w.optional("toVlan", &v.to_vlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ViewmodelMulticastDnsProxyServiceRule,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(ViewmodelMulticastDnsProxyServiceRule {
+                rule_index: f.optional("ruleIndex")?,
+                enabled: f.optional("enabled")?,
+                service: f.optional("service")?,
+                mdns_name: f.optional("mdnsName")?,
+                mdns_protocol: f.optional("mdnsProtocol")?,
+                from_vlan: f.optional("fromVlan")?,
+                to_vlan: f.optional("toVlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "ViewmodelMulticastDnsProxyServiceRule",
+            fields,
+        )
+    }
 }
 impl ViewmodelMulticastDnsProxyServiceRule {
     /// Creates a value with every field empty.
@@ -12669,18 +15726,16 @@ impl ViewmodelMulticastDnsProxyServiceRule {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VlanPoolProfile {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -12689,11 +15744,39 @@ pub struct VlanPoolProfile {
     /// `vlanMembers`
     ///
     /// Wire name `vlanMembers`; `array<string>`; required; max_items: 16; min_items: 0.
-    #[serde(rename = "vlanMembers")]
     pub vlan_members: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VlanPoolProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VlanPoolProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("description", &v.description);
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("vlanMembers", &v.vlan_members);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanPoolProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VlanPoolProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(VlanPoolProfile {
+                description: f.optional("description")?,
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                vlan_members: f.required("vlanMembers")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VlanPoolProfile", fields)
+    }
 }
 impl VlanPoolProfile {
     /// Creates a value from the required fields; optional fields start empty.
@@ -12722,41 +15805,70 @@ impl VlanPoolProfile {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanPoolProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `vlanMembers`
     ///
     /// Wire name `vlanMembers`; `array<string>`; optional.
-    #[serde(rename = "vlanMembers", default, skip_serializing_if = "Option::is_none")]
     pub vlan_members: Option<Vec<String>>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// `wifiNetworkVenueApGroups`
     ///
     /// Wire name `wifiNetworkVenueApGroups`; `array<WifiNetworkVenueApGroupQueryData>`; optional.
-    #[serde(
-        rename = "wifiNetworkVenueApGroups",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub wifi_network_venue_ap_groups: Option<Vec<WifiNetworkVenueApGroupQueryData>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VlanPoolProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VlanPoolProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("vlanMembers", &v.vlan_members);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional("wifiNetworkVenueApGroups", &v.wifi_network_venue_ap_groups);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanPoolProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VlanPoolProfileQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(VlanPoolProfileQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                vlan_members: f.optional("vlanMembers")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                wifi_network_venue_ap_groups: f.optional("wifiNetworkVenueApGroups")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VlanPoolProfileQueryData",
+            fields,
+        )
+    }
 }
 impl VlanPoolProfileQueryData {
     /// Creates a value with every field empty.
@@ -12804,13 +15916,12 @@ impl VlanPoolProfileQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WifiCallingServiceProfile {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `epdgs`
     ///
@@ -12819,21 +15930,56 @@ pub struct WifiCallingServiceProfile {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `qosPriority`
     ///
     /// Wire name `qosPriority`; `WifiCallingServiceProfileQosPriority`; optional; default: WIFICALLING_PRI_VOICE.
-    #[serde(rename = "qosPriority", default, skip_serializing_if = "Option::is_none")]
     pub qos_priority: Option<WifiCallingServiceProfileQosPriority>,
     /// `serviceName`
     ///
     /// Wire name `serviceName`; `string`; required.
-    #[serde(rename = "serviceName")]
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiCallingServiceProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &WifiCallingServiceProfile,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("description", &v.description);
+            w.field("epdgs", &v.epdgs);
+            w.optional("id", &v.id);
+            w.optional("qosPriority", &v.qos_priority);
+            w.field("serviceName", &v.service_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiCallingServiceProfile, ruckus_one_runtime::object::FieldError> {
+            Ok(WifiCallingServiceProfile {
+                description: f.optional("description")?,
+                epdgs: f.required("epdgs")?,
+                id: f.optional("id")?,
+                qos_priority: f.optional("qosPriority")?,
+                service_name: f.required("serviceName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "WifiCallingServiceProfile",
+            fields,
+        )
+    }
 }
 impl WifiCallingServiceProfile {
     /// Creates a value from the required fields; optional fields start empty.
@@ -12934,37 +16080,73 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQosPriority {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiCallingServiceProfileQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `qosPriority`
     ///
     /// Wire name `qosPriority`; `string`; optional.
-    #[serde(rename = "qosPriority", default, skip_serializing_if = "Option::is_none")]
     pub qos_priority: Option<String>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// `epdgs`
     ///
     /// Wire name `epdgs`; `array<ViewmodelEpdg>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub epdgs: Option<Vec<ViewmodelEpdg>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiCallingServiceProfileQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &WifiCallingServiceProfileQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("qosPriority", &v.qos_priority);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional("epdgs", &v.epdgs);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            WifiCallingServiceProfileQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(WifiCallingServiceProfileQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                qos_priority: f.optional("qosPriority")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                epdgs: f.optional("epdgs")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "WifiCallingServiceProfileQueryData",
+            fields,
+        )
+    }
 }
 impl WifiCallingServiceProfileQueryData {
     /// Creates a value with every field empty.
@@ -13009,13 +16191,12 @@ impl WifiCallingServiceProfileQueryData {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WifiCallingServiceProfileV1 {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `epdgs`
     ///
@@ -13024,27 +16205,66 @@ pub struct WifiCallingServiceProfileV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `networkIds`
     ///
     /// Wire name `networkIds`; `array<string>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(rename = "networkIds", default, skip_serializing_if = "Option::is_none")]
     pub network_ids: Option<Vec<String>>,
     /// `qosPriority`
     ///
     /// Wire name `qosPriority`; `WifiCallingServiceProfileV1QosPriority`; optional; default: WIFICALLING_PRI_VOICE.
-    #[serde(rename = "qosPriority", default, skip_serializing_if = "Option::is_none")]
     pub qos_priority: Option<WifiCallingServiceProfileV1QosPriority>,
     /// `serviceName`
     ///
     /// Wire name `serviceName`; `string`; required.
-    #[serde(rename = "serviceName")]
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiCallingServiceProfileV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &WifiCallingServiceProfileV1,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("description", &v.description);
+            w.field("epdgs", &v.epdgs);
+            w.optional("id", &v.id);
+            w.optional("networkIds", &v.network_ids);
+            w.optional("qosPriority", &v.qos_priority);
+            w.field("serviceName", &v.service_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            WifiCallingServiceProfileV1,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(WifiCallingServiceProfileV1 {
+                description: f.optional("description")?,
+                epdgs: f.required("epdgs")?,
+                id: f.optional("id")?,
+                network_ids: f.optional("networkIds")?,
+                qos_priority: f.optional("qosPriority")?,
+                service_name: f.required("serviceName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "WifiCallingServiceProfileV1",
+            fields,
+        )
+    }
 }
 impl WifiCallingServiceProfileV1 {
     /// Creates a value from the required fields; optional fields start empty.
@@ -13151,32 +16371,67 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1QosPriority {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkVenueApGroupQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiNetworkVenueApGroupQueryData {
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `wifiNetworkId`
     ///
     /// Wire name `wifiNetworkId`; `string`; optional.
-    #[serde(rename = "wifiNetworkId", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_id: Option<String>,
     /// `apGroupIds`
     ///
     /// Wire name `apGroupIds`; `array<string>`; optional.
-    #[serde(rename = "apGroupIds", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_ids: Option<Vec<String>>,
     /// `isAllApGroups`
     ///
     /// Wire name `isAllApGroups`; `boolean`; optional.
-    #[serde(rename = "isAllApGroups", default, skip_serializing_if = "Option::is_none")]
     pub is_all_ap_groups: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiNetworkVenueApGroupQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &WifiNetworkVenueApGroupQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("venueId", &v.venue_id);
+            w.optional("wifiNetworkId", &v.wifi_network_id);
+            w.optional("apGroupIds", &v.ap_group_ids);
+            w.optional("isAllApGroups", &v.is_all_ap_groups);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiNetworkVenueApGroupQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            WifiNetworkVenueApGroupQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(WifiNetworkVenueApGroupQueryData {
+                venue_id: f.optional("venueId")?,
+                wifi_network_id: f.optional("wifiNetworkId")?,
+                ap_group_ids: f.optional("apGroupIds")?,
+                is_all_ap_groups: f.optional("isAllApGroups")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "WifiNetworkVenueApGroupQueryData",
+            fields,
+        )
+    }
 }
 impl WifiNetworkVenueApGroupQueryData {
     /// Creates a value with every field empty.
@@ -16285,19 +19540,26 @@ impl<'a> QueryAccessControlProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseAccessControlProfileQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseAccessControlProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseAccessControlProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseAccessControlProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16337,17 +19599,23 @@ impl<'a> GetAccessControlProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<AccessControlProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AccessControlProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<AccessControlProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AccessControlProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16408,19 +19676,23 @@ impl<'a> GetAccessControlProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<AccessControlProfileV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<AccessControlProfileV1, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<AccessControlProfileV1>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AccessControlProfileV1>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16460,29 +19732,35 @@ impl<'a> UpdateAccessControlProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16543,29 +19821,35 @@ impl<'a> UpdateAccessControlProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16632,29 +19916,35 @@ impl<'a> DeleteAccessControlProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_APPLICATION_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16718,29 +20008,35 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_APPLICATION_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16804,29 +20100,35 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_DEVICE_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16890,29 +20192,35 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_DEVICE_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -16976,29 +20284,35 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_L2_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17062,29 +20376,35 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_L2_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17148,29 +20468,35 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_L3_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17234,29 +20560,35 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_L3_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17320,29 +20652,35 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17382,29 +20720,35 @@ impl<'a> CreateApplicationPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17465,29 +20809,35 @@ impl<'a> CreateApplicationPolicyV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17527,17 +20877,23 @@ impl<'a> ListApplicationPolicies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17617,19 +20973,26 @@ impl<'a> QueryApplicationPolicies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseApplicationPolicyQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseApplicationPolicyQueryData,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseApplicationPolicyQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseApplicationPolicyQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17669,17 +21032,23 @@ impl<'a> GetApplicationPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApplicationPolicy, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApplicationPolicy, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApplicationPolicy>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApplicationPolicy>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17740,17 +21109,23 @@ impl<'a> GetApplicationPolicyV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApplicationPolicyV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApplicationPolicyV1, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApplicationPolicyV1>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApplicationPolicyV1>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17790,29 +21165,35 @@ impl<'a> UpdateApplicationPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17873,29 +21254,35 @@ impl<'a> UpdateApplicationPolicyV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -17962,29 +21349,35 @@ impl<'a> DeleteApplicationPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18024,29 +21417,35 @@ impl<'a> CreateDevicePolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18107,29 +21506,35 @@ impl<'a> CreateDevicePolicyV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18169,17 +21574,23 @@ impl<'a> ListDevicePolicies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18259,19 +21670,23 @@ impl<'a> QueryDevicePolicies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseDevicePolicyQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseDevicePolicyQueryData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseDevicePolicyQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseDevicePolicyQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18311,14 +21726,23 @@ impl<'a> GetDevicePolicy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<DevicePolicy, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DevicePolicy, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<DevicePolicy>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DevicePolicy>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static GET_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18379,17 +21803,23 @@ impl<'a> GetDevicePolicyV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<DevicePolicyV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DevicePolicyV1, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DevicePolicyV1>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DevicePolicyV1>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18429,29 +21859,35 @@ impl<'a> UpdateDevicePolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18512,29 +21948,35 @@ impl<'a> UpdateDevicePolicyV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18601,29 +22043,35 @@ impl<'a> DeleteDevicePolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18690,29 +22138,35 @@ impl<'a> CreateL2AclPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18752,17 +22206,23 @@ impl<'a> ListL2AclPolicies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18842,19 +22302,23 @@ impl<'a> QueryL2AclPolicies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseL2AclPolicyQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseL2AclPolicyQueryData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseL2AclPolicyQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseL2AclPolicyQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18915,14 +22379,23 @@ impl<'a> GetL2AclPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<L2AclPolicy, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<L2AclPolicy, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<L2AclPolicy>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<L2AclPolicy>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -18989,29 +22462,35 @@ impl<'a> UpdateL2AclPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19078,29 +22557,35 @@ impl<'a> DeleteL2AclPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19167,29 +22652,35 @@ impl<'a> CreateL3AclPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19229,17 +22720,23 @@ impl<'a> ListL3AclPolicies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19319,19 +22816,23 @@ impl<'a> QueryL3AclPolicies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseL3AclPolicyQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseL3AclPolicyQueryData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseL3AclPolicyQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseL3AclPolicyQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19392,14 +22893,23 @@ impl<'a> GetL3AclPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<L3AclPolicy, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<L3AclPolicy, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<L3AclPolicy>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<L3AclPolicy>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19466,29 +22976,35 @@ impl<'a> UpdateL3AclPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19555,29 +23071,35 @@ impl<'a> DeleteL3AclPolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static LIST_APPLICATION_LIBRARY_CATEGORIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19638,19 +23160,23 @@ impl<'a> ListApplicationLibraryCategories<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ApplicationLibraryCategories, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ApplicationLibraryCategories, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApplicationLibraryCategories>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApplicationLibraryCategories>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_APPLICATION_LIBRARY_CATEGORY_APPLICATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19714,19 +23240,23 @@ impl<'a> ListApplicationLibraryCategoryApplications<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ApplicationLibraryApplications, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ApplicationLibraryApplications, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApplicationLibraryApplications>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApplicationLibraryApplications>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19803,19 +23333,23 @@ impl<'a> GetApplicationLibrarySettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ApplicationLibrarySettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ApplicationLibrarySettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApplicationLibrarySettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApplicationLibrarySettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19876,29 +23410,35 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -19959,29 +23499,35 @@ impl<'a> CreateClientIsolationProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20042,19 +23588,23 @@ impl<'a> GetClientIsolationProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<ClientIsolationProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<ClientIsolationProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ClientIsolationProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ClientIsolationProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20115,29 +23665,35 @@ impl<'a> UpdateClientIsolationProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20198,29 +23754,35 @@ impl<'a> DeleteClientIsolationProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_CLIENT_ISOLATION_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20302,22 +23864,26 @@ impl<'a> QueryClientIsolationProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        QueryResponseClientIsolationProfileQueryData,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseClientIsolationProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseClientIsolationProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseClientIsolationProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20378,29 +23944,35 @@ impl<'a> CreateHotspot20IdentityProvider<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20461,19 +24033,23 @@ impl<'a> GetHotspot20IdentityProvider<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Hotspot20IdentityProvider, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Hotspot20IdentityProvider, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Hotspot20IdentityProvider>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Hotspot20IdentityProvider>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20534,29 +24110,35 @@ impl<'a> UpdateHotspot20IdentityProvider<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20617,29 +24199,35 @@ impl<'a> DeleteHotspot20IdentityProvider<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20703,29 +24291,35 @@ impl<'a> AddRadiusServerProfileToHotspot20IdentityProvider<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20789,29 +24383,35 @@ impl<'a> RemoveRadiusServerProfileFromHotspot20IdentityProvider<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20893,22 +24493,28 @@ impl<'a> QueryHotspot20IdentityProviders<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        QueryResponseHotspot20IdentityProviderQueryData,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseHotspot20IdentityProviderQueryData,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseHotspot20IdentityProviderQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                QueryResponseHotspot20IdentityProviderQueryData,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20969,29 +24575,35 @@ impl<'a> CreateHotspot20Operator<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21052,17 +24664,23 @@ impl<'a> GetHotspot20Operator<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Hotspot20Operator, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Hotspot20Operator, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Hotspot20Operator>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Hotspot20Operator>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21123,29 +24741,35 @@ impl<'a> UpdateHotspot20Operator<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21206,29 +24830,35 @@ impl<'a> DeleteHotspot20Operator<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_HOTSPOT20_OPERATORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21308,19 +24938,26 @@ impl<'a> QueryHotspot20Operators<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseHotspot20OperatorQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseHotspot20OperatorQueryData,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseHotspot20OperatorQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseHotspot20OperatorQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21381,29 +25018,35 @@ impl<'a> CreateLbsServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21464,17 +25107,23 @@ impl<'a> GetLbsServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<LbsServerProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<LbsServerProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<LbsServerProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<LbsServerProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21535,29 +25184,35 @@ impl<'a> UpdateLbsServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21618,29 +25273,35 @@ impl<'a> DeleteLbsServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_LBS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21720,19 +25381,26 @@ impl<'a> QueryLbsServerProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseLbsServerProfileQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseLbsServerProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseLbsServerProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseLbsServerProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21793,29 +25461,35 @@ impl<'a> CreateMulticastDnsProxyProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21876,19 +25550,23 @@ impl<'a> GetMulticastDnsProxyProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<MulticastDnsProxyProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<MulticastDnsProxyProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<MulticastDnsProxyProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<MulticastDnsProxyProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21949,29 +25627,35 @@ impl<'a> UpdateMulticastDnsProxyProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22032,29 +25716,35 @@ impl<'a> DeleteMulticastDnsProxyProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_MULTICAST_DNS_PROXY_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22136,22 +25826,26 @@ impl<'a> QueryMulticastDnsProxyProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        QueryResponseMulticastDnsProxyProfileQueryData,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseMulticastDnsProxyProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseMulticastDnsProxyProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseMulticastDnsProxyProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22212,29 +25906,35 @@ impl<'a> CreateRoguePolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22295,14 +25995,23 @@ impl<'a> GetRoguePolicy<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<RoguePolicy, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<RoguePolicy, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<RoguePolicy>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<RoguePolicy>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22363,29 +26072,35 @@ impl<'a> UpdateRoguePolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22446,29 +26161,35 @@ impl<'a> DeleteRoguePolicy<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_ROGUE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22548,19 +26269,23 @@ impl<'a> QueryRoguePolicies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseRoguePolicyQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseRoguePolicyQueryData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseRoguePolicyQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseRoguePolicyQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22621,29 +26346,35 @@ impl<'a> CreateSnmpAgentProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22704,17 +26435,23 @@ impl<'a> GetSnmpAgentProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<SnmpAgentProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<SnmpAgentProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SnmpAgentProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SnmpAgentProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22775,29 +26512,35 @@ impl<'a> UpdateSnmpAgentProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22858,29 +26601,35 @@ impl<'a> DeleteSnmpAgentProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_SNMP_AGENT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22960,19 +26709,26 @@ impl<'a> QuerySnmpAgentProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseSnmpAgentProfileQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseSnmpAgentProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseSnmpAgentProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseSnmpAgentProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23033,29 +26789,35 @@ impl<'a> CreateSoftGreProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23116,17 +26878,23 @@ impl<'a> GetSoftGreProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<SoftGreProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<SoftGreProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SoftGreProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SoftGreProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23187,29 +26955,35 @@ impl<'a> UpdateSoftGreProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23270,29 +27044,35 @@ impl<'a> DeleteSoftGreProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_SOFT_GRE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23372,19 +27152,23 @@ impl<'a> QuerySoftGreProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseSoftGreProfileQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseSoftGreProfileQueryData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseSoftGreProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseSoftGreProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23445,29 +27229,35 @@ impl<'a> CreateTunnelServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23528,17 +27318,23 @@ impl<'a> GetTunnelServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<TunnelServiceProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<TunnelServiceProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<TunnelServiceProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<TunnelServiceProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23599,29 +27395,35 @@ impl<'a> UpdateTunnelServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static PATCH_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23682,29 +27484,35 @@ impl<'a> PatchTunnelServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23765,29 +27573,35 @@ impl<'a> DeleteTunnelServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_TUNNEL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23865,19 +27679,23 @@ impl<'a> QueryTunnelServiceProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseTunnelProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseTunnelProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseTunnelProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseTunnelProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23917,29 +27735,35 @@ impl<'a> CreateSyslogServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24000,29 +27824,35 @@ impl<'a> CreateSyslogServerProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24062,17 +27892,23 @@ impl<'a> GetSyslogServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<SyslogServerProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<SyslogServerProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SyslogServerProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SyslogServerProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24133,17 +27969,23 @@ impl<'a> GetSyslogServerProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<SyslogServerProfileV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<SyslogServerProfileV1, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SyslogServerProfileV1>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SyslogServerProfileV1>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24183,29 +28025,35 @@ impl<'a> UpdateSyslogServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24266,29 +28114,35 @@ impl<'a> UpdateSyslogServerProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24355,29 +28209,35 @@ impl<'a> DeleteSyslogServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_SYSLOG_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24457,19 +28317,26 @@ impl<'a> QuerySyslogServerProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseSyslogServerProfileQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseSyslogServerProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseSyslogServerProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseSyslogServerProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24509,29 +28376,35 @@ impl<'a> CreateRadiusServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24592,29 +28465,35 @@ impl<'a> CreateRadiusServerProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24654,17 +28533,23 @@ impl<'a> GetRadiusServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<RadiusServerProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<RadiusServerProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<RadiusServerProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<RadiusServerProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24725,14 +28610,21 @@ impl<'a> GetRadiusServerProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<RadiusV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<RadiusV1, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<RadiusV1>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<RadiusV1>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24772,29 +28664,35 @@ impl<'a> UpdateRadiusServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24855,29 +28753,35 @@ impl<'a> UpdateRadiusServerProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24944,29 +28848,35 @@ impl<'a> DeleteRadiusServerProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_RADIUS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25046,19 +28956,26 @@ impl<'a> QueryRadiusServerProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseRadiusServerProfileQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseRadiusServerProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseRadiusServerProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseRadiusServerProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25098,29 +29015,35 @@ impl<'a> CreateDhcpConfigServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25181,29 +29104,35 @@ impl<'a> CreateDhcpConfigServiceProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25243,19 +29172,23 @@ impl<'a> GetDhcpConfigServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<DhcpConfigServiceProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<DhcpConfigServiceProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DhcpConfigServiceProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DhcpConfigServiceProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25316,19 +29249,23 @@ impl<'a> GetDhcpConfigServiceProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<DhcpConfigServiceProfileDeep, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<DhcpConfigServiceProfileDeep, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DhcpConfigServiceProfileDeep>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DhcpConfigServiceProfileDeep>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25368,29 +29305,35 @@ impl<'a> UpdateDhcpConfigServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25451,29 +29394,35 @@ impl<'a> UpdateDhcpConfigServiceProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25540,29 +29489,35 @@ impl<'a> DeleteDhcpConfigServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_DHCP_CONFIG_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25644,22 +29599,26 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        QueryResponseDhcpConfigServiceProfileQueryData,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseDhcpConfigServiceProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseDhcpConfigServiceProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseDhcpConfigServiceProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25699,29 +29658,35 @@ impl<'a> CreateWifiCallingServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25782,29 +29747,35 @@ impl<'a> CreateWifiCallingServiceProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25844,19 +29815,23 @@ impl<'a> GetWifiCallingServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<WifiCallingServiceProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<WifiCallingServiceProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<WifiCallingServiceProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiCallingServiceProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25917,19 +29892,23 @@ impl<'a> GetWifiCallingServiceProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<WifiCallingServiceProfileV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<WifiCallingServiceProfileV1, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<WifiCallingServiceProfileV1>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiCallingServiceProfileV1>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25969,29 +29948,35 @@ impl<'a> UpdateWifiCallingServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26052,29 +30037,35 @@ impl<'a> UpdateWifiCallingServiceProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26141,29 +30132,35 @@ impl<'a> DeleteWifiCallingServiceProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_WIFI_CALLING_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26245,22 +30242,28 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<
-        QueryResponseWifiCallingServiceProfileQueryData,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseWifiCallingServiceProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json().await
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseWifiCallingServiceProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                QueryResponseWifiCallingServiceProfileQueryData,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26321,29 +30324,35 @@ impl<'a> CreateVlanPoolProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26404,17 +30413,23 @@ impl<'a> GetVlanPoolProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VlanPoolProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VlanPoolProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VlanPoolProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VlanPoolProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26475,29 +30490,35 @@ impl<'a> UpdateVlanPoolProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26558,29 +30579,35 @@ impl<'a> DeleteVlanPoolProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_VLAN_POOL_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26660,19 +30687,23 @@ impl<'a> QueryVlanPoolProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseVlanPoolProfileQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseVlanPoolProfileQueryData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseVlanPoolProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseVlanPoolProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26733,29 +30764,35 @@ impl<'a> CreateEthernetPortProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26816,17 +30853,23 @@ impl<'a> GetEthernetPortProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<EthernetPortProfile, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<EthernetPortProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<EthernetPortProfile>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EthernetPortProfile>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26887,29 +30930,35 @@ impl<'a> UpdateEthernetPortProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26970,29 +31019,35 @@ impl<'a> DeleteEthernetPortProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_ETHERNET_PORT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27072,19 +31127,26 @@ impl<'a> QueryEthernetPortProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseEthernetPortProfileQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            QueryResponseEthernetPortProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseEthernetPortProfileQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseEthernetPortProfileQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27148,29 +31210,35 @@ impl<'a> AddRadiusServerProfileToEthernetPortProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27234,28 +31302,34 @@ impl<'a> RemoveRadiusServerProfileFromEthernetPortProfile<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }

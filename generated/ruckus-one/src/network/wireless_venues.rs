@@ -10,57 +10,76 @@
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Radio6GhzSettings {
     /// Whether multicast downlink rate limiting is on.
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// Whether multicast uplink rate limiting is on.
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// Multicast downlink rate limit in Mbps; at most half of the BSS minimum rate.
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional.
-    #[serde(
-        rename = "multicastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// Multicast uplink rate limit in Mbps.
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional.
-    #[serde(
-        rename = "multicastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_uplink_rate_limiting: Option<i64>,
     /// AP radio blocks only: whether the AP follows the venue settings for this radio.
     ///
     /// Wire name `useVenueSettings`; `boolean`; optional.
-    #[serde(
-        rename = "useVenueSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Radio6GhzSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Radio6GhzSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional(
+                "enableMulticastDownlinkRateLimiting",
+                &v.enable_multicast_downlink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting",
+                &v.enable_multicast_uplink_rate_limiting,
+            );
+            w.optional(
+                "multicastDownlinkRateLimiting",
+                &v.multicast_downlink_rate_limiting,
+            );
+            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Radio6GhzSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Radio6GhzSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(Radio6GhzSettings {
+                enable_multicast_downlink_rate_limiting: f
+                    .optional("enableMulticastDownlinkRateLimiting")?,
+                enable_multicast_uplink_rate_limiting: f
+                    .optional("enableMulticastUplinkRateLimiting")?,
+                multicast_downlink_rate_limiting: f
+                    .optional("multicastDownlinkRateLimiting")?,
+                multicast_uplink_rate_limiting: f
+                    .optional("multicastUplinkRateLimiting")?,
+                use_venue_settings: f.optional("useVenueSettings")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Radio6GhzSettings", fields)
+    }
 }
 impl Radio6GhzSettings {
     /// Creates a value with every field empty.
@@ -169,44 +188,58 @@ impl<'de> serde::Deserialize<'de> for ApBandCombination {
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApModelCapability {
     /// Band combinations the model supports.
     ///
     /// Wire name `bandCombinationCapabilities`; `array<ApBandCombination>`; optional.
-    #[serde(
-        rename = "bandCombinationCapabilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub band_combination_capabilities: Option<Vec<ApBandCombination>>,
     /// Band combination the model uses by default.
     ///
     /// Wire name `defaultBandCombination`; `string`; optional.
-    #[serde(
-        rename = "defaultBandCombination",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub default_band_combination: Option<String>,
     /// Whether the model supports choosing a band combination.
     ///
     /// Wire name `supportBandCombination`; `boolean`; optional.
-    #[serde(
-        rename = "supportBandCombination",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub support_band_combination: Option<bool>,
     /// Whether the model supports mesh.
     ///
     /// Wire name `supportMesh`; `boolean`; optional.
-    #[serde(rename = "supportMesh", default, skip_serializing_if = "Option::is_none")]
     pub support_mesh: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApModelCapability {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApModelCapability, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("bandCombinationCapabilities", &v.band_combination_capabilities);
+            w.optional("defaultBandCombination", &v.default_band_combination);
+            w.optional("supportBandCombination", &v.support_band_combination);
+            w.optional("supportMesh", &v.support_mesh);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApModelCapability {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApModelCapability, ruckus_one_runtime::object::FieldError> {
+            Ok(ApModelCapability {
+                band_combination_capabilities: f
+                    .optional("bandCombinationCapabilities")?,
+                default_band_combination: f.optional("defaultBandCombination")?,
+                support_band_combination: f.optional("supportBandCombination")?,
+                support_mesh: f.optional("supportMesh")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApModelCapability", fields)
+    }
 }
 impl ApModelCapability {
     /// Creates a value with every field empty.
@@ -248,13 +281,12 @@ impl ApModelCapability {
 /// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Venue {
     /// Identifier of the venue.
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Name of the venue.
     ///
@@ -263,7 +295,6 @@ pub struct Venue {
     /// Free-text description.
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Where the venue is.
     ///
@@ -272,16 +303,47 @@ pub struct Venue {
     /// Tags of the venue.
     ///
     /// Wire name `tags`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// Whether the venue is a template.
     ///
     /// Wire name `isTemplate`; `boolean`; optional.
-    #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
     pub is_template: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Venue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Venue, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.field("address", &v.address);
+            w.optional("tags", &v.tags);
+            w.optional("isTemplate", &v.is_template);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Venue {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Venue, ruckus_one_runtime::object::FieldError> {
+            Ok(Venue {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                description: f.optional("description")?,
+                address: f.required("address")?,
+                tags: f.optional("tags")?,
+                is_template: f.optional("isTemplate")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Venue", fields)
+    }
 }
 impl Venue {
     /// Creates a value from the required fields; optional fields start empty.
@@ -322,13 +384,12 @@ impl Venue {
 /// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VenueAddress {
     /// Street address.
     ///
     /// Wire name `addressLine`; `string`; optional.
-    #[serde(rename = "addressLine", default, skip_serializing_if = "Option::is_none")]
     pub address_line: Option<String>,
     /// City.
     ///
@@ -341,31 +402,63 @@ pub struct VenueAddress {
     /// Country code.
     ///
     /// Wire name `countryCode`; `string`; optional.
-    #[serde(rename = "countryCode", default, skip_serializing_if = "Option::is_none")]
     pub country_code: Option<String>,
     /// Latitude.
     ///
     /// Wire name `latitude`; `number`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<f64>,
     /// Longitude.
     ///
     /// Wire name `longitude`; `number`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<f64>,
     /// Notes about the address.
     ///
     /// Wire name `notes`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
     /// Time zone of the venue.
     ///
     /// Wire name `timezone`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueAddress {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueAddress, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("addressLine", &v.address_line);
+            w.field("city", &v.city);
+            w.field("country", &v.country);
+            w.optional("countryCode", &v.country_code);
+            w.optional("latitude", &v.latitude);
+            w.optional("longitude", &v.longitude);
+            w.optional("notes", &v.notes);
+            w.optional("timezone", &v.timezone);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueAddress {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueAddress, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueAddress {
+                address_line: f.optional("addressLine")?,
+                city: f.required("city")?,
+                country: f.required("country")?,
+                country_code: f.optional("countryCode")?,
+                latitude: f.optional("latitude")?,
+                longitude: f.optional("longitude")?,
+                notes: f.optional("notes")?,
+                timezone: f.optional("timezone")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueAddress", fields)
+    }
 }
 impl VenueAddress {
     /// Creates a value from the required fields; optional fields start empty.
@@ -418,27 +511,51 @@ impl VenueAddress {
 /// Provenance: reference (venue_service_api-0.2.8.yaml PageListFloorPlanView).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FloorPlanPage {
     /// Floor plans of this page.
     ///
     /// Wire name `items`; array of raw JSON, shape not shown: The fields of a floor plan are not typed here.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<serde_json::Value>>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Number of floor plans over all pages.
     ///
     /// Wire name `totalSizes`; `integer`; optional.
-    #[serde(rename = "totalSizes", default, skip_serializing_if = "Option::is_none")]
     pub total_sizes: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FloorPlanPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FloorPlanPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("items", &v.items);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("totalSizes", &v.total_sizes);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FloorPlanPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FloorPlanPage, ruckus_one_runtime::object::FieldError> {
+            Ok(FloorPlanPage {
+                items: f.optional("items")?,
+                total_pages: f.optional("totalPages")?,
+                total_sizes: f.optional("totalSizes")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "FloorPlanPage", fields)
+    }
 }
 impl FloorPlanPage {
     /// Creates a value with every field empty.
@@ -471,24 +588,47 @@ impl FloorPlanPage {
 /// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanQuery).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FloorPlanQuery {
     /// Page to return.
     ///
     /// Wire name `pageNumber`; `integer`; optional.
-    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
     pub page_number: Option<i64>,
     /// Floor plans per page.
     ///
     /// Wire name `pageSize`; `integer`; optional.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// Sort key.
     ///
     /// Wire name `sortBy`; `FloorPlanSortBy`; optional.
-    #[serde(rename = "sortBy", default, skip_serializing_if = "Option::is_none")]
     pub sort_by: Option<FloorPlanSortBy>,
+}
+impl serde::Serialize for FloorPlanQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FloorPlanQuery, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("pageNumber", &v.page_number);
+            w.optional("pageSize", &v.page_size);
+            w.optional("sortBy", &v.sort_by);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FloorPlanQuery, ruckus_one_runtime::object::FieldError> {
+            Ok(FloorPlanQuery {
+                page_number: f.optional("pageNumber")?,
+                page_size: f.optional("pageSize")?,
+                sort_by: f.optional("sortBy")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "FloorPlanQuery", fields)
+    }
 }
 impl FloorPlanQuery {
     /// Creates a value with every field empty.
@@ -577,17 +717,42 @@ impl<'de> serde::Deserialize<'de> for FloorPlanSortBy {
 /// Provenance: reference (config_template_service_api-1.0.0.yaml QueryTemplateInstanceRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TemplateInstanceQuery {
     /// Which instances to return.
     ///
     /// Wire name `filter`; raw JSON, shape not shown: The filter object is not typed here.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TemplateInstanceQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &TemplateInstanceQuery,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("filter", &v.filter);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TemplateInstanceQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TemplateInstanceQuery, ruckus_one_runtime::object::FieldError> {
+            Ok(TemplateInstanceQuery {
+                filter: f.optional("filter")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TemplateInstanceQuery", fields)
+    }
 }
 impl TemplateInstanceQuery {
     /// Creates a value with every field empty.
@@ -608,216 +773,177 @@ impl TemplateInstanceQuery {
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaSetting {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `authnEnabledSsh`
     ///
     /// Wire name `authnEnabledSsh`; `boolean`; optional.
-    #[serde(
-        rename = "authnEnabledSsh",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authn_enabled_ssh: Option<bool>,
     /// `authnFirstPref`
     ///
     /// Wire name `authnFirstPref`; `string`; optional.
-    #[serde(rename = "authnFirstPref", default, skip_serializing_if = "Option::is_none")]
     pub authn_first_pref: Option<String>,
     /// `authnSecondPref`
     ///
     /// Wire name `authnSecondPref`; `string`; optional.
-    #[serde(
-        rename = "authnSecondPref",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authn_second_pref: Option<String>,
     /// `authnThirdPref`
     ///
     /// Wire name `authnThirdPref`; `string`; optional.
-    #[serde(rename = "authnThirdPref", default, skip_serializing_if = "Option::is_none")]
     pub authn_third_pref: Option<String>,
     /// `authnFourthPref`
     ///
     /// Wire name `authnFourthPref`; `string`; optional.
-    #[serde(
-        rename = "authnFourthPref",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authn_fourth_pref: Option<String>,
     /// `authzEnabledCommand`
     ///
     /// Wire name `authzEnabledCommand`; `boolean`; optional.
-    #[serde(
-        rename = "authzEnabledCommand",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_enabled_command: Option<bool>,
     /// `authzEnabledExec`
     ///
     /// Wire name `authzEnabledExec`; `boolean`; optional.
-    #[serde(
-        rename = "authzEnabledExec",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_enabled_exec: Option<bool>,
     /// `authzCommonsLevel`
     ///
     /// Wire name `authzCommonsLevel`; `string`; optional.
-    #[serde(
-        rename = "authzCommonsLevel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_commons_level: Option<String>,
     /// `authzCommonsFirstServer`
     ///
     /// Wire name `authzCommonsFirstServer`; `string`; optional.
-    #[serde(
-        rename = "authzCommonsFirstServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_commons_first_server: Option<String>,
     /// `authzCommonsSecondServer`
     ///
     /// Wire name `authzCommonsSecondServer`; `string`; optional.
-    #[serde(
-        rename = "authzCommonsSecondServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_commons_second_server: Option<String>,
     /// `authzCommonsThirdServer`
     ///
     /// Wire name `authzCommonsThirdServer`; `string`; optional.
-    #[serde(
-        rename = "authzCommonsThirdServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_commons_third_server: Option<String>,
     /// `authzExecFirstServer`
     ///
     /// Wire name `authzExecFirstServer`; `string`; optional.
-    #[serde(
-        rename = "authzExecFirstServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_exec_first_server: Option<String>,
     /// `authzExecSecondServer`
     ///
     /// Wire name `authzExecSecondServer`; `string`; optional.
-    #[serde(
-        rename = "authzExecSecondServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_exec_second_server: Option<String>,
     /// `authzExecThirdServer`
     ///
     /// Wire name `authzExecThirdServer`; `string`; optional.
-    #[serde(
-        rename = "authzExecThirdServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authz_exec_third_server: Option<String>,
     /// `acctEnabledCommand`
     ///
     /// Wire name `acctEnabledCommand`; `boolean`; optional.
-    #[serde(
-        rename = "acctEnabledCommand",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_enabled_command: Option<bool>,
     /// `acctEnabledExec`
     ///
     /// Wire name `acctEnabledExec`; `boolean`; optional.
-    #[serde(
-        rename = "acctEnabledExec",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_enabled_exec: Option<bool>,
     /// `acctCommonsLevel`
     ///
     /// Wire name `acctCommonsLevel`; `string`; optional.
-    #[serde(
-        rename = "acctCommonsLevel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_commons_level: Option<String>,
     /// `acctCommonsFirstServer`
     ///
     /// Wire name `acctCommonsFirstServer`; `string`; optional.
-    #[serde(
-        rename = "acctCommonsFirstServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_commons_first_server: Option<String>,
     /// `acctCommonsSecondServer`
     ///
     /// Wire name `acctCommonsSecondServer`; `string`; optional.
-    #[serde(
-        rename = "acctCommonsSecondServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_commons_second_server: Option<String>,
     /// `acctCommonsThirdServer`
     ///
     /// Wire name `acctCommonsThirdServer`; `string`; optional.
-    #[serde(
-        rename = "acctCommonsThirdServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_commons_third_server: Option<String>,
     /// `acctExecFirstServer`
     ///
     /// Wire name `acctExecFirstServer`; `string`; optional.
-    #[serde(
-        rename = "acctExecFirstServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_exec_first_server: Option<String>,
     /// `acctExecSecondServer`
     ///
     /// Wire name `acctExecSecondServer`; `string`; optional.
-    #[serde(
-        rename = "acctExecSecondServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_exec_second_server: Option<String>,
     /// `acctExecThirdServer`
     ///
     /// Wire name `acctExecThirdServer`; `string`; optional.
-    #[serde(
-        rename = "acctExecThirdServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub acct_exec_third_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AaaSetting {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AaaSetting, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("authnEnabledSsh", &v.authn_enabled_ssh);
+            w.optional("authnFirstPref", &v.authn_first_pref);
+            w.optional("authnSecondPref", &v.authn_second_pref);
+            w.optional("authnThirdPref", &v.authn_third_pref);
+            w.optional("authnFourthPref", &v.authn_fourth_pref);
+            w.optional("authzEnabledCommand", &v.authz_enabled_command);
+            w.optional("authzEnabledExec", &v.authz_enabled_exec);
+            w.optional("authzCommonsLevel", &v.authz_commons_level);
+            w.optional("authzCommonsFirstServer", &v.authz_commons_first_server);
+            w.optional("authzCommonsSecondServer", &v.authz_commons_second_server);
+            w.optional("authzCommonsThirdServer", &v.authz_commons_third_server);
+            w.optional("authzExecFirstServer", &v.authz_exec_first_server);
+            w.optional("authzExecSecondServer", &v.authz_exec_second_server);
+            w.optional("authzExecThirdServer", &v.authz_exec_third_server);
+            w.optional("acctEnabledCommand", &v.acct_enabled_command);
+            w.optional("acctEnabledExec", &v.acct_enabled_exec);
+            w.optional("acctCommonsLevel", &v.acct_commons_level);
+            w.optional("acctCommonsFirstServer", &v.acct_commons_first_server);
+            w.optional("acctCommonsSecondServer", &v.acct_commons_second_server);
+            w.optional("acctCommonsThirdServer", &v.acct_commons_third_server);
+            w.optional("acctExecFirstServer", &v.acct_exec_first_server);
+            w.optional("acctExecSecondServer", &v.acct_exec_second_server);
+            w.optional("acctExecThirdServer", &v.acct_exec_third_server);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AaaSetting {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AaaSetting, ruckus_one_runtime::object::FieldError> {
+            Ok(AaaSetting {
+                id: f.optional("id")?,
+                authn_enabled_ssh: f.optional("authnEnabledSsh")?,
+                authn_first_pref: f.optional("authnFirstPref")?,
+                authn_second_pref: f.optional("authnSecondPref")?,
+                authn_third_pref: f.optional("authnThirdPref")?,
+                authn_fourth_pref: f.optional("authnFourthPref")?,
+                authz_enabled_command: f.optional("authzEnabledCommand")?,
+                authz_enabled_exec: f.optional("authzEnabledExec")?,
+                authz_commons_level: f.optional("authzCommonsLevel")?,
+                authz_commons_first_server: f.optional("authzCommonsFirstServer")?,
+                authz_commons_second_server: f.optional("authzCommonsSecondServer")?,
+                authz_commons_third_server: f.optional("authzCommonsThirdServer")?,
+                authz_exec_first_server: f.optional("authzExecFirstServer")?,
+                authz_exec_second_server: f.optional("authzExecSecondServer")?,
+                authz_exec_third_server: f.optional("authzExecThirdServer")?,
+                acct_enabled_command: f.optional("acctEnabledCommand")?,
+                acct_enabled_exec: f.optional("acctEnabledExec")?,
+                acct_commons_level: f.optional("acctCommonsLevel")?,
+                acct_commons_first_server: f.optional("acctCommonsFirstServer")?,
+                acct_commons_second_server: f.optional("acctCommonsSecondServer")?,
+                acct_commons_third_server: f.optional("acctCommonsThirdServer")?,
+                acct_exec_first_server: f.optional("acctExecFirstServer")?,
+                acct_exec_second_server: f.optional("acctExecSecondServer")?,
+                acct_exec_third_server: f.optional("acctExecThirdServer")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AaaSetting", fields)
+    }
 }
 impl AaaSetting {
     /// Creates a value with every field empty.
@@ -976,55 +1102,75 @@ impl AaaSetting {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AfcInfo {
     /// `minPowerDbm`
     ///
     /// Wire name `minPowerDbm`; `integer`; optional; format: int32.
-    #[serde(rename = "minPowerDbm", default, skip_serializing_if = "Option::is_none")]
     pub min_power_dbm: Option<i64>,
     /// `maxPowerDbm`
     ///
     /// Wire name `maxPowerDbm`; `integer`; optional; format: int32.
-    #[serde(rename = "maxPowerDbm", default, skip_serializing_if = "Option::is_none")]
     pub max_power_dbm: Option<i64>,
     /// `availableChannel`
     ///
     /// Wire name `availableChannel`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "availableChannel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub available_channel: Option<i64>,
     /// `availableChannels`
     ///
     /// Wire name `availableChannels`; `array<integer>`; optional.
-    #[serde(
-        rename = "availableChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub available_channels: Option<Vec<i64>>,
     /// `afcStatus`
     ///
     /// Wire name `afcStatus`; `string`; optional.
-    #[serde(rename = "afcStatus", default, skip_serializing_if = "Option::is_none")]
     pub afc_status: Option<String>,
     /// `powerMode`
     ///
     /// Wire name `powerMode`; `string`; optional.
-    #[serde(rename = "powerMode", default, skip_serializing_if = "Option::is_none")]
     pub power_mode: Option<String>,
     /// `geoLocation`
     ///
     /// Wire name `geoLocation`; `GeoLocation`; optional.
-    #[serde(rename = "geoLocation", default, skip_serializing_if = "Option::is_none")]
     pub geo_location: Option<GeoLocation>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AfcInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AfcInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("minPowerDbm", &v.min_power_dbm);
+            w.optional("maxPowerDbm", &v.max_power_dbm);
+            w.optional("availableChannel", &v.available_channel);
+            w.optional("availableChannels", &v.available_channels);
+            w.optional("afcStatus", &v.afc_status);
+            w.optional("powerMode", &v.power_mode);
+            w.optional("geoLocation", &v.geo_location);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AfcInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AfcInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(AfcInfo {
+                min_power_dbm: f.optional("minPowerDbm")?,
+                max_power_dbm: f.optional("maxPowerDbm")?,
+                available_channel: f.optional("availableChannel")?,
+                available_channels: f.optional("availableChannels")?,
+                afc_status: f.optional("afcStatus")?,
+                power_mode: f.optional("powerMode")?,
+                geo_location: f.optional("geoLocation")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AfcInfo", fields)
+    }
 }
 impl AfcInfo {
     /// Creates a value with every field empty.
@@ -1081,17 +1227,42 @@ impl AfcInfo {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AggregatedDeviceModelDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AggregatedDeviceModel {
     /// `models`
     ///
     /// Wire name `models`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub models: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AggregatedDeviceModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AggregatedDeviceModel,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("models", &v.models);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AggregatedDeviceModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AggregatedDeviceModel, ruckus_one_runtime::object::FieldError> {
+            Ok(AggregatedDeviceModel {
+                models: f.optional("models")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "AggregatedDeviceModel", fields)
+    }
 }
 impl AggregatedDeviceModel {
     /// Creates a value with every field empty.
@@ -1112,56 +1283,81 @@ impl AggregatedDeviceModel {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApGroupQueryData {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `isDefault`
     ///
     /// Wire name `isDefault`; `boolean`; optional.
-    #[serde(rename = "isDefault", default, skip_serializing_if = "Option::is_none")]
     pub is_default: Option<bool>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `apSerialNumbers`
     ///
     /// Wire name `apSerialNumbers`; `array<string>`; optional.
-    #[serde(
-        rename = "apSerialNumbers",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ap_serial_numbers: Option<Vec<String>>,
     /// `wifiNetworkIds`
     ///
     /// Wire name `wifiNetworkIds`; `array<string>`; optional.
-    #[serde(rename = "wifiNetworkIds", default, skip_serializing_if = "Option::is_none")]
     pub wifi_network_ids: Option<Vec<String>>,
     /// `clientCount`
     ///
     /// Wire name `clientCount`; `integer`; optional; format: int32.
-    #[serde(rename = "clientCount", default, skip_serializing_if = "Option::is_none")]
     pub client_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApGroupQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApGroupQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("isDefault", &v.is_default);
+            w.optional("venueId", &v.venue_id);
+            w.optional("apSerialNumbers", &v.ap_serial_numbers);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.optional("clientCount", &v.client_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApGroupQueryData, ruckus_one_runtime::object::FieldError> {
+            Ok(ApGroupQueryData {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                is_default: f.optional("isDefault")?,
+                venue_id: f.optional("venueId")?,
+                ap_serial_numbers: f.optional("apSerialNumbers")?,
+                wifi_network_ids: f.optional("wifiNetworkIds")?,
+                client_count: f.optional("clientCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApGroupQueryData", fields)
+    }
 }
 impl ApGroupQueryData {
     /// Creates a value with every field empty.
@@ -1224,60 +1420,81 @@ impl ApGroupQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APRadioDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio {
     /// `txPower`
     ///
     /// Wire name `txPower`; `string`; optional.
-    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<String>,
     /// `channel`
     ///
     /// Wire name `channel`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<i64>,
     /// `actualTxPower`
     ///
     /// Wire name `actualTxPower`; `integer`; optional; format: int32.
-    #[serde(rename = "actualTxPower", default, skip_serializing_if = "Option::is_none")]
     pub actual_tx_power: Option<i64>,
     /// `calibrationTxPower`
     ///
     /// Wire name `calibrationTxPower`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "calibrationTxPower",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub calibration_tx_power: Option<i64>,
     /// `band`
     ///
     /// Wire name `band`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<String>,
     /// `Rssi`
     ///
     /// Wire name `Rssi`; `integer`; optional; format: int32.
-    #[serde(rename = "Rssi", default, skip_serializing_if = "Option::is_none")]
     pub rssi: Option<i64>,
     /// `operativeChannelBandwidth`
     ///
     /// Wire name `operativeChannelBandwidth`; `string`; optional.
-    #[serde(
-        rename = "operativeChannelBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub operative_channel_bandwidth: Option<String>,
     /// `radioId`
     ///
     /// Wire name `radioId`; `integer`; optional; format: int32.
-    #[serde(rename = "radioId", default, skip_serializing_if = "Option::is_none")]
     pub radio_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApRadio {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApRadio, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("txPower", &v.tx_power);
+            w.optional("channel", &v.channel);
+            w.optional("actualTxPower", &v.actual_tx_power);
+            w.optional("calibrationTxPower", &v.calibration_tx_power);
+            w.optional("band", &v.band);
+            w.optional("Rssi", &v.rssi);
+            w.optional("operativeChannelBandwidth", &v.operative_channel_bandwidth);
+            w.optional("radioId", &v.radio_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRadio {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApRadio, ruckus_one_runtime::object::FieldError> {
+            Ok(ApRadio {
+                tx_power: f.optional("txPower")?,
+                channel: f.optional("channel")?,
+                actual_tx_power: f.optional("actualTxPower")?,
+                calibration_tx_power: f.optional("calibrationTxPower")?,
+                band: f.optional("band")?,
+                rssi: f.optional("Rssi")?,
+                operative_channel_bandwidth: f.optional("operativeChannelBandwidth")?,
+                radio_id: f.optional("radioId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApRadio", fields)
+    }
 }
 impl ApRadio {
     /// Creates a value with every field empty.
@@ -1340,37 +1557,63 @@ impl ApRadio {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APStatusDataDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApStatusData {
     /// `APRadio`
     ///
     /// Wire name `APRadio`; `array<ApRadio>`; optional.
-    #[serde(rename = "APRadio", default, skip_serializing_if = "Option::is_none")]
     pub ap_radio: Option<Vec<ApRadio>>,
     /// `APSystem`
     ///
     /// Wire name `APSystem`; `ApSystem`; optional.
-    #[serde(rename = "APSystem", default, skip_serializing_if = "Option::is_none")]
     pub ap_system: Option<ApSystem>,
     /// `cellularInfo`
     ///
     /// Wire name `cellularInfo`; `CellularInfo`; optional.
-    #[serde(rename = "cellularInfo", default, skip_serializing_if = "Option::is_none")]
     pub cellular_info: Option<CellularInfo>,
     /// `afcInfo`
     ///
     /// Wire name `afcInfo`; `AfcInfo`; optional.
-    #[serde(rename = "afcInfo", default, skip_serializing_if = "Option::is_none")]
     pub afc_info: Option<AfcInfo>,
     /// `lanPortStatus`
     ///
     /// Wire name `lanPortStatus`; `array<LanPortStatus>`; optional.
-    #[serde(rename = "lanPortStatus", default, skip_serializing_if = "Option::is_none")]
     pub lan_port_status: Option<Vec<LanPortStatus>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApStatusData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApStatusData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("APRadio", &v.ap_radio);
+            w.optional("APSystem", &v.ap_system);
+            w.optional("cellularInfo", &v.cellular_info);
+            w.optional("afcInfo", &v.afc_info);
+            w.optional("lanPortStatus", &v.lan_port_status);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApStatusData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApStatusData, ruckus_one_runtime::object::FieldError> {
+            Ok(ApStatusData {
+                ap_radio: f.optional("APRadio")?,
+                ap_system: f.optional("APSystem")?,
+                cellular_info: f.optional("cellularInfo")?,
+                afc_info: f.optional("afcInfo")?,
+                lan_port_status: f.optional("lanPortStatus")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApStatusData", fields)
+    }
 }
 impl ApStatusData {
     /// Creates a value with every field empty.
@@ -1415,50 +1658,69 @@ impl ApStatusData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml APSystemDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApSystem {
     /// `uptime`
     ///
     /// Wire name `uptime`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uptime: Option<i64>,
     /// `ipType`
     ///
     /// Wire name `ipType`; `string`; optional.
-    #[serde(rename = "ipType", default, skip_serializing_if = "Option::is_none")]
     pub ip_type: Option<String>,
     /// `netmask`
     ///
     /// Wire name `netmask`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub netmask: Option<String>,
     /// `gateway`
     ///
     /// Wire name `gateway`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
     /// `primaryDnsServer`
     ///
     /// Wire name `primaryDnsServer`; `string`; optional.
-    #[serde(
-        rename = "primaryDnsServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub primary_dns_server: Option<String>,
     /// `secondaryDnsServer`
     ///
     /// Wire name `secondaryDnsServer`; `string`; optional.
-    #[serde(
-        rename = "secondaryDnsServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub secondary_dns_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApSystem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApSystem, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("uptime", &v.uptime);
+            w.optional("ipType", &v.ip_type);
+            w.optional("netmask", &v.netmask);
+            w.optional("gateway", &v.gateway);
+            w.optional("primaryDnsServer", &v.primary_dns_server);
+            w.optional("secondaryDnsServer", &v.secondary_dns_server);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApSystem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApSystem, ruckus_one_runtime::object::FieldError> {
+            Ok(ApSystem {
+                uptime: f.optional("uptime")?,
+                ip_type: f.optional("ipType")?,
+                netmask: f.optional("netmask")?,
+                gateway: f.optional("gateway")?,
+                primary_dns_server: f.optional("primaryDnsServer")?,
+                secondary_dns_server: f.optional("secondaryDnsServer")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApSystem", fields)
+    }
 }
 impl ApSystem {
     /// Creates a value with every field empty.
@@ -1509,17 +1771,39 @@ impl ApSystem {
 /// Provenance: reference (config_template_service_api-1.0.0.yaml ApplyRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplyRequest {
     /// `overrides`
     ///
     /// Wire name `overrides`; `array<json>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overrides: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApplyRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApplyRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("overrides", &v.overrides);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplyRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApplyRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(ApplyRequest {
+                overrides: f.optional("overrides")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApplyRequest", fields)
+    }
 }
 impl ApplyRequest {
     /// Creates a value with every field empty.
@@ -1540,17 +1824,42 @@ impl ApplyRequest {
 /// Provenance: reference (config_template_service_api-1.0.0.yaml ApplyTemplateResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplyTemplateResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApplyTemplateResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApplyTemplateResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApplyTemplateResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApplyTemplateResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(ApplyTemplateResponse {
+                request_id: f.optional("requestId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ApplyTemplateResponse", fields)
+    }
 }
 impl ApplyTemplateResponse {
     /// Creates a value with every field empty.
@@ -1571,358 +1880,313 @@ impl ApplyTemplateResponse {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CapabilitiesApModel {
     /// `allowCbandCountry`
     ///
     /// Wire name `allowCbandCountry`; `array<string>`; optional.
-    #[serde(
-        rename = "allowCbandCountry",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allow_cband_country: Option<Vec<String>>,
     /// `allowDfsCountry`
     ///
     /// Wire name `allowDfsCountry`; `array<string>`; optional.
-    #[serde(
-        rename = "allowDfsCountry",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allow_dfs_country: Option<Vec<String>>,
     /// `bandCombinationCapabilities`
     ///
     /// Wire name `bandCombinationCapabilities`; `array<CapabilitiesApModelBandCombinationCapabilities>`; optional.
-    #[serde(
-        rename = "bandCombinationCapabilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub band_combination_capabilities: Option<
         Vec<CapabilitiesApModelBandCombinationCapabilities>,
     >,
     /// `canSupportCellular`
     ///
     /// Wire name `canSupportCellular`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "canSupportCellular",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub can_support_cellular: Option<bool>,
     /// `canSupportLacp`
     ///
     /// Wire name `canSupportLacp`; `boolean`; optional; default: false.
-    #[serde(rename = "canSupportLacp", default, skip_serializing_if = "Option::is_none")]
     pub can_support_lacp: Option<bool>,
     /// `canSupportPoeMode`
     ///
     /// Wire name `canSupportPoeMode`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "canSupportPoeMode",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub can_support_poe_mode: Option<bool>,
     /// `canSupportPoeOut`
     ///
     /// Wire name `canSupportPoeOut`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "canSupportPoeOut",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub can_support_poe_out: Option<bool>,
     /// `capabilityScore`
     ///
     /// Wire name `capabilityScore`; `integer`; optional; default: 0; format: int32.
-    #[serde(
-        rename = "capabilityScore",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub capability_score: Option<i64>,
     /// `defaultBandCombination`
     ///
     /// Wire name `defaultBandCombination`; `CapabilitiesApModelDefaultBandCombination`; optional; default: null.
-    #[serde(
-        rename = "defaultBandCombination",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub default_band_combination: Option<CapabilitiesApModelDefaultBandCombination>,
     /// `externalAntenna`
     ///
     /// Wire name `externalAntenna`; `ExternalAntenna`; optional.
-    #[serde(
-        rename = "externalAntenna",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub external_antenna: Option<super::common::ExternalAntenna>,
     /// `has160MHzChannelBandwidth`
     ///
     /// Wire name `has160MHzChannelBandwidth`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "has160MHzChannelBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub has160_m_hz_channel_bandwidth: Option<bool>,
     /// `isOutdoor`
     ///
     /// Wire name `isOutdoor`; `boolean`; optional; default: false.
-    #[serde(rename = "isOutdoor", default, skip_serializing_if = "Option::is_none")]
     pub is_outdoor: Option<bool>,
     /// `lanPortPictureDownloadUrl`
     ///
     /// Wire name `lanPortPictureDownloadUrl`; `string`; optional.
-    #[serde(
-        rename = "lanPortPictureDownloadUrl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub lan_port_picture_download_url: Option<String>,
     /// `lanPorts`
     ///
     /// Wire name `lanPorts`; `array<CapabilitiesLanPort>`; optional.
-    #[serde(rename = "lanPorts", default, skip_serializing_if = "Option::is_none")]
     pub lan_ports: Option<Vec<super::common::CapabilitiesLanPort>>,
     /// `ledOn`
     ///
     /// Wire name `ledOn`; `boolean`; optional; default: false.
-    #[serde(rename = "ledOn", default, skip_serializing_if = "Option::is_none")]
     pub led_on: Option<bool>,
     /// `lldpAdInterval`
     ///
     /// Wire name `lldpAdInterval`; `integer`; optional; format: int32.
-    #[serde(rename = "lldpAdInterval", default, skip_serializing_if = "Option::is_none")]
     pub lldp_ad_interval: Option<i64>,
     /// `lldpEnable`
     ///
     /// Wire name `lldpEnable`; `boolean`; optional; default: false.
-    #[serde(rename = "lldpEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_enable: Option<bool>,
     /// `lldpHoldTime`
     ///
     /// Wire name `lldpHoldTime`; `integer`; optional; format: int32.
-    #[serde(rename = "lldpHoldTime", default, skip_serializing_if = "Option::is_none")]
     pub lldp_hold_time: Option<i64>,
     /// `lldpMgmtEnable`
     ///
     /// Wire name `lldpMgmtEnable`; `boolean`; optional; default: false.
-    #[serde(rename = "lldpMgmtEnable", default, skip_serializing_if = "Option::is_none")]
     pub lldp_mgmt_enable: Option<bool>,
     /// `maxChannelization24G`
     ///
     /// Wire name `maxChannelization24G`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "maxChannelization24G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_channelization24_g: Option<i64>,
     /// `maxChannelization5G`
     ///
     /// Wire name `maxChannelization5G`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "maxChannelization5G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_channelization5_g: Option<i64>,
     /// `maxChannelization6G`
     ///
     /// Wire name `maxChannelization6G`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "maxChannelization6G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_channelization6_g: Option<i64>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `pictureDownloadUrl`
     ///
     /// Wire name `pictureDownloadUrl`; `string`; optional.
-    #[serde(
-        rename = "pictureDownloadUrl",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub picture_download_url: Option<String>,
     /// `poeModeCapabilities`
     ///
     /// Wire name `poeModeCapabilities`; `array<string>`; optional.
-    #[serde(
-        rename = "poeModeCapabilities",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub poe_mode_capabilities: Option<Vec<String>>,
     /// `primaryWanRecoveryTimer`
     ///
     /// Wire name `primaryWanRecoveryTimer`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "primaryWanRecoveryTimer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub primary_wan_recovery_timer: Option<i64>,
     /// `requireOneEnabledTrunkPort`
     ///
     /// Wire name `requireOneEnabledTrunkPort`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "requireOneEnabledTrunkPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub require_one_enabled_trunk_port: Option<bool>,
     /// `simCardPrimaryApn`
     ///
     /// Wire name `simCardPrimaryApn`; `string`; optional.
-    #[serde(
-        rename = "simCardPrimaryApn",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_primary_apn: Option<String>,
     /// `simCardPrimaryCellularNetworkSelection`
     ///
     /// Wire name `simCardPrimaryCellularNetworkSelection`; `string`; optional.
-    #[serde(
-        rename = "simCardPrimaryCellularNetworkSelection",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_primary_cellular_network_selection: Option<String>,
     /// `simCardPrimaryEnabled`
     ///
     /// Wire name `simCardPrimaryEnabled`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "simCardPrimaryEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_primary_enabled: Option<bool>,
     /// `simCardPrimaryRoaming`
     ///
     /// Wire name `simCardPrimaryRoaming`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "simCardPrimaryRoaming",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_primary_roaming: Option<bool>,
     /// `simCardSecondaryApn`
     ///
     /// Wire name `simCardSecondaryApn`; `string`; optional.
-    #[serde(
-        rename = "simCardSecondaryApn",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_secondary_apn: Option<String>,
     /// `simCardSecondaryCellularNetworkSelection`
     ///
     /// Wire name `simCardSecondaryCellularNetworkSelection`; `string`; optional.
-    #[serde(
-        rename = "simCardSecondaryCellularNetworkSelection",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_secondary_cellular_network_selection: Option<String>,
     /// `simCardSecondaryEnabled`
     ///
     /// Wire name `simCardSecondaryEnabled`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "simCardSecondaryEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_secondary_enabled: Option<bool>,
     /// `simCardSecondaryRoaming`
     ///
     /// Wire name `simCardSecondaryRoaming`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "simCardSecondaryRoaming",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sim_card_secondary_roaming: Option<bool>,
     /// `support11AX`
     ///
     /// Wire name `support11AX`; `boolean`; optional; default: false.
-    #[serde(rename = "support11AX", default, skip_serializing_if = "Option::is_none")]
     pub support11_ax: Option<bool>,
     /// `supportApStickyClientSteering`
     ///
     /// Wire name `supportApStickyClientSteering`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "supportApStickyClientSteering",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub support_ap_sticky_client_steering: Option<bool>,
     /// `supportBandCombination`
     ///
     /// Wire name `supportBandCombination`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "supportBandCombination",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub support_band_combination: Option<bool>,
     /// `supportChannel144`
     ///
     /// Wire name `supportChannel144`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "supportChannel144",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub support_channel144: Option<bool>,
     /// `supportDual5gMode`
     ///
     /// Wire name `supportDual5gMode`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "supportDual5gMode",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub support_dual5g_mode: Option<bool>,
     /// `supportMesh`
     ///
     /// Wire name `supportMesh`; `boolean`; optional; default: true.
-    #[serde(rename = "supportMesh", default, skip_serializing_if = "Option::is_none")]
     pub support_mesh: Option<bool>,
     /// `supportTriRadio`
     ///
     /// Wire name `supportTriRadio`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "supportTriRadio",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub support_tri_radio: Option<bool>,
     /// `version`
     ///
     /// Wire name `version`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// `wanConnection`
     ///
     /// Wire name `wanConnection`; `string`; optional.
-    #[serde(rename = "wanConnection", default, skip_serializing_if = "Option::is_none")]
     pub wan_connection: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CapabilitiesApModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CapabilitiesApModel, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("allowCbandCountry", &v.allow_cband_country);
+            w.optional("allowDfsCountry", &v.allow_dfs_country);
+            w.optional("bandCombinationCapabilities", &v.band_combination_capabilities);
+            w.optional("canSupportCellular", &v.can_support_cellular);
+            w.optional("canSupportLacp", &v.can_support_lacp);
+            w.optional("canSupportPoeMode", &v.can_support_poe_mode);
+            w.optional("canSupportPoeOut", &v.can_support_poe_out);
+            w.optional("capabilityScore", &v.capability_score);
+            w.optional("defaultBandCombination", &v.default_band_combination);
+            w.optional("externalAntenna", &v.external_antenna);
+            w.optional("has160MHzChannelBandwidth", &v.has160_m_hz_channel_bandwidth);
+            w.optional("isOutdoor", &v.is_outdoor);
+            w.optional("lanPortPictureDownloadUrl", &v.lan_port_picture_download_url);
+            w.optional("lanPorts", &v.lan_ports);
+            w.optional("ledOn", &v.led_on);
+            w.optional("lldpAdInterval", &v.lldp_ad_interval);
+            w.optional("lldpEnable", &v.lldp_enable);
+            w.optional("lldpHoldTime", &v.lldp_hold_time);
+            w.optional("lldpMgmtEnable", &v.lldp_mgmt_enable);
+            w.optional("maxChannelization24G", &v.max_channelization24_g);
+            w.optional("maxChannelization5G", &v.max_channelization5_g);
+            w.optional("maxChannelization6G", &v.max_channelization6_g);
+            w.optional("model", &v.model);
+            w.optional("pictureDownloadUrl", &v.picture_download_url);
+            w.optional("poeModeCapabilities", &v.poe_mode_capabilities);
+            w.optional("primaryWanRecoveryTimer", &v.primary_wan_recovery_timer);
+            w.optional("requireOneEnabledTrunkPort", &v.require_one_enabled_trunk_port);
+            w.optional("simCardPrimaryApn", &v.sim_card_primary_apn);
+            w.optional(
+                "simCardPrimaryCellularNetworkSelection",
+                &v.sim_card_primary_cellular_network_selection,
+            );
+            w.optional("simCardPrimaryEnabled", &v.sim_card_primary_enabled);
+            w.optional("simCardPrimaryRoaming", &v.sim_card_primary_roaming);
+            w.optional("simCardSecondaryApn", &v.sim_card_secondary_apn);
+            w.optional(
+                "simCardSecondaryCellularNetworkSelection",
+                &v.sim_card_secondary_cellular_network_selection,
+            );
+            w.optional("simCardSecondaryEnabled", &v.sim_card_secondary_enabled);
+            w.optional("simCardSecondaryRoaming", &v.sim_card_secondary_roaming);
+            w.optional("support11AX", &v.support11_ax);
+            w.optional(
+                "supportApStickyClientSteering",
+                &v.support_ap_sticky_client_steering,
+            );
+            w.optional("supportBandCombination", &v.support_band_combination);
+            w.optional("supportChannel144", &v.support_channel144);
+            w.optional("supportDual5gMode", &v.support_dual5g_mode);
+            w.optional("supportMesh", &v.support_mesh);
+            w.optional("supportTriRadio", &v.support_tri_radio);
+            w.optional("version", &v.version);
+            w.optional("wanConnection", &v.wan_connection);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CapabilitiesApModel, ruckus_one_runtime::object::FieldError> {
+            Ok(CapabilitiesApModel {
+                allow_cband_country: f.optional("allowCbandCountry")?,
+                allow_dfs_country: f.optional("allowDfsCountry")?,
+                band_combination_capabilities: f
+                    .optional("bandCombinationCapabilities")?,
+                can_support_cellular: f.optional("canSupportCellular")?,
+                can_support_lacp: f.optional("canSupportLacp")?,
+                can_support_poe_mode: f.optional("canSupportPoeMode")?,
+                can_support_poe_out: f.optional("canSupportPoeOut")?,
+                capability_score: f.optional("capabilityScore")?,
+                default_band_combination: f.optional("defaultBandCombination")?,
+                external_antenna: f.optional("externalAntenna")?,
+                has160_m_hz_channel_bandwidth: f.optional("has160MHzChannelBandwidth")?,
+                is_outdoor: f.optional("isOutdoor")?,
+                lan_port_picture_download_url: f.optional("lanPortPictureDownloadUrl")?,
+                lan_ports: f.optional("lanPorts")?,
+                led_on: f.optional("ledOn")?,
+                lldp_ad_interval: f.optional("lldpAdInterval")?,
+                lldp_enable: f.optional("lldpEnable")?,
+                lldp_hold_time: f.optional("lldpHoldTime")?,
+                lldp_mgmt_enable: f.optional("lldpMgmtEnable")?,
+                max_channelization24_g: f.optional("maxChannelization24G")?,
+                max_channelization5_g: f.optional("maxChannelization5G")?,
+                max_channelization6_g: f.optional("maxChannelization6G")?,
+                model: f.optional("model")?,
+                picture_download_url: f.optional("pictureDownloadUrl")?,
+                poe_mode_capabilities: f.optional("poeModeCapabilities")?,
+                primary_wan_recovery_timer: f.optional("primaryWanRecoveryTimer")?,
+                require_one_enabled_trunk_port: f
+                    .optional("requireOneEnabledTrunkPort")?,
+                sim_card_primary_apn: f.optional("simCardPrimaryApn")?,
+                sim_card_primary_cellular_network_selection: f
+                    .optional("simCardPrimaryCellularNetworkSelection")?,
+                sim_card_primary_enabled: f.optional("simCardPrimaryEnabled")?,
+                sim_card_primary_roaming: f.optional("simCardPrimaryRoaming")?,
+                sim_card_secondary_apn: f.optional("simCardSecondaryApn")?,
+                sim_card_secondary_cellular_network_selection: f
+                    .optional("simCardSecondaryCellularNetworkSelection")?,
+                sim_card_secondary_enabled: f.optional("simCardSecondaryEnabled")?,
+                sim_card_secondary_roaming: f.optional("simCardSecondaryRoaming")?,
+                support11_ax: f.optional("support11AX")?,
+                support_ap_sticky_client_steering: f
+                    .optional("supportApStickyClientSteering")?,
+                support_band_combination: f.optional("supportBandCombination")?,
+                support_channel144: f.optional("supportChannel144")?,
+                support_dual5g_mode: f.optional("supportDual5gMode")?,
+                support_mesh: f.optional("supportMesh")?,
+                support_tri_radio: f.optional("supportTriRadio")?,
+                version: f.optional("version")?,
+                wan_connection: f.optional("wanConnection")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "CapabilitiesApModel", fields)
+    }
 }
 impl CapabilitiesApModel {
     /// Creates a value with every field empty.
@@ -2338,344 +2602,289 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModelDefaultBandCombination 
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularInfoDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CellularInfo {
     /// `cellularActiveSim`
     ///
     /// Wire name `cellularActiveSim`; `string`; optional.
-    #[serde(
-        rename = "cellularActiveSim",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_active_sim: Option<String>,
     /// `cellularConnectionStatus`
     ///
     /// Wire name `cellularConnectionStatus`; `string`; optional.
-    #[serde(
-        rename = "cellularConnectionStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_connection_status: Option<String>,
     /// `cellularWanInterface`
     ///
     /// Wire name `cellularWanInterface`; `string`; optional.
-    #[serde(
-        rename = "cellularWanInterface",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_wan_interface: Option<String>,
     /// `cellularSignalStrength`
     ///
     /// Wire name `cellularSignalStrength`; `string`; optional.
-    #[serde(
-        rename = "cellularSignalStrength",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_signal_strength: Option<String>,
     /// `cellularDefaultGateway`
     ///
     /// Wire name `cellularDefaultGateway`; `string`; optional.
-    #[serde(
-        rename = "cellularDefaultGateway",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_default_gateway: Option<String>,
     /// `cellular3G4GChannel`
     ///
     /// Wire name `cellular3G4GChannel`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "cellular3G4GChannel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular3_g4g_channel: Option<i64>,
     /// `cellularCountry`
     ///
     /// Wire name `cellularCountry`; `string`; optional.
-    #[serde(
-        rename = "cellularCountry",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_country: Option<String>,
     /// `cellularRoamingStatus`
     ///
     /// Wire name `cellularRoamingStatus`; `string`; optional.
-    #[serde(
-        rename = "cellularRoamingStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_roaming_status: Option<String>,
     /// `cellularRadioUptime`
     ///
     /// Wire name `cellularRadioUptime`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "cellularRadioUptime",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_radio_uptime: Option<i64>,
     /// `cellularIMEI`
     ///
     /// Wire name `cellularIMEI`; `string`; optional.
-    #[serde(rename = "cellularIMEI", default, skip_serializing_if = "Option::is_none")]
     pub cellular_imei: Option<String>,
     /// `cellularLTEFirmware`
     ///
     /// Wire name `cellularLTEFirmware`; `string`; optional.
-    #[serde(
-        rename = "cellularLTEFirmware",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_lte_firmware: Option<String>,
     /// `cellularIPaddress`
     ///
     /// Wire name `cellularIPaddress`; `string`; optional.
-    #[serde(
-        rename = "cellularIPaddress",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_i_paddress: Option<String>,
     /// `cellularSubnetMask`
     ///
     /// Wire name `cellularSubnetMask`; `string`; optional.
-    #[serde(
-        rename = "cellularSubnetMask",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_subnet_mask: Option<String>,
     /// `cellularOperator`
     ///
     /// Wire name `cellularOperator`; `string`; optional.
-    #[serde(
-        rename = "cellularOperator",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_operator: Option<String>,
     /// `cellularBand`
     ///
     /// Wire name `cellularBand`; `string`; optional.
-    #[serde(rename = "cellularBand", default, skip_serializing_if = "Option::is_none")]
     pub cellular_band: Option<String>,
     /// `cellularUplinkBandwidth`
     ///
     /// Wire name `cellularUplinkBandwidth`; `string`; optional.
-    #[serde(
-        rename = "cellularUplinkBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_uplink_bandwidth: Option<String>,
     /// `cellularDownlinkBandwidth`
     ///
     /// Wire name `cellularDownlinkBandwidth`; `string`; optional.
-    #[serde(
-        rename = "cellularDownlinkBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_downlink_bandwidth: Option<String>,
     /// `cellularRSRP`
     ///
     /// Wire name `cellularRSRP`; `integer`; optional; format: int32.
-    #[serde(rename = "cellularRSRP", default, skip_serializing_if = "Option::is_none")]
     pub cellular_rsrp: Option<i64>,
     /// `cellularRSRQ`
     ///
     /// Wire name `cellularRSRQ`; `integer`; optional; format: int32.
-    #[serde(rename = "cellularRSRQ", default, skip_serializing_if = "Option::is_none")]
     pub cellular_rsrq: Option<i64>,
     /// `cellularSINR`
     ///
     /// Wire name `cellularSINR`; `integer`; optional; format: int32.
-    #[serde(rename = "cellularSINR", default, skip_serializing_if = "Option::is_none")]
     pub cellular_sinr: Option<i64>,
     /// `cellularECIO`
     ///
     /// Wire name `cellularECIO`; `integer`; optional; format: int32.
-    #[serde(rename = "cellularECIO", default, skip_serializing_if = "Option::is_none")]
     pub cellular_ecio: Option<i64>,
     /// `cellularRSCP`
     ///
     /// Wire name `cellularRSCP`; `integer`; optional; format: int32.
-    #[serde(rename = "cellularRSCP", default, skip_serializing_if = "Option::is_none")]
     pub cellular_rscp: Option<i64>,
     /// `cellularIsSIM0Present`
     ///
     /// Wire name `cellularIsSIM0Present`; `string`; optional.
-    #[serde(
-        rename = "cellularIsSIM0Present",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_is_sim0_present: Option<String>,
     /// `cellularIMSISIM0`
     ///
     /// Wire name `cellularIMSISIM0`; `string`; optional.
-    #[serde(
-        rename = "cellularIMSISIM0",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_imsisim0: Option<String>,
     /// `cellularICCIDSIM0`
     ///
     /// Wire name `cellularICCIDSIM0`; `string`; optional.
-    #[serde(
-        rename = "cellularICCIDSIM0",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_iccidsim0: Option<String>,
     /// `cellularTxBytesSIM0`
     ///
     /// Wire name `cellularTxBytesSIM0`; `string`; optional.
-    #[serde(
-        rename = "cellularTxBytesSIM0",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_tx_bytes_sim0: Option<String>,
     /// `cellularRxBytesSIM0`
     ///
     /// Wire name `cellularRxBytesSIM0`; `string`; optional.
-    #[serde(
-        rename = "cellularRxBytesSIM0",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_rx_bytes_sim0: Option<String>,
     /// `cellularSwitchCountSIM0`
     ///
     /// Wire name `cellularSwitchCountSIM0`; `string`; optional.
-    #[serde(
-        rename = "cellularSwitchCountSIM0",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_switch_count_sim0: Option<String>,
     /// `cellularNWLostCountSIM0`
     ///
     /// Wire name `cellularNWLostCountSIM0`; `string`; optional.
-    #[serde(
-        rename = "cellularNWLostCountSIM0",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_nw_lost_count_sim0: Option<String>,
     /// `cellularCardRemovalCountSIM0`
     ///
     /// Wire name `cellularCardRemovalCountSIM0`; `string`; optional.
-    #[serde(
-        rename = "cellularCardRemovalCountSIM0",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_card_removal_count_sim0: Option<String>,
     /// `cellularDHCPTimeoutCountSIM0`
     ///
     /// Wire name `cellularDHCPTimeoutCountSIM0`; `string`; optional.
-    #[serde(
-        rename = "cellularDHCPTimeoutCountSIM0",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_dhcp_timeout_count_sim0: Option<String>,
     /// `cellularIsSIM1Present`
     ///
     /// Wire name `cellularIsSIM1Present`; `string`; optional.
-    #[serde(
-        rename = "cellularIsSIM1Present",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_is_sim1_present: Option<String>,
     /// `cellularIMSISIM1`
     ///
     /// Wire name `cellularIMSISIM1`; `string`; optional.
-    #[serde(
-        rename = "cellularIMSISIM1",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_imsisim1: Option<String>,
     /// `cellularICCIDSIM1`
     ///
     /// Wire name `cellularICCIDSIM1`; `string`; optional.
-    #[serde(
-        rename = "cellularICCIDSIM1",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_iccidsim1: Option<String>,
     /// `cellularTxBytesSIM1`
     ///
     /// Wire name `cellularTxBytesSIM1`; `string`; optional.
-    #[serde(
-        rename = "cellularTxBytesSIM1",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_tx_bytes_sim1: Option<String>,
     /// `cellularRxBytesSIM1`
     ///
     /// Wire name `cellularRxBytesSIM1`; `string`; optional.
-    #[serde(
-        rename = "cellularRxBytesSIM1",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_rx_bytes_sim1: Option<String>,
     /// `cellularSwitchCountSIM1`
     ///
     /// Wire name `cellularSwitchCountSIM1`; `string`; optional.
-    #[serde(
-        rename = "cellularSwitchCountSIM1",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_switch_count_sim1: Option<String>,
     /// `cellularNWLostCountSIM1`
     ///
     /// Wire name `cellularNWLostCountSIM1`; `string`; optional.
-    #[serde(
-        rename = "cellularNWLostCountSIM1",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_nw_lost_count_sim1: Option<String>,
     /// `cellularCardRemovalCountSIM1`
     ///
     /// Wire name `cellularCardRemovalCountSIM1`; `string`; optional.
-    #[serde(
-        rename = "cellularCardRemovalCountSIM1",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_card_removal_count_sim1: Option<String>,
     /// `cellularDHCPTimeoutCountSIM1`
     ///
     /// Wire name `cellularDHCPTimeoutCountSIM1`; `string`; optional.
-    #[serde(
-        rename = "cellularDHCPTimeoutCountSIM1",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub cellular_dhcp_timeout_count_sim1: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CellularInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CellularInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("cellularActiveSim", &v.cellular_active_sim);
+            w.optional("cellularConnectionStatus", &v.cellular_connection_status);
+            w.optional("cellularWanInterface", &v.cellular_wan_interface);
+            w.optional("cellularSignalStrength", &v.cellular_signal_strength);
+            w.optional("cellularDefaultGateway", &v.cellular_default_gateway);
+            w.optional("cellular3G4GChannel", &v.cellular3_g4g_channel);
+            w.optional("cellularCountry", &v.cellular_country);
+            w.optional("cellularRoamingStatus", &v.cellular_roaming_status);
+            w.optional("cellularRadioUptime", &v.cellular_radio_uptime);
+            w.optional("cellularIMEI", &v.cellular_imei);
+            w.optional("cellularLTEFirmware", &v.cellular_lte_firmware);
+            w.optional("cellularIPaddress", &v.cellular_i_paddress);
+            w.optional("cellularSubnetMask", &v.cellular_subnet_mask);
+            w.optional("cellularOperator", &v.cellular_operator);
+            w.optional("cellularBand", &v.cellular_band);
+            w.optional("cellularUplinkBandwidth", &v.cellular_uplink_bandwidth);
+            w.optional("cellularDownlinkBandwidth", &v.cellular_downlink_bandwidth);
+            w.optional("cellularRSRP", &v.cellular_rsrp);
+            w.optional("cellularRSRQ", &v.cellular_rsrq);
+            w.optional("cellularSINR", &v.cellular_sinr);
+            w.optional("cellularECIO", &v.cellular_ecio);
+            w.optional("cellularRSCP", &v.cellular_rscp);
+            w.optional("cellularIsSIM0Present", &v.cellular_is_sim0_present);
+            w.optional("cellularIMSISIM0", &v.cellular_imsisim0);
+            w.optional("cellularICCIDSIM0", &v.cellular_iccidsim0);
+            w.optional("cellularTxBytesSIM0", &v.cellular_tx_bytes_sim0);
+            w.optional("cellularRxBytesSIM0", &v.cellular_rx_bytes_sim0);
+            w.optional("cellularSwitchCountSIM0", &v.cellular_switch_count_sim0);
+            w.optional("cellularNWLostCountSIM0", &v.cellular_nw_lost_count_sim0);
+            w.optional(
+                "cellularCardRemovalCountSIM0",
+                &v.cellular_card_removal_count_sim0,
+            );
+            w.optional(
+                "cellularDHCPTimeoutCountSIM0",
+                &v.cellular_dhcp_timeout_count_sim0,
+            );
+            w.optional("cellularIsSIM1Present", &v.cellular_is_sim1_present);
+            w.optional("cellularIMSISIM1", &v.cellular_imsisim1);
+            w.optional("cellularICCIDSIM1", &v.cellular_iccidsim1);
+            w.optional("cellularTxBytesSIM1", &v.cellular_tx_bytes_sim1);
+            w.optional("cellularRxBytesSIM1", &v.cellular_rx_bytes_sim1);
+            w.optional("cellularSwitchCountSIM1", &v.cellular_switch_count_sim1);
+            w.optional("cellularNWLostCountSIM1", &v.cellular_nw_lost_count_sim1);
+            w.optional(
+                "cellularCardRemovalCountSIM1",
+                &v.cellular_card_removal_count_sim1,
+            );
+            w.optional(
+                "cellularDHCPTimeoutCountSIM1",
+                &v.cellular_dhcp_timeout_count_sim1,
+            );
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CellularInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CellularInfo, ruckus_one_runtime::object::FieldError> {
+            Ok(CellularInfo {
+                cellular_active_sim: f.optional("cellularActiveSim")?,
+                cellular_connection_status: f.optional("cellularConnectionStatus")?,
+                cellular_wan_interface: f.optional("cellularWanInterface")?,
+                cellular_signal_strength: f.optional("cellularSignalStrength")?,
+                cellular_default_gateway: f.optional("cellularDefaultGateway")?,
+                cellular3_g4g_channel: f.optional("cellular3G4GChannel")?,
+                cellular_country: f.optional("cellularCountry")?,
+                cellular_roaming_status: f.optional("cellularRoamingStatus")?,
+                cellular_radio_uptime: f.optional("cellularRadioUptime")?,
+                cellular_imei: f.optional("cellularIMEI")?,
+                cellular_lte_firmware: f.optional("cellularLTEFirmware")?,
+                cellular_i_paddress: f.optional("cellularIPaddress")?,
+                cellular_subnet_mask: f.optional("cellularSubnetMask")?,
+                cellular_operator: f.optional("cellularOperator")?,
+                cellular_band: f.optional("cellularBand")?,
+                cellular_uplink_bandwidth: f.optional("cellularUplinkBandwidth")?,
+                cellular_downlink_bandwidth: f.optional("cellularDownlinkBandwidth")?,
+                cellular_rsrp: f.optional("cellularRSRP")?,
+                cellular_rsrq: f.optional("cellularRSRQ")?,
+                cellular_sinr: f.optional("cellularSINR")?,
+                cellular_ecio: f.optional("cellularECIO")?,
+                cellular_rscp: f.optional("cellularRSCP")?,
+                cellular_is_sim0_present: f.optional("cellularIsSIM0Present")?,
+                cellular_imsisim0: f.optional("cellularIMSISIM0")?,
+                cellular_iccidsim0: f.optional("cellularICCIDSIM0")?,
+                cellular_tx_bytes_sim0: f.optional("cellularTxBytesSIM0")?,
+                cellular_rx_bytes_sim0: f.optional("cellularRxBytesSIM0")?,
+                cellular_switch_count_sim0: f.optional("cellularSwitchCountSIM0")?,
+                cellular_nw_lost_count_sim0: f.optional("cellularNWLostCountSIM0")?,
+                cellular_card_removal_count_sim0: f
+                    .optional("cellularCardRemovalCountSIM0")?,
+                cellular_dhcp_timeout_count_sim0: f
+                    .optional("cellularDHCPTimeoutCountSIM0")?,
+                cellular_is_sim1_present: f.optional("cellularIsSIM1Present")?,
+                cellular_imsisim1: f.optional("cellularIMSISIM1")?,
+                cellular_iccidsim1: f.optional("cellularICCIDSIM1")?,
+                cellular_tx_bytes_sim1: f.optional("cellularTxBytesSIM1")?,
+                cellular_rx_bytes_sim1: f.optional("cellularRxBytesSIM1")?,
+                cellular_switch_count_sim1: f.optional("cellularSwitchCountSIM1")?,
+                cellular_nw_lost_count_sim1: f.optional("cellularNWLostCountSIM1")?,
+                cellular_card_removal_count_sim1: f
+                    .optional("cellularCardRemovalCountSIM1")?,
+                cellular_dhcp_timeout_count_sim1: f
+                    .optional("cellularDHCPTimeoutCountSIM1")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "CellularInfo", fields)
+    }
 }
 impl CellularInfo {
     /// Creates a value with every field empty.
@@ -2942,98 +3151,93 @@ impl CellularInfo {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpOption82Settings {
     /// `macDelimiter`
     ///
     /// Wire name `macDelimiter`; `DhcpOption82SettingsMacDelimiter`; optional; default: COLON.
-    #[serde(rename = "macDelimiter", default, skip_serializing_if = "Option::is_none")]
     pub mac_delimiter: Option<DhcpOption82SettingsMacDelimiter>,
     /// `subOption150Enabled`
     ///
     /// Wire name `subOption150Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "subOption150Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sub_option150_enabled: Option<bool>,
     /// `subOption151Enabled`
     ///
     /// Wire name `subOption151Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "subOption151Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sub_option151_enabled: Option<bool>,
     /// `subOption151Format`
     ///
     /// Wire name `subOption151Format`; `DhcpOption82SettingsSubOption151Format`; optional; may be null.
-    #[serde(
-        rename = "subOption151Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sub_option151_format: Option<DhcpOption82SettingsSubOption151Format>,
     /// `subOption151Text`
     ///
     /// Wire name `subOption151Text`; `string`; optional; max_length: 26; min_length: 1.
-    #[serde(
-        rename = "subOption151Text",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sub_option151_text: Option<String>,
     /// `subOption1Customization`
     ///
     /// Wire name `subOption1Customization`; `DhcpOption82SubOption1Customization`; optional.
-    #[serde(
-        rename = "subOption1Customization",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sub_option1_customization: Option<DhcpOption82SubOption1Customization>,
     /// `subOption1Enabled`
     ///
     /// Wire name `subOption1Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "subOption1Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sub_option1_enabled: Option<bool>,
     /// `subOption1Format`
     ///
     /// Wire name `subOption1Format`; `DhcpOption82SettingsSubOption1Format`; optional; may be null.
-    #[serde(
-        rename = "subOption1Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sub_option1_format: Option<DhcpOption82SettingsSubOption1Format>,
     /// `subOption2Enabled`
     ///
     /// Wire name `subOption2Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "subOption2Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sub_option2_enabled: Option<bool>,
     /// `subOption2Format`
     ///
     /// Wire name `subOption2Format`; `DhcpOption82SettingsSubOption2Format`; optional; may be null.
-    #[serde(
-        rename = "subOption2Format",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sub_option2_format: Option<DhcpOption82SettingsSubOption2Format>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpOption82Settings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpOption82Settings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("macDelimiter", &v.mac_delimiter);
+            w.optional("subOption150Enabled", &v.sub_option150_enabled);
+            w.optional("subOption151Enabled", &v.sub_option151_enabled);
+            w.optional("subOption151Format", &v.sub_option151_format);
+            w.optional("subOption151Text", &v.sub_option151_text);
+            w.optional("subOption1Customization", &v.sub_option1_customization);
+            w.optional("subOption1Enabled", &v.sub_option1_enabled);
+            w.optional("subOption1Format", &v.sub_option1_format);
+            w.optional("subOption2Enabled", &v.sub_option2_enabled);
+            w.optional("subOption2Format", &v.sub_option2_format);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpOption82Settings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpOption82Settings, ruckus_one_runtime::object::FieldError> {
+            Ok(DhcpOption82Settings {
+                mac_delimiter: f.optional("macDelimiter")?,
+                sub_option150_enabled: f.optional("subOption150Enabled")?,
+                sub_option151_enabled: f.optional("subOption151Enabled")?,
+                sub_option151_format: f.optional("subOption151Format")?,
+                sub_option151_text: f.optional("subOption151Text")?,
+                sub_option1_customization: f.optional("subOption1Customization")?,
+                sub_option1_enabled: f.optional("subOption1Enabled")?,
+                sub_option1_format: f.optional("subOption1Format")?,
+                sub_option2_enabled: f.optional("subOption2Enabled")?,
+                sub_option2_format: f.optional("subOption2Format")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DhcpOption82Settings", fields)
+    }
 }
 impl DhcpOption82Settings {
     /// Creates a value with every field empty.
@@ -3399,7 +3603,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SettingsSubOption2Format {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1Customization).
 ///
 /// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpOption82SubOption1Customization {
     /// `attributes`
@@ -3407,8 +3611,41 @@ pub struct DhcpOption82SubOption1Customization {
     /// Wire name `attributes`; `array<DhcpOption82SubOption1CustomizationAttribute>`; required.
     pub attributes: Vec<DhcpOption82SubOption1CustomizationAttribute>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpOption82SubOption1Customization {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DhcpOption82SubOption1Customization,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("attributes", &v.attributes);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DhcpOption82SubOption1Customization,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(DhcpOption82SubOption1Customization {
+                attributes: f.required("attributes")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "DhcpOption82SubOption1Customization",
+            fields,
+        )
+    }
 }
 impl DhcpOption82SubOption1Customization {
     /// Creates a value from the required fields; optional fields start empty.
@@ -3424,22 +3661,55 @@ impl DhcpOption82SubOption1Customization {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1CustomizationAttribute).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpOption82SubOption1CustomizationAttribute {
     /// `text`
     ///
     /// Wire name `text`; `string`; optional; max_length: 24; min_length: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `DhcpOption82SubOption1CustomizationAttributeType`; required; may be null.
-    #[serde(rename = "type", default)]
     pub type_: Option<DhcpOption82SubOption1CustomizationAttributeType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpOption82SubOption1CustomizationAttribute {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DhcpOption82SubOption1CustomizationAttribute,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("text", &v.text);
+            w.field("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribute {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DhcpOption82SubOption1CustomizationAttribute,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(DhcpOption82SubOption1CustomizationAttribute {
+                text: f.optional("text")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "DhcpOption82SubOption1CustomizationAttribute",
+            fields,
+        )
+    }
 }
 impl DhcpOption82SubOption1CustomizationAttribute {
     /// Creates a value with every field empty.
@@ -3548,22 +3818,45 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribu
 /// Provenance: reference (config_template_service_api-1.0.0.yaml DiffData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DiffData {
     /// `path`
     ///
     /// Wire name `path`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `json`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DiffData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DiffData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("path", &v.path);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DiffData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DiffData, ruckus_one_runtime::object::FieldError> {
+            Ok(DiffData {
+                path: f.optional("path")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DiffData", fields)
+    }
 }
 impl DiffData {
     /// Creates a value with every field empty.
@@ -3590,22 +3883,45 @@ impl DiffData {
 /// Provenance: reference (config_template_service_api-1.0.0.yaml DiffReport).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DiffReport {
     /// `diffName`
     ///
     /// Wire name `diffName`; `string`; optional.
-    #[serde(rename = "diffName", default, skip_serializing_if = "Option::is_none")]
     pub diff_name: Option<String>,
     /// `diffData`
     ///
     /// Wire name `diffData`; `array<DiffData>`; optional.
-    #[serde(rename = "diffData", default, skip_serializing_if = "Option::is_none")]
     pub diff_data: Option<Vec<DiffData>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DiffReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DiffReport, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("diffName", &v.diff_name);
+            w.optional("diffData", &v.diff_data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DiffReport {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DiffReport, ruckus_one_runtime::object::FieldError> {
+            Ok(DiffReport {
+                diff_name: f.optional("diffName")?,
+                diff_data: f.optional("diffData")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DiffReport", fields)
+    }
 }
 impl DiffReport {
     /// Creates a value with every field empty.
@@ -3632,407 +3948,459 @@ impl DiffReport {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DownLinkDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DownLink {
     /// `isMeshEnable`
     ///
     /// Wire name `isMeshEnable`; `boolean`; optional.
-    #[serde(rename = "isMeshEnable", default, skip_serializing_if = "Option::is_none")]
     pub is_mesh_enable: Option<bool>,
     /// `deviceDto`
     ///
     /// Wire name `deviceDto`; `ViewmodelDevice`; optional.
-    #[serde(rename = "deviceDto", default, skip_serializing_if = "Option::is_none")]
     pub device_dto: Option<ViewmodelDevice>,
     /// `downLinkCount`
     ///
     /// Wire name `downLinkCount`; `integer`; optional; format: int32.
-    #[serde(rename = "downLinkCount", default, skip_serializing_if = "Option::is_none")]
     pub down_link_count: Option<i64>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `crtTime`
     ///
     /// Wire name `crtTime`; `string`; optional.
-    #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
     pub crt_time: Option<String>,
     /// `lastUpdTime`
     ///
     /// Wire name `lastUpdTime`; `string`; optional.
-    #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
     pub last_upd_time: Option<String>,
     /// `lastSeenTime`
     ///
     /// Wire name `lastSeenTime`; `string`; optional.
-    #[serde(rename = "lastSeenTime", default, skip_serializing_if = "Option::is_none")]
     pub last_seen_time: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `fwVersion`
     ///
     /// Wire name `fwVersion`; `string`; optional.
-    #[serde(rename = "fwVersion", default, skip_serializing_if = "Option::is_none")]
     pub fw_version: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `apGroupId`
     ///
     /// Wire name `apGroupId`; `string`; optional.
-    #[serde(rename = "apGroupId", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_id: Option<String>,
     /// `apGroupName`
     ///
     /// Wire name `apGroupName`; `string`; optional.
-    #[serde(rename = "apGroupName", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_name: Option<String>,
     /// `wlanGroup24GId`
     ///
     /// Wire name `wlanGroup24GId`; `string`; optional.
-    #[serde(rename = "wlanGroup24GId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group24_g_id: Option<String>,
     /// `wlanGroup5GId`
     ///
     /// Wire name `wlanGroup5GId`; `string`; optional.
-    #[serde(rename = "wlanGroup5GId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group5_g_id: Option<String>,
     /// `wlanGroups`
     ///
     /// Wire name `wlanGroups`; `array<WlanGroup>`; optional.
-    #[serde(rename = "wlanGroups", default, skip_serializing_if = "Option::is_none")]
     pub wlan_groups: Option<Vec<WlanGroup>>,
     /// `configStatus`
     ///
     /// Wire name `configStatus`; `string`; optional.
-    #[serde(rename = "configStatus", default, skip_serializing_if = "Option::is_none")]
     pub config_status: Option<String>,
     /// `connectionStatus`
     ///
     /// Wire name `connectionStatus`; `string`; optional.
-    #[serde(
-        rename = "connectionStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub connection_status: Option<String>,
     /// `deviceStatus`
     ///
     /// Wire name `deviceStatus`; `string`; optional.
-    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
     pub device_status: Option<String>,
     /// `deviceStatusSeverity`
     ///
     /// Wire name `deviceStatusSeverity`; `string`; optional.
-    #[serde(
-        rename = "deviceStatusSeverity",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_status_severity: Option<String>,
     /// `IP`
     ///
     /// Wire name `IP`; `string`; optional.
-    #[serde(rename = "IP", default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `extIp`
     ///
     /// Wire name `extIp`; `string`; optional.
-    #[serde(rename = "extIp", default, skip_serializing_if = "Option::is_none")]
     pub ext_ip: Option<String>,
     /// `externalPort`
     ///
     /// Wire name `externalPort`; `string`; optional.
-    #[serde(rename = "externalPort", default, skip_serializing_if = "Option::is_none")]
     pub external_port: Option<String>,
     /// `apMac`
     ///
     /// Wire name `apMac`; `string`; optional.
-    #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac: Option<String>,
     /// `apStatusData`
     ///
     /// Wire name `apStatusData`; `ApStatusData`; optional.
-    #[serde(rename = "apStatusData", default, skip_serializing_if = "Option::is_none")]
     pub ap_status_data: Option<ApStatusData>,
     /// `uplink`
     ///
     /// Wire name `uplink`; `array<UpLink>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uplink: Option<Vec<UpLink>>,
     /// `downlink.downMac`
     ///
     /// Wire name `downlink.downMac`; `array<string>`; optional.
-    #[serde(
-        rename = "downlink.downMac",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub downlink_down_mac: Option<Vec<String>>,
     /// `downlink.rssi`
     ///
     /// Wire name `downlink.rssi`; `array<integer>`; optional.
-    #[serde(rename = "downlink.rssi", default, skip_serializing_if = "Option::is_none")]
     pub downlink_rssi: Option<Vec<i64>>,
     /// `downlink.type`
     ///
     /// Wire name `downlink.type`; `array<integer>`; optional.
-    #[serde(rename = "downlink.type", default, skip_serializing_if = "Option::is_none")]
     pub downlink_type: Option<Vec<i64>>,
     /// `uplink.upMac`
     ///
     /// Wire name `uplink.upMac`; `string`; optional.
-    #[serde(rename = "uplink.upMac", default, skip_serializing_if = "Option::is_none")]
     pub uplink_up_mac: Option<String>,
     /// `uplink.rssi`
     ///
     /// Wire name `uplink.rssi`; `integer`; optional; format: int32.
-    #[serde(rename = "uplink.rssi", default, skip_serializing_if = "Option::is_none")]
     pub uplink_rssi: Option<i64>,
     /// `uplink.type`
     ///
     /// Wire name `uplink.type`; `array<integer>`; optional.
-    #[serde(rename = "uplink.type", default, skip_serializing_if = "Option::is_none")]
     pub uplink_type: Option<Vec<i64>>,
     /// `meshRole`
     ///
     /// Wire name `meshRole`; `string`; optional.
-    #[serde(rename = "meshRole", default, skip_serializing_if = "Option::is_none")]
     pub mesh_role: Option<String>,
     /// `hops`
     ///
     /// Wire name `hops`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hops: Option<i64>,
     /// `deviceGroupId`
     ///
     /// Wire name `deviceGroupId`; `string`; optional.
-    #[serde(rename = "deviceGroupId", default, skip_serializing_if = "Option::is_none")]
     pub device_group_id: Option<String>,
     /// `floorplanId`
     ///
     /// Wire name `floorplanId`; `string`; optional.
-    #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
     pub floorplan_id: Option<String>,
     /// `xPercent`
     ///
     /// Wire name `xPercent`; `number`; optional; format: float.
-    #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
     pub x_percent: Option<f64>,
     /// `yPercent`
     ///
     /// Wire name `yPercent`; `number`; optional; format: float.
-    #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
     pub y_percent: Option<f64>,
     /// `clients`
     ///
     /// Wire name `clients`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clients: Option<i64>,
     /// `downlinkCount`
     ///
     /// Wire name `downlinkCount`; `integer`; optional; format: int32.
-    #[serde(rename = "downlinkCount", default, skip_serializing_if = "Option::is_none")]
     pub downlink_count: Option<i64>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `deviceGroupName`
     ///
     /// Wire name `deviceGroupName`; `string`; optional.
-    #[serde(
-        rename = "deviceGroupName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_group_name: Option<String>,
     /// `deviceModelType`
     ///
     /// Wire name `deviceModelType`; `string`; optional.
-    #[serde(
-        rename = "deviceModelType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_model_type: Option<String>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `switchSerialNumber`
     ///
     /// Wire name `switchSerialNumber`; `string`; optional.
-    #[serde(
-        rename = "switchSerialNumber",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_serial_number: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `switchPort`
     ///
     /// Wire name `switchPort`; `string`; optional.
-    #[serde(rename = "switchPort", default, skip_serializing_if = "Option::is_none")]
     pub switch_port: Option<String>,
     /// `latitude`
     ///
     /// Wire name `latitude`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<String>,
     /// `longitude`
     ///
     /// Wire name `longitude`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<String>,
     /// `poePort`
     ///
     /// Wire name `poePort`; `string`; optional.
-    #[serde(rename = "poePort", default, skip_serializing_if = "Option::is_none")]
     pub poe_port: Option<String>,
     /// `rogueCategory`
     ///
     /// Wire name `rogueCategory`; `map<integer>`; optional.
-    #[serde(rename = "rogueCategory", default, skip_serializing_if = "Option::is_none")]
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
     /// `deviceSessionCacheWeight`
     ///
     /// Wire name `deviceSessionCacheWeight`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "deviceSessionCacheWeight",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_session_cache_weight: Option<i64>,
     /// `healthStatus`
     ///
     /// Wire name `healthStatus`; `string`; optional.
-    #[serde(rename = "healthStatus", default, skip_serializing_if = "Option::is_none")]
     pub health_status: Option<String>,
     /// `downlinkChannel`
     ///
     /// Wire name `downlinkChannel`; `string`; optional.
-    #[serde(
-        rename = "downlinkChannel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub downlink_channel: Option<String>,
     /// `uplinkChannel`
     ///
     /// Wire name `uplinkChannel`; `string`; optional.
-    #[serde(rename = "uplinkChannel", default, skip_serializing_if = "Option::is_none")]
     pub uplink_channel: Option<String>,
     /// `geolocationSource`
     ///
     /// Wire name `geolocationSource`; `string`; optional.
-    #[serde(
-        rename = "geolocationSource",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub geolocation_source: Option<String>,
     /// `apRadioDeploy`
     ///
     /// Wire name `apRadioDeploy`; `string`; optional.
-    #[serde(rename = "apRadioDeploy", default, skip_serializing_if = "Option::is_none")]
     pub ap_radio_deploy: Option<String>,
     /// `reboot`
     ///
     /// Wire name `reboot`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reboot: Option<bool>,
     /// `apNeighborMacs`
     ///
     /// Wire name `apNeighborMacs`; `array<string>`; optional.
-    #[serde(rename = "apNeighborMacs", default, skip_serializing_if = "Option::is_none")]
     pub ap_neighbor_macs: Option<Vec<String>>,
     /// `apNeighborRssis`
     ///
     /// Wire name `apNeighborRssis`; `array<integer>`; optional.
-    #[serde(
-        rename = "apNeighborRssis",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ap_neighbor_rssis: Option<Vec<i64>>,
     /// `neighbors`
     ///
     /// Wire name `neighbors`; `array<Neighbor>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neighbors: Option<Vec<Neighbor>>,
     /// `txFrames`
     ///
     /// Wire name `txFrames`; `string`; optional.
-    #[serde(rename = "txFrames", default, skip_serializing_if = "Option::is_none")]
     pub tx_frames: Option<String>,
     /// `rssi`
     ///
     /// Wire name `rssi`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rssi: Option<i64>,
     /// `rxBytes`
     ///
     /// Wire name `rxBytes`; `string`; optional.
-    #[serde(rename = "rxBytes", default, skip_serializing_if = "Option::is_none")]
     pub rx_bytes: Option<String>,
     /// `txBytes`
     ///
     /// Wire name `txBytes`; `string`; optional.
-    #[serde(rename = "txBytes", default, skip_serializing_if = "Option::is_none")]
     pub tx_bytes: Option<String>,
     /// `rxFrames`
     ///
     /// Wire name `rxFrames`; `string`; optional.
-    #[serde(rename = "rxFrames", default, skip_serializing_if = "Option::is_none")]
     pub rx_frames: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `integer`; optional; format: int32.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<i64>,
     /// `downMac`
     ///
     /// Wire name `downMac`; `string`; optional.
-    #[serde(rename = "downMac", default, skip_serializing_if = "Option::is_none")]
     pub down_mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DownLink {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DownLink, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("isMeshEnable", &v.is_mesh_enable);
+            w.optional("deviceDto", &v.device_dto);
+            w.optional("downLinkCount", &v.down_link_count);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("crtTime", &v.crt_time);
+            w.optional("lastUpdTime", &v.last_upd_time);
+            w.optional("lastSeenTime", &v.last_seen_time);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("model", &v.model);
+            w.optional("fwVersion", &v.fw_version);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("apGroupId", &v.ap_group_id);
+            w.optional("apGroupName", &v.ap_group_name);
+            w.optional("wlanGroup24GId", &v.wlan_group24_g_id);
+            w.optional("wlanGroup5GId", &v.wlan_group5_g_id);
+            w.optional("wlanGroups", &v.wlan_groups);
+            w.optional("configStatus", &v.config_status);
+            w.optional("connectionStatus", &v.connection_status);
+            w.optional("deviceStatus", &v.device_status);
+            w.optional("deviceStatusSeverity", &v.device_status_severity);
+            w.optional("IP", &v.ip);
+            w.optional("extIp", &v.ext_ip);
+            w.optional("externalPort", &v.external_port);
+            w.optional("apMac", &v.ap_mac);
+            w.optional("apStatusData", &v.ap_status_data);
+            w.optional("uplink", &v.uplink);
+            w.optional("downlink.downMac", &v.downlink_down_mac);
+            w.optional("downlink.rssi", &v.downlink_rssi);
+            w.optional("downlink.type", &v.downlink_type);
+            w.optional("uplink.upMac", &v.uplink_up_mac);
+            w.optional("uplink.rssi", &v.uplink_rssi);
+            w.optional("uplink.type", &v.uplink_type);
+            w.optional("meshRole", &v.mesh_role);
+            w.optional("hops", &v.hops);
+            w.optional("deviceGroupId", &v.device_group_id);
+            w.optional("floorplanId", &v.floorplan_id);
+            w.optional("xPercent", &v.x_percent);
+            w.optional("yPercent", &v.y_percent);
+            w.optional("clients", &v.clients);
+            w.optional("downlinkCount", &v.downlink_count);
+            w.optional("tags", &v.tags);
+            w.optional("deviceGroupName", &v.device_group_name);
+            w.optional("deviceModelType", &v.device_model_type);
+            w.optional("switchName", &v.switch_name);
+            w.optional("switchSerialNumber", &v.switch_serial_number);
+            w.optional("switchId", &v.switch_id);
+            w.optional("switchPort", &v.switch_port);
+            w.optional("latitude", &v.latitude);
+            w.optional("longitude", &v.longitude);
+            w.optional("poePort", &v.poe_port);
+            w.optional("rogueCategory", &v.rogue_category);
+            w.optional("deviceSessionCacheWeight", &v.device_session_cache_weight);
+            w.optional("healthStatus", &v.health_status);
+            w.optional("downlinkChannel", &v.downlink_channel);
+            w.optional("uplinkChannel", &v.uplink_channel);
+            w.optional("geolocationSource", &v.geolocation_source);
+            w.optional("apRadioDeploy", &v.ap_radio_deploy);
+            w.optional("reboot", &v.reboot);
+            w.optional("apNeighborMacs", &v.ap_neighbor_macs);
+            w.optional("apNeighborRssis", &v.ap_neighbor_rssis);
+            w.optional("neighbors", &v.neighbors);
+            w.optional("txFrames", &v.tx_frames);
+            w.optional("rssi", &v.rssi);
+            w.optional("rxBytes", &v.rx_bytes);
+            w.optional("txBytes", &v.tx_bytes);
+            w.optional("rxFrames", &v.rx_frames);
+            w.optional("type", &v.type_);
+            w.optional("downMac", &v.down_mac);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DownLink {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DownLink, ruckus_one_runtime::object::FieldError> {
+            Ok(DownLink {
+                is_mesh_enable: f.optional("isMeshEnable")?,
+                device_dto: f.optional("deviceDto")?,
+                down_link_count: f.optional("downLinkCount")?,
+                serial_number: f.optional("serialNumber")?,
+                tenant_id: f.optional("tenantId")?,
+                crt_time: f.optional("crtTime")?,
+                last_upd_time: f.optional("lastUpdTime")?,
+                last_seen_time: f.optional("lastSeenTime")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                model: f.optional("model")?,
+                fw_version: f.optional("fwVersion")?,
+                venue_id: f.optional("venueId")?,
+                venue_name: f.optional("venueName")?,
+                ap_group_id: f.optional("apGroupId")?,
+                ap_group_name: f.optional("apGroupName")?,
+                wlan_group24_g_id: f.optional("wlanGroup24GId")?,
+                wlan_group5_g_id: f.optional("wlanGroup5GId")?,
+                wlan_groups: f.optional("wlanGroups")?,
+                config_status: f.optional("configStatus")?,
+                connection_status: f.optional("connectionStatus")?,
+                device_status: f.optional("deviceStatus")?,
+                device_status_severity: f.optional("deviceStatusSeverity")?,
+                ip: f.optional("IP")?,
+                ext_ip: f.optional("extIp")?,
+                external_port: f.optional("externalPort")?,
+                ap_mac: f.optional("apMac")?,
+                ap_status_data: f.optional("apStatusData")?,
+                uplink: f.optional("uplink")?,
+                downlink_down_mac: f.optional("downlink.downMac")?,
+                downlink_rssi: f.optional("downlink.rssi")?,
+                downlink_type: f.optional("downlink.type")?,
+                uplink_up_mac: f.optional("uplink.upMac")?,
+                uplink_rssi: f.optional("uplink.rssi")?,
+                uplink_type: f.optional("uplink.type")?,
+                mesh_role: f.optional("meshRole")?,
+                hops: f.optional("hops")?,
+                device_group_id: f.optional("deviceGroupId")?,
+                floorplan_id: f.optional("floorplanId")?,
+                x_percent: f.optional("xPercent")?,
+                y_percent: f.optional("yPercent")?,
+                clients: f.optional("clients")?,
+                downlink_count: f.optional("downlinkCount")?,
+                tags: f.optional("tags")?,
+                device_group_name: f.optional("deviceGroupName")?,
+                device_model_type: f.optional("deviceModelType")?,
+                switch_name: f.optional("switchName")?,
+                switch_serial_number: f.optional("switchSerialNumber")?,
+                switch_id: f.optional("switchId")?,
+                switch_port: f.optional("switchPort")?,
+                latitude: f.optional("latitude")?,
+                longitude: f.optional("longitude")?,
+                poe_port: f.optional("poePort")?,
+                rogue_category: f.optional("rogueCategory")?,
+                device_session_cache_weight: f.optional("deviceSessionCacheWeight")?,
+                health_status: f.optional("healthStatus")?,
+                downlink_channel: f.optional("downlinkChannel")?,
+                uplink_channel: f.optional("uplinkChannel")?,
+                geolocation_source: f.optional("geolocationSource")?,
+                ap_radio_deploy: f.optional("apRadioDeploy")?,
+                reboot: f.optional("reboot")?,
+                ap_neighbor_macs: f.optional("apNeighborMacs")?,
+                ap_neighbor_rssis: f.optional("apNeighborRssis")?,
+                neighbors: f.optional("neighbors")?,
+                tx_frames: f.optional("txFrames")?,
+                rssi: f.optional("rssi")?,
+                rx_bytes: f.optional("rxBytes")?,
+                tx_bytes: f.optional("txBytes")?,
+                rx_frames: f.optional("rxFrames")?,
+                type_: f.optional("type")?,
+                down_mac: f.optional("downMac")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DownLink", fields)
+    }
 }
 impl DownLink {
     /// Creates a value with every field empty.
@@ -4476,22 +4844,45 @@ impl DownLink {
 /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstance).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DriftInstance {
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `instanceId`
     ///
     /// Wire name `instanceId`; `string`; optional.
-    #[serde(rename = "instanceId", default, skip_serializing_if = "Option::is_none")]
     pub instance_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DriftInstance {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DriftInstance, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("instanceId", &v.instance_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DriftInstance {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DriftInstance, ruckus_one_runtime::object::FieldError> {
+            Ok(DriftInstance {
+                tenant_id: f.optional("tenantId")?,
+                instance_id: f.optional("instanceId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DriftInstance", fields)
+    }
 }
 impl DriftInstance {
     /// Creates a value with every field empty.
@@ -4518,27 +4909,54 @@ impl DriftInstance {
 /// Provenance: reference (config_template_service_api-1.0.0.yaml DriftInstanceResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DriftInstanceResponse {
     /// `data`
     ///
     /// Wire name `data`; `array<DriftInstance>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<DriftInstance>>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DriftInstanceResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DriftInstanceResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("data", &v.data);
+            w.optional("page", &v.page);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DriftInstanceResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DriftInstanceResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(DriftInstanceResponse {
+                data: f.optional("data")?,
+                page: f.optional("page")?,
+                total_count: f.optional("totalCount")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DriftInstanceResponse", fields)
+    }
 }
 impl DriftInstanceResponse {
     /// Creates a value with every field empty.
@@ -4571,171 +4989,200 @@ impl DriftInstanceResponse {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Edge).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Edge {
     /// `from`
     ///
     /// Wire name `from`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
     /// `to`
     ///
     /// Wire name `to`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
     /// `fromMac`
     ///
     /// Wire name `fromMac`; `string`; optional.
-    #[serde(rename = "fromMac", default, skip_serializing_if = "Option::is_none")]
     pub from_mac: Option<String>,
     /// `toMac`
     ///
     /// Wire name `toMac`; `string`; optional.
-    #[serde(rename = "toMac", default, skip_serializing_if = "Option::is_none")]
     pub to_mac: Option<String>,
     /// `fromName`
     ///
     /// Wire name `fromName`; `string`; optional.
-    #[serde(rename = "fromName", default, skip_serializing_if = "Option::is_none")]
     pub from_name: Option<String>,
     /// `toName`
     ///
     /// Wire name `toName`; `string`; optional.
-    #[serde(rename = "toName", default, skip_serializing_if = "Option::is_none")]
     pub to_name: Option<String>,
     /// `poeEnabled`
     ///
     /// Wire name `poeEnabled`; `boolean`; optional.
-    #[serde(rename = "poeEnabled", default, skip_serializing_if = "Option::is_none")]
     pub poe_enabled: Option<bool>,
     /// `linkSpeed`
     ///
     /// Wire name `linkSpeed`; `string`; optional.
-    #[serde(rename = "linkSpeed", default, skip_serializing_if = "Option::is_none")]
     pub link_speed: Option<String>,
     /// `poeUsed`
     ///
     /// Wire name `poeUsed`; `integer`; optional; format: int32.
-    #[serde(rename = "poeUsed", default, skip_serializing_if = "Option::is_none")]
     pub poe_used: Option<i64>,
     /// `poeTotal`
     ///
     /// Wire name `poeTotal`; `integer`; optional; format: int32.
-    #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
     pub poe_total: Option<i64>,
     /// `connectedPort`
     ///
     /// Wire name `connectedPort`; `string`; optional.
-    #[serde(rename = "connectedPort", default, skip_serializing_if = "Option::is_none")]
     pub connected_port: Option<String>,
     /// `correspondingPort`
     ///
     /// Wire name `correspondingPort`; `string`; optional.
-    #[serde(
-        rename = "correspondingPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub corresponding_port: Option<String>,
     /// `connectionType`
     ///
     /// Wire name `connectionType`; `EdgeConnectionType`; optional.
-    #[serde(rename = "connectionType", default, skip_serializing_if = "Option::is_none")]
     pub connection_type: Option<EdgeConnectionType>,
     /// `connectionStatus`
     ///
     /// Wire name `connectionStatus`; `EdgeConnectionStatus`; optional.
-    #[serde(
-        rename = "connectionStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub connection_status: Option<EdgeConnectionStatus>,
     /// `fromRole`
     ///
     /// Wire name `fromRole`; `string`; optional.
-    #[serde(rename = "fromRole", default, skip_serializing_if = "Option::is_none")]
     pub from_role: Option<String>,
     /// `toRole`
     ///
     /// Wire name `toRole`; `string`; optional.
-    #[serde(rename = "toRole", default, skip_serializing_if = "Option::is_none")]
     pub to_role: Option<String>,
     /// `fromSNR`
     ///
     /// Wire name `fromSNR`; `integer`; optional; format: int32.
-    #[serde(rename = "fromSNR", default, skip_serializing_if = "Option::is_none")]
     pub from_snr: Option<i64>,
     /// `toSNR`
     ///
     /// Wire name `toSNR`; `integer`; optional; format: int32.
-    #[serde(rename = "toSNR", default, skip_serializing_if = "Option::is_none")]
     pub to_snr: Option<i64>,
     /// `band`
     ///
     /// Wire name `band`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<String>,
     /// `channel`
     ///
     /// Wire name `channel`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<i64>,
     /// `fromSerial`
     ///
     /// Wire name `fromSerial`; `string`; optional.
-    #[serde(rename = "fromSerial", default, skip_serializing_if = "Option::is_none")]
     pub from_serial: Option<String>,
     /// `toSerial`
     ///
     /// Wire name `toSerial`; `string`; optional.
-    #[serde(rename = "toSerial", default, skip_serializing_if = "Option::is_none")]
     pub to_serial: Option<String>,
     /// `connectedPortUntaggedVlan`
     ///
     /// Wire name `connectedPortUntaggedVlan`; `string`; optional.
-    #[serde(
-        rename = "connectedPortUntaggedVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub connected_port_untagged_vlan: Option<String>,
     /// `correspondingPortUntaggedVlan`
     ///
     /// Wire name `correspondingPortUntaggedVlan`; `string`; optional.
-    #[serde(
-        rename = "correspondingPortUntaggedVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub corresponding_port_untagged_vlan: Option<String>,
     /// `connectedPortTaggedVlan`
     ///
     /// Wire name `connectedPortTaggedVlan`; `string`; optional.
-    #[serde(
-        rename = "connectedPortTaggedVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub connected_port_tagged_vlan: Option<String>,
     /// `correspondingPortTaggedVlan`
     ///
     /// Wire name `correspondingPortTaggedVlan`; `string`; optional.
-    #[serde(
-        rename = "correspondingPortTaggedVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub corresponding_port_tagged_vlan: Option<String>,
     /// `extraEdges`
     ///
     /// Wire name `extraEdges`; `array<ExtraEdge>`; optional.
-    #[serde(rename = "extraEdges", default, skip_serializing_if = "Option::is_none")]
     pub extra_edges: Option<Vec<ExtraEdge>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Edge {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Edge, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("from", &v.from);
+            w.optional("to", &v.to);
+            w.optional("fromMac", &v.from_mac);
+            w.optional("toMac", &v.to_mac);
+            w.optional("fromName", &v.from_name);
+            w.optional("toName", &v.to_name);
+            w.optional("poeEnabled", &v.poe_enabled);
+            w.optional("linkSpeed", &v.link_speed);
+            w.optional("poeUsed", &v.poe_used);
+            w.optional("poeTotal", &v.poe_total);
+            w.optional("connectedPort", &v.connected_port);
+            w.optional("correspondingPort", &v.corresponding_port);
+            w.optional("connectionType", &v.connection_type);
+            w.optional("connectionStatus", &v.connection_status);
+            w.optional("fromRole", &v.from_role);
+            w.optional("toRole", &v.to_role);
+            w.optional("fromSNR", &v.from_snr);
+            w.optional("toSNR", &v.to_snr);
+            w.optional("band", &v.band);
+            w.optional("channel", &v.channel);
+            w.optional("fromSerial", &v.from_serial);
+            w.optional("toSerial", &v.to_serial);
+            w.optional("connectedPortUntaggedVlan", &v.connected_port_untagged_vlan);
+            w.optional(
+                "correspondingPortUntaggedVlan",
+                &v.corresponding_port_untagged_vlan,
+            );
+            w.optional("connectedPortTaggedVlan", &v.connected_port_tagged_vlan);
+            w.optional("correspondingPortTaggedVlan", &v.corresponding_port_tagged_vlan);
+            w.optional("extraEdges", &v.extra_edges);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Edge {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Edge, ruckus_one_runtime::object::FieldError> {
+            Ok(Edge {
+                from: f.optional("from")?,
+                to: f.optional("to")?,
+                from_mac: f.optional("fromMac")?,
+                to_mac: f.optional("toMac")?,
+                from_name: f.optional("fromName")?,
+                to_name: f.optional("toName")?,
+                poe_enabled: f.optional("poeEnabled")?,
+                link_speed: f.optional("linkSpeed")?,
+                poe_used: f.optional("poeUsed")?,
+                poe_total: f.optional("poeTotal")?,
+                connected_port: f.optional("connectedPort")?,
+                corresponding_port: f.optional("correspondingPort")?,
+                connection_type: f.optional("connectionType")?,
+                connection_status: f.optional("connectionStatus")?,
+                from_role: f.optional("fromRole")?,
+                to_role: f.optional("toRole")?,
+                from_snr: f.optional("fromSNR")?,
+                to_snr: f.optional("toSNR")?,
+                band: f.optional("band")?,
+                channel: f.optional("channel")?,
+                from_serial: f.optional("fromSerial")?,
+                to_serial: f.optional("toSerial")?,
+                connected_port_untagged_vlan: f.optional("connectedPortUntaggedVlan")?,
+                corresponding_port_untagged_vlan: f
+                    .optional("correspondingPortUntaggedVlan")?,
+                connected_port_tagged_vlan: f.optional("connectedPortTaggedVlan")?,
+                corresponding_port_tagged_vlan: f
+                    .optional("correspondingPortTaggedVlan")?,
+                extra_edges: f.optional("extraEdges")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Edge", fields)
+    }
 }
 impl Edge {
     /// Creates a value with every field empty.
@@ -5042,17 +5489,39 @@ impl<'de> serde::Deserialize<'de> for EdgeConnectionType {
 /// Provenance: reference (config_template_service_api-1.0.0.yaml EnforceRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EnforceRequest {
     /// `isEnforced`
     ///
     /// Wire name `isEnforced`; `boolean`; optional.
-    #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
     pub is_enforced: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EnforceRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EnforceRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("isEnforced", &v.is_enforced);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EnforceRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EnforceRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(EnforceRequest {
+                is_enforced: f.optional("isEnforced")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "EnforceRequest", fields)
+    }
 }
 impl EnforceRequest {
     /// Creates a value with every field empty.
@@ -5073,96 +5542,110 @@ impl EnforceRequest {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExtraEdge {
     /// `poeEnabled`
     ///
     /// Wire name `poeEnabled`; `boolean`; optional.
-    #[serde(rename = "poeEnabled", default, skip_serializing_if = "Option::is_none")]
     pub poe_enabled: Option<bool>,
     /// `linkSpeed`
     ///
     /// Wire name `linkSpeed`; `string`; optional.
-    #[serde(rename = "linkSpeed", default, skip_serializing_if = "Option::is_none")]
     pub link_speed: Option<String>,
     /// `poeUsed`
     ///
     /// Wire name `poeUsed`; `integer`; optional; format: int32.
-    #[serde(rename = "poeUsed", default, skip_serializing_if = "Option::is_none")]
     pub poe_used: Option<i64>,
     /// `poeTotal`
     ///
     /// Wire name `poeTotal`; `integer`; optional; format: int32.
-    #[serde(rename = "poeTotal", default, skip_serializing_if = "Option::is_none")]
     pub poe_total: Option<i64>,
     /// `connectedPort`
     ///
     /// Wire name `connectedPort`; `string`; optional.
-    #[serde(rename = "connectedPort", default, skip_serializing_if = "Option::is_none")]
     pub connected_port: Option<String>,
     /// `correspondingPort`
     ///
     /// Wire name `correspondingPort`; `string`; optional.
-    #[serde(
-        rename = "correspondingPort",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub corresponding_port: Option<String>,
     /// `connectionType`
     ///
     /// Wire name `connectionType`; `ExtraEdgeConnectionType`; optional.
-    #[serde(rename = "connectionType", default, skip_serializing_if = "Option::is_none")]
     pub connection_type: Option<ExtraEdgeConnectionType>,
     /// `connectionStatus`
     ///
     /// Wire name `connectionStatus`; `ExtraEdgeConnectionStatus`; optional.
-    #[serde(
-        rename = "connectionStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub connection_status: Option<ExtraEdgeConnectionStatus>,
     /// `connectedPortUntaggedVlan`
     ///
     /// Wire name `connectedPortUntaggedVlan`; `string`; optional.
-    #[serde(
-        rename = "connectedPortUntaggedVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub connected_port_untagged_vlan: Option<String>,
     /// `correspondingPortUntaggedVlan`
     ///
     /// Wire name `correspondingPortUntaggedVlan`; `string`; optional.
-    #[serde(
-        rename = "correspondingPortUntaggedVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub corresponding_port_untagged_vlan: Option<String>,
     /// `connectedPortTaggedVlan`
     ///
     /// Wire name `connectedPortTaggedVlan`; `string`; optional.
-    #[serde(
-        rename = "connectedPortTaggedVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub connected_port_tagged_vlan: Option<String>,
     /// `correspondingPortTaggedVlan`
     ///
     /// Wire name `correspondingPortTaggedVlan`; `string`; optional.
-    #[serde(
-        rename = "correspondingPortTaggedVlan",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub corresponding_port_tagged_vlan: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ExtraEdge {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ExtraEdge, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("poeEnabled", &v.poe_enabled);
+            w.optional("linkSpeed", &v.link_speed);
+            w.optional("poeUsed", &v.poe_used);
+            w.optional("poeTotal", &v.poe_total);
+            w.optional("connectedPort", &v.connected_port);
+            w.optional("correspondingPort", &v.corresponding_port);
+            w.optional("connectionType", &v.connection_type);
+            w.optional("connectionStatus", &v.connection_status);
+            w.optional("connectedPortUntaggedVlan", &v.connected_port_untagged_vlan);
+            w.optional(
+                "correspondingPortUntaggedVlan",
+                &v.corresponding_port_untagged_vlan,
+            );
+            w.optional("connectedPortTaggedVlan", &v.connected_port_tagged_vlan);
+            w.optional("correspondingPortTaggedVlan", &v.corresponding_port_tagged_vlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ExtraEdge {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ExtraEdge, ruckus_one_runtime::object::FieldError> {
+            Ok(ExtraEdge {
+                poe_enabled: f.optional("poeEnabled")?,
+                link_speed: f.optional("linkSpeed")?,
+                poe_used: f.optional("poeUsed")?,
+                poe_total: f.optional("poeTotal")?,
+                connected_port: f.optional("connectedPort")?,
+                corresponding_port: f.optional("correspondingPort")?,
+                connection_type: f.optional("connectionType")?,
+                connection_status: f.optional("connectionStatus")?,
+                connected_port_untagged_vlan: f.optional("connectedPortUntaggedVlan")?,
+                corresponding_port_untagged_vlan: f
+                    .optional("correspondingPortUntaggedVlan")?,
+                connected_port_tagged_vlan: f.optional("connectedPortTaggedVlan")?,
+                corresponding_port_tagged_vlan: f
+                    .optional("correspondingPortTaggedVlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ExtraEdge", fields)
+    }
 }
 impl ExtraEdge {
     /// Creates a value with every field empty.
@@ -5382,50 +5865,69 @@ impl<'de> serde::Deserialize<'de> for ExtraEdgeConnectionType {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GeoLocation {
     /// `verticalUncertainty`
     ///
     /// Wire name `verticalUncertainty`; `number`; optional; format: float.
-    #[serde(
-        rename = "verticalUncertainty",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub vertical_uncertainty: Option<f64>,
     /// `lateralUncertainty`
     ///
     /// Wire name `lateralUncertainty`; `number`; optional; format: float.
-    #[serde(
-        rename = "lateralUncertainty",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub lateral_uncertainty: Option<f64>,
     /// `latitude`
     ///
     /// Wire name `latitude`; `number`; optional; format: float.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<f64>,
     /// `longitude`
     ///
     /// Wire name `longitude`; `number`; optional; format: float.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<f64>,
     /// `height`
     ///
     /// Wire name `height`; `number`; optional; format: float.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<f64>,
     /// `source`
     ///
     /// Wire name `source`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GeoLocation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GeoLocation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("verticalUncertainty", &v.vertical_uncertainty);
+            w.optional("lateralUncertainty", &v.lateral_uncertainty);
+            w.optional("latitude", &v.latitude);
+            w.optional("longitude", &v.longitude);
+            w.optional("height", &v.height);
+            w.optional("source", &v.source);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GeoLocation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GeoLocation, ruckus_one_runtime::object::FieldError> {
+            Ok(GeoLocation {
+                vertical_uncertainty: f.optional("verticalUncertainty")?,
+                lateral_uncertainty: f.optional("lateralUncertainty")?,
+                latitude: f.optional("latitude")?,
+                longitude: f.optional("longitude")?,
+                height: f.optional("height")?,
+                source: f.optional("source")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "GeoLocation", fields)
+    }
 }
 impl GeoLocation {
     /// Creates a value with every field empty.
@@ -5476,132 +5978,153 @@ impl GeoLocation {
 /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyNode).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct HierarchyNode {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `templateType`
     ///
     /// Wire name `templateType`; `HierarchyNodeTemplateType`; optional.
-    #[serde(rename = "templateType", default, skip_serializing_if = "Option::is_none")]
     pub template_type: Option<HierarchyNodeTemplateType>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `templateContext`
     ///
     /// Wire name `templateContext`; `string`; optional.
-    #[serde(
-        rename = "templateContext",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub template_context: Option<String>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `createdBy`
     ///
     /// Wire name `createdBy`; `string`; optional.
-    #[serde(rename = "createdBy", default, skip_serializing_if = "Option::is_none")]
     pub created_by: Option<String>,
     /// `createdOn`
     ///
     /// Wire name `createdOn`; `integer`; optional.
-    #[serde(rename = "createdOn", default, skip_serializing_if = "Option::is_none")]
     pub created_on: Option<i64>,
     /// `lastModified`
     ///
     /// Wire name `lastModified`; `integer`; optional.
-    #[serde(rename = "lastModified", default, skip_serializing_if = "Option::is_none")]
     pub last_modified: Option<i64>,
     /// `lastApplied`
     ///
     /// Wire name `lastApplied`; `integer`; optional.
-    #[serde(rename = "lastApplied", default, skip_serializing_if = "Option::is_none")]
     pub last_applied: Option<i64>,
     /// `authorizationToken`
     ///
     /// Wire name `authorizationToken`; `string`; optional.
-    #[serde(
-        rename = "authorizationToken",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub authorization_token: Option<String>,
     /// `version`
     ///
     /// Wire name `version`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<i64>,
     /// `driftStatus`
     ///
     /// Wire name `driftStatus`; `string`; optional.
-    #[serde(rename = "driftStatus", default, skip_serializing_if = "Option::is_none")]
     pub drift_status: Option<String>,
     /// `isEnforced`
     ///
     /// Wire name `isEnforced`; `boolean`; optional.
-    #[serde(rename = "isEnforced", default, skip_serializing_if = "Option::is_none")]
     pub is_enforced: Option<bool>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `appliedOnEcTenants`
     ///
     /// Wire name `appliedOnEcTenants`; `array<string>`; optional.
-    #[serde(
-        rename = "appliedOnEcTenants",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub applied_on_ec_tenants: Option<Vec<String>>,
     /// `appliedOnInstances`
     ///
     /// Wire name `appliedOnInstances`; `array<string>`; optional.
-    #[serde(
-        rename = "appliedOnInstances",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub applied_on_instances: Option<Vec<String>>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `children`
     ///
     /// Wire name `children`; `array<HierarchyNode>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub children: Option<Vec<HierarchyNode>>,
     /// `supportsChildren`
     ///
     /// Wire name `supportsChildren`; `boolean`; optional.
-    #[serde(
-        rename = "supportsChildren",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub supports_children: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for HierarchyNode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &HierarchyNode, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("templateType", &v.template_type);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("templateContext", &v.template_context);
+            w.optional("tags", &v.tags);
+            w.optional("createdBy", &v.created_by);
+            w.optional("createdOn", &v.created_on);
+            w.optional("lastModified", &v.last_modified);
+            w.optional("lastApplied", &v.last_applied);
+            w.optional("authorizationToken", &v.authorization_token);
+            w.optional("version", &v.version);
+            w.optional("driftStatus", &v.drift_status);
+            w.optional("isEnforced", &v.is_enforced);
+            w.optional("type", &v.type_);
+            w.optional("appliedOnEcTenants", &v.applied_on_ec_tenants);
+            w.optional("appliedOnInstances", &v.applied_on_instances);
+            w.optional("parentId", &v.parent_id);
+            w.optional("children", &v.children);
+            w.optional("supportsChildren", &v.supports_children);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for HierarchyNode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<HierarchyNode, ruckus_one_runtime::object::FieldError> {
+            Ok(HierarchyNode {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                template_type: f.optional("templateType")?,
+                tenant_id: f.optional("tenantId")?,
+                template_context: f.optional("templateContext")?,
+                tags: f.optional("tags")?,
+                created_by: f.optional("createdBy")?,
+                created_on: f.optional("createdOn")?,
+                last_modified: f.optional("lastModified")?,
+                last_applied: f.optional("lastApplied")?,
+                authorization_token: f.optional("authorizationToken")?,
+                version: f.optional("version")?,
+                drift_status: f.optional("driftStatus")?,
+                is_enforced: f.optional("isEnforced")?,
+                type_: f.optional("type")?,
+                applied_on_ec_tenants: f.optional("appliedOnEcTenants")?,
+                applied_on_instances: f.optional("appliedOnInstances")?,
+                parent_id: f.optional("parentId")?,
+                children: f.optional("children")?,
+                supports_children: f.optional("supportsChildren")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "HierarchyNode", fields)
+    }
 }
 impl HierarchyNode {
     /// Creates a value with every field empty.
@@ -5886,42 +6409,76 @@ impl<'de> serde::Deserialize<'de> for HierarchyNodeTemplateType {
 /// Provenance: reference (config_template_service_api-1.0.0.yaml HierarchyQueryResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct HierarchyQueryResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `json`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<serde_json::Value>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<HierarchyNode>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<HierarchyNode>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for HierarchyQueryResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &HierarchyQueryResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("requestId", &v.request_id);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for HierarchyQueryResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<HierarchyQueryResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(HierarchyQueryResponse {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                page_size: f.optional("pageSize")?,
+                request_id: f.optional("requestId")?,
+                data: f.optional("data")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "HierarchyQueryResponse",
+            fields,
+        )
+    }
 }
 impl HierarchyQueryResponse {
     /// Creates a value with every field empty.
@@ -5972,22 +6529,55 @@ impl HierarchyQueryResponse {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml LanPortClientIsolationSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LanPortClientIsolationSettings {
     /// `autoVrrp`
     ///
     /// Wire name `autoVrrp`; `boolean`; optional; default: false.
-    #[serde(rename = "autoVrrp", default, skip_serializing_if = "Option::is_none")]
     pub auto_vrrp: Option<bool>,
     /// `packetsType`
     ///
     /// Wire name `packetsType`; `LanPortClientIsolationSettingsPacketsType`; optional; default: UNICAST.
-    #[serde(rename = "packetsType", default, skip_serializing_if = "Option::is_none")]
     pub packets_type: Option<LanPortClientIsolationSettingsPacketsType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LanPortClientIsolationSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &LanPortClientIsolationSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("autoVrrp", &v.auto_vrrp);
+            w.optional("packetsType", &v.packets_type);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LanPortClientIsolationSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            LanPortClientIsolationSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(LanPortClientIsolationSettings {
+                auto_vrrp: f.optional("autoVrrp")?,
+                packets_type: f.optional("packetsType")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "LanPortClientIsolationSettings",
+            fields,
+        )
+    }
 }
 impl LanPortClientIsolationSettings {
     /// Creates a value with every field empty.
@@ -6076,22 +6666,45 @@ impl<'de> serde::Deserialize<'de> for LanPortClientIsolationSettingsPacketsType 
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatusDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LanPortStatus {
     /// `port`
     ///
     /// Wire name `port`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<String>,
     /// `phyLink`
     ///
     /// Wire name `phyLink`; `string`; optional.
-    #[serde(rename = "phyLink", default, skip_serializing_if = "Option::is_none")]
     pub phy_link: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LanPortStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LanPortStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("port", &v.port);
+            w.optional("phyLink", &v.phy_link);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LanPortStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LanPortStatus, ruckus_one_runtime::object::FieldError> {
+            Ok(LanPortStatus {
+                port: f.optional("port")?,
+                phy_link: f.optional("phyLink")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LanPortStatus", fields)
+    }
 }
 impl LanPortStatus {
     /// Creates a value with every field empty.
@@ -6118,27 +6731,51 @@ impl LanPortStatus {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml LteBandLockChannel).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LteBandLockChannel {
     /// `band3G`
     ///
     /// Wire name `band3G`; `array<string>`; optional.
-    #[serde(rename = "band3G", default, skip_serializing_if = "Option::is_none")]
     pub band3_g: Option<Vec<String>>,
     /// `band4G`
     ///
     /// Wire name `band4G`; `array<string>`; optional.
-    #[serde(rename = "band4G", default, skip_serializing_if = "Option::is_none")]
     pub band4_g: Option<Vec<String>>,
     /// `region`
     ///
     /// Wire name `region`; `LteBandLockChannelRegion`; required; may be null.
-    #[serde(default)]
     pub region: Option<LteBandLockChannelRegion>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LteBandLockChannel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LteBandLockChannel, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("band3G", &v.band3_g);
+            w.optional("band4G", &v.band4_g);
+            w.field("region", &v.region);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LteBandLockChannel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LteBandLockChannel, ruckus_one_runtime::object::FieldError> {
+            Ok(LteBandLockChannel {
+                band3_g: f.optional("band3G")?,
+                band4_g: f.optional("band4G")?,
+                region: f.optional("region")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LteBandLockChannel", fields)
+    }
 }
 impl LteBandLockChannel {
     /// Creates a value with every field empty.
@@ -6234,69 +6871,94 @@ impl<'de> serde::Deserialize<'de> for LteBandLockChannelRegion {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MulticastDnsFencingRule {
     /// `customMappingEnabled`
     ///
     /// Wire name `customMappingEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "customMappingEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub custom_mapping_enabled: Option<bool>,
     /// `customServiceName`
     ///
     /// Wire name `customServiceName`; `string`; optional.
-    #[serde(
-        rename = "customServiceName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub custom_service_name: Option<String>,
     /// `customStrings`
     ///
     /// Wire name `customStrings`; `array<string>`; required.
-    #[serde(rename = "customStrings")]
     pub custom_strings: Vec<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `service`
     ///
     /// Wire name `service`; `MulticastDnsFencingRuleService`; required; may be null.
-    #[serde(default)]
     pub service: Option<MulticastDnsFencingRuleService>,
     /// `wiredEnabled`
     ///
     /// Wire name `wiredEnabled`; `boolean`; optional; default: false.
-    #[serde(rename = "wiredEnabled", default, skip_serializing_if = "Option::is_none")]
     pub wired_enabled: Option<bool>,
     /// `wiredRules`
     ///
     /// Wire name `wiredRules`; `array<MulticastDnsFencingWiredRule>`; required.
-    #[serde(rename = "wiredRules")]
     pub wired_rules: Vec<MulticastDnsFencingWiredRule>,
     /// `wirelessEnabled`
     ///
     /// Wire name `wirelessEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "wirelessEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub wireless_enabled: Option<bool>,
     /// `wirelessRule`
     ///
     /// Wire name `wirelessRule`; `MulticastDnsFencingWirelessRule`; optional.
-    #[serde(rename = "wirelessRule", default, skip_serializing_if = "Option::is_none")]
     pub wireless_rule: Option<MulticastDnsFencingWirelessRule>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MulticastDnsFencingRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MulticastDnsFencingRule,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("customMappingEnabled", &v.custom_mapping_enabled);
+            w.optional("customServiceName", &v.custom_service_name);
+            w.field("customStrings", &v.custom_strings);
+            w.optional("description", &v.description);
+            w.field("service", &v.service);
+            w.optional("wiredEnabled", &v.wired_enabled);
+            w.field("wiredRules", &v.wired_rules);
+            w.optional("wirelessEnabled", &v.wireless_enabled);
+            w.optional("wirelessRule", &v.wireless_rule);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MulticastDnsFencingRule, ruckus_one_runtime::object::FieldError> {
+            Ok(MulticastDnsFencingRule {
+                custom_mapping_enabled: f.optional("customMappingEnabled")?,
+                custom_service_name: f.optional("customServiceName")?,
+                custom_strings: f.required("customStrings")?,
+                description: f.optional("description")?,
+                service: f.optional("service")?,
+                wired_enabled: f.optional("wiredEnabled")?,
+                wired_rules: f.required("wiredRules")?,
+                wireless_enabled: f.optional("wirelessEnabled")?,
+                wireless_rule: f.optional("wirelessRule")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "MulticastDnsFencingRule",
+            fields,
+        )
+    }
 }
 impl MulticastDnsFencingRule {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6495,31 +7157,67 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRuleService {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MulticastDnsFencingWiredRule {
     /// `closestApMac`
     ///
     /// Wire name `closestApMac`; `string`; required.
-    #[serde(rename = "closestApMac")]
     pub closest_ap_mac: String,
     /// `deviceMacAddresses`
     ///
     /// Wire name `deviceMacAddresses`; `array<string>`; required.
-    #[serde(rename = "deviceMacAddresses")]
     pub device_mac_addresses: Vec<String>,
     /// `fencingRange`
     ///
     /// Wire name `fencingRange`; `MulticastDnsFencingWiredRuleFencingRange`; optional; default: SAME_AP.
-    #[serde(rename = "fencingRange", default, skip_serializing_if = "Option::is_none")]
     pub fencing_range: Option<MulticastDnsFencingWiredRuleFencingRange>,
     /// `name`
     ///
     /// Wire name `name`; `string`; required.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MulticastDnsFencingWiredRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MulticastDnsFencingWiredRule,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("closestApMac", &v.closest_ap_mac);
+            w.field("deviceMacAddresses", &v.device_mac_addresses);
+            w.optional("fencingRange", &v.fencing_range);
+            w.field("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWiredRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            MulticastDnsFencingWiredRule,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(MulticastDnsFencingWiredRule {
+                closest_ap_mac: f.required("closestApMac")?,
+                device_mac_addresses: f.required("deviceMacAddresses")?,
+                fencing_range: f.optional("fencingRange")?,
+                name: f.required("name")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "MulticastDnsFencingWiredRule",
+            fields,
+        )
+    }
 }
 impl MulticastDnsFencingWiredRule {
     /// Creates a value from the required fields; optional fields start empty.
@@ -6605,17 +7303,49 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWiredRuleFencingRange {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWirelessRule).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MulticastDnsFencingWirelessRule {
     /// `fencingRange`
     ///
     /// Wire name `fencingRange`; `MulticastDnsFencingWirelessRuleFencingRange`; optional; default: SAME_AP.
-    #[serde(rename = "fencingRange", default, skip_serializing_if = "Option::is_none")]
     pub fencing_range: Option<MulticastDnsFencingWirelessRuleFencingRange>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MulticastDnsFencingWirelessRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MulticastDnsFencingWirelessRule,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fencingRange", &v.fencing_range);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWirelessRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            MulticastDnsFencingWirelessRule,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(MulticastDnsFencingWirelessRule {
+                fencing_range: f.optional("fencingRange")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "MulticastDnsFencingWirelessRule",
+            fields,
+        )
+    }
 }
 impl MulticastDnsFencingWirelessRule {
     /// Creates a value with every field empty.
@@ -6694,27 +7424,51 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWirelessRuleFencingRang
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml NeighborDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Neighbor {
     /// `rssi`
     ///
     /// Wire name `rssi`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rssi: Option<i64>,
     /// `mac`
     ///
     /// Wire name `mac`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac: Option<String>,
     /// `apName`
     ///
     /// Wire name `apName`; `string`; optional.
-    #[serde(rename = "apName", default, skip_serializing_if = "Option::is_none")]
     pub ap_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Neighbor {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Neighbor, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("rssi", &v.rssi);
+            w.optional("mac", &v.mac);
+            w.optional("apName", &v.ap_name);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Neighbor {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Neighbor, ruckus_one_runtime::object::FieldError> {
+            Ok(Neighbor {
+                rssi: f.optional("rssi")?,
+                mac: f.optional("mac")?,
+                ap_name: f.optional("apName")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Neighbor", fields)
+    }
 }
 impl Neighbor {
     /// Creates a value with every field empty.
@@ -6747,130 +7501,165 @@ impl Neighbor {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Node).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Node {
     /// `type`
     ///
     /// Wire name `type`; `NodeType`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<NodeType>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `mac`
     ///
     /// Wire name `mac`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac: Option<String>,
     /// `serial`
     ///
     /// Wire name `serial`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub serial: Option<String>,
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `status`
     ///
     /// Wire name `status`; `NodeStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<NodeStatus>,
     /// `childCount`
     ///
     /// Wire name `childCount`; `integer`; optional; format: int32.
-    #[serde(rename = "childCount", default, skip_serializing_if = "Option::is_none")]
     pub child_count: Option<i64>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
-    #[serde(rename = "parentId", default, skip_serializing_if = "Option::is_none")]
     pub parent_id: Option<String>,
     /// `parentMac`
     ///
     /// Wire name `parentMac`; `string`; optional.
-    #[serde(rename = "parentMac", default, skip_serializing_if = "Option::is_none")]
     pub parent_mac: Option<String>,
     /// `cloudPort`
     ///
     /// Wire name `cloudPort`; `string`; optional.
-    #[serde(rename = "cloudPort", default, skip_serializing_if = "Option::is_none")]
     pub cloud_port: Option<String>,
     /// `meshRole`
     ///
     /// Wire name `meshRole`; `string`; optional.
-    #[serde(rename = "meshRole", default, skip_serializing_if = "Option::is_none")]
     pub mesh_role: Option<String>,
     /// `uplink`
     ///
     /// Wire name `uplink`; `array<UpLink>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uplink: Option<Vec<UpLink>>,
     /// `downlink`
     ///
     /// Wire name `downlink`; `array<DownLink>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub downlink: Option<Vec<DownLink>>,
     /// `downlinkChannel`
     ///
     /// Wire name `downlinkChannel`; `string`; optional.
-    #[serde(
-        rename = "downlinkChannel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub downlink_channel: Option<String>,
     /// `uplinkChannel`
     ///
     /// Wire name `uplinkChannel`; `string`; optional.
-    #[serde(rename = "uplinkChannel", default, skip_serializing_if = "Option::is_none")]
     pub uplink_channel: Option<String>,
     /// `downlinkType`
     ///
     /// Wire name `downlinkType`; `array<integer>`; optional.
-    #[serde(rename = "downlinkType", default, skip_serializing_if = "Option::is_none")]
     pub downlink_type: Option<Vec<i64>>,
     /// `uplinkType`
     ///
     /// Wire name `uplinkType`; `array<integer>`; optional.
-    #[serde(rename = "uplinkType", default, skip_serializing_if = "Option::is_none")]
     pub uplink_type: Option<Vec<i64>>,
     /// `isMeshEnable`
     ///
     /// Wire name `isMeshEnable`; `boolean`; optional.
-    #[serde(rename = "isMeshEnable", default, skip_serializing_if = "Option::is_none")]
     pub is_mesh_enable: Option<bool>,
     /// `isConnectedCloud`
     ///
     /// Wire name `isConnectedCloud`; `boolean`; optional.
-    #[serde(
-        rename = "isConnectedCloud",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub is_connected_cloud: Option<bool>,
     /// `ipAddress`
     ///
     /// Wire name `ipAddress`; `string`; optional.
-    #[serde(rename = "ipAddress", default, skip_serializing_if = "Option::is_none")]
     pub ip_address: Option<String>,
     /// `taggedVlan`
     ///
     /// Wire name `taggedVlan`; `string`; optional.
-    #[serde(rename = "taggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub tagged_vlan: Option<String>,
     /// `untaggedVlan`
     ///
     /// Wire name `untaggedVlan`; `string`; optional.
-    #[serde(rename = "untaggedVlan", default, skip_serializing_if = "Option::is_none")]
     pub untagged_vlan: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Node {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Node, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("type", &v.type_);
+            w.optional("name", &v.name);
+            w.optional("mac", &v.mac);
+            w.optional("serial", &v.serial);
+            w.optional("id", &v.id);
+            w.optional("status", &v.status);
+            w.optional("childCount", &v.child_count);
+            w.optional("parentId", &v.parent_id);
+            w.optional("parentMac", &v.parent_mac);
+            w.optional("cloudPort", &v.cloud_port);
+            w.optional("meshRole", &v.mesh_role);
+            w.optional("uplink", &v.uplink);
+            w.optional("downlink", &v.downlink);
+            w.optional("downlinkChannel", &v.downlink_channel);
+            w.optional("uplinkChannel", &v.uplink_channel);
+            w.optional("downlinkType", &v.downlink_type);
+            w.optional("uplinkType", &v.uplink_type);
+            w.optional("isMeshEnable", &v.is_mesh_enable);
+            w.optional("isConnectedCloud", &v.is_connected_cloud);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("taggedVlan", &v.tagged_vlan);
+            w.optional("untaggedVlan", &v.untagged_vlan);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Node {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Node, ruckus_one_runtime::object::FieldError> {
+            Ok(Node {
+                type_: f.optional("type")?,
+                name: f.optional("name")?,
+                mac: f.optional("mac")?,
+                serial: f.optional("serial")?,
+                id: f.optional("id")?,
+                status: f.optional("status")?,
+                child_count: f.optional("childCount")?,
+                parent_id: f.optional("parentId")?,
+                parent_mac: f.optional("parentMac")?,
+                cloud_port: f.optional("cloudPort")?,
+                mesh_role: f.optional("meshRole")?,
+                uplink: f.optional("uplink")?,
+                downlink: f.optional("downlink")?,
+                downlink_channel: f.optional("downlinkChannel")?,
+                uplink_channel: f.optional("uplinkChannel")?,
+                downlink_type: f.optional("downlinkType")?,
+                uplink_type: f.optional("uplinkType")?,
+                is_mesh_enable: f.optional("isMeshEnable")?,
+                is_connected_cloud: f.optional("isConnectedCloud")?,
+                ip_address: f.optional("ipAddress")?,
+                tagged_vlan: f.optional("taggedVlan")?,
+                untagged_vlan: f.optional("untaggedVlan")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Node", fields)
+    }
 }
 impl Node {
     /// Creates a value with every field empty.
@@ -7163,64 +7952,81 @@ impl<'de> serde::Deserialize<'de> for NodeType {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QosStats {
     /// `personalIdentityNetworkId`
     ///
     /// Wire name `personalIdentityNetworkId`; `string`; optional; format: uuid.
-    #[serde(
-        rename = "personalIdentityNetworkId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub personal_identity_network_id: Option<String>,
     /// `vni`
     ///
     /// Wire name `vni`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vni: Option<i64>,
     /// `uploadPackets`
     ///
     /// Wire name `uploadPackets`; `integer`; optional.
-    #[serde(rename = "uploadPackets", default, skip_serializing_if = "Option::is_none")]
     pub upload_packets: Option<i64>,
     /// `downloadPackets`
     ///
     /// Wire name `downloadPackets`; `integer`; optional.
-    #[serde(
-        rename = "downloadPackets",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub download_packets: Option<i64>,
     /// `uploadBytes`
     ///
     /// Wire name `uploadBytes`; `integer`; optional.
-    #[serde(rename = "uploadBytes", default, skip_serializing_if = "Option::is_none")]
     pub upload_bytes: Option<i64>,
     /// `downloadBytes`
     ///
     /// Wire name `downloadBytes`; `integer`; optional.
-    #[serde(rename = "downloadBytes", default, skip_serializing_if = "Option::is_none")]
     pub download_bytes: Option<i64>,
     /// `billingStartEpoch`
     ///
     /// Wire name `billingStartEpoch`; `integer`; optional.
-    #[serde(
-        rename = "billingStartEpoch",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub billing_start_epoch: Option<i64>,
     /// `identityId`
     ///
     /// Wire name `identityId`; `string`; optional; format: uuid.
-    #[serde(rename = "identityId", default, skip_serializing_if = "Option::is_none")]
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QosStats {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &QosStats, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("personalIdentityNetworkId", &v.personal_identity_network_id);
+            w.optional("vni", &v.vni);
+            w.optional("uploadPackets", &v.upload_packets);
+            w.optional("downloadPackets", &v.download_packets);
+            w.optional("uploadBytes", &v.upload_bytes);
+            w.optional("downloadBytes", &v.download_bytes);
+            w.optional("billingStartEpoch", &v.billing_start_epoch);
+            w.optional("identityId", &v.identity_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QosStats {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QosStats, ruckus_one_runtime::object::FieldError> {
+            Ok(QosStats {
+                personal_identity_network_id: f.optional("personalIdentityNetworkId")?,
+                vni: f.optional("vni")?,
+                upload_packets: f.optional("uploadPackets")?,
+                download_packets: f.optional("downloadPackets")?,
+                upload_bytes: f.optional("uploadBytes")?,
+                download_bytes: f.optional("downloadBytes")?,
+                billing_start_epoch: f.optional("billingStartEpoch")?,
+                identity_id: f.optional("identityId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "QosStats", fields)
+    }
 }
 impl QosStats {
     /// Creates a value with every field empty.
@@ -7286,51 +8092,85 @@ impl QosStats {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseApGroupQueryData {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<ApGroupQueryData>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<ApGroupQueryData>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseApGroupQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseApGroupQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseApGroupQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseApGroupQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseApGroupQueryData {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseApGroupQueryData",
+            fields,
+        )
+    }
 }
 impl QueryResponseApGroupQueryData {
     /// Creates a value with every field empty.
@@ -7390,51 +8230,78 @@ impl QueryResponseApGroupQueryData {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseQosStatsDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseQosStats {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<QosStats>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<QosStats>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseQosStats {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseQosStats,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseQosStats {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QueryResponseQosStats, ruckus_one_runtime::object::FieldError> {
+            Ok(QueryResponseQosStats {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "QueryResponseQosStats", fields)
+    }
 }
 impl QueryResponseQosStats {
     /// Creates a value with every field empty.
@@ -7494,51 +8361,85 @@ impl QueryResponseQosStats {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseTopologyResponse {
     /// `fields`
     ///
     /// Wire name `fields`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
     /// `totalCount`
     ///
     /// Wire name `totalCount`; `integer`; optional.
-    #[serde(rename = "totalCount", default, skip_serializing_if = "Option::is_none")]
     pub total_count: Option<i64>,
     /// `page`
     ///
     /// Wire name `page`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i64>,
     /// `objectId`
     ///
     /// Wire name `objectId`; `string`; optional.
-    #[serde(rename = "objectId", default, skip_serializing_if = "Option::is_none")]
     pub object_id: Option<String>,
     /// `data`
     ///
     /// Wire name `data`; `array<TopologyResponse>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Vec<TopologyResponse>>,
     /// `errorMessage`
     ///
     /// Wire name `errorMessage`; `string`; optional.
-    #[serde(rename = "errorMessage", default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// `subsequentQueries`
     ///
     /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    #[serde(
-        rename = "subsequentQueries",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseTopologyResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseTopologyResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseTopologyResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseTopologyResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(QueryResponseTopologyResponse {
+                fields: f.optional("fields")?,
+                total_count: f.optional("totalCount")?,
+                page: f.optional("page")?,
+                object_id: f.optional("objectId")?,
+                data: f.optional("data")?,
+                error_message: f.optional("errorMessage")?,
+                subsequent_queries: f.optional("subsequentQueries")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "QueryResponseTopologyResponse",
+            fields,
+        )
+    }
 }
 impl QueryResponseTopologyResponse {
     /// Creates a value with every field empty.
@@ -7598,22 +8499,45 @@ impl QueryResponseTopologyResponse {
 /// Provenance: reference (venue_service_api-0.2.8.yaml SignedUrlResponse).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SignedUrlResponse {
     /// `fileId`
     ///
     /// Wire name `fileId`; `string`; optional.
-    #[serde(rename = "fileId", default, skip_serializing_if = "Option::is_none")]
     pub file_id: Option<String>,
     /// `signedUrl`
     ///
     /// Wire name `signedUrl`; `string`; optional.
-    #[serde(rename = "signedUrl", default, skip_serializing_if = "Option::is_none")]
     pub signed_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SignedUrlResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SignedUrlResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fileId", &v.file_id);
+            w.optional("signedUrl", &v.signed_url);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SignedUrlResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SignedUrlResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(SignedUrlResponse {
+                file_id: f.optional("fileId")?,
+                signed_url: f.optional("signedUrl")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SignedUrlResponse", fields)
+    }
 }
 impl SignedUrlResponse {
     /// Creates a value with every field empty.
@@ -7640,37 +8564,63 @@ impl SignedUrlResponse {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SimSettings {
     /// `apn`
     ///
     /// Wire name `apn`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub apn: Option<String>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `lteBands`
     ///
     /// Wire name `lteBands`; `array<LteBandLockChannel>`; optional.
-    #[serde(rename = "lteBands", default, skip_serializing_if = "Option::is_none")]
     pub lte_bands: Option<Vec<LteBandLockChannel>>,
     /// `networkSelection`
     ///
     /// Wire name `networkSelection`; `SimSettingsNetworkSelection`; required; may be null.
-    #[serde(rename = "networkSelection", default)]
     pub network_selection: Option<SimSettingsNetworkSelection>,
     /// `roaming`
     ///
     /// Wire name `roaming`; `boolean`; optional; default: true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roaming: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SimSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SimSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("apn", &v.apn);
+            w.optional("enabled", &v.enabled);
+            w.optional("lteBands", &v.lte_bands);
+            w.field("networkSelection", &v.network_selection);
+            w.optional("roaming", &v.roaming);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SimSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SimSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(SimSettings {
+                apn: f.optional("apn")?,
+                enabled: f.optional("enabled")?,
+                lte_bands: f.optional("lteBands")?,
+                network_selection: f.optional("networkSelection")?,
+                roaming: f.optional("roaming")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SimSettings", fields)
+    }
 }
 impl SimSettings {
     /// Creates a value with every field empty.
@@ -7777,22 +8727,45 @@ impl<'de> serde::Deserialize<'de> for SimSettingsNetworkSelection {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TopologyResponseDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TopologyResponse {
     /// `edges`
     ///
     /// Wire name `edges`; `array<Edge>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edges: Option<Vec<Edge>>,
     /// `nodes`
     ///
     /// Wire name `nodes`; `array<Node>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<Vec<Node>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TopologyResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TopologyResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("edges", &v.edges);
+            w.optional("nodes", &v.nodes);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TopologyResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TopologyResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(TopologyResponse {
+                edges: f.optional("edges")?,
+                nodes: f.optional("nodes")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "TopologyResponse", fields)
+    }
 }
 impl TopologyResponse {
     /// Creates a value with every field empty.
@@ -7819,402 +8792,453 @@ impl TopologyResponse {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml UpLinkDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpLink {
     /// `isMeshEnable`
     ///
     /// Wire name `isMeshEnable`; `boolean`; optional.
-    #[serde(rename = "isMeshEnable", default, skip_serializing_if = "Option::is_none")]
     pub is_mesh_enable: Option<bool>,
     /// `deviceDto`
     ///
     /// Wire name `deviceDto`; `ViewmodelDevice`; optional.
-    #[serde(rename = "deviceDto", default, skip_serializing_if = "Option::is_none")]
     pub device_dto: Option<ViewmodelDevice>,
     /// `downLinkCount`
     ///
     /// Wire name `downLinkCount`; `integer`; optional; format: int32.
-    #[serde(rename = "downLinkCount", default, skip_serializing_if = "Option::is_none")]
     pub down_link_count: Option<i64>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `crtTime`
     ///
     /// Wire name `crtTime`; `string`; optional.
-    #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
     pub crt_time: Option<String>,
     /// `lastUpdTime`
     ///
     /// Wire name `lastUpdTime`; `string`; optional.
-    #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
     pub last_upd_time: Option<String>,
     /// `lastSeenTime`
     ///
     /// Wire name `lastSeenTime`; `string`; optional.
-    #[serde(rename = "lastSeenTime", default, skip_serializing_if = "Option::is_none")]
     pub last_seen_time: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `fwVersion`
     ///
     /// Wire name `fwVersion`; `string`; optional.
-    #[serde(rename = "fwVersion", default, skip_serializing_if = "Option::is_none")]
     pub fw_version: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `apGroupId`
     ///
     /// Wire name `apGroupId`; `string`; optional.
-    #[serde(rename = "apGroupId", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_id: Option<String>,
     /// `apGroupName`
     ///
     /// Wire name `apGroupName`; `string`; optional.
-    #[serde(rename = "apGroupName", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_name: Option<String>,
     /// `wlanGroup24GId`
     ///
     /// Wire name `wlanGroup24GId`; `string`; optional.
-    #[serde(rename = "wlanGroup24GId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group24_g_id: Option<String>,
     /// `wlanGroup5GId`
     ///
     /// Wire name `wlanGroup5GId`; `string`; optional.
-    #[serde(rename = "wlanGroup5GId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group5_g_id: Option<String>,
     /// `wlanGroups`
     ///
     /// Wire name `wlanGroups`; `array<WlanGroup>`; optional.
-    #[serde(rename = "wlanGroups", default, skip_serializing_if = "Option::is_none")]
     pub wlan_groups: Option<Vec<WlanGroup>>,
     /// `configStatus`
     ///
     /// Wire name `configStatus`; `string`; optional.
-    #[serde(rename = "configStatus", default, skip_serializing_if = "Option::is_none")]
     pub config_status: Option<String>,
     /// `connectionStatus`
     ///
     /// Wire name `connectionStatus`; `string`; optional.
-    #[serde(
-        rename = "connectionStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub connection_status: Option<String>,
     /// `deviceStatus`
     ///
     /// Wire name `deviceStatus`; `string`; optional.
-    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
     pub device_status: Option<String>,
     /// `deviceStatusSeverity`
     ///
     /// Wire name `deviceStatusSeverity`; `string`; optional.
-    #[serde(
-        rename = "deviceStatusSeverity",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_status_severity: Option<String>,
     /// `IP`
     ///
     /// Wire name `IP`; `string`; optional.
-    #[serde(rename = "IP", default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `extIp`
     ///
     /// Wire name `extIp`; `string`; optional.
-    #[serde(rename = "extIp", default, skip_serializing_if = "Option::is_none")]
     pub ext_ip: Option<String>,
     /// `externalPort`
     ///
     /// Wire name `externalPort`; `string`; optional.
-    #[serde(rename = "externalPort", default, skip_serializing_if = "Option::is_none")]
     pub external_port: Option<String>,
     /// `apMac`
     ///
     /// Wire name `apMac`; `string`; optional.
-    #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac: Option<String>,
     /// `apStatusData`
     ///
     /// Wire name `apStatusData`; `ApStatusData`; optional.
-    #[serde(rename = "apStatusData", default, skip_serializing_if = "Option::is_none")]
     pub ap_status_data: Option<ApStatusData>,
     /// `downlink.downMac`
     ///
     /// Wire name `downlink.downMac`; `array<string>`; optional.
-    #[serde(
-        rename = "downlink.downMac",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub downlink_down_mac: Option<Vec<String>>,
     /// `downlink.rssi`
     ///
     /// Wire name `downlink.rssi`; `array<integer>`; optional.
-    #[serde(rename = "downlink.rssi", default, skip_serializing_if = "Option::is_none")]
     pub downlink_rssi: Option<Vec<i64>>,
     /// `downlink.type`
     ///
     /// Wire name `downlink.type`; `array<integer>`; optional.
-    #[serde(rename = "downlink.type", default, skip_serializing_if = "Option::is_none")]
     pub downlink_type: Option<Vec<i64>>,
     /// `uplink.upMac`
     ///
     /// Wire name `uplink.upMac`; `string`; optional.
-    #[serde(rename = "uplink.upMac", default, skip_serializing_if = "Option::is_none")]
     pub uplink_up_mac: Option<String>,
     /// `uplink.rssi`
     ///
     /// Wire name `uplink.rssi`; `integer`; optional; format: int32.
-    #[serde(rename = "uplink.rssi", default, skip_serializing_if = "Option::is_none")]
     pub uplink_rssi: Option<i64>,
     /// `uplink.type`
     ///
     /// Wire name `uplink.type`; `array<integer>`; optional.
-    #[serde(rename = "uplink.type", default, skip_serializing_if = "Option::is_none")]
     pub uplink_type: Option<Vec<i64>>,
     /// `meshRole`
     ///
     /// Wire name `meshRole`; `string`; optional.
-    #[serde(rename = "meshRole", default, skip_serializing_if = "Option::is_none")]
     pub mesh_role: Option<String>,
     /// `hops`
     ///
     /// Wire name `hops`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hops: Option<i64>,
     /// `deviceGroupId`
     ///
     /// Wire name `deviceGroupId`; `string`; optional.
-    #[serde(rename = "deviceGroupId", default, skip_serializing_if = "Option::is_none")]
     pub device_group_id: Option<String>,
     /// `floorplanId`
     ///
     /// Wire name `floorplanId`; `string`; optional.
-    #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
     pub floorplan_id: Option<String>,
     /// `xPercent`
     ///
     /// Wire name `xPercent`; `number`; optional; format: float.
-    #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
     pub x_percent: Option<f64>,
     /// `yPercent`
     ///
     /// Wire name `yPercent`; `number`; optional; format: float.
-    #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
     pub y_percent: Option<f64>,
     /// `clients`
     ///
     /// Wire name `clients`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clients: Option<i64>,
     /// `downlinkCount`
     ///
     /// Wire name `downlinkCount`; `integer`; optional; format: int32.
-    #[serde(rename = "downlinkCount", default, skip_serializing_if = "Option::is_none")]
     pub downlink_count: Option<i64>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `deviceGroupName`
     ///
     /// Wire name `deviceGroupName`; `string`; optional.
-    #[serde(
-        rename = "deviceGroupName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_group_name: Option<String>,
     /// `deviceModelType`
     ///
     /// Wire name `deviceModelType`; `string`; optional.
-    #[serde(
-        rename = "deviceModelType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_model_type: Option<String>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `switchSerialNumber`
     ///
     /// Wire name `switchSerialNumber`; `string`; optional.
-    #[serde(
-        rename = "switchSerialNumber",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_serial_number: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `switchPort`
     ///
     /// Wire name `switchPort`; `string`; optional.
-    #[serde(rename = "switchPort", default, skip_serializing_if = "Option::is_none")]
     pub switch_port: Option<String>,
     /// `latitude`
     ///
     /// Wire name `latitude`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<String>,
     /// `longitude`
     ///
     /// Wire name `longitude`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<String>,
     /// `poePort`
     ///
     /// Wire name `poePort`; `string`; optional.
-    #[serde(rename = "poePort", default, skip_serializing_if = "Option::is_none")]
     pub poe_port: Option<String>,
     /// `rogueCategory`
     ///
     /// Wire name `rogueCategory`; `map<integer>`; optional.
-    #[serde(rename = "rogueCategory", default, skip_serializing_if = "Option::is_none")]
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
     /// `deviceSessionCacheWeight`
     ///
     /// Wire name `deviceSessionCacheWeight`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "deviceSessionCacheWeight",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_session_cache_weight: Option<i64>,
     /// `healthStatus`
     ///
     /// Wire name `healthStatus`; `string`; optional.
-    #[serde(rename = "healthStatus", default, skip_serializing_if = "Option::is_none")]
     pub health_status: Option<String>,
     /// `downlinkChannel`
     ///
     /// Wire name `downlinkChannel`; `string`; optional.
-    #[serde(
-        rename = "downlinkChannel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub downlink_channel: Option<String>,
     /// `uplinkChannel`
     ///
     /// Wire name `uplinkChannel`; `string`; optional.
-    #[serde(rename = "uplinkChannel", default, skip_serializing_if = "Option::is_none")]
     pub uplink_channel: Option<String>,
     /// `geolocationSource`
     ///
     /// Wire name `geolocationSource`; `string`; optional.
-    #[serde(
-        rename = "geolocationSource",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub geolocation_source: Option<String>,
     /// `apRadioDeploy`
     ///
     /// Wire name `apRadioDeploy`; `string`; optional.
-    #[serde(rename = "apRadioDeploy", default, skip_serializing_if = "Option::is_none")]
     pub ap_radio_deploy: Option<String>,
     /// `reboot`
     ///
     /// Wire name `reboot`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reboot: Option<bool>,
     /// `apNeighborMacs`
     ///
     /// Wire name `apNeighborMacs`; `array<string>`; optional.
-    #[serde(rename = "apNeighborMacs", default, skip_serializing_if = "Option::is_none")]
     pub ap_neighbor_macs: Option<Vec<String>>,
     /// `apNeighborRssis`
     ///
     /// Wire name `apNeighborRssis`; `array<integer>`; optional.
-    #[serde(
-        rename = "apNeighborRssis",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ap_neighbor_rssis: Option<Vec<i64>>,
     /// `neighbors`
     ///
     /// Wire name `neighbors`; `array<Neighbor>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neighbors: Option<Vec<Neighbor>>,
     /// `txFrames`
     ///
     /// Wire name `txFrames`; `string`; optional.
-    #[serde(rename = "txFrames", default, skip_serializing_if = "Option::is_none")]
     pub tx_frames: Option<String>,
     /// `rssi`
     ///
     /// Wire name `rssi`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rssi: Option<i64>,
     /// `rxBytes`
     ///
     /// Wire name `rxBytes`; `string`; optional.
-    #[serde(rename = "rxBytes", default, skip_serializing_if = "Option::is_none")]
     pub rx_bytes: Option<String>,
     /// `txBytes`
     ///
     /// Wire name `txBytes`; `string`; optional.
-    #[serde(rename = "txBytes", default, skip_serializing_if = "Option::is_none")]
     pub tx_bytes: Option<String>,
     /// `rxFrames`
     ///
     /// Wire name `rxFrames`; `string`; optional.
-    #[serde(rename = "rxFrames", default, skip_serializing_if = "Option::is_none")]
     pub rx_frames: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `integer`; optional; format: int32.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<i64>,
     /// `upMac`
     ///
     /// Wire name `upMac`; `string`; optional.
-    #[serde(rename = "upMac", default, skip_serializing_if = "Option::is_none")]
     pub up_mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpLink {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UpLink, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("isMeshEnable", &v.is_mesh_enable);
+            w.optional("deviceDto", &v.device_dto);
+            w.optional("downLinkCount", &v.down_link_count);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("crtTime", &v.crt_time);
+            w.optional("lastUpdTime", &v.last_upd_time);
+            w.optional("lastSeenTime", &v.last_seen_time);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("model", &v.model);
+            w.optional("fwVersion", &v.fw_version);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("apGroupId", &v.ap_group_id);
+            w.optional("apGroupName", &v.ap_group_name);
+            w.optional("wlanGroup24GId", &v.wlan_group24_g_id);
+            w.optional("wlanGroup5GId", &v.wlan_group5_g_id);
+            w.optional("wlanGroups", &v.wlan_groups);
+            w.optional("configStatus", &v.config_status);
+            w.optional("connectionStatus", &v.connection_status);
+            w.optional("deviceStatus", &v.device_status);
+            w.optional("deviceStatusSeverity", &v.device_status_severity);
+            w.optional("IP", &v.ip);
+            w.optional("extIp", &v.ext_ip);
+            w.optional("externalPort", &v.external_port);
+            w.optional("apMac", &v.ap_mac);
+            w.optional("apStatusData", &v.ap_status_data);
+            w.optional("downlink.downMac", &v.downlink_down_mac);
+            w.optional("downlink.rssi", &v.downlink_rssi);
+            w.optional("downlink.type", &v.downlink_type);
+            w.optional("uplink.upMac", &v.uplink_up_mac);
+            w.optional("uplink.rssi", &v.uplink_rssi);
+            w.optional("uplink.type", &v.uplink_type);
+            w.optional("meshRole", &v.mesh_role);
+            w.optional("hops", &v.hops);
+            w.optional("deviceGroupId", &v.device_group_id);
+            w.optional("floorplanId", &v.floorplan_id);
+            w.optional("xPercent", &v.x_percent);
+            w.optional("yPercent", &v.y_percent);
+            w.optional("clients", &v.clients);
+            w.optional("downlinkCount", &v.downlink_count);
+            w.optional("tags", &v.tags);
+            w.optional("deviceGroupName", &v.device_group_name);
+            w.optional("deviceModelType", &v.device_model_type);
+            w.optional("switchName", &v.switch_name);
+            w.optional("switchSerialNumber", &v.switch_serial_number);
+            w.optional("switchId", &v.switch_id);
+            w.optional("switchPort", &v.switch_port);
+            w.optional("latitude", &v.latitude);
+            w.optional("longitude", &v.longitude);
+            w.optional("poePort", &v.poe_port);
+            w.optional("rogueCategory", &v.rogue_category);
+            w.optional("deviceSessionCacheWeight", &v.device_session_cache_weight);
+            w.optional("healthStatus", &v.health_status);
+            w.optional("downlinkChannel", &v.downlink_channel);
+            w.optional("uplinkChannel", &v.uplink_channel);
+            w.optional("geolocationSource", &v.geolocation_source);
+            w.optional("apRadioDeploy", &v.ap_radio_deploy);
+            w.optional("reboot", &v.reboot);
+            w.optional("apNeighborMacs", &v.ap_neighbor_macs);
+            w.optional("apNeighborRssis", &v.ap_neighbor_rssis);
+            w.optional("neighbors", &v.neighbors);
+            w.optional("txFrames", &v.tx_frames);
+            w.optional("rssi", &v.rssi);
+            w.optional("rxBytes", &v.rx_bytes);
+            w.optional("txBytes", &v.tx_bytes);
+            w.optional("rxFrames", &v.rx_frames);
+            w.optional("type", &v.type_);
+            w.optional("upMac", &v.up_mac);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpLink {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpLink, ruckus_one_runtime::object::FieldError> {
+            Ok(UpLink {
+                is_mesh_enable: f.optional("isMeshEnable")?,
+                device_dto: f.optional("deviceDto")?,
+                down_link_count: f.optional("downLinkCount")?,
+                serial_number: f.optional("serialNumber")?,
+                tenant_id: f.optional("tenantId")?,
+                crt_time: f.optional("crtTime")?,
+                last_upd_time: f.optional("lastUpdTime")?,
+                last_seen_time: f.optional("lastSeenTime")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                model: f.optional("model")?,
+                fw_version: f.optional("fwVersion")?,
+                venue_id: f.optional("venueId")?,
+                venue_name: f.optional("venueName")?,
+                ap_group_id: f.optional("apGroupId")?,
+                ap_group_name: f.optional("apGroupName")?,
+                wlan_group24_g_id: f.optional("wlanGroup24GId")?,
+                wlan_group5_g_id: f.optional("wlanGroup5GId")?,
+                wlan_groups: f.optional("wlanGroups")?,
+                config_status: f.optional("configStatus")?,
+                connection_status: f.optional("connectionStatus")?,
+                device_status: f.optional("deviceStatus")?,
+                device_status_severity: f.optional("deviceStatusSeverity")?,
+                ip: f.optional("IP")?,
+                ext_ip: f.optional("extIp")?,
+                external_port: f.optional("externalPort")?,
+                ap_mac: f.optional("apMac")?,
+                ap_status_data: f.optional("apStatusData")?,
+                downlink_down_mac: f.optional("downlink.downMac")?,
+                downlink_rssi: f.optional("downlink.rssi")?,
+                downlink_type: f.optional("downlink.type")?,
+                uplink_up_mac: f.optional("uplink.upMac")?,
+                uplink_rssi: f.optional("uplink.rssi")?,
+                uplink_type: f.optional("uplink.type")?,
+                mesh_role: f.optional("meshRole")?,
+                hops: f.optional("hops")?,
+                device_group_id: f.optional("deviceGroupId")?,
+                floorplan_id: f.optional("floorplanId")?,
+                x_percent: f.optional("xPercent")?,
+                y_percent: f.optional("yPercent")?,
+                clients: f.optional("clients")?,
+                downlink_count: f.optional("downlinkCount")?,
+                tags: f.optional("tags")?,
+                device_group_name: f.optional("deviceGroupName")?,
+                device_model_type: f.optional("deviceModelType")?,
+                switch_name: f.optional("switchName")?,
+                switch_serial_number: f.optional("switchSerialNumber")?,
+                switch_id: f.optional("switchId")?,
+                switch_port: f.optional("switchPort")?,
+                latitude: f.optional("latitude")?,
+                longitude: f.optional("longitude")?,
+                poe_port: f.optional("poePort")?,
+                rogue_category: f.optional("rogueCategory")?,
+                device_session_cache_weight: f.optional("deviceSessionCacheWeight")?,
+                health_status: f.optional("healthStatus")?,
+                downlink_channel: f.optional("downlinkChannel")?,
+                uplink_channel: f.optional("uplinkChannel")?,
+                geolocation_source: f.optional("geolocationSource")?,
+                ap_radio_deploy: f.optional("apRadioDeploy")?,
+                reboot: f.optional("reboot")?,
+                ap_neighbor_macs: f.optional("apNeighborMacs")?,
+                ap_neighbor_rssis: f.optional("apNeighborRssis")?,
+                neighbors: f.optional("neighbors")?,
+                tx_frames: f.optional("txFrames")?,
+                rssi: f.optional("rssi")?,
+                rx_bytes: f.optional("rxBytes")?,
+                tx_bytes: f.optional("txBytes")?,
+                rx_frames: f.optional("rxFrames")?,
+                type_: f.optional("type")?,
+                up_mac: f.optional("upMac")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UpLink", fields)
+    }
 }
 impl UpLink {
     /// Creates a value with every field empty.
@@ -8652,50 +9676,69 @@ impl UpLink {
 /// Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSettingBo).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpdateVenueSettingBo {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `dns`
     ///
     /// Wire name `dns`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dns: Option<Vec<String>>,
     /// `syslogEnabled`
     ///
     /// Wire name `syslogEnabled`; `boolean`; optional.
-    #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
     pub syslog_enabled: Option<bool>,
     /// `syslogPrimaryServer`
     ///
     /// Wire name `syslogPrimaryServer`; `string`; optional.
-    #[serde(
-        rename = "syslogPrimaryServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub syslog_primary_server: Option<String>,
     /// `syslogSecondaryServer`
     ///
     /// Wire name `syslogSecondaryServer`; `string`; optional.
-    #[serde(
-        rename = "syslogSecondaryServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub syslog_secondary_server: Option<String>,
     /// `profileId`
     ///
     /// Wire name `profileId`; `array<string>`; optional.
-    #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpdateVenueSettingBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UpdateVenueSettingBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("dns", &v.dns);
+            w.optional("syslogEnabled", &v.syslog_enabled);
+            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
+            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
+            w.optional("profileId", &v.profile_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateVenueSettingBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateVenueSettingBo, ruckus_one_runtime::object::FieldError> {
+            Ok(UpdateVenueSettingBo {
+                id: f.optional("id")?,
+                dns: f.optional("dns")?,
+                syslog_enabled: f.optional("syslogEnabled")?,
+                syslog_primary_server: f.optional("syslogPrimaryServer")?,
+                syslog_secondary_server: f.optional("syslogSecondaryServer")?,
+                profile_id: f.optional("profileId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UpdateVenueSettingBo", fields)
+    }
 }
 impl UpdateVenueSettingBo {
     /// Creates a value with every field empty.
@@ -8746,17 +9789,39 @@ impl UpdateVenueSettingBo {
 /// Provenance: reference (venue_service_api-0.2.8.yaml UploadUrlRequest).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UploadUrlRequest {
     /// `fileExtension`
     ///
     /// Wire name `fileExtension`; `string`; optional.
-    #[serde(rename = "fileExtension", default, skip_serializing_if = "Option::is_none")]
     pub file_extension: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UploadUrlRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UploadUrlRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fileExtension", &v.file_extension);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UploadUrlRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UploadUrlRequest, ruckus_one_runtime::object::FieldError> {
+            Ok(UploadUrlRequest {
+                file_extension: f.optional("fileExtension")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UploadUrlRequest", fields)
+    }
 }
 impl UploadUrlRequest {
     /// Creates a value with every field empty.
@@ -8777,21 +9842,46 @@ impl UploadUrlRequest {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApBssColoringSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApBssColoringSettings {
     /// `bssColoringEnabled`
     ///
     /// Wire name `bssColoringEnabled`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "bssColoringEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub bss_coloring_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApBssColoringSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApBssColoringSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApBssColoringSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApBssColoringSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApBssColoringSettings {
+                bss_coloring_enabled: f.optional("bssColoringEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApBssColoringSettings",
+            fields,
+        )
+    }
 }
 impl VenueApBssColoringSettings {
     /// Creates a value with every field empty.
@@ -8812,37 +9902,70 @@ impl VenueApBssColoringSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VenueApCellularSettings {
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `primarySim`
     ///
     /// Wire name `primarySim`; `SimSettings`; optional.
-    #[serde(rename = "primarySim", default, skip_serializing_if = "Option::is_none")]
     pub primary_sim: Option<SimSettings>,
     /// `primaryWanRecoveryTimer`
     ///
     /// Wire name `primaryWanRecoveryTimer`; `integer`; required; format: int32; maximum: 300; minimum: 10.
-    #[serde(rename = "primaryWanRecoveryTimer")]
     pub primary_wan_recovery_timer: i64,
     /// `secondarySim`
     ///
     /// Wire name `secondarySim`; `SimSettings`; optional.
-    #[serde(rename = "secondarySim", default, skip_serializing_if = "Option::is_none")]
     pub secondary_sim: Option<SimSettings>,
     /// `wanConnection`
     ///
     /// Wire name `wanConnection`; `VenueApCellularSettingsWanConnection`; required; may be null.
-    #[serde(rename = "wanConnection", default)]
     pub wan_connection: Option<VenueApCellularSettingsWanConnection>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApCellularSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApCellularSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("model", &v.model);
+            w.optional("primarySim", &v.primary_sim);
+            w.field("primaryWanRecoveryTimer", &v.primary_wan_recovery_timer);
+            w.optional("secondarySim", &v.secondary_sim);
+            w.field("wanConnection", &v.wan_connection);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApCellularSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApCellularSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApCellularSettings {
+                model: f.optional("model")?,
+                primary_sim: f.optional("primarySim")?,
+                primary_wan_recovery_timer: f.required("primaryWanRecoveryTimer")?,
+                secondary_sim: f.optional("secondarySim")?,
+                wan_connection: f.optional("wanConnection")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApCellularSettings",
+            fields,
+        )
+    }
 }
 impl VenueApCellularSettings {
     /// Creates a value from the required fields; optional fields start empty.
@@ -8948,76 +10071,91 @@ impl<'de> serde::Deserialize<'de> for VenueApCellularSettingsWanConnection {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApClientAdmissionControlSettings {
     /// `enable24G`
     ///
     /// Wire name `enable24G`; `boolean`; optional; default: false.
-    #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
     pub enable24_g: Option<bool>,
     /// `enable50G`
     ///
     /// Wire name `enable50G`; `boolean`; optional; default: false.
-    #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
     pub enable50_g: Option<bool>,
     /// `maxRadioLoad24G`
     ///
     /// Wire name `maxRadioLoad24G`; `integer`; optional; default: 75; format: int32; maximum: 100; minimum: 50.
-    #[serde(
-        rename = "maxRadioLoad24G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_radio_load24_g: Option<i64>,
     /// `maxRadioLoad50G`
     ///
     /// Wire name `maxRadioLoad50G`; `integer`; optional; default: 75; format: int32; maximum: 100; minimum: 50.
-    #[serde(
-        rename = "maxRadioLoad50G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub max_radio_load50_g: Option<i64>,
     /// `minClientCount24G`
     ///
     /// Wire name `minClientCount24G`; `integer`; optional; default: 10; format: int32; maximum: 100; minimum: 0.
-    #[serde(
-        rename = "minClientCount24G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub min_client_count24_g: Option<i64>,
     /// `minClientCount50G`
     ///
     /// Wire name `minClientCount50G`; `integer`; optional; default: 20; format: int32; maximum: 100; minimum: 0.
-    #[serde(
-        rename = "minClientCount50G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub min_client_count50_g: Option<i64>,
     /// `minClientThroughput24G`
     ///
     /// Wire name `minClientThroughput24G`; `integer`; optional; default: 0; format: int32; maximum: 100; minimum: 0.
-    #[serde(
-        rename = "minClientThroughput24G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub min_client_throughput24_g: Option<i64>,
     /// `minClientThroughput50G`
     ///
     /// Wire name `minClientThroughput50G`; `integer`; optional; default: 0; format: int32; maximum: 100; minimum: 0.
-    #[serde(
-        rename = "minClientThroughput50G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub min_client_throughput50_g: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApClientAdmissionControlSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApClientAdmissionControlSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enable24G", &v.enable24_g);
+            w.optional("enable50G", &v.enable50_g);
+            w.optional("maxRadioLoad24G", &v.max_radio_load24_g);
+            w.optional("maxRadioLoad50G", &v.max_radio_load50_g);
+            w.optional("minClientCount24G", &v.min_client_count24_g);
+            w.optional("minClientCount50G", &v.min_client_count50_g);
+            w.optional("minClientThroughput24G", &v.min_client_throughput24_g);
+            w.optional("minClientThroughput50G", &v.min_client_throughput50_g);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApClientAdmissionControlSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApClientAdmissionControlSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApClientAdmissionControlSettings {
+                enable24_g: f.optional("enable24G")?,
+                enable50_g: f.optional("enable50G")?,
+                max_radio_load24_g: f.optional("maxRadioLoad24G")?,
+                max_radio_load50_g: f.optional("maxRadioLoad50G")?,
+                min_client_count24_g: f.optional("minClientCount24G")?,
+                min_client_count50_g: f.optional("minClientCount50G")?,
+                min_client_throughput24_g: f.optional("minClientThroughput24G")?,
+                min_client_throughput50_g: f.optional("minClientThroughput50G")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApClientAdmissionControlSettings",
+            fields,
+        )
+    }
 }
 impl VenueApClientAdmissionControlSettings {
     /// Creates a value with every field empty.
@@ -9080,31 +10218,61 @@ impl VenueApClientAdmissionControlSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDirectedMulticastSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApDirectedMulticastSettings {
     /// `networkEnabled`
     ///
     /// Wire name `networkEnabled`; `boolean`; optional; default: true.
-    #[serde(rename = "networkEnabled", default, skip_serializing_if = "Option::is_none")]
     pub network_enabled: Option<bool>,
     /// `wiredEnabled`
     ///
     /// Wire name `wiredEnabled`; `boolean`; optional; default: true.
-    #[serde(rename = "wiredEnabled", default, skip_serializing_if = "Option::is_none")]
     pub wired_enabled: Option<bool>,
     /// `wirelessEnabled`
     ///
     /// Wire name `wirelessEnabled`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "wirelessEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub wireless_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApDirectedMulticastSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApDirectedMulticastSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("networkEnabled", &v.network_enabled);
+            w.optional("wiredEnabled", &v.wired_enabled);
+            w.optional("wirelessEnabled", &v.wireless_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApDirectedMulticastSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApDirectedMulticastSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApDirectedMulticastSettings {
+                network_enabled: f.optional("networkEnabled")?,
+                wired_enabled: f.optional("wiredEnabled")?,
+                wireless_enabled: f.optional("wirelessEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApDirectedMulticastSettings",
+            fields,
+        )
+    }
 }
 impl VenueApDirectedMulticastSettings {
     /// Creates a value with every field empty.
@@ -9137,32 +10305,67 @@ impl VenueApDirectedMulticastSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDosProtectionSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApDosProtectionSettings {
     /// `blockingPeriod`
     ///
     /// Wire name `blockingPeriod`; `integer`; optional; default: 60; format: int32; maximum: 600; minimum: 30.
-    #[serde(rename = "blockingPeriod", default, skip_serializing_if = "Option::is_none")]
     pub blocking_period: Option<i64>,
     /// `checkPeriod`
     ///
     /// Wire name `checkPeriod`; `integer`; optional; default: 30; format: int32; maximum: 600; minimum: 30.
-    #[serde(rename = "checkPeriod", default, skip_serializing_if = "Option::is_none")]
     pub check_period: Option<i64>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `failThreshold`
     ///
     /// Wire name `failThreshold`; `integer`; optional; default: 5; format: int32; maximum: 25; minimum: 2.
-    #[serde(rename = "failThreshold", default, skip_serializing_if = "Option::is_none")]
     pub fail_threshold: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApDosProtectionSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApDosProtectionSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("blockingPeriod", &v.blocking_period);
+            w.optional("checkPeriod", &v.check_period);
+            w.optional("enabled", &v.enabled);
+            w.optional("failThreshold", &v.fail_threshold);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApDosProtectionSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApDosProtectionSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApDosProtectionSettings {
+                blocking_period: f.optional("blockingPeriod")?,
+                check_period: f.optional("checkPeriod")?,
+                enabled: f.optional("enabled")?,
+                fail_threshold: f.optional("failThreshold")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApDosProtectionSettings",
+            fields,
+        )
+    }
 }
 impl VenueApDosProtectionSettings {
     /// Creates a value with every field empty.
@@ -9201,76 +10404,100 @@ impl VenueApDosProtectionSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApLoadBalancingSettings {
     /// `bandBalancingClientPercent24G`
     ///
     /// Wire name `bandBalancingClientPercent24G`; `integer`; optional; default: 25; format: int32; maximum: 100; minimum: 0.
-    #[serde(
-        rename = "bandBalancingClientPercent24G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub band_balancing_client_percent24_g: Option<i64>,
     /// `bandBalancingEnabled`
     ///
     /// Wire name `bandBalancingEnabled`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "bandBalancingEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub band_balancing_enabled: Option<bool>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `loadBalancingMethod`
     ///
     /// Wire name `loadBalancingMethod`; `VenueApLoadBalancingSettingsLoadBalancingMethod`; optional; default: BASED_ON_CLIENT_COUNT.
-    #[serde(
-        rename = "loadBalancingMethod",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub load_balancing_method: Option<VenueApLoadBalancingSettingsLoadBalancingMethod>,
     /// `steeringMode`
     ///
     /// Wire name `steeringMode`; `VenueApLoadBalancingSettingsSteeringMode`; optional; default: BASIC.
-    #[serde(rename = "steeringMode", default, skip_serializing_if = "Option::is_none")]
     pub steering_mode: Option<VenueApLoadBalancingSettingsSteeringMode>,
     /// `stickyClientNbrApPercentageThreshold`
     ///
     /// Wire name `stickyClientNbrApPercentageThreshold`; `integer`; optional; default: 20; format: int32; maximum: 40; minimum: 10.
-    #[serde(
-        rename = "stickyClientNbrApPercentageThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sticky_client_nbr_ap_percentage_threshold: Option<i64>,
     /// `stickyClientSnrThreshold`
     ///
     /// Wire name `stickyClientSnrThreshold`; `integer`; optional; default: 15; format: int32; maximum: 30; minimum: 5.
-    #[serde(
-        rename = "stickyClientSnrThreshold",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sticky_client_snr_threshold: Option<i64>,
     /// `stickyClientSteeringEnabled`
     ///
     /// Wire name `stickyClientSteeringEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "stickyClientSteeringEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub sticky_client_steering_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApLoadBalancingSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApLoadBalancingSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional(
+                "bandBalancingClientPercent24G",
+                &v.band_balancing_client_percent24_g,
+            );
+            w.optional("bandBalancingEnabled", &v.band_balancing_enabled);
+            w.optional("enabled", &v.enabled);
+            w.optional("loadBalancingMethod", &v.load_balancing_method);
+            w.optional("steeringMode", &v.steering_mode);
+            w.optional(
+                "stickyClientNbrApPercentageThreshold",
+                &v.sticky_client_nbr_ap_percentage_threshold,
+            );
+            w.optional("stickyClientSnrThreshold", &v.sticky_client_snr_threshold);
+            w.optional("stickyClientSteeringEnabled", &v.sticky_client_steering_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApLoadBalancingSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApLoadBalancingSettings {
+                band_balancing_client_percent24_g: f
+                    .optional("bandBalancingClientPercent24G")?,
+                band_balancing_enabled: f.optional("bandBalancingEnabled")?,
+                enabled: f.optional("enabled")?,
+                load_balancing_method: f.optional("loadBalancingMethod")?,
+                steering_mode: f.optional("steeringMode")?,
+                sticky_client_nbr_ap_percentage_threshold: f
+                    .optional("stickyClientNbrApPercentageThreshold")?,
+                sticky_client_snr_threshold: f.optional("stickyClientSnrThreshold")?,
+                sticky_client_steering_enabled: f
+                    .optional("stickyClientSteeringEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApLoadBalancingSettings",
+            fields,
+        )
+    }
 }
 impl VenueApLoadBalancingSettings {
     /// Creates a value with every field empty.
@@ -9462,17 +10689,49 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettingsSteeringMode {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApManagementTrafficVlanSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApManagementTrafficVlanSettings {
     /// `vlanId`
     ///
     /// Wire name `vlanId`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
-    #[serde(rename = "vlanId", default, skip_serializing_if = "Option::is_none")]
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApManagementTrafficVlanSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApManagementTrafficVlanSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("vlanId", &v.vlan_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApManagementTrafficVlanSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApManagementTrafficVlanSettings {
+                vlan_id: f.optional("vlanId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApManagementTrafficVlanSettings",
+            fields,
+        )
+    }
 }
 impl VenueApManagementTrafficVlanSettings {
     /// Creates a value with every field empty.
@@ -9493,32 +10752,57 @@ impl VenueApManagementTrafficVlanSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApMeshSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `radioType`
     ///
     /// Wire name `radioType`; `VenueApMeshSettingsRadioType`; optional; default: _5_6_GHz.
-    #[serde(rename = "radioType", default, skip_serializing_if = "Option::is_none")]
     pub radio_type: Option<VenueApMeshSettingsRadioType>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApMeshSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueApMeshSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("enabled", &v.enabled);
+            w.optional("passphrase", &v.passphrase);
+            w.optional("radioType", &v.radio_type);
+            w.optional("ssid", &v.ssid);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApMeshSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApMeshSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApMeshSettings {
+                enabled: f.optional("enabled")?,
+                passphrase: f.optional("passphrase")?,
+                radio_type: f.optional("radioType")?,
+                ssid: f.optional("ssid")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueApMeshSettings", fields)
+    }
 }
 impl VenueApMeshSettings {
     /// Creates a value with every field empty.
@@ -9626,32 +10910,60 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsRadioType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApMeshSettingsV1 {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `radioType`
     ///
     /// Wire name `radioType`; `VenueApMeshSettingsV1RadioType`; optional; default: _5_GHz.
-    #[serde(rename = "radioType", default, skip_serializing_if = "Option::is_none")]
     pub radio_type: Option<VenueApMeshSettingsV1RadioType>,
     /// `ssid`
     ///
     /// Wire name `ssid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApMeshSettingsV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApMeshSettingsV1,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enabled", &v.enabled);
+            w.optional("passphrase", &v.passphrase);
+            w.optional("radioType", &v.radio_type);
+            w.optional("ssid", &v.ssid);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApMeshSettingsV1, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApMeshSettingsV1 {
+                enabled: f.optional("enabled")?,
+                passphrase: f.optional("passphrase")?,
+                radio_type: f.optional("radioType")?,
+                ssid: f.optional("ssid")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueApMeshSettingsV1", fields)
+    }
 }
 impl VenueApMeshSettingsV1 {
     /// Creates a value with every field empty.
@@ -9751,17 +11063,49 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1RadioType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelAntennaTypeSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelAntennaTypeSettings {
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApModelAntennaTypeSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApModelAntennaTypeSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("model", &v.model);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApModelAntennaTypeSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApModelAntennaTypeSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApModelAntennaTypeSettings {
+                model: f.optional("model")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApModelAntennaTypeSettings",
+            fields,
+        )
+    }
 }
 impl VenueApModelAntennaTypeSettings {
     /// Creates a value with every field empty.
@@ -9782,22 +11126,55 @@ impl VenueApModelAntennaTypeSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelBandModeSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelBandModeSettings {
     /// `bandMode`
     ///
     /// Wire name `bandMode`; `VenueApModelBandModeSettingsBandMode`; optional; may be null.
-    #[serde(rename = "bandMode", default, skip_serializing_if = "Option::is_none")]
     pub band_mode: Option<VenueApModelBandModeSettingsBandMode>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApModelBandModeSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApModelBandModeSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("bandMode", &v.band_mode);
+            w.optional("model", &v.model);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApModelBandModeSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApModelBandModeSettings {
+                band_mode: f.optional("bandMode")?,
+                model: f.optional("model")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApModelBandModeSettings",
+            fields,
+        )
+    }
 }
 impl VenueApModelBandModeSettings {
     /// Creates a value with every field empty.
@@ -9882,17 +11259,46 @@ impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettingsBandMode {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelCapabilities).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelCapabilities {
     /// `apModels`
     ///
     /// Wire name `apModels`; `array<CapabilitiesApModel>`; optional.
-    #[serde(rename = "apModels", default, skip_serializing_if = "Option::is_none")]
     pub ap_models: Option<Vec<CapabilitiesApModel>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApModelCapabilities {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApModelCapabilities,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("apModels", &v.ap_models);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApModelCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApModelCapabilities, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApModelCapabilities {
+                ap_models: f.optional("apModels")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApModelCapabilities",
+            fields,
+        )
+    }
 }
 impl VenueApModelCapabilities {
     /// Creates a value with every field empty.
@@ -9913,37 +11319,73 @@ impl VenueApModelCapabilities {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelExternalAntennaSettings {
     /// `enable24G`
     ///
     /// Wire name `enable24G`; `boolean`; optional; default: false.
-    #[serde(rename = "enable24G", default, skip_serializing_if = "Option::is_none")]
     pub enable24_g: Option<bool>,
     /// `enable50G`
     ///
     /// Wire name `enable50G`; `boolean`; optional; default: false.
-    #[serde(rename = "enable50G", default, skip_serializing_if = "Option::is_none")]
     pub enable50_g: Option<bool>,
     /// `gain24G`
     ///
     /// Wire name `gain24G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
-    #[serde(rename = "gain24G", default, skip_serializing_if = "Option::is_none")]
     pub gain24_g: Option<i64>,
     /// `gain50G`
     ///
     /// Wire name `gain50G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
-    #[serde(rename = "gain50G", default, skip_serializing_if = "Option::is_none")]
     pub gain50_g: Option<i64>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApModelExternalAntennaSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApModelExternalAntennaSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enable24G", &v.enable24_g);
+            w.optional("enable50G", &v.enable50_g);
+            w.optional("gain24G", &v.gain24_g);
+            w.optional("gain50G", &v.gain50_g);
+            w.optional("model", &v.model);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApModelExternalAntennaSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApModelExternalAntennaSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApModelExternalAntennaSettings {
+                enable24_g: f.optional("enable24G")?,
+                enable50_g: f.optional("enable50G")?,
+                gain24_g: f.optional("gain24G")?,
+                gain50_g: f.optional("gain50G")?,
+                model: f.optional("model")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApModelExternalAntennaSettings",
+            fields,
+        )
+    }
 }
 impl VenueApModelExternalAntennaSettings {
     /// Creates a value with every field empty.
@@ -9988,58 +11430,79 @@ impl VenueApModelExternalAntennaSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelLanPortSettings {
     /// `clientIsolationEnabled`
     ///
     /// Wire name `clientIsolationEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "clientIsolationEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation_enabled: Option<bool>,
     /// `clientIsolationSettings`
     ///
     /// Wire name `clientIsolationSettings`; `LanPortClientIsolationSettings`; optional.
-    #[serde(
-        rename = "clientIsolationSettings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub client_isolation_settings: Option<LanPortClientIsolationSettings>,
     /// `dhcpOption82Enabled`
     ///
     /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "dhcpOption82Enabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_enabled: Option<bool>,
     /// `dhcpOption82Settings`
     ///
     /// Wire name `dhcpOption82Settings`; `DhcpOption82Settings`; optional.
-    #[serde(
-        rename = "dhcpOption82Settings",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub dhcp_option82_settings: Option<DhcpOption82Settings>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `softGreEnabled`
     ///
     /// Wire name `softGreEnabled`; `boolean`; optional; default: false.
-    #[serde(rename = "softGreEnabled", default, skip_serializing_if = "Option::is_none")]
     pub soft_gre_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApModelLanPortSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApModelLanPortSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("clientIsolationEnabled", &v.client_isolation_enabled);
+            w.optional("clientIsolationSettings", &v.client_isolation_settings);
+            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+            w.optional("dhcpOption82Settings", &v.dhcp_option82_settings);
+            w.optional("enabled", &v.enabled);
+            w.optional("softGreEnabled", &v.soft_gre_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApModelLanPortSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApModelLanPortSettings {
+                client_isolation_enabled: f.optional("clientIsolationEnabled")?,
+                client_isolation_settings: f.optional("clientIsolationSettings")?,
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
+                dhcp_option82_settings: f.optional("dhcpOption82Settings")?,
+                enabled: f.optional("enabled")?,
+                soft_gre_enabled: f.optional("softGreEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApModelLanPortSettings",
+            fields,
+        )
+    }
 }
 impl VenueApModelLanPortSettings {
     /// Creates a value with every field empty.
@@ -10096,22 +11559,55 @@ impl VenueApModelLanPortSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSpecificSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelLanPortSpecificSettings {
     /// `poeMode`
     ///
     /// Wire name `poeMode`; `VenueApModelLanPortSpecificSettingsPoeMode`; optional; may be null.
-    #[serde(rename = "poeMode", default, skip_serializing_if = "Option::is_none")]
     pub poe_mode: Option<VenueApModelLanPortSpecificSettingsPoeMode>,
     /// `poeOut`
     ///
     /// Wire name `poeOut`; `boolean`; optional; default: false.
-    #[serde(rename = "poeOut", default, skip_serializing_if = "Option::is_none")]
     pub poe_out: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApModelLanPortSpecificSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApModelLanPortSpecificSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("poeMode", &v.poe_mode);
+            w.optional("poeOut", &v.poe_out);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApModelLanPortSpecificSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApModelLanPortSpecificSettings {
+                poe_mode: f.optional("poeMode")?,
+                poe_out: f.optional("poeOut")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApModelLanPortSpecificSettings",
+            fields,
+        )
+    }
 }
 impl VenueApModelLanPortSpecificSettings {
     /// Creates a value with every field empty.
@@ -10216,22 +11712,52 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettingsPoeMode
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLedSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelLedSettings {
     /// `ledEnabled`
     ///
     /// Wire name `ledEnabled`; `boolean`; optional; default: false.
-    #[serde(rename = "ledEnabled", default, skip_serializing_if = "Option::is_none")]
     pub led_enabled: Option<bool>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApModelLedSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApModelLedSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("ledEnabled", &v.led_enabled);
+            w.optional("model", &v.model);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApModelLedSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApModelLedSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApModelLedSettings {
+                led_enabled: f.optional("ledEnabled")?,
+                model: f.optional("model")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApModelLedSettings",
+            fields,
+        )
+    }
 }
 impl VenueApModelLedSettings {
     /// Creates a value with every field empty.
@@ -10258,17 +11784,49 @@ impl VenueApModelLedSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelUsbPortSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelUsbPortSettings {
     /// `model`
     ///
     /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApModelUsbPortSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApModelUsbPortSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("model", &v.model);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApModelUsbPortSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApModelUsbPortSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApModelUsbPortSettings {
+                model: f.optional("model")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApModelUsbPortSettings",
+            fields,
+        )
+    }
 }
 impl VenueApModelUsbPortSettings {
     /// Creates a value with every field empty.
@@ -10289,22 +11847,55 @@ impl VenueApModelUsbPortSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMulticastDnsFencingSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApMulticastDnsFencingSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `rules`
     ///
     /// Wire name `rules`; `array<MulticastDnsFencingRule>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<MulticastDnsFencingRule>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApMulticastDnsFencingSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApMulticastDnsFencingSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enabled", &v.enabled);
+            w.optional("rules", &v.rules);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApMulticastDnsFencingSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApMulticastDnsFencingSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApMulticastDnsFencingSettings {
+                enabled: f.optional("enabled")?,
+                rules: f.optional("rules")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApMulticastDnsFencingSettings",
+            fields,
+        )
+    }
 }
 impl VenueApMulticastDnsFencingSettings {
     /// Creates a value with every field empty.
@@ -10331,50 +11922,76 @@ impl VenueApMulticastDnsFencingSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio24GHzSettings {
     /// `allowedChannels`
     ///
     /// Wire name `allowedChannels`; `array<VenueApRadio24GHzSettingsAllowedChannels>`; optional.
-    #[serde(
-        rename = "allowedChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_channels: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `VenueApRadio24GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    #[serde(
-        rename = "channelBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub channel_bandwidth: Option<VenueApRadio24GHzSettingsChannelBandwidth>,
     /// `method`
     ///
     /// Wire name `method`; `VenueApRadio24GHzSettingsMethod`; optional; default: CHANNELFLY.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<VenueApRadio24GHzSettingsMethod>,
     /// `scanInterval`
     ///
     /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
-    #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
     pub scan_interval: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `VenueApRadio24GHzSettingsTxPower`; optional; default: MAX.
-    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<VenueApRadio24GHzSettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApRadio24GHzSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRadio24GHzSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("allowedChannels", &v.allowed_channels);
+            w.optional("changeInterval", &v.change_interval);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("method", &v.method);
+            w.optional("scanInterval", &v.scan_interval);
+            w.optional("txPower", &v.tx_power);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRadio24GHzSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApRadio24GHzSettings {
+                allowed_channels: f.optional("allowedChannels")?,
+                change_interval: f.optional("changeInterval")?,
+                channel_bandwidth: f.optional("channelBandwidth")?,
+                method: f.optional("method")?,
+                scan_interval: f.optional("scanInterval")?,
+                tx_power: f.optional("txPower")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApRadio24GHzSettings",
+            fields,
+        )
+    }
 }
 impl VenueApRadio24GHzSettings {
     /// Creates a value with every field empty.
@@ -10753,72 +12370,92 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsTxPower {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio5GHzSettings {
     /// `allowedIndoorChannels`
     ///
     /// Wire name `allowedIndoorChannels`; `array<VenueApRadio5GHzSettingsAllowedIndoorChannels>`; optional.
-    #[serde(
-        rename = "allowedIndoorChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_indoor_channels: Option<
         Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
     /// `allowedOutdoorChannels`
     ///
     /// Wire name `allowedOutdoorChannels`; `array<VenueApRadio5GHzSettingsAllowedOutdoorChannels>`; optional.
-    #[serde(
-        rename = "allowedOutdoorChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_outdoor_channels: Option<
         Vec<VenueApRadio5GHzSettingsAllowedOutdoorChannels>,
     >,
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `VenueApRadio5GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    #[serde(
-        rename = "channelBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub channel_bandwidth: Option<VenueApRadio5GHzSettingsChannelBandwidth>,
     /// `combineChannels`
     ///
     /// Wire name `combineChannels`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "combineChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub combine_channels: Option<bool>,
     /// `method`
     ///
     /// Wire name `method`; `VenueApRadio5GHzSettingsMethod`; optional; default: CHANNELFLY.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<VenueApRadio5GHzSettingsMethod>,
     /// `scanInterval`
     ///
     /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
-    #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
     pub scan_interval: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `VenueApRadio5GHzSettingsTxPower`; optional; default: MAX.
-    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<VenueApRadio5GHzSettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApRadio5GHzSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRadio5GHzSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
+            w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
+            w.optional("changeInterval", &v.change_interval);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("combineChannels", &v.combine_channels);
+            w.optional("method", &v.method);
+            w.optional("scanInterval", &v.scan_interval);
+            w.optional("txPower", &v.tx_power);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRadio5GHzSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApRadio5GHzSettings {
+                allowed_indoor_channels: f.optional("allowedIndoorChannels")?,
+                allowed_outdoor_channels: f.optional("allowedOutdoorChannels")?,
+                change_interval: f.optional("changeInterval")?,
+                channel_bandwidth: f.optional("channelBandwidth")?,
+                combine_channels: f.optional("combineChannels")?,
+                method: f.optional("method")?,
+                scan_interval: f.optional("scanInterval")?,
+                tx_power: f.optional("txPower")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApRadio5GHzSettings",
+            fields,
+        )
+    }
 }
 impl VenueApRadio5GHzSettings {
     /// Creates a value with every field empty.
@@ -11447,129 +13084,154 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsTxPower {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio6GHzSettings {
     /// `allowedChannels`
     ///
     /// Wire name `allowedChannels`; `array<VenueApRadio6GHzSettingsAllowedChannels>`; optional.
     /// Deprecated: The official description marks this field deprecated.
-    #[serde(
-        rename = "allowedChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_channels: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
     /// `allowedIndoorChannels`
     ///
     /// Wire name `allowedIndoorChannels`; `array<VenueApRadio6GHzSettingsAllowedIndoorChannels>`; optional.
-    #[serde(
-        rename = "allowedIndoorChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_indoor_channels: Option<
         Vec<VenueApRadio6GHzSettingsAllowedIndoorChannels>,
     >,
     /// `allowedOutdoorChannels`
     ///
     /// Wire name `allowedOutdoorChannels`; `array<VenueApRadio6GHzSettingsAllowedOutdoorChannels>`; optional.
-    #[serde(
-        rename = "allowedOutdoorChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_outdoor_channels: Option<
         Vec<VenueApRadio6GHzSettingsAllowedOutdoorChannels>,
     >,
     /// `bssMinRate6G`
     ///
     /// Wire name `bssMinRate6G`; `VenueApRadio6GHzSettingsBssMinRate6G`; optional; default: HE_MCS_0.
-    #[serde(rename = "bssMinRate6G", default, skip_serializing_if = "Option::is_none")]
     pub bss_min_rate6_g: Option<VenueApRadio6GHzSettingsBssMinRate6G>,
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `VenueApRadio6GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    #[serde(
-        rename = "channelBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub channel_bandwidth: Option<VenueApRadio6GHzSettingsChannelBandwidth>,
     /// `enableAfc`
     ///
     /// Wire name `enableAfc`; `boolean`; optional; default: false.
-    #[serde(rename = "enableAfc", default, skip_serializing_if = "Option::is_none")]
     pub enable_afc: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// `enableMulticastUplinkRateLimiting`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// `method`
     ///
     /// Wire name `method`; `VenueApRadio6GHzSettingsMethod`; optional; default: CHANNELFLY.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<VenueApRadio6GHzSettingsMethod>,
     /// `mgmtTxRate6G`
     ///
     /// Wire name `mgmtTxRate6G`; `VenueApRadio6GHzSettingsMgmtTxRate6G`; optional; default: _6.
-    #[serde(rename = "mgmtTxRate6G", default, skip_serializing_if = "Option::is_none")]
     pub mgmt_tx_rate6_g: Option<VenueApRadio6GHzSettingsMgmtTxRate6G>,
     /// `multicastDownlinkRateLimiting`
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; minimum: 1.
-    #[serde(
-        rename = "multicastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// `multicastUplinkRateLimiting`
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
-    #[serde(
-        rename = "multicastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_uplink_rate_limiting: Option<i64>,
     /// `scanInterval`
     ///
     /// Wire name `scanInterval`; `integer`; optional; default: 10; format: int32; maximum: 65535; minimum: 1.
-    #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
     pub scan_interval: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `VenueApRadio6GHzSettingsTxPower`; optional; default: MAX.
-    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<VenueApRadio6GHzSettingsTxPower>,
     /// `venueHeight`
     ///
     /// Wire name `venueHeight`; `VenueHeight`; optional.
-    #[serde(rename = "venueHeight", default, skip_serializing_if = "Option::is_none")]
     pub venue_height: Option<VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApRadio6GHzSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRadio6GHzSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("allowedChannels", &v.allowed_channels);
+            w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
+            w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
+            w.optional("bssMinRate6G", &v.bss_min_rate6_g);
+            w.optional("changeInterval", &v.change_interval);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("enableAfc", &v.enable_afc);
+            w.optional(
+                "enableMulticastDownlinkRateLimiting",
+                &v.enable_multicast_downlink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting",
+                &v.enable_multicast_uplink_rate_limiting,
+            );
+            w.optional("method", &v.method);
+            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6_g);
+            w.optional(
+                "multicastDownlinkRateLimiting",
+                &v.multicast_downlink_rate_limiting,
+            );
+            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+            w.optional("scanInterval", &v.scan_interval);
+            w.optional("txPower", &v.tx_power);
+            w.optional("venueHeight", &v.venue_height);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRadio6GHzSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApRadio6GHzSettings {
+                allowed_channels: f.optional("allowedChannels")?,
+                allowed_indoor_channels: f.optional("allowedIndoorChannels")?,
+                allowed_outdoor_channels: f.optional("allowedOutdoorChannels")?,
+                bss_min_rate6_g: f.optional("bssMinRate6G")?,
+                change_interval: f.optional("changeInterval")?,
+                channel_bandwidth: f.optional("channelBandwidth")?,
+                enable_afc: f.optional("enableAfc")?,
+                enable_multicast_downlink_rate_limiting: f
+                    .optional("enableMulticastDownlinkRateLimiting")?,
+                enable_multicast_uplink_rate_limiting: f
+                    .optional("enableMulticastUplinkRateLimiting")?,
+                method: f.optional("method")?,
+                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G")?,
+                multicast_downlink_rate_limiting: f
+                    .optional("multicastDownlinkRateLimiting")?,
+                multicast_uplink_rate_limiting: f
+                    .optional("multicastUplinkRateLimiting")?,
+                scan_interval: f.optional("scanInterval")?,
+                tx_power: f.optional("txPower")?,
+                venue_height: f.optional("venueHeight")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApRadio6GHzSettings",
+            fields,
+        )
+    }
 }
 impl VenueApRadio6GHzSettings {
     /// Creates a value with every field empty.
@@ -12913,106 +14575,137 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsTxPower {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio6GHzSettingsV1 {
     /// `allowedChannels`
     ///
     /// Wire name `allowedChannels`; `array<VenueApRadio6GHzSettingsV1AllowedChannels>`; optional.
-    #[serde(
-        rename = "allowedChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_channels: Option<Vec<VenueApRadio6GHzSettingsV1AllowedChannels>>,
     /// `bssMinRate6G`
     ///
     /// Wire name `bssMinRate6G`; `VenueApRadio6GHzSettingsV1BssMinRate6G`; optional; default: HE_MCS_0.
-    #[serde(rename = "bssMinRate6G", default, skip_serializing_if = "Option::is_none")]
     pub bss_min_rate6_g: Option<VenueApRadio6GHzSettingsV1BssMinRate6G>,
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `VenueApRadio6GHzSettingsV1ChannelBandwidth`; optional; default: AUTO.
-    #[serde(
-        rename = "channelBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub channel_bandwidth: Option<VenueApRadio6GHzSettingsV1ChannelBandwidth>,
     /// `enableAfc`
     ///
     /// Wire name `enableAfc`; `boolean`; optional; default: false.
-    #[serde(rename = "enableAfc", default, skip_serializing_if = "Option::is_none")]
     pub enable_afc: Option<bool>,
     /// `enableMulticastDownlinkRateLimiting`
     ///
     /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
     /// `enableMulticastUplinkRateLimiting`
     ///
     /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "enableMulticastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// `method`
     ///
     /// Wire name `method`; `VenueApRadio6GHzSettingsV1Method`; optional; default: CHANNELFLY.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<VenueApRadio6GHzSettingsV1Method>,
     /// `mgmtTxRate6G`
     ///
     /// Wire name `mgmtTxRate6G`; `VenueApRadio6GHzSettingsV1MgmtTxRate6G`; optional; default: _6.
-    #[serde(rename = "mgmtTxRate6G", default, skip_serializing_if = "Option::is_none")]
     pub mgmt_tx_rate6_g: Option<VenueApRadio6GHzSettingsV1MgmtTxRate6G>,
     /// `multicastDownlinkRateLimiting`
     ///
     /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; minimum: 1.
-    #[serde(
-        rename = "multicastDownlinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// `multicastUplinkRateLimiting`
     ///
     /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
-    #[serde(
-        rename = "multicastUplinkRateLimiting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub multicast_uplink_rate_limiting: Option<i64>,
     /// `scanInterval`
     ///
     /// Wire name `scanInterval`; `integer`; optional; default: 10; format: int32; maximum: 65535; minimum: 1.
-    #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
     pub scan_interval: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `VenueApRadio6GHzSettingsV1TxPower`; optional; default: MAX.
-    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<VenueApRadio6GHzSettingsV1TxPower>,
     /// `venueHeight`
     ///
     /// Wire name `venueHeight`; `VenueHeight`; optional.
-    #[serde(rename = "venueHeight", default, skip_serializing_if = "Option::is_none")]
     pub venue_height: Option<VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApRadio6GHzSettingsV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRadio6GHzSettingsV1,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("allowedChannels", &v.allowed_channels);
+            w.optional("bssMinRate6G", &v.bss_min_rate6_g);
+            w.optional("changeInterval", &v.change_interval);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("enableAfc", &v.enable_afc);
+            w.optional(
+                "enableMulticastDownlinkRateLimiting",
+                &v.enable_multicast_downlink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting",
+                &v.enable_multicast_uplink_rate_limiting,
+            );
+            w.optional("method", &v.method);
+            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6_g);
+            w.optional(
+                "multicastDownlinkRateLimiting",
+                &v.multicast_downlink_rate_limiting,
+            );
+            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+            w.optional("scanInterval", &v.scan_interval);
+            w.optional("txPower", &v.tx_power);
+            w.optional("venueHeight", &v.venue_height);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRadio6GHzSettingsV1, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApRadio6GHzSettingsV1 {
+                allowed_channels: f.optional("allowedChannels")?,
+                bss_min_rate6_g: f.optional("bssMinRate6G")?,
+                change_interval: f.optional("changeInterval")?,
+                channel_bandwidth: f.optional("channelBandwidth")?,
+                enable_afc: f.optional("enableAfc")?,
+                enable_multicast_downlink_rate_limiting: f
+                    .optional("enableMulticastDownlinkRateLimiting")?,
+                enable_multicast_uplink_rate_limiting: f
+                    .optional("enableMulticastUplinkRateLimiting")?,
+                method: f.optional("method")?,
+                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G")?,
+                multicast_downlink_rate_limiting: f
+                    .optional("multicastDownlinkRateLimiting")?,
+                multicast_uplink_rate_limiting: f
+                    .optional("multicastUplinkRateLimiting")?,
+                scan_interval: f.optional("scanInterval")?,
+                tx_power: f.optional("txPower")?,
+                venue_height: f.optional("venueHeight")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApRadio6GHzSettingsV1",
+            fields,
+        )
+    }
 }
 impl VenueApRadio6GHzSettingsV1 {
     /// Creates a value with every field empty.
@@ -13772,53 +15465,73 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1TxPower {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioDual5GHzSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `inheritParamsLower5G`
     ///
     /// Wire name `inheritParamsLower5G`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "inheritParamsLower5G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub inherit_params_lower5_g: Option<bool>,
     /// `inheritParamsUpper5G`
     ///
     /// Wire name `inheritParamsUpper5G`; `boolean`; optional; default: true.
-    #[serde(
-        rename = "inheritParamsUpper5G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub inherit_params_upper5_g: Option<bool>,
     /// `radioParamsLower5G`
     ///
     /// Wire name `radioParamsLower5G`; `VenueApRadioLower5GHzSettings`; optional.
-    #[serde(
-        rename = "radioParamsLower5G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub radio_params_lower5_g: Option<VenueApRadioLower5GHzSettings>,
     /// `radioParamsUpper5G`
     ///
     /// Wire name `radioParamsUpper5G`; `VenueApRadioUpper5GHzSettings`; optional.
-    #[serde(
-        rename = "radioParamsUpper5G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub radio_params_upper5_g: Option<VenueApRadioUpper5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApRadioDual5GHzSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRadioDual5GHzSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enabled", &v.enabled);
+            w.optional("inheritParamsLower5G", &v.inherit_params_lower5_g);
+            w.optional("inheritParamsUpper5G", &v.inherit_params_upper5_g);
+            w.optional("radioParamsLower5G", &v.radio_params_lower5_g);
+            w.optional("radioParamsUpper5G", &v.radio_params_upper5_g);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadioDual5GHzSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApRadioDual5GHzSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApRadioDual5GHzSettings {
+                enabled: f.optional("enabled")?,
+                inherit_params_lower5_g: f.optional("inheritParamsLower5G")?,
+                inherit_params_upper5_g: f.optional("inheritParamsUpper5G")?,
+                radio_params_lower5_g: f.optional("radioParamsLower5G")?,
+                radio_params_upper5_g: f.optional("radioParamsUpper5G")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApRadioDual5GHzSettings",
+            fields,
+        )
+    }
 }
 impl VenueApRadioDual5GHzSettings {
     /// Creates a value with every field empty.
@@ -13869,63 +15582,89 @@ impl VenueApRadioDual5GHzSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioLower5GHzSettings {
     /// `allowedIndoorChannels`
     ///
     /// Wire name `allowedIndoorChannels`; `array<VenueApRadioLower5GHzSettingsAllowedIndoorChannels>`; optional.
-    #[serde(
-        rename = "allowedIndoorChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_indoor_channels: Option<
         Vec<VenueApRadioLower5GHzSettingsAllowedIndoorChannels>,
     >,
     /// `allowedOutdoorChannels`
     ///
     /// Wire name `allowedOutdoorChannels`; `array<VenueApRadioLower5GHzSettingsAllowedOutdoorChannels>`; optional.
-    #[serde(
-        rename = "allowedOutdoorChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_outdoor_channels: Option<
         Vec<VenueApRadioLower5GHzSettingsAllowedOutdoorChannels>,
     >,
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `VenueApRadioLower5GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    #[serde(
-        rename = "channelBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub channel_bandwidth: Option<VenueApRadioLower5GHzSettingsChannelBandwidth>,
     /// `method`
     ///
     /// Wire name `method`; `VenueApRadioLower5GHzSettingsMethod`; optional; default: CHANNELFLY.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<VenueApRadioLower5GHzSettingsMethod>,
     /// `scanInterval`
     ///
     /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
-    #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
     pub scan_interval: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `VenueApRadioLower5GHzSettingsTxPower`; optional; default: MAX.
-    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<VenueApRadioLower5GHzSettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApRadioLower5GHzSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRadioLower5GHzSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
+            w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
+            w.optional("changeInterval", &v.change_interval);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("method", &v.method);
+            w.optional("scanInterval", &v.scan_interval);
+            w.optional("txPower", &v.tx_power);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApRadioLower5GHzSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApRadioLower5GHzSettings {
+                allowed_indoor_channels: f.optional("allowedIndoorChannels")?,
+                allowed_outdoor_channels: f.optional("allowedOutdoorChannels")?,
+                change_interval: f.optional("changeInterval")?,
+                channel_bandwidth: f.optional("channelBandwidth")?,
+                method: f.optional("method")?,
+                scan_interval: f.optional("scanInterval")?,
+                tx_power: f.optional("txPower")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApRadioLower5GHzSettings",
+            fields,
+        )
+    }
 }
 impl VenueApRadioLower5GHzSettings {
     /// Creates a value with every field empty.
@@ -14550,36 +16289,57 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettingsTxPower {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioSettings {
     /// `radioParams24G`
     ///
     /// Wire name `radioParams24G`; `VenueApRadio24GHzSettings`; optional.
-    #[serde(rename = "radioParams24G", default, skip_serializing_if = "Option::is_none")]
     pub radio_params24_g: Option<VenueApRadio24GHzSettings>,
     /// `radioParams50G`
     ///
     /// Wire name `radioParams50G`; `VenueApRadio5GHzSettings`; optional.
-    #[serde(rename = "radioParams50G", default, skip_serializing_if = "Option::is_none")]
     pub radio_params50_g: Option<VenueApRadio5GHzSettings>,
     /// `radioParams6G`
     ///
     /// Wire name `radioParams6G`; `VenueApRadio6GHzSettings`; optional.
-    #[serde(rename = "radioParams6G", default, skip_serializing_if = "Option::is_none")]
     pub radio_params6_g: Option<VenueApRadio6GHzSettings>,
     /// `radioParamsDual5G`
     ///
     /// Wire name `radioParamsDual5G`; `VenueApRadioDual5GHzSettings`; optional.
-    #[serde(
-        rename = "radioParamsDual5G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub radio_params_dual5_g: Option<VenueApRadioDual5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApRadioSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueApRadioSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("radioParams24G", &v.radio_params24_g);
+            w.optional("radioParams50G", &v.radio_params50_g);
+            w.optional("radioParams6G", &v.radio_params6_g);
+            w.optional("radioParamsDual5G", &v.radio_params_dual5_g);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRadioSettings, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApRadioSettings {
+                radio_params24_g: f.optional("radioParams24G")?,
+                radio_params50_g: f.optional("radioParams50G")?,
+                radio_params6_g: f.optional("radioParams6G")?,
+                radio_params_dual5_g: f.optional("radioParamsDual5G")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueApRadioSettings", fields)
+    }
 }
 impl VenueApRadioSettings {
     /// Creates a value with every field empty.
@@ -14630,36 +16390,64 @@ impl VenueApRadioSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioSettingsV1 {
     /// `radioParams24G`
     ///
     /// Wire name `radioParams24G`; `VenueApRadio24GHzSettings`; optional.
-    #[serde(rename = "radioParams24G", default, skip_serializing_if = "Option::is_none")]
     pub radio_params24_g: Option<VenueApRadio24GHzSettings>,
     /// `radioParams50G`
     ///
     /// Wire name `radioParams50G`; `VenueApRadio5GHzSettings`; optional.
-    #[serde(rename = "radioParams50G", default, skip_serializing_if = "Option::is_none")]
     pub radio_params50_g: Option<VenueApRadio5GHzSettings>,
     /// `radioParams6G`
     ///
     /// Wire name `radioParams6G`; `VenueApRadio6GHzSettingsV1`; optional.
-    #[serde(rename = "radioParams6G", default, skip_serializing_if = "Option::is_none")]
     pub radio_params6_g: Option<VenueApRadio6GHzSettingsV1>,
     /// `radioParamsDual5G`
     ///
     /// Wire name `radioParamsDual5G`; `VenueApRadioDual5GHzSettings`; optional.
-    #[serde(
-        rename = "radioParamsDual5G",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub radio_params_dual5_g: Option<VenueApRadioDual5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApRadioSettingsV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRadioSettingsV1,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("radioParams24G", &v.radio_params24_g);
+            w.optional("radioParams50G", &v.radio_params50_g);
+            w.optional("radioParams6G", &v.radio_params6_g);
+            w.optional("radioParamsDual5G", &v.radio_params_dual5_g);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApRadioSettingsV1, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueApRadioSettingsV1 {
+                radio_params24_g: f.optional("radioParams24G")?,
+                radio_params50_g: f.optional("radioParams50G")?,
+                radio_params6_g: f.optional("radioParams6G")?,
+                radio_params_dual5_g: f.optional("radioParamsDual5G")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApRadioSettingsV1",
+            fields,
+        )
+    }
 }
 impl VenueApRadioSettingsV1 {
     /// Creates a value with every field empty.
@@ -14710,63 +16498,89 @@ impl VenueApRadioSettingsV1 {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioUpper5GHzSettings {
     /// `allowedIndoorChannels`
     ///
     /// Wire name `allowedIndoorChannels`; `array<VenueApRadioUpper5GHzSettingsAllowedIndoorChannels>`; optional.
-    #[serde(
-        rename = "allowedIndoorChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_indoor_channels: Option<
         Vec<VenueApRadioUpper5GHzSettingsAllowedIndoorChannels>,
     >,
     /// `allowedOutdoorChannels`
     ///
     /// Wire name `allowedOutdoorChannels`; `array<VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels>`; optional.
-    #[serde(
-        rename = "allowedOutdoorChannels",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allowed_outdoor_channels: Option<
         Vec<VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels>,
     >,
     /// `changeInterval`
     ///
     /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
-    #[serde(rename = "changeInterval", default, skip_serializing_if = "Option::is_none")]
     pub change_interval: Option<i64>,
     /// `channelBandwidth`
     ///
     /// Wire name `channelBandwidth`; `VenueApRadioUpper5GHzSettingsChannelBandwidth`; optional; default: AUTO.
-    #[serde(
-        rename = "channelBandwidth",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub channel_bandwidth: Option<VenueApRadioUpper5GHzSettingsChannelBandwidth>,
     /// `method`
     ///
     /// Wire name `method`; `VenueApRadioUpper5GHzSettingsMethod`; optional; default: CHANNELFLY.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<VenueApRadioUpper5GHzSettingsMethod>,
     /// `scanInterval`
     ///
     /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
-    #[serde(rename = "scanInterval", default, skip_serializing_if = "Option::is_none")]
     pub scan_interval: Option<i64>,
     /// `txPower`
     ///
     /// Wire name `txPower`; `VenueApRadioUpper5GHzSettingsTxPower`; optional; default: MAX.
-    #[serde(rename = "txPower", default, skip_serializing_if = "Option::is_none")]
     pub tx_power: Option<VenueApRadioUpper5GHzSettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApRadioUpper5GHzSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRadioUpper5GHzSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
+            w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
+            w.optional("changeInterval", &v.change_interval);
+            w.optional("channelBandwidth", &v.channel_bandwidth);
+            w.optional("method", &v.method);
+            w.optional("scanInterval", &v.scan_interval);
+            w.optional("txPower", &v.tx_power);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApRadioUpper5GHzSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApRadioUpper5GHzSettings {
+                allowed_indoor_channels: f.optional("allowedIndoorChannels")?,
+                allowed_outdoor_channels: f.optional("allowedOutdoorChannels")?,
+                change_interval: f.optional("changeInterval")?,
+                channel_bandwidth: f.optional("channelBandwidth")?,
+                method: f.optional("method")?,
+                scan_interval: f.optional("scanInterval")?,
+                tx_power: f.optional("txPower")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApRadioUpper5GHzSettings",
+            fields,
+        )
+    }
 }
 impl VenueApRadioUpper5GHzSettings {
     /// Creates a value with every field empty.
@@ -15391,81 +17205,97 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettingsTxPower {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadiusOptionSettings {
     /// `calledStationIdType`
     ///
     /// Wire name `calledStationIdType`; `VenueApRadiusOptionSettingsCalledStationIdType`; optional; default: BSSID.
-    #[serde(
-        rename = "calledStationIdType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub called_station_id_type: Option<VenueApRadiusOptionSettingsCalledStationIdType>,
     /// `nasIdDelimiter`
     ///
     /// Wire name `nasIdDelimiter`; `VenueApRadiusOptionSettingsNasIdDelimiter`; optional; default: DASH.
-    #[serde(rename = "nasIdDelimiter", default, skip_serializing_if = "Option::is_none")]
     pub nas_id_delimiter: Option<VenueApRadiusOptionSettingsNasIdDelimiter>,
     /// `nasIdType`
     ///
     /// Wire name `nasIdType`; `VenueApRadiusOptionSettingsNasIdType`; optional; default: BSSID.
-    #[serde(rename = "nasIdType", default, skip_serializing_if = "Option::is_none")]
     pub nas_id_type: Option<VenueApRadiusOptionSettingsNasIdType>,
     /// `nasMaxRetry`
     ///
     /// Wire name `nasMaxRetry`; `integer`; optional; default: 2; format: int32; maximum: 10; minimum: 2.
-    #[serde(rename = "nasMaxRetry", default, skip_serializing_if = "Option::is_none")]
     pub nas_max_retry: Option<i64>,
     /// `nasReconnectPrimaryMin`
     ///
     /// Wire name `nasReconnectPrimaryMin`; `integer`; optional; default: 5; format: int32; maximum: 300; minimum: 1.
-    #[serde(
-        rename = "nasReconnectPrimaryMin",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub nas_reconnect_primary_min: Option<i64>,
     /// `nasRequestTimeoutSec`
     ///
     /// Wire name `nasRequestTimeoutSec`; `integer`; optional; default: 3; format: int32; maximum: 20; minimum: 2.
-    #[serde(
-        rename = "nasRequestTimeoutSec",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub nas_request_timeout_sec: Option<i64>,
     /// `overrideEnabled`
     ///
     /// Wire name `overrideEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "overrideEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub override_enabled: Option<bool>,
     /// `singleSessionIdAccounting`
     ///
     /// Wire name `singleSessionIdAccounting`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "singleSessionIdAccounting",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub single_session_id_accounting: Option<bool>,
     /// `userDefinedNasId`
     ///
     /// Wire name `userDefinedNasId`; `string`; optional; max_length: 64; min_length: 2.
-    #[serde(
-        rename = "userDefinedNasId",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub user_defined_nas_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApRadiusOptionSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRadiusOptionSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("calledStationIdType", &v.called_station_id_type);
+            w.optional("nasIdDelimiter", &v.nas_id_delimiter);
+            w.optional("nasIdType", &v.nas_id_type);
+            w.optional("nasMaxRetry", &v.nas_max_retry);
+            w.optional("nasReconnectPrimaryMin", &v.nas_reconnect_primary_min);
+            w.optional("nasRequestTimeoutSec", &v.nas_request_timeout_sec);
+            w.optional("overrideEnabled", &v.override_enabled);
+            w.optional("singleSessionIdAccounting", &v.single_session_id_accounting);
+            w.optional("userDefinedNasId", &v.user_defined_nas_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApRadiusOptionSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApRadiusOptionSettings {
+                called_station_id_type: f.optional("calledStationIdType")?,
+                nas_id_delimiter: f.optional("nasIdDelimiter")?,
+                nas_id_type: f.optional("nasIdType")?,
+                nas_max_retry: f.optional("nasMaxRetry")?,
+                nas_reconnect_primary_min: f.optional("nasReconnectPrimaryMin")?,
+                nas_request_timeout_sec: f.optional("nasRequestTimeoutSec")?,
+                override_enabled: f.optional("overrideEnabled")?,
+                single_session_id_accounting: f.optional("singleSessionIdAccounting")?,
+                user_defined_nas_id: f.optional("userDefinedNasId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApRadiusOptionSettings",
+            fields,
+        )
+    }
 }
 impl VenueApRadiusOptionSettings {
     /// Creates a value with every field empty.
@@ -15724,30 +17554,55 @@ impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettingsNasIdType {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRebootTimeoutSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRebootTimeoutSettings {
     /// `gatewayLossTimeout`
     ///
     /// Wire name `gatewayLossTimeout`; `integer`; optional; default: 1800; format: int32; maximum: 86400; minimum: 0.
-    #[serde(
-        rename = "gatewayLossTimeout",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub gateway_loss_timeout: Option<i64>,
     /// `serverLossTimeout`
     ///
     /// Wire name `serverLossTimeout`; `integer`; optional; default: 7200; format: int32; maximum: 86400; minimum: 0.
-    #[serde(
-        rename = "serverLossTimeout",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub server_loss_timeout: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApRebootTimeoutSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApRebootTimeoutSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("gatewayLossTimeout", &v.gateway_loss_timeout);
+            w.optional("serverLossTimeout", &v.server_loss_timeout);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRebootTimeoutSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApRebootTimeoutSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApRebootTimeoutSettings {
+                gateway_loss_timeout: f.optional("gatewayLossTimeout")?,
+                server_loss_timeout: f.optional("serverLossTimeout")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApRebootTimeoutSettings",
+            fields,
+        )
+    }
 }
 impl VenueApRebootTimeoutSettings {
     /// Creates a value with every field empty.
@@ -15774,27 +17629,61 @@ impl VenueApRebootTimeoutSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSmartMonitorSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApSmartMonitorSettings {
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
     /// `interval`
     ///
     /// Wire name `interval`; `integer`; optional; default: 10; format: int32; maximum: 60; minimum: 5.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval: Option<i64>,
     /// `threshold`
     ///
     /// Wire name `threshold`; `integer`; optional; default: 3; format: int32; maximum: 10; minimum: 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threshold: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApSmartMonitorSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApSmartMonitorSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enabled", &v.enabled);
+            w.optional("interval", &v.interval);
+            w.optional("threshold", &v.threshold);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApSmartMonitorSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApSmartMonitorSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApSmartMonitorSettings {
+                enabled: f.optional("enabled")?,
+                interval: f.optional("interval")?,
+                threshold: f.optional("threshold")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApSmartMonitorSettings",
+            fields,
+        )
+    }
 }
 impl VenueApSmartMonitorSettings {
     /// Creates a value with every field empty.
@@ -15827,21 +17716,49 @@ impl VenueApSmartMonitorSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApTlsKeyEnhancedModeSettings).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApTlsKeyEnhancedModeSettings {
     /// `tlsKeyEnhancedModeEnabled`
     ///
     /// Wire name `tlsKeyEnhancedModeEnabled`; `boolean`; optional; default: false.
-    #[serde(
-        rename = "tlsKeyEnhancedModeEnabled",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub tls_key_enhanced_mode_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApTlsKeyEnhancedModeSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApTlsKeyEnhancedModeSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("tlsKeyEnhancedModeEnabled", &v.tls_key_enhanced_mode_enabled);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApTlsKeyEnhancedModeSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueApTlsKeyEnhancedModeSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueApTlsKeyEnhancedModeSettings {
+                tls_key_enhanced_mode_enabled: f.optional("tlsKeyEnhancedModeEnabled")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueApTlsKeyEnhancedModeSettings",
+            fields,
+        )
+    }
 }
 impl VenueApTlsKeyEnhancedModeSettings {
     /// Creates a value with every field empty.
@@ -15862,22 +17779,45 @@ impl VenueApTlsKeyEnhancedModeSettings {
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueHeight).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueHeight {
     /// `maxFloor`
     ///
     /// Wire name `maxFloor`; `integer`; optional; format: int32.
-    #[serde(rename = "maxFloor", default, skip_serializing_if = "Option::is_none")]
     pub max_floor: Option<i64>,
     /// `minFloor`
     ///
     /// Wire name `minFloor`; `integer`; optional; format: int32.
-    #[serde(rename = "minFloor", default, skip_serializing_if = "Option::is_none")]
     pub min_floor: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueHeight {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueHeight, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("maxFloor", &v.max_floor);
+            w.optional("minFloor", &v.min_floor);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueHeight {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueHeight, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueHeight {
+                max_floor: f.optional("maxFloor")?,
+                min_floor: f.optional("minFloor")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueHeight", fields)
+    }
 }
 impl VenueHeight {
     /// Creates a value with every field empty.
@@ -15904,22 +17844,45 @@ impl VenueHeight {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `VenueView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<VenueView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueResponse, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueResponse", fields)
+    }
 }
 impl VenueResponse {
     /// Creates a value with every field empty.
@@ -15946,50 +17909,69 @@ impl VenueResponse {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueTemplate {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `syslogEnabled`
     ///
     /// Wire name `syslogEnabled`; `boolean`; optional.
-    #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
     pub syslog_enabled: Option<bool>,
     /// `syslogPrimaryServer`
     ///
     /// Wire name `syslogPrimaryServer`; `string`; optional.
-    #[serde(
-        rename = "syslogPrimaryServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub syslog_primary_server: Option<String>,
     /// `syslogSecondaryServer`
     ///
     /// Wire name `syslogSecondaryServer`; `string`; optional.
-    #[serde(
-        rename = "syslogSecondaryServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub syslog_secondary_server: Option<String>,
     /// `dns`
     ///
     /// Wire name `dns`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dns: Option<Vec<String>>,
     /// `profileId`
     ///
     /// Wire name `profileId`; `array<string>`; optional.
-    #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueTemplate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueTemplate, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("syslogEnabled", &v.syslog_enabled);
+            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
+            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
+            w.optional("dns", &v.dns);
+            w.optional("profileId", &v.profile_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueTemplate, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueTemplate {
+                id: f.optional("id")?,
+                syslog_enabled: f.optional("syslogEnabled")?,
+                syslog_primary_server: f.optional("syslogPrimaryServer")?,
+                syslog_secondary_server: f.optional("syslogSecondaryServer")?,
+                dns: f.optional("dns")?,
+                profile_id: f.optional("profileId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueTemplate", fields)
+    }
 }
 impl VenueTemplate {
     /// Creates a value with every field empty.
@@ -16040,22 +18022,55 @@ impl VenueTemplate {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerResponseV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueTemplateAaaServerResponse {
     /// `requestId`
     ///
     /// Wire name `requestId`; `string`; optional.
-    #[serde(rename = "requestId", default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
     /// `response`
     ///
     /// Wire name `response`; `VenueTemplateAaaServerView`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<VenueTemplateAaaServerView>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueTemplateAaaServerResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueTemplateAaaServerResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueTemplateAaaServerResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            Ok(VenueTemplateAaaServerResponse {
+                request_id: f.optional("requestId")?,
+                response: f.optional("response")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueTemplateAaaServerResponse",
+            fields,
+        )
+    }
 }
 impl VenueTemplateAaaServerResponse {
     /// Creates a value with every field empty.
@@ -16085,67 +18100,106 @@ impl VenueTemplateAaaServerResponse {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueTemplateAaaServerView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `username`
     ///
     /// Wire name `username`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// `password`
     ///
     /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `purpose`
     ///
     /// Wire name `purpose`; `VenueTemplateAaaServerViewPurpose`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purpose: Option<VenueTemplateAaaServerViewPurpose>,
     /// `level`
     ///
     /// Wire name `level`; `VenueTemplateAaaServerViewLevel`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<VenueTemplateAaaServerViewLevel>,
     /// `serverType`
     ///
     /// Wire name `serverType`; `VenueTemplateAaaServerViewServerType`; optional.
-    #[serde(rename = "serverType", default, skip_serializing_if = "Option::is_none")]
     pub server_type: Option<VenueTemplateAaaServerViewServerType>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `acctPort`
     ///
     /// Wire name `acctPort`; `integer`; optional; format: int32.
-    #[serde(rename = "acctPort", default, skip_serializing_if = "Option::is_none")]
     pub acct_port: Option<i64>,
     /// `authPort`
     ///
     /// Wire name `authPort`; `integer`; optional; format: int32.
-    #[serde(rename = "authPort", default, skip_serializing_if = "Option::is_none")]
     pub auth_port: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueTemplateAaaServerView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueTemplateAaaServerView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("username", &v.username);
+            w.optional("password", &v.password);
+            w.optional("purpose", &v.purpose);
+            w.optional("level", &v.level);
+            w.optional("serverType", &v.server_type);
+            w.optional("secret", &v.secret);
+            w.optional("ip", &v.ip);
+            w.optional("acctPort", &v.acct_port);
+            w.optional("authPort", &v.auth_port);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueTemplateAaaServerView, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueTemplateAaaServerView {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                username: f.optional("username")?,
+                password: f.optional("password")?,
+                purpose: f.optional("purpose")?,
+                level: f.optional("level")?,
+                server_type: f.optional("serverType")?,
+                secret: f.optional("secret")?,
+                ip: f.optional("ip")?,
+                acct_port: f.optional("acctPort")?,
+                auth_port: f.optional("authPort")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(
+            deserializer,
+            "VenueTemplateAaaServerView",
+            fields,
+        )
+    }
 }
 impl VenueTemplateAaaServerView {
     /// Creates a value with every field empty.
@@ -16439,78 +18493,93 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerViewServerType {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueTemplateView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `dns`
     ///
     /// Wire name `dns`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dns: Option<Vec<String>>,
     /// `syslogEnabled`
     ///
     /// Wire name `syslogEnabled`; `boolean`; optional.
-    #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
     pub syslog_enabled: Option<bool>,
     /// `syslogPrimaryServer`
     ///
     /// Wire name `syslogPrimaryServer`; `string`; optional.
-    #[serde(
-        rename = "syslogPrimaryServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub syslog_primary_server: Option<String>,
     /// `syslogSecondaryServer`
     ///
     /// Wire name `syslogSecondaryServer`; `string`; optional.
-    #[serde(
-        rename = "syslogSecondaryServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub syslog_secondary_server: Option<String>,
     /// `cliApplied`
     ///
     /// Wire name `cliApplied`; `boolean`; optional.
-    #[serde(rename = "cliApplied", default, skip_serializing_if = "Option::is_none")]
     pub cli_applied: Option<bool>,
     /// `profileId`
     ///
     /// Wire name `profileId`; `array<string>`; optional.
-    #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
     pub profile_id: Option<Vec<String>>,
     /// `switchProfileIds`
     ///
     /// Wire name `switchProfileIds`; `array<string>`; optional.
-    #[serde(
-        rename = "switchProfileIds",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_profile_ids: Option<Vec<String>>,
     /// `switchCliProfileIds`
     ///
     /// Wire name `switchCliProfileIds`; `array<string>`; optional.
-    #[serde(
-        rename = "switchCliProfileIds",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_cli_profile_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueTemplateView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueTemplateView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("dns", &v.dns);
+            w.optional("syslogEnabled", &v.syslog_enabled);
+            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
+            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
+            w.optional("cliApplied", &v.cli_applied);
+            w.optional("profileId", &v.profile_id);
+            w.optional("switchProfileIds", &v.switch_profile_ids);
+            w.optional("switchCliProfileIds", &v.switch_cli_profile_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueTemplateView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueTemplateView, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueTemplateView {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                dns: f.optional("dns")?,
+                syslog_enabled: f.optional("syslogEnabled")?,
+                syslog_primary_server: f.optional("syslogPrimaryServer")?,
+                syslog_secondary_server: f.optional("syslogSecondaryServer")?,
+                cli_applied: f.optional("cliApplied")?,
+                profile_id: f.optional("profileId")?,
+                switch_profile_ids: f.optional("switchProfileIds")?,
+                switch_cli_profile_ids: f.optional("switchCliProfileIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueTemplateView", fields)
+    }
 }
 impl VenueTemplateView {
     /// Creates a value with every field empty.
@@ -16585,13 +18654,12 @@ impl VenueTemplateView {
 /// Provenance: reference (venue_service_api-0.2.8.yaml VenueTemplateView).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VenueTemplateView2 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
@@ -16600,7 +18668,6 @@ pub struct VenueTemplateView2 {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `address`
     ///
@@ -16609,25 +18676,53 @@ pub struct VenueTemplateView2 {
     /// `tags`
     ///
     /// Wire name `tags`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// `isTemplate`
     ///
     /// Wire name `isTemplate`; `boolean`; optional.
-    #[serde(rename = "isTemplate", default, skip_serializing_if = "Option::is_none")]
     pub is_template: Option<bool>,
     /// `templateVersion`
     ///
     /// Wire name `templateVersion`; `integer`; optional.
-    #[serde(
-        rename = "templateVersion",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub template_version: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueTemplateView2 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueTemplateView2, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.field("address", &v.address);
+            w.optional("tags", &v.tags);
+            w.optional("isTemplate", &v.is_template);
+            w.optional("templateVersion", &v.template_version);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueTemplateView2, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueTemplateView2 {
+                id: f.optional("id")?,
+                name: f.required("name")?,
+                description: f.optional("description")?,
+                address: f.required("address")?,
+                tags: f.optional("tags")?,
+                is_template: f.optional("isTemplate")?,
+                template_version: f.optional("templateVersion")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueTemplateView2", fields)
+    }
 }
 impl VenueTemplateView2 {
     /// Creates a value from the required fields; optional fields start empty.
@@ -16674,96 +18769,105 @@ impl VenueTemplateView2 {
 /// Provenance: reference (switch_service_api-0.4.0.yaml Venue_V1).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueV1 {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `dns`
     ///
     /// Wire name `dns`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dns: Option<Vec<String>>,
     /// `switchLoginUsername`
     ///
     /// Wire name `switchLoginUsername`; `string`; optional.
-    #[serde(
-        rename = "switchLoginUsername",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_login_username: Option<String>,
     /// `switchLoginPassword`
     ///
     /// Wire name `switchLoginPassword`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(
-        rename = "switchLoginPassword",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_login_password: Option<ruckus_one_runtime::Secret>,
     /// `syslogEnabled`
     ///
     /// Wire name `syslogEnabled`; `boolean`; optional.
-    #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
     pub syslog_enabled: Option<bool>,
     /// `syslogPrimaryServer`
     ///
     /// Wire name `syslogPrimaryServer`; `string`; optional.
-    #[serde(
-        rename = "syslogPrimaryServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub syslog_primary_server: Option<String>,
     /// `syslogSecondaryServer`
     ///
     /// Wire name `syslogSecondaryServer`; `string`; optional.
-    #[serde(
-        rename = "syslogSecondaryServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub syslog_secondary_server: Option<String>,
     /// `cliApplied`
     ///
     /// Wire name `cliApplied`; `boolean`; optional.
-    #[serde(rename = "cliApplied", default, skip_serializing_if = "Option::is_none")]
     pub cli_applied: Option<bool>,
     /// `profileId`
     ///
     /// Wire name `profileId`; `array<string>`; optional.
-    #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
     pub profile_id: Option<Vec<String>>,
     /// `switchProfileIds`
     ///
     /// Wire name `switchProfileIds`; `array<string>`; optional.
-    #[serde(
-        rename = "switchProfileIds",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_profile_ids: Option<Vec<String>>,
     /// `switchCliProfileIds`
     ///
     /// Wire name `switchCliProfileIds`; `array<string>`; optional.
-    #[serde(
-        rename = "switchCliProfileIds",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_cli_profile_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueV1, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("dns", &v.dns);
+            w.optional("switchLoginUsername", &v.switch_login_username);
+            w.optional("switchLoginPassword", &v.switch_login_password);
+            w.optional("syslogEnabled", &v.syslog_enabled);
+            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
+            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
+            w.optional("cliApplied", &v.cli_applied);
+            w.optional("profileId", &v.profile_id);
+            w.optional("switchProfileIds", &v.switch_profile_ids);
+            w.optional("switchCliProfileIds", &v.switch_cli_profile_ids);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueV1, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueV1 {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                dns: f.optional("dns")?,
+                switch_login_username: f.optional("switchLoginUsername")?,
+                switch_login_password: f.optional("switchLoginPassword")?,
+                syslog_enabled: f.optional("syslogEnabled")?,
+                syslog_primary_server: f.optional("syslogPrimaryServer")?,
+                syslog_secondary_server: f.optional("syslogSecondaryServer")?,
+                cli_applied: f.optional("cliApplied")?,
+                profile_id: f.optional("profileId")?,
+                switch_profile_ids: f.optional("switchProfileIds")?,
+                switch_cli_profile_ids: f.optional("switchCliProfileIds")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueV1", fields)
+    }
 }
 impl VenueV1 {
     /// Creates a value with every field empty.
@@ -16853,60 +18957,81 @@ impl VenueV1 {
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueView {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `dns`
     ///
     /// Wire name `dns`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dns: Option<Vec<String>>,
     /// `syslogEnabled`
     ///
     /// Wire name `syslogEnabled`; `boolean`; optional.
-    #[serde(rename = "syslogEnabled", default, skip_serializing_if = "Option::is_none")]
     pub syslog_enabled: Option<bool>,
     /// `syslogPrimaryServer`
     ///
     /// Wire name `syslogPrimaryServer`; `string`; optional.
-    #[serde(
-        rename = "syslogPrimaryServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub syslog_primary_server: Option<String>,
     /// `syslogSecondaryServer`
     ///
     /// Wire name `syslogSecondaryServer`; `string`; optional.
-    #[serde(
-        rename = "syslogSecondaryServer",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub syslog_secondary_server: Option<String>,
     /// `cliApplied`
     ///
     /// Wire name `cliApplied`; `boolean`; optional.
-    #[serde(rename = "cliApplied", default, skip_serializing_if = "Option::is_none")]
     pub cli_applied: Option<bool>,
     /// `profileId`
     ///
     /// Wire name `profileId`; `array<string>`; optional.
-    #[serde(rename = "profileId", default, skip_serializing_if = "Option::is_none")]
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("dns", &v.dns);
+            w.optional("syslogEnabled", &v.syslog_enabled);
+            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
+            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
+            w.optional("cliApplied", &v.cli_applied);
+            w.optional("profileId", &v.profile_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueView, ruckus_one_runtime::object::FieldError> {
+            Ok(VenueView {
+                id: f.optional("id")?,
+                name: f.optional("name")?,
+                dns: f.optional("dns")?,
+                syslog_enabled: f.optional("syslogEnabled")?,
+                syslog_primary_server: f.optional("syslogPrimaryServer")?,
+                syslog_secondary_server: f.optional("syslogSecondaryServer")?,
+                cli_applied: f.optional("cliApplied")?,
+                profile_id: f.optional("profileId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "VenueView", fields)
+    }
 }
 impl VenueView {
     /// Creates a value with every field empty.
@@ -16969,367 +19094,411 @@ impl VenueView {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DeviceDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelDevice {
     /// `isMeshEnable`
     ///
     /// Wire name `isMeshEnable`; `boolean`; optional.
-    #[serde(rename = "isMeshEnable", default, skip_serializing_if = "Option::is_none")]
     pub is_mesh_enable: Option<bool>,
     /// `downLinkCount`
     ///
     /// Wire name `downLinkCount`; `integer`; optional; format: int32.
-    #[serde(rename = "downLinkCount", default, skip_serializing_if = "Option::is_none")]
     pub down_link_count: Option<i64>,
     /// `serialNumber`
     ///
     /// Wire name `serialNumber`; `string`; optional.
-    #[serde(rename = "serialNumber", default, skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// `tenantId`
     ///
     /// Wire name `tenantId`; `string`; optional.
-    #[serde(rename = "tenantId", default, skip_serializing_if = "Option::is_none")]
     pub tenant_id: Option<String>,
     /// `crtTime`
     ///
     /// Wire name `crtTime`; `string`; optional.
-    #[serde(rename = "crtTime", default, skip_serializing_if = "Option::is_none")]
     pub crt_time: Option<String>,
     /// `lastUpdTime`
     ///
     /// Wire name `lastUpdTime`; `string`; optional.
-    #[serde(rename = "lastUpdTime", default, skip_serializing_if = "Option::is_none")]
     pub last_upd_time: Option<String>,
     /// `lastSeenTime`
     ///
     /// Wire name `lastSeenTime`; `string`; optional.
-    #[serde(rename = "lastSeenTime", default, skip_serializing_if = "Option::is_none")]
     pub last_seen_time: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `model`
     ///
     /// Wire name `model`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// `fwVersion`
     ///
     /// Wire name `fwVersion`; `string`; optional.
-    #[serde(rename = "fwVersion", default, skip_serializing_if = "Option::is_none")]
     pub fw_version: Option<String>,
     /// `venueId`
     ///
     /// Wire name `venueId`; `string`; optional.
-    #[serde(rename = "venueId", default, skip_serializing_if = "Option::is_none")]
     pub venue_id: Option<String>,
     /// `venueName`
     ///
     /// Wire name `venueName`; `string`; optional.
-    #[serde(rename = "venueName", default, skip_serializing_if = "Option::is_none")]
     pub venue_name: Option<String>,
     /// `apGroupId`
     ///
     /// Wire name `apGroupId`; `string`; optional.
-    #[serde(rename = "apGroupId", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_id: Option<String>,
     /// `apGroupName`
     ///
     /// Wire name `apGroupName`; `string`; optional.
-    #[serde(rename = "apGroupName", default, skip_serializing_if = "Option::is_none")]
     pub ap_group_name: Option<String>,
     /// `wlanGroup24GId`
     ///
     /// Wire name `wlanGroup24GId`; `string`; optional.
-    #[serde(rename = "wlanGroup24GId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group24_g_id: Option<String>,
     /// `wlanGroup5GId`
     ///
     /// Wire name `wlanGroup5GId`; `string`; optional.
-    #[serde(rename = "wlanGroup5GId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group5_g_id: Option<String>,
     /// `wlanGroups`
     ///
     /// Wire name `wlanGroups`; `array<WlanGroup>`; optional.
-    #[serde(rename = "wlanGroups", default, skip_serializing_if = "Option::is_none")]
     pub wlan_groups: Option<Vec<WlanGroup>>,
     /// `configStatus`
     ///
     /// Wire name `configStatus`; `string`; optional.
-    #[serde(rename = "configStatus", default, skip_serializing_if = "Option::is_none")]
     pub config_status: Option<String>,
     /// `connectionStatus`
     ///
     /// Wire name `connectionStatus`; `string`; optional.
-    #[serde(
-        rename = "connectionStatus",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub connection_status: Option<String>,
     /// `deviceStatus`
     ///
     /// Wire name `deviceStatus`; `string`; optional.
-    #[serde(rename = "deviceStatus", default, skip_serializing_if = "Option::is_none")]
     pub device_status: Option<String>,
     /// `deviceStatusSeverity`
     ///
     /// Wire name `deviceStatusSeverity`; `string`; optional.
-    #[serde(
-        rename = "deviceStatusSeverity",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_status_severity: Option<String>,
     /// `IP`
     ///
     /// Wire name `IP`; `string`; optional.
-    #[serde(rename = "IP", default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// `extIp`
     ///
     /// Wire name `extIp`; `string`; optional.
-    #[serde(rename = "extIp", default, skip_serializing_if = "Option::is_none")]
     pub ext_ip: Option<String>,
     /// `externalPort`
     ///
     /// Wire name `externalPort`; `string`; optional.
-    #[serde(rename = "externalPort", default, skip_serializing_if = "Option::is_none")]
     pub external_port: Option<String>,
     /// `apMac`
     ///
     /// Wire name `apMac`; `string`; optional.
-    #[serde(rename = "apMac", default, skip_serializing_if = "Option::is_none")]
     pub ap_mac: Option<String>,
     /// `apStatusData`
     ///
     /// Wire name `apStatusData`; `ApStatusData`; optional.
-    #[serde(rename = "apStatusData", default, skip_serializing_if = "Option::is_none")]
     pub ap_status_data: Option<ApStatusData>,
     /// `uplink`
     ///
     /// Wire name `uplink`; `array<UpLink>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uplink: Option<Vec<UpLink>>,
     /// `downlink.downMac`
     ///
     /// Wire name `downlink.downMac`; `array<string>`; optional.
-    #[serde(
-        rename = "downlink.downMac",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub downlink_down_mac: Option<Vec<String>>,
     /// `downlink.rssi`
     ///
     /// Wire name `downlink.rssi`; `array<integer>`; optional.
-    #[serde(rename = "downlink.rssi", default, skip_serializing_if = "Option::is_none")]
     pub downlink_rssi: Option<Vec<i64>>,
     /// `downlink.type`
     ///
     /// Wire name `downlink.type`; `array<integer>`; optional.
-    #[serde(rename = "downlink.type", default, skip_serializing_if = "Option::is_none")]
     pub downlink_type: Option<Vec<i64>>,
     /// `uplink.upMac`
     ///
     /// Wire name `uplink.upMac`; `string`; optional.
-    #[serde(rename = "uplink.upMac", default, skip_serializing_if = "Option::is_none")]
     pub uplink_up_mac: Option<String>,
     /// `uplink.rssi`
     ///
     /// Wire name `uplink.rssi`; `integer`; optional; format: int32.
-    #[serde(rename = "uplink.rssi", default, skip_serializing_if = "Option::is_none")]
     pub uplink_rssi: Option<i64>,
     /// `uplink.type`
     ///
     /// Wire name `uplink.type`; `array<integer>`; optional.
-    #[serde(rename = "uplink.type", default, skip_serializing_if = "Option::is_none")]
     pub uplink_type: Option<Vec<i64>>,
     /// `meshRole`
     ///
     /// Wire name `meshRole`; `string`; optional.
-    #[serde(rename = "meshRole", default, skip_serializing_if = "Option::is_none")]
     pub mesh_role: Option<String>,
     /// `hops`
     ///
     /// Wire name `hops`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hops: Option<i64>,
     /// `deviceGroupId`
     ///
     /// Wire name `deviceGroupId`; `string`; optional.
-    #[serde(rename = "deviceGroupId", default, skip_serializing_if = "Option::is_none")]
     pub device_group_id: Option<String>,
     /// `floorplanId`
     ///
     /// Wire name `floorplanId`; `string`; optional.
-    #[serde(rename = "floorplanId", default, skip_serializing_if = "Option::is_none")]
     pub floorplan_id: Option<String>,
     /// `xPercent`
     ///
     /// Wire name `xPercent`; `number`; optional; format: float.
-    #[serde(rename = "xPercent", default, skip_serializing_if = "Option::is_none")]
     pub x_percent: Option<f64>,
     /// `yPercent`
     ///
     /// Wire name `yPercent`; `number`; optional; format: float.
-    #[serde(rename = "yPercent", default, skip_serializing_if = "Option::is_none")]
     pub y_percent: Option<f64>,
     /// `clients`
     ///
     /// Wire name `clients`; `integer`; optional; format: int32.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clients: Option<i64>,
     /// `downlinkCount`
     ///
     /// Wire name `downlinkCount`; `integer`; optional; format: int32.
-    #[serde(rename = "downlinkCount", default, skip_serializing_if = "Option::is_none")]
     pub downlink_count: Option<i64>,
     /// `tags`
     ///
     /// Wire name `tags`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
     /// `deviceGroupName`
     ///
     /// Wire name `deviceGroupName`; `string`; optional.
-    #[serde(
-        rename = "deviceGroupName",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_group_name: Option<String>,
     /// `deviceModelType`
     ///
     /// Wire name `deviceModelType`; `string`; optional.
-    #[serde(
-        rename = "deviceModelType",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_model_type: Option<String>,
     /// `switchName`
     ///
     /// Wire name `switchName`; `string`; optional.
-    #[serde(rename = "switchName", default, skip_serializing_if = "Option::is_none")]
     pub switch_name: Option<String>,
     /// `switchSerialNumber`
     ///
     /// Wire name `switchSerialNumber`; `string`; optional.
-    #[serde(
-        rename = "switchSerialNumber",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub switch_serial_number: Option<String>,
     /// `switchId`
     ///
     /// Wire name `switchId`; `string`; optional.
-    #[serde(rename = "switchId", default, skip_serializing_if = "Option::is_none")]
     pub switch_id: Option<String>,
     /// `switchPort`
     ///
     /// Wire name `switchPort`; `string`; optional.
-    #[serde(rename = "switchPort", default, skip_serializing_if = "Option::is_none")]
     pub switch_port: Option<String>,
     /// `latitude`
     ///
     /// Wire name `latitude`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latitude: Option<String>,
     /// `longitude`
     ///
     /// Wire name `longitude`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub longitude: Option<String>,
     /// `poePort`
     ///
     /// Wire name `poePort`; `string`; optional.
-    #[serde(rename = "poePort", default, skip_serializing_if = "Option::is_none")]
     pub poe_port: Option<String>,
     /// `rogueCategory`
     ///
     /// Wire name `rogueCategory`; `map<integer>`; optional.
-    #[serde(rename = "rogueCategory", default, skip_serializing_if = "Option::is_none")]
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
     /// `deviceSessionCacheWeight`
     ///
     /// Wire name `deviceSessionCacheWeight`; `integer`; optional; format: int32.
-    #[serde(
-        rename = "deviceSessionCacheWeight",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub device_session_cache_weight: Option<i64>,
     /// `healthStatus`
     ///
     /// Wire name `healthStatus`; `string`; optional.
-    #[serde(rename = "healthStatus", default, skip_serializing_if = "Option::is_none")]
     pub health_status: Option<String>,
     /// `downlinkChannel`
     ///
     /// Wire name `downlinkChannel`; `string`; optional.
-    #[serde(
-        rename = "downlinkChannel",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub downlink_channel: Option<String>,
     /// `uplinkChannel`
     ///
     /// Wire name `uplinkChannel`; `string`; optional.
-    #[serde(rename = "uplinkChannel", default, skip_serializing_if = "Option::is_none")]
     pub uplink_channel: Option<String>,
     /// `geolocationSource`
     ///
     /// Wire name `geolocationSource`; `string`; optional.
-    #[serde(
-        rename = "geolocationSource",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub geolocation_source: Option<String>,
     /// `apRadioDeploy`
     ///
     /// Wire name `apRadioDeploy`; `string`; optional.
-    #[serde(rename = "apRadioDeploy", default, skip_serializing_if = "Option::is_none")]
     pub ap_radio_deploy: Option<String>,
     /// `reboot`
     ///
     /// Wire name `reboot`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reboot: Option<bool>,
     /// `apNeighborMacs`
     ///
     /// Wire name `apNeighborMacs`; `array<string>`; optional.
-    #[serde(rename = "apNeighborMacs", default, skip_serializing_if = "Option::is_none")]
     pub ap_neighbor_macs: Option<Vec<String>>,
     /// `apNeighborRssis`
     ///
     /// Wire name `apNeighborRssis`; `array<integer>`; optional.
-    #[serde(
-        rename = "apNeighborRssis",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub ap_neighbor_rssis: Option<Vec<i64>>,
     /// `neighbors`
     ///
     /// Wire name `neighbors`; `array<Neighbor>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neighbors: Option<Vec<Neighbor>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ViewmodelDevice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ViewmodelDevice, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("isMeshEnable", &v.is_mesh_enable);
+            w.optional("downLinkCount", &v.down_link_count);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("crtTime", &v.crt_time);
+            w.optional("lastUpdTime", &v.last_upd_time);
+            w.optional("lastSeenTime", &v.last_seen_time);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("model", &v.model);
+            w.optional("fwVersion", &v.fw_version);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("apGroupId", &v.ap_group_id);
+            w.optional("apGroupName", &v.ap_group_name);
+            w.optional("wlanGroup24GId", &v.wlan_group24_g_id);
+            w.optional("wlanGroup5GId", &v.wlan_group5_g_id);
+            w.optional("wlanGroups", &v.wlan_groups);
+            w.optional("configStatus", &v.config_status);
+            w.optional("connectionStatus", &v.connection_status);
+            w.optional("deviceStatus", &v.device_status);
+            w.optional("deviceStatusSeverity", &v.device_status_severity);
+            w.optional("IP", &v.ip);
+            w.optional("extIp", &v.ext_ip);
+            w.optional("externalPort", &v.external_port);
+            w.optional("apMac", &v.ap_mac);
+            w.optional("apStatusData", &v.ap_status_data);
+            w.optional("uplink", &v.uplink);
+            w.optional("downlink.downMac", &v.downlink_down_mac);
+            w.optional("downlink.rssi", &v.downlink_rssi);
+            w.optional("downlink.type", &v.downlink_type);
+            w.optional("uplink.upMac", &v.uplink_up_mac);
+            w.optional("uplink.rssi", &v.uplink_rssi);
+            w.optional("uplink.type", &v.uplink_type);
+            w.optional("meshRole", &v.mesh_role);
+            w.optional("hops", &v.hops);
+            w.optional("deviceGroupId", &v.device_group_id);
+            w.optional("floorplanId", &v.floorplan_id);
+            w.optional("xPercent", &v.x_percent);
+            w.optional("yPercent", &v.y_percent);
+            w.optional("clients", &v.clients);
+            w.optional("downlinkCount", &v.downlink_count);
+            w.optional("tags", &v.tags);
+            w.optional("deviceGroupName", &v.device_group_name);
+            w.optional("deviceModelType", &v.device_model_type);
+            w.optional("switchName", &v.switch_name);
+            w.optional("switchSerialNumber", &v.switch_serial_number);
+            w.optional("switchId", &v.switch_id);
+            w.optional("switchPort", &v.switch_port);
+            w.optional("latitude", &v.latitude);
+            w.optional("longitude", &v.longitude);
+            w.optional("poePort", &v.poe_port);
+            w.optional("rogueCategory", &v.rogue_category);
+            w.optional("deviceSessionCacheWeight", &v.device_session_cache_weight);
+            w.optional("healthStatus", &v.health_status);
+            w.optional("downlinkChannel", &v.downlink_channel);
+            w.optional("uplinkChannel", &v.uplink_channel);
+            w.optional("geolocationSource", &v.geolocation_source);
+            w.optional("apRadioDeploy", &v.ap_radio_deploy);
+            w.optional("reboot", &v.reboot);
+            w.optional("apNeighborMacs", &v.ap_neighbor_macs);
+            w.optional("apNeighborRssis", &v.ap_neighbor_rssis);
+            w.optional("neighbors", &v.neighbors);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ViewmodelDevice, ruckus_one_runtime::object::FieldError> {
+            Ok(ViewmodelDevice {
+                is_mesh_enable: f.optional("isMeshEnable")?,
+                down_link_count: f.optional("downLinkCount")?,
+                serial_number: f.optional("serialNumber")?,
+                tenant_id: f.optional("tenantId")?,
+                crt_time: f.optional("crtTime")?,
+                last_upd_time: f.optional("lastUpdTime")?,
+                last_seen_time: f.optional("lastSeenTime")?,
+                name: f.optional("name")?,
+                description: f.optional("description")?,
+                model: f.optional("model")?,
+                fw_version: f.optional("fwVersion")?,
+                venue_id: f.optional("venueId")?,
+                venue_name: f.optional("venueName")?,
+                ap_group_id: f.optional("apGroupId")?,
+                ap_group_name: f.optional("apGroupName")?,
+                wlan_group24_g_id: f.optional("wlanGroup24GId")?,
+                wlan_group5_g_id: f.optional("wlanGroup5GId")?,
+                wlan_groups: f.optional("wlanGroups")?,
+                config_status: f.optional("configStatus")?,
+                connection_status: f.optional("connectionStatus")?,
+                device_status: f.optional("deviceStatus")?,
+                device_status_severity: f.optional("deviceStatusSeverity")?,
+                ip: f.optional("IP")?,
+                ext_ip: f.optional("extIp")?,
+                external_port: f.optional("externalPort")?,
+                ap_mac: f.optional("apMac")?,
+                ap_status_data: f.optional("apStatusData")?,
+                uplink: f.optional("uplink")?,
+                downlink_down_mac: f.optional("downlink.downMac")?,
+                downlink_rssi: f.optional("downlink.rssi")?,
+                downlink_type: f.optional("downlink.type")?,
+                uplink_up_mac: f.optional("uplink.upMac")?,
+                uplink_rssi: f.optional("uplink.rssi")?,
+                uplink_type: f.optional("uplink.type")?,
+                mesh_role: f.optional("meshRole")?,
+                hops: f.optional("hops")?,
+                device_group_id: f.optional("deviceGroupId")?,
+                floorplan_id: f.optional("floorplanId")?,
+                x_percent: f.optional("xPercent")?,
+                y_percent: f.optional("yPercent")?,
+                clients: f.optional("clients")?,
+                downlink_count: f.optional("downlinkCount")?,
+                tags: f.optional("tags")?,
+                device_group_name: f.optional("deviceGroupName")?,
+                device_model_type: f.optional("deviceModelType")?,
+                switch_name: f.optional("switchName")?,
+                switch_serial_number: f.optional("switchSerialNumber")?,
+                switch_id: f.optional("switchId")?,
+                switch_port: f.optional("switchPort")?,
+                latitude: f.optional("latitude")?,
+                longitude: f.optional("longitude")?,
+                poe_port: f.optional("poePort")?,
+                rogue_category: f.optional("rogueCategory")?,
+                device_session_cache_weight: f.optional("deviceSessionCacheWeight")?,
+                health_status: f.optional("healthStatus")?,
+                downlink_channel: f.optional("downlinkChannel")?,
+                uplink_channel: f.optional("uplinkChannel")?,
+                geolocation_source: f.optional("geolocationSource")?,
+                ap_radio_deploy: f.optional("apRadioDeploy")?,
+                reboot: f.optional("reboot")?,
+                ap_neighbor_macs: f.optional("apNeighborMacs")?,
+                ap_neighbor_rssis: f.optional("apNeighborRssis")?,
+                neighbors: f.optional("neighbors")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ViewmodelDevice", fields)
+    }
 }
 impl ViewmodelDevice {
     /// Creates a value with every field empty.
@@ -17725,27 +19894,51 @@ impl ViewmodelDevice {
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml WlanGroupDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WlanGroup {
     /// `wlanGroupId`
     ///
     /// Wire name `wlanGroupId`; `string`; optional.
-    #[serde(rename = "wlanGroupId", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group_id: Option<String>,
     /// `wlanGroupName`
     ///
     /// Wire name `wlanGroupName`; `string`; optional.
-    #[serde(rename = "wlanGroupName", default, skip_serializing_if = "Option::is_none")]
     pub wlan_group_name: Option<String>,
     /// `radioId`
     ///
     /// Wire name `radioId`; `integer`; optional; format: int32.
-    #[serde(rename = "radioId", default, skip_serializing_if = "Option::is_none")]
     pub radio_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WlanGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WlanGroup, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("wlanGroupId", &v.wlan_group_id);
+            w.optional("wlanGroupName", &v.wlan_group_name);
+            w.optional("radioId", &v.radio_id);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WlanGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WlanGroup, ruckus_one_runtime::object::FieldError> {
+            Ok(WlanGroup {
+                wlan_group_id: f.optional("wlanGroupId")?,
+                wlan_group_name: f.optional("wlanGroupName")?,
+                radio_id: f.optional("radioId")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "WlanGroup", fields)
+    }
 }
 impl WlanGroup {
     /// Creates a value with every field empty.
@@ -20666,29 +22859,35 @@ impl<'a> CreateVenue<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20749,14 +22948,18 @@ impl<'a> GetVenue<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Venue, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Venue, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Venue>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<Venue>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20817,29 +23020,35 @@ impl<'a> UpdateVenue<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -20900,29 +23109,35 @@ impl<'a> DeleteVenue<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_VENUES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21000,19 +23215,23 @@ impl<'a> QueryVenues<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21073,19 +23292,23 @@ impl<'a> GetVenueApBssColoringSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApBssColoringSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApBssColoringSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApBssColoringSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApBssColoringSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21146,29 +23369,35 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21229,19 +23458,23 @@ impl<'a> GetVenueApCellularSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApCellularSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApCellularSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApCellularSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApCellularSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21302,29 +23535,35 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21388,19 +23627,23 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApClientAdmissionControlSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApClientAdmissionControlSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApClientAdmissionControlSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApClientAdmissionControlSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21464,29 +23707,35 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21550,19 +23799,23 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApDirectedMulticastSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApDirectedMulticastSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApDirectedMulticastSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApDirectedMulticastSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21626,29 +23879,35 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21709,19 +23968,23 @@ impl<'a> GetVenueApDosProtectionSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApDosProtectionSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApDosProtectionSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApDosProtectionSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApDosProtectionSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21785,29 +24048,35 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21847,17 +24116,23 @@ impl<'a> GetVenueApIotSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21902,17 +24177,23 @@ impl<'a> UpdateVenueApIotSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -21952,17 +24233,23 @@ impl<'a> GetVenueApIpModeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22007,17 +24294,23 @@ impl<'a> UpdateVenueApIpModeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22078,19 +24371,23 @@ impl<'a> GetVenueApLoadBalancingSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApLoadBalancingSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApLoadBalancingSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApLoadBalancingSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApLoadBalancingSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22154,29 +24451,35 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22240,19 +24543,23 @@ impl<'a> GetVenueApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApManagementTrafficVlanSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApManagementTrafficVlanSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApManagementTrafficVlanSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApManagementTrafficVlanSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22316,29 +24623,35 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22399,17 +24712,23 @@ impl<'a> GetVenueApMeshSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VenueApMeshSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VenueApMeshSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApMeshSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApMeshSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22449,17 +24768,23 @@ impl<'a> GetVenueApMeshSettingsV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VenueApMeshSettingsV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VenueApMeshSettingsV1, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApMeshSettingsV1>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApMeshSettingsV1>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22520,29 +24845,35 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22582,29 +24913,35 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22668,19 +25005,23 @@ impl<'a> GetVenueApModelAntennaTypeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<VenueApModelAntennaTypeSettings>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<VenueApModelAntennaTypeSettings>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<VenueApModelAntennaTypeSettings>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<VenueApModelAntennaTypeSettings>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22744,29 +25085,35 @@ impl<'a> UpdateVenueApModelAntennaTypeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22827,19 +25174,23 @@ impl<'a> GetVenueApModelBandModeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<VenueApModelBandModeSettings>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<VenueApModelBandModeSettings>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<VenueApModelBandModeSettings>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<VenueApModelBandModeSettings>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22903,29 +25254,35 @@ impl<'a> UpdateVenueApModelBandModeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -22989,19 +25346,26 @@ impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<VenueApModelExternalAntennaSettings>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            Vec<VenueApModelExternalAntennaSettings>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<VenueApModelExternalAntennaSettings>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<VenueApModelExternalAntennaSettings>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23065,29 +25429,35 @@ impl<'a> UpdateVenueApModelExternalAntennaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23127,17 +25497,23 @@ impl<'a> GetVenueApModelLanPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23182,17 +25558,23 @@ impl<'a> UpdateVenueApModelLanPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23253,19 +25635,23 @@ impl<'a> GetVenueApModelLedSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<VenueApModelLedSettings>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<VenueApModelLedSettings>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<VenueApModelLedSettings>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<VenueApModelLedSettings>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23326,29 +25712,35 @@ impl<'a> UpdateVenueApModelLedSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23409,19 +25801,23 @@ impl<'a> GetVenueApModelUsbPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<Vec<VenueApModelUsbPortSettings>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<Vec<VenueApModelUsbPortSettings>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<VenueApModelUsbPortSettings>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<VenueApModelUsbPortSettings>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23482,29 +25878,35 @@ impl<'a> UpdateVenueApModelUsbPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23568,19 +25970,23 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApMulticastDnsFencingSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApMulticastDnsFencingSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApMulticastDnsFencingSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApMulticastDnsFencingSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23644,29 +26050,35 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23735,17 +26147,23 @@ impl<'a> GetVenueApRadioSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VenueApRadioSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VenueApRadioSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApRadioSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApRadioSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23793,19 +26211,23 @@ impl<'a> GetVenueApRadioSettingsV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApRadioSettingsV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApRadioSettingsV1, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApRadioSettingsV1>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApRadioSettingsV1>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23866,29 +26288,35 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static UPDATE_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -23928,29 +26356,35 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24011,19 +26445,23 @@ impl<'a> GetVenueApRadiusOptions<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApRadiusOptionSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApRadiusOptionSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApRadiusOptionSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApRadiusOptionSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24084,29 +26522,35 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24167,19 +26611,23 @@ impl<'a> GetVenueApRebootTimeoutSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApRebootTimeoutSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApRebootTimeoutSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApRebootTimeoutSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApRebootTimeoutSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24243,29 +26691,35 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24326,19 +26780,23 @@ impl<'a> GetVenueApSmartMonitorSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApSmartMonitorSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApSmartMonitorSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApSmartMonitorSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApSmartMonitorSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24399,29 +26857,35 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24482,19 +26946,23 @@ impl<'a> GetVenueApTlsKeyEnhancedSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApTlsKeyEnhancedModeSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApTlsKeyEnhancedModeSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApTlsKeyEnhancedModeSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApTlsKeyEnhancedModeSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24558,29 +27026,35 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24641,19 +27115,23 @@ impl<'a> GetVenueApModelCapabilities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApModelCapabilities, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApModelCapabilities, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApModelCapabilities>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApModelCapabilities>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24717,19 +27195,23 @@ impl<'a> GetVenueApModelLanPortSpecificSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApModelLanPortSpecificSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApModelLanPortSpecificSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApModelLanPortSpecificSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApModelLanPortSpecificSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24793,29 +27275,35 @@ impl<'a> UpdateVenueApModelLanPortSpecificSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24876,19 +27364,23 @@ impl<'a> GetVenueApModelPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueApModelLanPortSettings, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueApModelLanPortSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueApModelLanPortSettings>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueApModelLanPortSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -24949,29 +27441,35 @@ impl<'a> UpdateVenueApModelPortSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25035,29 +27533,35 @@ impl<'a> AddEthernetPortProfileToVenueApModelLanPort<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25121,29 +27625,35 @@ impl<'a> RemoveEthernetPortProfileFromVenueApModelLanPort<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25204,19 +27714,23 @@ impl<'a> GetVenueApGroup<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::VenueApGroup, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::VenueApGroup, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::VenueApGroup>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::VenueApGroup>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25277,29 +27791,35 @@ impl<'a> UpdateVenueApGroup<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25360,29 +27880,35 @@ impl<'a> DeleteVenueApGroup<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_VENUE_AP_GROUP_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25443,29 +27969,35 @@ impl<'a> CreateVenueApGroupAp<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static ADD_AP_TO_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25526,29 +28058,35 @@ impl<'a> AddApToVenueApGroup<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_VENUE_AP_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25626,19 +28164,23 @@ impl<'a> QueryVenueApGroups<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseApGroupQueryData, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseApGroupQueryData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseApGroupQueryData>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseApGroupQueryData>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25678,17 +28220,23 @@ impl<'a> GetVenueApGroupApModelAntennaTypeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25733,17 +28281,23 @@ impl<'a> UpdateVenueApGroupApModelAntennaTypeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25783,17 +28337,23 @@ impl<'a> GetVenueApGroupApModelBandModeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25838,17 +28398,23 @@ impl<'a> UpdateVenueApGroupApModelBandModeSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25888,17 +28454,23 @@ impl<'a> GetVenueApGroupApModelExternalAntennaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25943,17 +28515,23 @@ impl<'a> UpdateVenueApGroupApModelExternalAntennaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -25993,17 +28571,23 @@ impl<'a> GetVenueApGroupRadioSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26048,17 +28632,23 @@ impl<'a> UpdateVenueApGroupRadioSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26098,17 +28688,23 @@ impl<'a> GetVenueApGroupApModelCapabilities<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26148,17 +28744,23 @@ impl<'a> GetVenueApGroupWifiAvailableChannels<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26219,17 +28821,23 @@ impl<'a> GetVenueTemplateSwitchSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VenueTemplateView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VenueTemplateView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueTemplateView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueTemplateView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26269,14 +28877,18 @@ impl<'a> GetVenueTemplateSwitchSettingsV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VenueV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<VenueV1, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<VenueV1>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<VenueV1>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26337,14 +28949,23 @@ impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VenueResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VenueResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<VenueResponse>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26384,14 +29005,18 @@ impl<'a> UpdateVenueTemplateSwitchSettingsV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VenueV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<VenueV1, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<VenueV1>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<VenueV1>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26452,19 +29077,23 @@ impl<'a> GetVenueTemplateAaaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AaaSettingView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AaaSettingView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AaaSettingView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AaaSettingView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26504,14 +29133,23 @@ impl<'a> GetVenueTemplateAaaSettingsV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<AaaSetting, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AaaSetting, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<AaaSetting>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AaaSetting>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26572,19 +29210,23 @@ impl<'a> UpdateVenueTemplateAaaSettings<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AaaSettingResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AaaSettingResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AaaSettingResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AaaSettingResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26645,17 +29287,23 @@ impl<'a> CreateVenueTemplateAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26695,17 +29343,23 @@ impl<'a> CreateVenueTemplateAaaServerV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26783,19 +29437,23 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26856,19 +29514,23 @@ impl<'a> GetVenueTemplateAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueTemplateAaaServerView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueTemplateAaaServerView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueTemplateAaaServerView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueTemplateAaaServerView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26929,19 +29591,23 @@ impl<'a> UpdateVenueTemplateAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<VenueTemplateAaaServerResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<VenueTemplateAaaServerResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueTemplateAaaServerResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueTemplateAaaServerResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -26981,19 +29647,23 @@ impl<'a> UpdateVenueTemplateAaaServerV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AaaServerV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AaaServerV1, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AaaServerV1>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AaaServerV1>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27054,19 +29724,23 @@ impl<'a> DeleteVenueTemplateAaaServer<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::EmptyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::EmptyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27127,29 +29801,35 @@ impl<'a> AddSwitchProfileToVenueTemplate<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27213,29 +29893,35 @@ impl<'a> RemoveSwitchProfileFromVenueTemplate<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27319,19 +30005,23 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static CREATE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27392,29 +30082,35 @@ impl<'a> CreateTemplateSwitchProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27454,29 +30150,35 @@ impl<'a> CreateTemplateSwitchProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27537,19 +30239,23 @@ impl<'a> GetTemplateSwitchProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::ProfileView, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::ProfileView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::ProfileView>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::ProfileView>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27589,19 +30295,23 @@ impl<'a> GetTemplateSwitchProfileV1<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::ProfileV1, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::ProfileV1, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::ProfileV1>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::ProfileV1>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27668,29 +30378,35 @@ impl<'a> DeleteTemplateSwitchProfile<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27768,19 +30484,23 @@ impl<'a> QueryTemplateDependencies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<HierarchyQueryResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<HierarchyQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<HierarchyQueryResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<HierarchyQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_TEMPLATE_INSTANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27874,17 +30594,23 @@ impl<'a> QueryTemplateInstances<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<DriftInstanceResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DriftInstanceResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DriftInstanceResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DriftInstanceResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -27945,29 +30671,35 @@ impl<'a> UpdateTemplateEnforcementSettings<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28028,17 +30760,23 @@ impl<'a> ApplyTemplateToTenant<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ApplyTemplateResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApplyTemplateResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ApplyTemplateResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApplyTemplateResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28099,17 +30837,23 @@ impl<'a> GetTemplateTenantDiffReports<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Vec<DiffReport>, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<DiffReport>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<Vec<DiffReport>>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<DiffReport>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28170,29 +30914,35 @@ impl<'a> PatchTemplateTenantDiffReports<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28253,29 +31003,35 @@ impl<'a> CreateVenueTemplate<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_VENUE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28353,19 +31109,23 @@ impl<'a> QueryVenueTemplates<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::QueryResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::QueryResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::QueryResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28426,17 +31186,23 @@ impl<'a> GetVenueTemplate<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<VenueTemplateView2, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VenueTemplateView2, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<VenueTemplateView2>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueTemplateView2>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28497,29 +31263,35 @@ impl<'a> UpdateVenueTemplate<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28580,29 +31352,35 @@ impl<'a> DeleteVenueTemplate<'a> {
         self
     }
     /// Sends the request and decodes the `202` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<super::common::AsyncResult, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<super::common::AsyncResult>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
     /// Sends the request, then waits for the asynchronous work it started to finish.
     ///
     /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
     /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub async fn send_and_wait(
+    pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
-    ) -> Result<super::activities::Activity, ruckus_one_runtime::Error> {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options).await
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static CREATE_VENUE_UPLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28663,17 +31441,23 @@ impl<'a> CreateVenueUploadUrl<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<SignedUrlResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<SignedUrlResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SignedUrlResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SignedUrlResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_VENUE_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28734,17 +31518,23 @@ impl<'a> GetVenueFileUrl<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<SignedUrlResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<SignedUrlResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<SignedUrlResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<SignedUrlResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28810,14 +31600,23 @@ impl<'a> QueryVenueFloorplans<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<FloorPlanPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<FloorPlanPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<FloorPlanPage>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<FloorPlanPage>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static QUERY_QOS_STATISTICS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28878,17 +31677,23 @@ impl<'a> QueryQosStatistics<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<QueryResponseQosStats, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseQosStats, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseQosStats>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseQosStats>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_AP_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28928,17 +31733,23 @@ impl<'a> ListVenueApModels<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_APS_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -28999,17 +31810,23 @@ impl<'a> ListVenueApsModels<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<AggregatedDeviceModel, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AggregatedDeviceModel, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<AggregatedDeviceModel>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AggregatedDeviceModel>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -29070,19 +31887,23 @@ impl<'a> ListVenueMeshTopologies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseTopologyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseTopologyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -29143,18 +31964,22 @@ impl<'a> ListVenueTopologies<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(
+    pub fn send(
         self,
-    ) -> Result<QueryResponseTopologyResponse, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseTopologyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }

@@ -10,34 +10,59 @@
 /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UnitUserQuery {
     /// Page to return; the first page when omitted.
     ///
     /// Wire name `page`; `int32`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<i32>,
     /// Users per page (20 when omitted).
     ///
     /// Wire name `pageSize`; `int32`; optional.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i32>,
     /// Sort direction.
     ///
     /// Wire name `sortDirection`; `UnitUserSortDirection`; optional.
-    #[serde(rename = "sortDirection", default, skip_serializing_if = "Option::is_none")]
     pub sort_direction: Option<UnitUserSortDirection>,
     /// Fields to sort by; the description names only `userId`.
     ///
     /// Wire name `sortFields`; `array<string>`; optional.
-    #[serde(rename = "sortFields", default, skip_serializing_if = "Option::is_none")]
     pub sort_fields: Option<Vec<String>>,
     /// Only this unit user.
     ///
     /// Wire name `userId`; `string`; optional; format: uuid.
-    #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
+}
+impl serde::Serialize for UnitUserQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UnitUserQuery, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("sortDirection", &v.sort_direction);
+            w.optional("sortFields", &v.sort_fields);
+            w.optional("userId", &v.user_id);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitUserQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UnitUserQuery, ruckus_one_runtime::object::FieldError> {
+            Ok(UnitUserQuery {
+                page: f.optional("page")?,
+                page_size: f.optional("pageSize")?,
+                sort_direction: f.optional("sortDirection")?,
+                sort_fields: f.optional("sortFields")?,
+                user_id: f.optional("userId")?,
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UnitUserQuery", fields)
+    }
 }
 impl UnitUserQuery {
     /// Creates a value with every field empty.
@@ -141,71 +166,99 @@ impl<'de> serde::Deserialize<'de> for UnitUserSortDirection {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UnitUserPage {
     /// Unit users of this page.
     ///
     /// Wire name `content`; array of raw JSON, shape not shown: The fields of a unit user are not typed here.; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Vec<serde_json::Value>>,
     /// Number of unit users over all pages.
     ///
     /// Wire name `totalElements`; `integer`; optional.
-    #[serde(rename = "totalElements", default, skip_serializing_if = "Option::is_none")]
     pub total_elements: Option<i64>,
     /// Number of pages.
     ///
     /// Wire name `totalPages`; `integer`; optional.
-    #[serde(rename = "totalPages", default, skip_serializing_if = "Option::is_none")]
     pub total_pages: Option<i64>,
     /// Number of this page.
     ///
     /// Wire name `number`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<i64>,
     /// Page size.
     ///
     /// Wire name `size`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Number of unit users on this page.
     ///
     /// Wire name `numberOfElements`; `integer`; optional.
-    #[serde(
-        rename = "numberOfElements",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub number_of_elements: Option<i64>,
     /// Whether this is the first page.
     ///
     /// Wire name `first`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<bool>,
     /// Whether this is the last page.
     ///
     /// Wire name `last`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<bool>,
     /// Whether this page is empty.
     ///
     /// Wire name `empty`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageable`
     ///
     /// Wire name `pageable`; `PageableObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pageable: Option<PageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UnitUserPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UnitUserPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("number", &v.number);
+            w.optional("size", &v.size);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitUserPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UnitUserPage, ruckus_one_runtime::object::FieldError> {
+            Ok(UnitUserPage {
+                content: f.optional("content")?,
+                total_elements: f.optional("totalElements")?,
+                total_pages: f.optional("totalPages")?,
+                number: f.optional("number")?,
+                size: f.optional("size")?,
+                number_of_elements: f.optional("numberOfElements")?,
+                first: f.optional("first")?,
+                last: f.optional("last")?,
+                empty: f.optional("empty")?,
+                sort: f.optional("sort")?,
+                pageable: f.optional("pageable")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UnitUserPage", fields)
+    }
 }
 impl UnitUserPage {
     /// Creates a value with every field empty.
@@ -286,22 +339,45 @@ impl UnitUserPage {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelDevicesListResource).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DevicesListResource {
     /// `contents`
     ///
     /// Wire name `contents`; `array<UnitDevice>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contents: Option<Vec<UnitDevice>>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DevicesListResource {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DevicesListResource, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("contents", &v.contents);
+            w.optional("_links", &v.links);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DevicesListResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DevicesListResource, ruckus_one_runtime::object::FieldError> {
+            Ok(DevicesListResource {
+                contents: f.optional("contents")?,
+                links: f.optional("_links")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "DevicesListResource", fields)
+    }
 }
 impl DevicesListResource {
     /// Creates a value with every field empty.
@@ -331,52 +407,81 @@ impl DevicesListResource {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml Link).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Link {
     /// `href`
     ///
     /// Wire name `href`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub href: Option<String>,
     /// `hreflang`
     ///
     /// Wire name `hreflang`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hreflang: Option<String>,
     /// `title`
     ///
     /// Wire name `title`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `deprecation`
     ///
     /// Wire name `deprecation`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecation: Option<String>,
     /// `profile`
     ///
     /// Wire name `profile`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `templated`
     ///
     /// Wire name `templated`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub templated: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Link {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Link, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("href", &v.href);
+            w.optional("hreflang", &v.hreflang);
+            w.optional("title", &v.title);
+            w.optional("type", &v.type_);
+            w.optional("deprecation", &v.deprecation);
+            w.optional("profile", &v.profile);
+            w.optional("name", &v.name);
+            w.optional("templated", &v.templated);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Link {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Link, ruckus_one_runtime::object::FieldError> {
+            Ok(Link {
+                href: f.optional("href")?,
+                hreflang: f.optional("hreflang")?,
+                title: f.optional("title")?,
+                type_: f.optional("type")?,
+                deprecation: f.optional("deprecation")?,
+                profile: f.optional("profile")?,
+                name: f.optional("name")?,
+                templated: f.optional("templated")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Link", fields)
+    }
 }
 impl Link {
     /// Creates a value with every field empty.
@@ -439,17 +544,39 @@ impl Link {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml LoginResource).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LoginResource {
     /// `hashedSecret`
     ///
     /// Wire name `hashedSecret`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(rename = "hashedSecret", default, skip_serializing_if = "Option::is_none")]
     pub hashed_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LoginResource {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LoginResource, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("hashedSecret", &v.hashed_secret);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LoginResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LoginResource, ruckus_one_runtime::object::FieldError> {
+            Ok(LoginResource {
+                hashed_secret: f.optional("hashedSecret")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "LoginResource", fields)
+    }
 }
 impl LoginResource {
     /// Creates a value with every field empty.
@@ -473,42 +600,69 @@ impl LoginResource {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml PageableObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageableObject {
     /// `offset`
     ///
     /// Wire name `offset`; `integer`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<i64>,
     /// `sort`
     ///
     /// Wire name `sort`; `SortObject`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortObject>,
     /// `pageNumber`
     ///
     /// Wire name `pageNumber`; `integer`; optional; format: int32.
-    #[serde(rename = "pageNumber", default, skip_serializing_if = "Option::is_none")]
     pub page_number: Option<i64>,
     /// `pageSize`
     ///
     /// Wire name `pageSize`; `integer`; optional; format: int32.
-    #[serde(rename = "pageSize", default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<i64>,
     /// `paged`
     ///
     /// Wire name `paged`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paged: Option<bool>,
     /// `unpaged`
     ///
     /// Wire name `unpaged`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PageableObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PageableObject, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("offset", &v.offset);
+            w.optional("sort", &v.sort);
+            w.optional("pageNumber", &v.page_number);
+            w.optional("pageSize", &v.page_size);
+            w.optional("paged", &v.paged);
+            w.optional("unpaged", &v.unpaged);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PageableObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PageableObject, ruckus_one_runtime::object::FieldError> {
+            Ok(PageableObject {
+                offset: f.optional("offset")?,
+                sort: f.optional("sort")?,
+                page_number: f.optional("pageNumber")?,
+                page_size: f.optional("pageSize")?,
+                paged: f.optional("paged")?,
+                unpaged: f.optional("unpaged")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PageableObject", fields)
+    }
 }
 impl PageableObject {
     /// Creates a value with every field empty.
@@ -559,32 +713,57 @@ impl PageableObject {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml PortalTokenResource).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PortalTokenResource {
     /// `unitGuid`
     ///
     /// Wire name `unitGuid`; `string`; required.
-    #[serde(rename = "unitGuid")]
     pub unit_guid: String,
     /// `token`
     ///
     /// Wire name `token`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
     /// `serverVersion`
     ///
     /// Wire name `serverVersion`; `string`; optional.
-    #[serde(rename = "serverVersion", default, skip_serializing_if = "Option::is_none")]
     pub server_version: Option<String>,
     /// `expireDateTime`
     ///
     /// Wire name `expireDateTime`; `string`; optional; format: date-time.
-    #[serde(rename = "expireDateTime", default, skip_serializing_if = "Option::is_none")]
     pub expire_date_time: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PortalTokenResource {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PortalTokenResource, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("unitGuid", &v.unit_guid);
+            w.optional("token", &v.token);
+            w.optional("serverVersion", &v.server_version);
+            w.optional("expireDateTime", &v.expire_date_time);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortalTokenResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PortalTokenResource, ruckus_one_runtime::object::FieldError> {
+            Ok(PortalTokenResource {
+                unit_guid: f.required("unitGuid")?,
+                token: f.optional("token")?,
+                server_version: f.optional("serverVersion")?,
+                expire_date_time: f.optional("expireDateTime")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PortalTokenResource", fields)
+    }
 }
 impl PortalTokenResource {
     /// Creates a value from the required fields; optional fields start empty.
@@ -618,87 +797,126 @@ impl PortalTokenResource {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPortalUiConfiguration).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortalUiConfiguration {
     /// `apiAllowed`
     ///
     /// Wire name `apiAllowed`; `boolean`; optional.
-    #[serde(rename = "apiAllowed", default, skip_serializing_if = "Option::is_none")]
     pub api_allowed: Option<bool>,
     /// `tenantSetDpsk`
     ///
     /// Wire name `tenantSetDpsk`; `boolean`; optional.
-    #[serde(rename = "tenantSetDpsk", default, skip_serializing_if = "Option::is_none")]
     pub tenant_set_dpsk: Option<bool>,
     /// `logoFileName`
     ///
     /// Wire name `logoFileName`; `string`; optional.
-    #[serde(rename = "logoFileName", default, skip_serializing_if = "Option::is_none")]
     pub logo_file_name: Option<String>,
     /// `tenantTitle`
     ///
     /// Wire name `tenantTitle`; `string`; optional.
-    #[serde(rename = "tenantTitle", default, skip_serializing_if = "Option::is_none")]
     pub tenant_title: Option<String>,
     /// `tenantSubtitle`
     ///
     /// Wire name `tenantSubtitle`; `string`; optional.
-    #[serde(rename = "tenantSubtitle", default, skip_serializing_if = "Option::is_none")]
     pub tenant_subtitle: Option<String>,
     /// `announcements`
     ///
     /// Wire name `announcements`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub announcements: Option<String>,
     /// `helpText`
     ///
     /// Wire name `helpText`; `string`; optional.
-    #[serde(rename = "helpText", default, skip_serializing_if = "Option::is_none")]
     pub help_text: Option<String>,
     /// `portalAllowed`
     ///
     /// Wire name `portalAllowed`; `boolean`; optional.
-    #[serde(rename = "portalAllowed", default, skip_serializing_if = "Option::is_none")]
     pub portal_allowed: Option<bool>,
     /// `mainColor`
     ///
     /// Wire name `mainColor`; `string`; optional.
-    #[serde(rename = "mainColor", default, skip_serializing_if = "Option::is_none")]
     pub main_color: Option<String>,
     /// `accentColor`
     ///
     /// Wire name `accentColor`; `string`; optional.
-    #[serde(rename = "accentColor", default, skip_serializing_if = "Option::is_none")]
     pub accent_color: Option<String>,
     /// `separatorColor`
     ///
     /// Wire name `separatorColor`; `string`; optional.
-    #[serde(rename = "separatorColor", default, skip_serializing_if = "Option::is_none")]
     pub separator_color: Option<String>,
     /// `textColor`
     ///
     /// Wire name `textColor`; `string`; optional.
-    #[serde(rename = "textColor", default, skip_serializing_if = "Option::is_none")]
     pub text_color: Option<String>,
     /// `iconFileName`
     ///
     /// Wire name `iconFileName`; `string`; optional.
-    #[serde(rename = "iconFileName", default, skip_serializing_if = "Option::is_none")]
     pub icon_file_name: Option<String>,
     /// `loginText`
     ///
     /// Wire name `loginText`; `string`; optional.
-    #[serde(rename = "loginText", default, skip_serializing_if = "Option::is_none")]
     pub login_text: Option<String>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PortalUiConfiguration {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PortalUiConfiguration,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("apiAllowed", &v.api_allowed);
+            w.optional("tenantSetDpsk", &v.tenant_set_dpsk);
+            w.optional("logoFileName", &v.logo_file_name);
+            w.optional("tenantTitle", &v.tenant_title);
+            w.optional("tenantSubtitle", &v.tenant_subtitle);
+            w.optional("announcements", &v.announcements);
+            w.optional("helpText", &v.help_text);
+            w.optional("portalAllowed", &v.portal_allowed);
+            w.optional("mainColor", &v.main_color);
+            w.optional("accentColor", &v.accent_color);
+            w.optional("separatorColor", &v.separator_color);
+            w.optional("textColor", &v.text_color);
+            w.optional("iconFileName", &v.icon_file_name);
+            w.optional("loginText", &v.login_text);
+            w.optional("_links", &v.links);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortalUiConfiguration {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PortalUiConfiguration, ruckus_one_runtime::object::FieldError> {
+            Ok(PortalUiConfiguration {
+                api_allowed: f.optional("apiAllowed")?,
+                tenant_set_dpsk: f.optional("tenantSetDpsk")?,
+                logo_file_name: f.optional("logoFileName")?,
+                tenant_title: f.optional("tenantTitle")?,
+                tenant_subtitle: f.optional("tenantSubtitle")?,
+                announcements: f.optional("announcements")?,
+                help_text: f.optional("helpText")?,
+                portal_allowed: f.optional("portalAllowed")?,
+                main_color: f.optional("mainColor")?,
+                accent_color: f.optional("accentColor")?,
+                separator_color: f.optional("separatorColor")?,
+                text_color: f.optional("textColor")?,
+                icon_file_name: f.optional("iconFileName")?,
+                login_text: f.optional("loginText")?,
+                links: f.optional("_links")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "PortalUiConfiguration", fields)
+    }
 }
 impl PortalUiConfiguration {
     /// Creates a value with every field empty.
@@ -806,116 +1024,129 @@ impl PortalUiConfiguration {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelPropertyDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Property {
     /// `guid`
     ///
     /// Wire name `guid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guid: Option<String>,
     /// `name`
     ///
     /// Wire name `name`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// `address`
     ///
     /// Wire name `address`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<String>,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `managementName`
     ///
     /// Wire name `managementName`; `string`; optional.
-    #[serde(rename = "managementName", default, skip_serializing_if = "Option::is_none")]
     pub management_name: Option<String>,
     /// `managementPhone`
     ///
     /// Wire name `managementPhone`; `string`; optional.
-    #[serde(
-        rename = "managementPhone",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub management_phone: Option<String>,
     /// `managementEmail`
     ///
     /// Wire name `managementEmail`; `string`; optional.
-    #[serde(
-        rename = "managementEmail",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub management_email: Option<String>,
     /// `tenantPortalHelpText`
     ///
     /// Wire name `tenantPortalHelpText`; `string`; optional.
-    #[serde(
-        rename = "tenantPortalHelpText",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub tenant_portal_help_text: Option<String>,
     /// `tenantPortalAnnouncements`
     ///
     /// Wire name `tenantPortalAnnouncements`; `string`; optional.
-    #[serde(
-        rename = "tenantPortalAnnouncements",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub tenant_portal_announcements: Option<String>,
     /// `allowSeparateGuestSecret`
     ///
     /// Wire name `allowSeparateGuestSecret`; `boolean`; optional.
-    #[serde(
-        rename = "allowSeparateGuestSecret",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub allow_separate_guest_secret: Option<bool>,
     /// `enforceMaxUnits`
     ///
     /// Wire name `enforceMaxUnits`; `boolean`; optional.
-    #[serde(
-        rename = "enforceMaxUnits",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub enforce_max_units: Option<bool>,
     /// `maxUnits`
     ///
     /// Wire name `maxUnits`; `integer`; optional.
-    #[serde(rename = "maxUnits", default, skip_serializing_if = "Option::is_none")]
     pub max_units: Option<i64>,
     /// `sendEmail`
     ///
     /// Wire name `sendEmail`; `boolean`; optional.
-    #[serde(rename = "sendEmail", default, skip_serializing_if = "Option::is_none")]
     pub send_email: Option<bool>,
     /// `sendSms`
     ///
     /// Wire name `sendSms`; `boolean`; optional.
-    #[serde(rename = "sendSms", default, skip_serializing_if = "Option::is_none")]
     pub send_sms: Option<bool>,
     /// `ssids`
     ///
     /// Wire name `ssids`; `array<string>`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ssids: Option<Vec<String>>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Property {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Property, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("guid", &v.guid);
+            w.optional("name", &v.name);
+            w.optional("address", &v.address);
+            w.optional("description", &v.description);
+            w.optional("managementName", &v.management_name);
+            w.optional("managementPhone", &v.management_phone);
+            w.optional("managementEmail", &v.management_email);
+            w.optional("tenantPortalHelpText", &v.tenant_portal_help_text);
+            w.optional("tenantPortalAnnouncements", &v.tenant_portal_announcements);
+            w.optional("allowSeparateGuestSecret", &v.allow_separate_guest_secret);
+            w.optional("enforceMaxUnits", &v.enforce_max_units);
+            w.optional("maxUnits", &v.max_units);
+            w.optional("sendEmail", &v.send_email);
+            w.optional("sendSms", &v.send_sms);
+            w.optional("ssids", &v.ssids);
+            w.optional("_links", &v.links);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Property {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Property, ruckus_one_runtime::object::FieldError> {
+            Ok(Property {
+                guid: f.optional("guid")?,
+                name: f.optional("name")?,
+                address: f.optional("address")?,
+                description: f.optional("description")?,
+                management_name: f.optional("managementName")?,
+                management_phone: f.optional("managementPhone")?,
+                management_email: f.optional("managementEmail")?,
+                tenant_portal_help_text: f.optional("tenantPortalHelpText")?,
+                tenant_portal_announcements: f.optional("tenantPortalAnnouncements")?,
+                allow_separate_guest_secret: f.optional("allowSeparateGuestSecret")?,
+                enforce_max_units: f.optional("enforceMaxUnits")?,
+                max_units: f.optional("maxUnits")?,
+                send_email: f.optional("sendEmail")?,
+                send_sms: f.optional("sendSms")?,
+                ssids: f.optional("ssids")?,
+                links: f.optional("_links")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Property", fields)
+    }
 }
 impl Property {
     /// Creates a value with every field empty.
@@ -1029,22 +1260,45 @@ impl Property {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml ResidentPortalAccessDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResidentPortalAccess {
     /// `loginText`
     ///
     /// Wire name `loginText`; `string`; optional.
-    #[serde(rename = "loginText", default, skip_serializing_if = "Option::is_none")]
     pub login_text: Option<String>,
     /// `portalAllowed`
     ///
     /// Wire name `portalAllowed`; `boolean`; optional.
-    #[serde(rename = "portalAllowed", default, skip_serializing_if = "Option::is_none")]
     pub portal_allowed: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ResidentPortalAccess {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ResidentPortalAccess, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("loginText", &v.login_text);
+            w.optional("portalAllowed", &v.portal_allowed);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResidentPortalAccess {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResidentPortalAccess, ruckus_one_runtime::object::FieldError> {
+            Ok(ResidentPortalAccess {
+                login_text: f.optional("loginText")?,
+                portal_allowed: f.optional("portalAllowed")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ResidentPortalAccess", fields)
+    }
 }
 impl ResidentPortalAccess {
     /// Creates a value with every field empty.
@@ -1071,13 +1325,12 @@ impl ResidentPortalAccess {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResidentUnit {
     /// `guid`
     ///
     /// Wire name `guid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guid: Option<String>,
     /// `number`
     ///
@@ -1086,31 +1339,61 @@ pub struct ResidentUnit {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `contact`
     ///
     /// Wire name `contact`; `UnitContact`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact: Option<UnitContact>,
     /// `status`
     ///
     /// Wire name `status`; `ResidentUnitStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<ResidentUnitStatus>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `guestSecret`
     ///
     /// Wire name `guestSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
-    #[serde(rename = "guestSecret", default, skip_serializing_if = "Option::is_none")]
     pub guest_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ResidentUnit {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ResidentUnit, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("guid", &v.guid);
+            w.field("number", &v.number);
+            w.optional("description", &v.description);
+            w.optional("contact", &v.contact);
+            w.optional("status", &v.status);
+            w.optional("secret", &v.secret);
+            w.optional("guestSecret", &v.guest_secret);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResidentUnit {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResidentUnit, ruckus_one_runtime::object::FieldError> {
+            Ok(ResidentUnit {
+                guid: f.optional("guid")?,
+                number: f.required("number")?,
+                description: f.optional("description")?,
+                contact: f.optional("contact")?,
+                status: f.optional("status")?,
+                secret: f.optional("secret")?,
+                guest_secret: f.optional("guestSecret")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ResidentUnit", fields)
+    }
 }
 impl ResidentUnit {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1220,47 +1503,75 @@ impl<'de> serde::Deserialize<'de> for ResidentUnitStatus {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResidentUnitUser {
     /// `userId`
     ///
     /// Wire name `userId`; `string`; optional; format: uuid.
-    #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
     /// `userName`
     ///
     /// Wire name `userName`; `string`; optional.
-    #[serde(rename = "userName", default, skip_serializing_if = "Option::is_none")]
     pub user_name: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional; max_length: 16; min_length: 0.
-    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `status`
     ///
     /// Wire name `status`; `ResidentUnitUserStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<ResidentUnitUserStatus>,
     /// `type`
     ///
     /// Wire name `type`; `ResidentUnitUserType`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<ResidentUnitUserType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ResidentUnitUser {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ResidentUnitUser, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("userId", &v.user_id);
+            w.optional("userName", &v.user_name);
+            w.optional("email", &v.email);
+            w.optional("phoneNumber", &v.phone_number);
+            w.optional("passphrase", &v.passphrase);
+            w.optional("status", &v.status);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResidentUnitUser {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResidentUnitUser, ruckus_one_runtime::object::FieldError> {
+            Ok(ResidentUnitUser {
+                user_id: f.optional("userId")?,
+                user_name: f.optional("userName")?,
+                email: f.optional("email")?,
+                phone_number: f.optional("phoneNumber")?,
+                passphrase: f.optional("passphrase")?,
+                status: f.optional("status")?,
+                type_: f.optional("type")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "ResidentUnitUser", fields)
+    }
 }
 impl ResidentUnitUser {
     /// Creates a value with every field empty.
@@ -1434,27 +1745,51 @@ impl<'de> serde::Deserialize<'de> for ResidentUnitUserType {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml SortObject).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SortObject {
     /// `empty`
     ///
     /// Wire name `empty`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
     /// `sorted`
     ///
     /// Wire name `sorted`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sorted: Option<bool>,
     /// `unsorted`
     ///
     /// Wire name `unsorted`; `boolean`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SortObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SortObject, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("empty", &v.empty);
+            w.optional("sorted", &v.sorted);
+            w.optional("unsorted", &v.unsorted);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SortObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SortObject, ruckus_one_runtime::object::FieldError> {
+            Ok(SortObject {
+                empty: f.optional("empty")?,
+                sorted: f.optional("sorted")?,
+                unsorted: f.optional("unsorted")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "SortObject", fields)
+    }
 }
 impl SortObject {
     /// Creates a value with every field empty.
@@ -1487,13 +1822,12 @@ impl SortObject {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Unit {
     /// `guid`
     ///
     /// Wire name `guid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guid: Option<String>,
     /// `number`
     ///
@@ -1502,36 +1836,67 @@ pub struct Unit {
     /// `description`
     ///
     /// Wire name `description`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `contact`
     ///
     /// Wire name `contact`; `UnitContact`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact: Option<UnitContact>,
     /// `status`
     ///
     /// Wire name `status`; `UnitStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<UnitStatus>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// `guestSecret`
     ///
     /// Wire name `guestSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
-    #[serde(rename = "guestSecret", default, skip_serializing_if = "Option::is_none")]
     pub guest_secret: Option<ruckus_one_runtime::Secret>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Unit {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Unit, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("guid", &v.guid);
+            w.field("number", &v.number);
+            w.optional("description", &v.description);
+            w.optional("contact", &v.contact);
+            w.optional("status", &v.status);
+            w.optional("secret", &v.secret);
+            w.optional("guestSecret", &v.guest_secret);
+            w.optional("_links", &v.links);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Unit {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Unit, ruckus_one_runtime::object::FieldError> {
+            Ok(Unit {
+                guid: f.optional("guid")?,
+                number: f.required("number")?,
+                description: f.optional("description")?,
+                contact: f.optional("contact")?,
+                status: f.optional("status")?,
+                secret: f.optional("secret")?,
+                guest_secret: f.optional("guestSecret")?,
+                links: f.optional("_links")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "Unit", fields)
+    }
 }
 impl Unit {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1595,27 +1960,51 @@ impl Unit {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitContactDto).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UnitContact {
     /// `contactName`
     ///
     /// Wire name `contactName`; `string`; required.
-    #[serde(rename = "contactName")]
     pub contact_name: String,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional; max_length: 16; min_length: 0.
-    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UnitContact {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UnitContact, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("contactName", &v.contact_name);
+            w.optional("email", &v.email);
+            w.optional("phoneNumber", &v.phone_number);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitContact {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UnitContact, ruckus_one_runtime::object::FieldError> {
+            Ok(UnitContact {
+                contact_name: f.required("contactName")?,
+                email: f.optional("email")?,
+                phone_number: f.optional("phoneNumber")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UnitContact", fields)
+    }
 }
 impl UnitContact {
     /// Creates a value from the required fields; optional fields start empty.
@@ -1643,41 +2032,63 @@ impl UnitContact {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDeviceDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UnitDevice {
     /// `guid`
     ///
     /// Wire name `guid`; `string`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guid: Option<String>,
     /// `type`
     ///
     /// Wire name `type`; `string`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// `macAddress`
     ///
     /// Wire name `macAddress`; `string`; optional.
-    #[serde(rename = "macAddress", default, skip_serializing_if = "Option::is_none")]
     pub mac_address: Option<String>,
     /// `lastConnectedDate`
     ///
     /// Wire name `lastConnectedDate`; `string`; optional; format: date-time.
-    #[serde(
-        rename = "lastConnectedDate",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
     pub last_connected_date: Option<String>,
     /// `authType`
     ///
     /// Wire name `authType`; `UnitDeviceAuthType`; optional.
-    #[serde(rename = "authType", default, skip_serializing_if = "Option::is_none")]
     pub auth_type: Option<UnitDeviceAuthType>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UnitDevice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UnitDevice, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("guid", &v.guid);
+            w.optional("type", &v.type_);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("lastConnectedDate", &v.last_connected_date);
+            w.optional("authType", &v.auth_type);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitDevice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UnitDevice, ruckus_one_runtime::object::FieldError> {
+            Ok(UnitDevice {
+                guid: f.optional("guid")?,
+                type_: f.optional("type")?,
+                mac_address: f.optional("macAddress")?,
+                last_connected_date: f.optional("lastConnectedDate")?,
+                auth_type: f.optional("authType")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UnitDevice", fields)
+    }
 }
 impl UnitDevice {
     /// Creates a value with every field empty.
@@ -1832,52 +2243,81 @@ impl<'de> serde::Deserialize<'de> for UnitStatus {
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelUnitUserDto).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UnitUser {
     /// `userId`
     ///
     /// Wire name `userId`; `string`; optional; format: uuid.
-    #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
     /// `userName`
     ///
     /// Wire name `userName`; `string`; optional.
-    #[serde(rename = "userName", default, skip_serializing_if = "Option::is_none")]
     pub user_name: Option<String>,
     /// `email`
     ///
     /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// `phoneNumber`
     ///
     /// Wire name `phoneNumber`; `string`; optional; max_length: 16; min_length: 0.
-    #[serde(rename = "phoneNumber", default, skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// `passphrase`
     ///
     /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `status`
     ///
     /// Wire name `status`; `UnitUserStatus`; optional.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<UnitUserStatus>,
     /// `type`
     ///
     /// Wire name `type`; `UnitUserType`; optional.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<UnitUserType>,
     /// `_links`
     ///
     /// Wire name `_links`; `map<Link>`; optional.
-    #[serde(rename = "_links", default, skip_serializing_if = "Option::is_none")]
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
-    #[serde(flatten)]
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UnitUser {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UnitUser, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("userId", &v.user_id);
+            w.optional("userName", &v.user_name);
+            w.optional("email", &v.email);
+            w.optional("phoneNumber", &v.phone_number);
+            w.optional("passphrase", &v.passphrase);
+            w.optional("status", &v.status);
+            w.optional("type", &v.type_);
+            w.optional("_links", &v.links);
+            w.rest(&v.additional_fields);
+        }
+        ruckus_one_runtime::object::encode(serializer, self, fields)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitUser {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UnitUser, ruckus_one_runtime::object::FieldError> {
+            Ok(UnitUser {
+                user_id: f.optional("userId")?,
+                user_name: f.optional("userName")?,
+                email: f.optional("email")?,
+                phone_number: f.optional("phoneNumber")?,
+                passphrase: f.optional("passphrase")?,
+                status: f.optional("status")?,
+                type_: f.optional("type")?,
+                links: f.optional("_links")?,
+                additional_fields: f.rest(),
+            })
+        }
+        ruckus_one_runtime::object::decode(deserializer, "UnitUser", fields)
+    }
 }
 impl UnitUser {
     /// Creates a value with every field empty.
@@ -2440,17 +2880,23 @@ impl<'a> CreateUnitLogin<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<PortalTokenResource, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<PortalTokenResource, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<PortalTokenResource>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<PortalTokenResource>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_PROPERTY_STYLES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2490,14 +2936,18 @@ impl<'a> GetPropertyStyles<'a> {
         self
     }
     /// Sends the request and returns the `200` response body as text.
-    pub async fn send(self) -> Result<String, ruckus_one_runtime::Error> {
-        self.req.send_text().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_text()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error> {
-        self.req.send_text_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_text_with_response()
     }
 }
 static GET_PROPERTY_FAVICON: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2537,14 +2987,23 @@ impl<'a> GetPropertyFavicon<'a> {
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
-    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
-        self.req.send_bytes().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<bytes::Bytes>, ruckus_one_runtime::Error> {
-        self.req.send_bytes_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<bytes::Bytes>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_bytes_with_response()
     }
 }
 static GET_PROPERTY_ACCESS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2584,17 +3043,23 @@ impl<'a> GetPropertyAccess<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<ResidentPortalAccess, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ResidentPortalAccess, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<ResidentPortalAccess>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ResidentPortalAccess>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2634,14 +3099,21 @@ impl<'a> GetProperty<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Property, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Property, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Property>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Property>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2681,17 +3153,23 @@ impl<'a> GetPropertyUiConfigurations<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<PortalUiConfiguration, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<PortalUiConfiguration, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<PortalUiConfiguration>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<PortalUiConfiguration>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static GET_PROPERTY_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2731,14 +3209,23 @@ impl<'a> GetPropertyFile<'a> {
         self
     }
     /// Sends the request and returns the `200` response body as bytes.
-    pub async fn send(self) -> Result<bytes::Bytes, ruckus_one_runtime::Error> {
-        self.req.send_bytes().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_bytes()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<bytes::Bytes>, ruckus_one_runtime::Error> {
-        self.req.send_bytes_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<bytes::Bytes>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_bytes_with_response()
     }
 }
 static GET_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2778,14 +3265,18 @@ impl<'a> GetUnit<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Unit, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Unit, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Unit>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<Unit>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2825,14 +3316,18 @@ impl<'a> UpdateUnit<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<Unit, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Unit, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<Unit>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<Unit>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static LIST_UNIT_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2872,17 +3367,23 @@ impl<'a> ListUnitDevices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<DevicesListResource, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DevicesListResource, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DevicesListResource>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DevicesListResource>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_UNIT_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2922,14 +3423,18 @@ impl<'a> DeleteUnitDevice<'a> {
         self
     }
     /// Sends the request; the `200` response has no body.
-    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
-        self.req.send_empty().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+        self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error> {
-        self.req.send_empty_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_empty_with_response()
     }
 }
 static GET_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2990,14 +3495,21 @@ impl<'a> GetUnitUser<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<UnitUser, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<UnitUser, ruckus_one_runtime::Error>> {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<UnitUser>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<UnitUser>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static UPDATE_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3058,17 +3570,23 @@ impl<'a> UpdateUnitUser<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<serde_json::Value, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<serde_json::Value>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static QUERY_UNIT_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3151,14 +3669,23 @@ impl<'a> QueryUnitUsers<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<UnitUserPage, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<UnitUserPage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<UnitUserPage>, ruckus_one_runtime::Error> {
-        self.req.send_json_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<UnitUserPage>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static LIST_UNIT_USER_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3219,17 +3746,23 @@ impl<'a> ListUnitUserDevices<'a> {
         self
     }
     /// Sends the request and decodes the `200` response.
-    pub async fn send(self) -> Result<DevicesListResource, ruckus_one_runtime::Error> {
-        self.req.send_json().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DevicesListResource, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<
-        ruckus_one_runtime::Response<DevicesListResource>,
-        ruckus_one_runtime::Error,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DevicesListResource>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json_with_response().await
+        self.req.send_json_with_response()
     }
 }
 static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -3269,13 +3802,17 @@ impl<'a> DeleteUnitUserDevice<'a> {
         self
     }
     /// Sends the request; the `200` response has no body.
-    pub async fn send(self) -> Result<(), ruckus_one_runtime::Error> {
-        self.req.send_empty().await
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<(), ruckus_one_runtime::Error>> {
+        self.req.send_empty()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
-    pub async fn send_with_response(
+    pub fn send_with_response(
         self,
-    ) -> Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error> {
-        self.req.send_empty_with_response().await
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<()>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_empty_with_response()
     }
 }
