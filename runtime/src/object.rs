@@ -5,9 +5,11 @@
 //! model's `additional_fields` when it keeps unknown fields). Compared with a derived
 //! `Deserialize`, the code per model is small and compiled once instead of once per
 //! deserializer, which keeps the build time of a crate with a thousand models in check.
-//! Its `Serialize` likewise writes the fields into a map in one non-generic function
-//! ([`encode`], [`Writer`]). Generated code calls these by their paths
-//! (`ruckus_one_runtime::object::decode`); they are not meant for application code.
+//! Its `Serialize` likewise writes the fields in one non-generic function ([`Writer`]); only
+//! the steps that touch the deserializer or serializer ([`Fields::read`], [`Writer::finish`])
+//! are generic, so they are compiled once per deserializer, not once per model. Generated code
+//! calls these by their paths (`ruckus_one_runtime::object::Fields`); they are not meant for
+//! application code.
 
 use serde::de::{self, DeserializeOwned};
 use serde::ser::SerializeMap;
@@ -19,6 +21,7 @@ use std::fmt;
 /// The fields of one JSON object being decoded into a model.
 pub struct Fields {
     map: Map<String, Value>,
+    error: Option<FieldError>,
 }
 
 /// Why a field did not decode: its wire name and what went wrong.
@@ -35,25 +38,44 @@ impl fmt::Display for FieldError {
 }
 
 impl Fields {
+    /// Reads the JSON object a model is decoded from (generic over the deserializer only).
+    pub fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Map::<String, Value>::deserialize(deserializer).map(|map| Fields { map, error: None })
+    }
+
     /// A field that must be present (and not `null` unless `T` accepts it).
     pub fn required<T: DeserializeOwned>(&mut self, field: &str) -> Result<T, FieldError> {
         match self.map.remove(field) {
-            Some(value) => T::deserialize(value).map_err(|e| invalid(field, e)),
-            None => Err(FieldError {
-                field: field.to_owned(),
-                problem: "missing".to_owned(),
-            }),
+            Some(value) => match T::deserialize(value) {
+                Ok(v) => Ok(v),
+                Err(e) => Err(invalid(field, e)),
+            },
+            None => Err(missing(field)),
         }
     }
 
-    /// A field that may be absent or `null` (both give `None`).
-    pub fn optional<T: DeserializeOwned>(&mut self, field: &str) -> Result<Option<T>, FieldError> {
+    /// A field that may be absent or `null` (both give `None`). A value that does not decode
+    /// is recorded and reported by [`check`](Self::check).
+    pub fn optional<T: DeserializeOwned>(&mut self, field: &str) -> Option<T> {
         match self.map.remove(field) {
-            None | Some(Value::Null) => Ok(None),
-            Some(value) => T::deserialize(value)
-                .map(Some)
-                .map_err(|e| invalid(field, e)),
+            None | Some(Value::Null) => None,
+            Some(value) => match T::deserialize(value) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    self.fail(field, e);
+                    None
+                }
+            },
         }
+    }
+
+    fn fail(&mut self, field: &str, e: serde_json::Error) {
+        self.error.get_or_insert_with(|| invalid(field, e));
+    }
+
+    /// The first optional field that did not decode, if any.
+    pub fn check(&mut self) -> Result<(), FieldError> {
+        self.error.take().map_or(Ok(()), Err)
     }
 
     /// The fields not taken: a model's `additional_fields`.
@@ -62,25 +84,25 @@ impl Fields {
     }
 }
 
+impl FieldError {
+    /// The deserializer's error for this field of `model`.
+    pub fn into_error<E: de::Error>(self, model: &str) -> E {
+        E::custom(format_args!("`{model}` {self}"))
+    }
+}
+
+fn missing(field: &str) -> FieldError {
+    FieldError {
+        field: field.to_owned(),
+        problem: "missing".to_owned(),
+    }
+}
+
 fn invalid(field: &str, e: serde_json::Error) -> FieldError {
     FieldError {
         field: field.to_owned(),
         problem: e.to_string(),
     }
-}
-
-/// Decodes a JSON object into the model `build` makes from its fields; errors name the model
-/// (`model`) and the field.
-pub fn decode<'de, D, T>(
-    deserializer: D,
-    model: &'static str,
-    build: fn(&mut Fields) -> Result<T, FieldError>,
-) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-{
-    let map = Map::<String, Value>::deserialize(deserializer)?;
-    build(&mut Fields { map }).map_err(|e| de::Error::custom(format_args!("`{model}` {e}")))
 }
 
 /// The fields of one JSON object being written from a model, in the model's field order.
@@ -94,19 +116,22 @@ impl Writer {
     /// A field written whatever its value (a required field; `None` of a nullable one is
     /// `null`).
     pub fn field<T: Serialize + ?Sized>(&mut self, field: &str, value: &T) {
-        match serde_json::to_value(value) {
-            Ok(v) => self.entries.push((field.to_owned(), v)),
-            Err(e) => {
-                self.error
-                    .get_or_insert_with(|| format!("field `{field}`: {e}"));
-            }
-        }
+        let value = serde_json::to_value(value);
+        self.push(field, value);
     }
 
     /// An optional field: left out when `None`.
     pub fn optional<T: Serialize>(&mut self, field: &str, value: &Option<T>) {
         if let Some(v) = value {
             self.field(field, v);
+        }
+    }
+
+    fn push(&mut self, field: &str, value: Result<Value, serde_json::Error>) {
+        match value {
+            Ok(v) => self.entries.push((field.to_owned(), v)),
+            Err(e) if self.error.is_none() => self.error = Some(format!("field `{field}`: {e}")),
+            Err(_) => {}
         }
     }
 
@@ -119,23 +144,18 @@ impl Writer {
             }
         }
     }
-}
 
-/// Serializes the model `value` as the JSON object `write` fills.
-pub fn encode<S, T>(serializer: S, value: &T, write: fn(&T, &mut Writer)) -> Result<S::Ok, S::Error>
-where
-    S: Serializer,
-{
-    let mut w = Writer::default();
-    write(value, &mut w);
-    if let Some(e) = w.error {
-        return Err(ser::Error::custom(e));
+    /// Serializes the fields written as one JSON object (generic over the serializer only).
+    pub fn finish<S: Serializer>(self, serializer: S) -> Result<S::Ok, S::Error> {
+        if let Some(e) = self.error {
+            return Err(ser::Error::custom(e));
+        }
+        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
+        for (k, v) in &self.entries {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
     }
-    let mut map = serializer.serialize_map(Some(w.entries.len()))?;
-    for (k, v) in &w.entries {
-        map.serialize_entry(k, v)?;
-    }
-    map.end()
 }
 
 #[cfg(test)]
@@ -153,13 +173,16 @@ mod tests {
     impl<'de> Deserialize<'de> for Port {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
             fn fields(f: &mut Fields) -> Result<Port, FieldError> {
-                Ok(Port {
+                let port = Port {
                     name: f.required("name")?,
-                    speed: f.optional("speed")?,
+                    speed: f.optional("speed"),
                     rest: f.rest(),
-                })
+                };
+                f.check()?;
+                Ok(port)
             }
-            decode(d, "Port", fields)
+            let mut f = Fields::read(d)?;
+            fields(&mut f).map_err(|e| e.into_error("Port"))
         }
     }
 
@@ -170,7 +193,9 @@ mod tests {
                 w.optional("speed", &p.speed);
                 w.rest(&p.rest);
             }
-            encode(s, self, fields)
+            let mut w = Writer::default();
+            fields(self, &mut w);
+            w.finish(s)
         }
     }
 

@@ -199,10 +199,15 @@ fn object_deserialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool)
         if f.required && !f.nullable {
             quote!(#n: f.required(#wire)?)
         } else {
-            quote!(#n: f.optional(#wire)?)
+            quote!(#n: f.optional(#wire))
         }
     });
     let rest = open.then(|| quote!(additional_fields: f.rest(),));
+    // Optional fields record a value that does not decode; `check` reports it.
+    let check = fields
+        .iter()
+        .any(|f| !f.required || f.nullable)
+        .then(|| quote!(f.check()?;));
     let f = if fields.is_empty() && !open {
         quote!(_f)
     } else {
@@ -212,9 +217,12 @@ fn object_deserialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool)
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 fn fields(#f: &mut ruckus_one_runtime::object::Fields) -> Result<#name, ruckus_one_runtime::object::FieldError> {
-                    Ok(#name { #(#takes,)* #rest })
+                    let value = #name { #(#takes,)* #rest };
+                    #check
+                    Ok(value)
                 }
-                ruckus_one_runtime::object::decode(deserializer, #model, fields)
+                let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+                fields(&mut f).map_err(|e| e.into_error(#model))
             }
         }
     }
@@ -245,7 +253,9 @@ fn object_serialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool) -
                     #(#writes)*
                     #rest
                 }
-                ruckus_one_runtime::object::encode(serializer, self, fields)
+                let mut w = ruckus_one_runtime::object::Writer::default();
+                fields(self, &mut w);
+                w.finish(serializer)
             }
         }
     }

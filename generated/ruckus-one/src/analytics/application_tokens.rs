@@ -46,7 +46,9 @@ impl serde::Serialize for ApplicationToken {
             w.optional("accessTokenTtl", &v.access_token_ttl);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationToken {
@@ -56,16 +58,19 @@ impl<'de> serde::Deserialize<'de> for ApplicationToken {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApplicationToken, ruckus_one_runtime::object::FieldError> {
-            Ok(ApplicationToken {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                client_id: f.optional("clientId")?,
-                client_secret: f.optional("clientSecret")?,
-                access_token_ttl: f.optional("accessTokenTtl")?,
+            let value = ApplicationToken {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                client_id: f.optional("clientId"),
+                client_secret: f.optional("clientSecret"),
+                access_token_ttl: f.optional("accessTokenTtl"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApplicationToken", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplicationToken"))
     }
 }
 impl ApplicationToken {
@@ -136,7 +141,9 @@ impl serde::Serialize for CreateApplicationTokenRequest {
         ) {
             w.field("name", &v.name);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateApplicationTokenRequest {
@@ -149,15 +156,13 @@ impl<'de> serde::Deserialize<'de> for CreateApplicationTokenRequest {
             CreateApplicationTokenRequest,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(CreateApplicationTokenRequest {
+            let value = CreateApplicationTokenRequest {
                 name: f.required("name")?,
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "CreateApplicationTokenRequest",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CreateApplicationTokenRequest"))
     }
 }
 impl CreateApplicationTokenRequest {

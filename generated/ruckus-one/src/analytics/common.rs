@@ -31,7 +31,9 @@ impl serde::Serialize for ErrorBody {
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ErrorBody {
@@ -41,13 +43,16 @@ impl<'de> serde::Deserialize<'de> for ErrorBody {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ErrorBody, ruckus_one_runtime::object::FieldError> {
-            Ok(ErrorBody {
-                errors: f.optional("errors")?,
-                request_id: f.optional("requestId")?,
+            let value = ErrorBody {
+                errors: f.optional("errors"),
+                request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ErrorBody", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ErrorBody"))
     }
 }
 impl ErrorBody {
@@ -91,7 +96,9 @@ impl serde::Serialize for ErrorMessage {
             w.optional("message", &v.message);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ErrorMessage {
@@ -101,12 +108,15 @@ impl<'de> serde::Deserialize<'de> for ErrorMessage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ErrorMessage, ruckus_one_runtime::object::FieldError> {
-            Ok(ErrorMessage {
-                message: f.optional("message")?,
+            let value = ErrorMessage {
+                message: f.optional("message"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ErrorMessage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ErrorMessage"))
     }
 }
 impl ErrorMessage {
@@ -149,7 +159,9 @@ impl serde::Serialize for NodePathElement {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NodePathElement {
@@ -159,13 +171,16 @@ impl<'de> serde::Deserialize<'de> for NodePathElement {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NodePathElement, ruckus_one_runtime::object::FieldError> {
-            Ok(NodePathElement {
-                type_: f.optional("type")?,
-                name: f.optional("name")?,
+            let value = NodePathElement {
+                type_: f.optional("type"),
+                name: f.optional("name"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "NodePathElement", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NodePathElement"))
     }
 }
 impl NodePathElement {

@@ -61,7 +61,9 @@ impl serde::Serialize for License {
             w.optional("orphanedAPs", &v.orphaned_a_ps);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for License {
@@ -71,19 +73,22 @@ impl<'de> serde::Deserialize<'de> for License {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<License, ruckus_one_runtime::object::FieldError> {
-            Ok(License {
-                license_id: f.optional("licenseId")?,
-                tenant_id: f.optional("tenantId")?,
-                tenant_name: f.optional("tenantName")?,
-                count: f.optional("count")?,
-                used: f.optional("used")?,
-                within_grace_period: f.optional("withinGracePeriod")?,
-                assignments: f.optional("assignments")?,
-                orphaned_a_ps: f.optional("orphanedAPs")?,
+            let value = License {
+                license_id: f.optional("licenseId"),
+                tenant_id: f.optional("tenantId"),
+                tenant_name: f.optional("tenantName"),
+                count: f.optional("count"),
+                used: f.optional("used"),
+                within_grace_period: f.optional("withinGracePeriod"),
+                assignments: f.optional("assignments"),
+                orphaned_a_ps: f.optional("orphanedAPs"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "License", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("License"))
     }
 }
 impl License {
@@ -173,7 +178,9 @@ impl serde::Serialize for LicenseAssignment {
             w.optional("apMacList", &v.ap_mac_list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseAssignment {
@@ -183,14 +190,17 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignment {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LicenseAssignment, ruckus_one_runtime::object::FieldError> {
-            Ok(LicenseAssignment {
-                device_id: f.optional("deviceId")?,
-                device_name: f.optional("deviceName")?,
-                ap_mac_list: f.optional("apMacList")?,
+            let value = LicenseAssignment {
+                device_id: f.optional("deviceId"),
+                device_name: f.optional("deviceName"),
+                ap_mac_list: f.optional("apMacList"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LicenseAssignment", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LicenseAssignment"))
     }
 }
 impl LicenseAssignment {
@@ -250,7 +260,9 @@ impl serde::Serialize for OrphanedAp {
             w.optional("apMac", &v.ap_mac);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OrphanedAp {
@@ -260,14 +272,17 @@ impl<'de> serde::Deserialize<'de> for OrphanedAp {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<OrphanedAp, ruckus_one_runtime::object::FieldError> {
-            Ok(OrphanedAp {
-                device_id: f.optional("deviceId")?,
-                device_name: f.optional("deviceName")?,
-                ap_mac: f.optional("apMac")?,
+            let value = OrphanedAp {
+                device_id: f.optional("deviceId"),
+                device_name: f.optional("deviceName"),
+                ap_mac: f.optional("apMac"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "OrphanedAp", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OrphanedAp"))
     }
 }
 impl OrphanedAp {
@@ -332,7 +347,9 @@ impl serde::Serialize for LicenseUpdateResult {
             w.optional("assignments", &v.assignments);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseUpdateResult {
@@ -342,15 +359,18 @@ impl<'de> serde::Deserialize<'de> for LicenseUpdateResult {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LicenseUpdateResult, ruckus_one_runtime::object::FieldError> {
-            Ok(LicenseUpdateResult {
-                license_id: f.optional("licenseId")?,
-                count: f.optional("count")?,
-                used: f.optional("used")?,
-                assignments: f.optional("assignments")?,
+            let value = LicenseUpdateResult {
+                license_id: f.optional("licenseId"),
+                count: f.optional("count"),
+                used: f.optional("used"),
+                assignments: f.optional("assignments"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LicenseUpdateResult", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LicenseUpdateResult"))
     }
 }
 impl LicenseUpdateResult {
@@ -411,7 +431,9 @@ impl serde::Serialize for LicenseAssignmentUpdate {
             w.field("deviceId", &v.device_id);
             w.field("apMacList", &v.ap_mac_list);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseAssignmentUpdate {
@@ -421,16 +443,14 @@ impl<'de> serde::Deserialize<'de> for LicenseAssignmentUpdate {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LicenseAssignmentUpdate, ruckus_one_runtime::object::FieldError> {
-            Ok(LicenseAssignmentUpdate {
+            let value = LicenseAssignmentUpdate {
                 device_id: f.required("deviceId")?,
                 ap_mac_list: f.required("apMacList")?,
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "LicenseAssignmentUpdate",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LicenseAssignmentUpdate"))
     }
 }
 impl LicenseAssignmentUpdate {
@@ -462,7 +482,9 @@ impl serde::Serialize for OrphanedApDeletion {
             w.field("apMac", &v.ap_mac);
             w.field("deviceId", &v.device_id);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OrphanedApDeletion {
@@ -472,12 +494,14 @@ impl<'de> serde::Deserialize<'de> for OrphanedApDeletion {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<OrphanedApDeletion, ruckus_one_runtime::object::FieldError> {
-            Ok(OrphanedApDeletion {
+            let value = OrphanedApDeletion {
                 ap_mac: f.required("apMac")?,
                 device_id: f.required("deviceId")?,
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "OrphanedApDeletion", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OrphanedApDeletion"))
     }
 }
 impl OrphanedApDeletion {
@@ -507,7 +531,9 @@ impl serde::Serialize for LicenseHierarchyQuery {
         ) {
             w.optional("path", &v.path);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseHierarchyQuery {
@@ -517,11 +543,14 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyQuery {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LicenseHierarchyQuery, ruckus_one_runtime::object::FieldError> {
-            Ok(LicenseHierarchyQuery {
-                path: f.optional("path")?,
-            })
+            let value = LicenseHierarchyQuery {
+                path: f.optional("path"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LicenseHierarchyQuery", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyQuery"))
     }
 }
 impl LicenseHierarchyQuery {
@@ -564,7 +593,9 @@ impl serde::Serialize for LicenseHierarchy {
             w.optional("aps", &v.aps);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseHierarchy {
@@ -574,13 +605,16 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchy {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LicenseHierarchy, ruckus_one_runtime::object::FieldError> {
-            Ok(LicenseHierarchy {
-                children: f.optional("children")?,
-                aps: f.optional("aps")?,
+            let value = LicenseHierarchy {
+                children: f.optional("children"),
+                aps: f.optional("aps"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LicenseHierarchy", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LicenseHierarchy"))
     }
 }
 impl LicenseHierarchy {
@@ -645,7 +679,9 @@ impl serde::Serialize for LicenseHierarchyChild {
             w.optional("licensesAssigned", &v.licenses_assigned);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseHierarchyChild {
@@ -655,15 +691,18 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyChild {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LicenseHierarchyChild, ruckus_one_runtime::object::FieldError> {
-            Ok(LicenseHierarchyChild {
-                type_: f.optional("type")?,
-                name: f.optional("name")?,
-                ap_count: f.optional("apCount")?,
-                licenses_assigned: f.optional("licensesAssigned")?,
+            let value = LicenseHierarchyChild {
+                type_: f.optional("type"),
+                name: f.optional("name"),
+                ap_count: f.optional("apCount"),
+                licenses_assigned: f.optional("licensesAssigned"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LicenseHierarchyChild", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyChild"))
     }
 }
 impl LicenseHierarchyChild {
@@ -739,7 +778,9 @@ impl serde::Serialize for LicenseHierarchyAp {
             w.optional("licenseId", &v.license_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseHierarchyAp {
@@ -749,16 +790,19 @@ impl<'de> serde::Deserialize<'de> for LicenseHierarchyAp {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LicenseHierarchyAp, ruckus_one_runtime::object::FieldError> {
-            Ok(LicenseHierarchyAp {
-                ap_mac: f.optional("apMac")?,
-                ap_name: f.optional("apName")?,
-                device_id: f.optional("deviceId")?,
-                device_name: f.optional("deviceName")?,
-                license_id: f.optional("licenseId")?,
+            let value = LicenseHierarchyAp {
+                ap_mac: f.optional("apMac"),
+                ap_name: f.optional("apName"),
+                device_id: f.optional("deviceId"),
+                device_name: f.optional("deviceName"),
+                license_id: f.optional("licenseId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LicenseHierarchyAp", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyAp"))
     }
 }
 impl LicenseHierarchyAp {

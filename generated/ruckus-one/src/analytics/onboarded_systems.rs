@@ -66,7 +66,9 @@ impl serde::Serialize for OnboardedSystem {
             w.optional("deviceMetadata", &v.device_metadata);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OnboardedSystem {
@@ -76,20 +78,23 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystem {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<OnboardedSystem, ruckus_one_runtime::object::FieldError> {
-            Ok(OnboardedSystem {
-                device_id: f.optional("deviceId")?,
-                device_name: f.optional("deviceName")?,
-                tenant_id: f.optional("tenantId")?,
-                tenant_name: f.optional("tenantName")?,
-                state: f.optional("state")?,
-                created_at: f.optional("createdAt")?,
-                status: f.optional("status")?,
-                can_delete: f.optional("canDelete")?,
-                device_metadata: f.optional("deviceMetadata")?,
+            let value = OnboardedSystem {
+                device_id: f.optional("deviceId"),
+                device_name: f.optional("deviceName"),
+                tenant_id: f.optional("tenantId"),
+                tenant_name: f.optional("tenantName"),
+                state: f.optional("state"),
+                created_at: f.optional("createdAt"),
+                status: f.optional("status"),
+                can_delete: f.optional("canDelete"),
+                device_metadata: f.optional("deviceMetadata"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "OnboardedSystem", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OnboardedSystem"))
     }
 }
 impl OnboardedSystem {
@@ -196,7 +201,9 @@ impl serde::Serialize for OnboardedSystemMetadata {
             w.optional("onboarder", &v.onboarder);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OnboardedSystemMetadata {
@@ -206,19 +213,18 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystemMetadata {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<OnboardedSystemMetadata, ruckus_one_runtime::object::FieldError> {
-            Ok(OnboardedSystemMetadata {
-                serial_number: f.optional("serialNumber")?,
-                cluster_name: f.optional("clusterName")?,
-                controller_version: f.optional("controllerVersion")?,
-                onboarder: f.optional("onboarder")?,
+            let value = OnboardedSystemMetadata {
+                serial_number: f.optional("serialNumber"),
+                cluster_name: f.optional("clusterName"),
+                controller_version: f.optional("controllerVersion"),
+                onboarder: f.optional("onboarder"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "OnboardedSystemMetadata",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OnboardedSystemMetadata"))
     }
 }
 impl OnboardedSystemMetadata {
@@ -287,7 +293,9 @@ impl serde::Serialize for OnboardedSystemOnboarder {
             w.optional("tenantName", &v.tenant_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OnboardedSystemOnboarder {
@@ -297,18 +305,17 @@ impl<'de> serde::Deserialize<'de> for OnboardedSystemOnboarder {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<OnboardedSystemOnboarder, ruckus_one_runtime::object::FieldError> {
-            Ok(OnboardedSystemOnboarder {
-                user_id: f.optional("userId")?,
-                tenant_id: f.optional("tenantId")?,
-                tenant_name: f.optional("tenantName")?,
+            let value = OnboardedSystemOnboarder {
+                user_id: f.optional("userId"),
+                tenant_id: f.optional("tenantId"),
+                tenant_name: f.optional("tenantName"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "OnboardedSystemOnboarder",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OnboardedSystemOnboarder"))
     }
 }
 impl OnboardedSystemOnboarder {

@@ -51,7 +51,9 @@ impl serde::Serialize for ResourceGroup {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceGroup {
@@ -61,17 +63,20 @@ impl<'de> serde::Deserialize<'de> for ResourceGroup {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ResourceGroup, ruckus_one_runtime::object::FieldError> {
-            Ok(ResourceGroup {
-                id: f.optional("id")?,
+            let value = ResourceGroup {
+                id: f.optional("id"),
                 name: f.required("name")?,
-                description: f.optional("description")?,
+                description: f.optional("description"),
                 filter: f.required("filter")?,
-                is_default: f.optional("isDefault")?,
-                tenant_id: f.optional("tenantId")?,
+                is_default: f.optional("isDefault"),
+                tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ResourceGroup", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResourceGroup"))
     }
 }
 impl ResourceGroup {
@@ -136,7 +141,9 @@ impl serde::Serialize for ResourceGroupInput {
             w.optional("description", &v.description);
             w.field("filter", &v.filter);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceGroupInput {
@@ -146,13 +153,16 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupInput {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ResourceGroupInput, ruckus_one_runtime::object::FieldError> {
-            Ok(ResourceGroupInput {
+            let value = ResourceGroupInput {
                 name: f.required("name")?,
-                description: f.optional("description")?,
+                description: f.optional("description"),
                 filter: f.required("filter")?,
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ResourceGroupInput", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResourceGroupInput"))
     }
 }
 impl ResourceGroupInput {
@@ -196,7 +206,9 @@ impl serde::Serialize for ResourceGroupFilter {
             w.field("switchNodes", &v.switch_nodes);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceGroupFilter {
@@ -206,13 +218,15 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilter {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ResourceGroupFilter, ruckus_one_runtime::object::FieldError> {
-            Ok(ResourceGroupFilter {
+            let value = ResourceGroupFilter {
                 network_nodes: f.required("networkNodes")?,
                 switch_nodes: f.required("switchNodes")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ResourceGroupFilter", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResourceGroupFilter"))
     }
 }
 impl ResourceGroupFilter {
@@ -309,7 +323,9 @@ impl serde::Serialize for ResourceGroupFilterQuery {
             w.field("searchString", &v.search_string);
             w.field("searchType", &v.search_type);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceGroupFilterQuery {
@@ -319,16 +335,14 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilterQuery {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ResourceGroupFilterQuery, ruckus_one_runtime::object::FieldError> {
-            Ok(ResourceGroupFilterQuery {
+            let value = ResourceGroupFilterQuery {
                 search_string: f.required("searchString")?,
                 search_type: f.required("searchType")?,
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ResourceGroupFilterQuery",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResourceGroupFilterQuery"))
     }
 }
 impl ResourceGroupFilterQuery {
@@ -371,7 +385,9 @@ impl serde::Serialize for ResourceGroupFilterSearchResult {
             w.optional("idToSystemNameMapping", &v.id_to_system_name_mapping);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResourceGroupFilterSearchResult {
@@ -384,18 +400,17 @@ impl<'de> serde::Deserialize<'de> for ResourceGroupFilterSearchResult {
             ResourceGroupFilterSearchResult,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ResourceGroupFilterSearchResult {
-                network_nodes: f.optional("networkNodes")?,
-                switch_nodes: f.optional("switchNodes")?,
-                id_to_system_name_mapping: f.optional("idToSystemNameMapping")?,
+            let value = ResourceGroupFilterSearchResult {
+                network_nodes: f.optional("networkNodes"),
+                switch_nodes: f.optional("switchNodes"),
+                id_to_system_name_mapping: f.optional("idToSystemNameMapping"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ResourceGroupFilterSearchResult",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResourceGroupFilterSearchResult"))
     }
 }
 impl ResourceGroupFilterSearchResult {

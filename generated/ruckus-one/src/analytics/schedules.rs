@@ -427,7 +427,9 @@ impl serde::Serialize for CreateScheduleRequest {
             w.field("recipients", &v.recipients);
             w.optional("active", &v.active);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateScheduleRequest {
@@ -437,21 +439,24 @@ impl<'de> serde::Deserialize<'de> for CreateScheduleRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CreateScheduleRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(CreateScheduleRequest {
+            let value = CreateScheduleRequest {
                 name: f.required("name")?,
                 report_name: f.required("reportName")?,
                 description: f.required("description")?,
                 frequency: f.required("frequency")?,
                 granularity: f.required("granularity")?,
-                filter: f.optional("filter")?,
+                filter: f.optional("filter"),
                 format: f.required("format")?,
                 timezone: f.required("timezone")?,
-                pdf_cover_page: f.optional("pdfCoverPage")?,
+                pdf_cover_page: f.optional("pdfCoverPage"),
                 recipients: f.required("recipients")?,
-                active: f.optional("active")?,
-            })
+                active: f.optional("active"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "CreateScheduleRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CreateScheduleRequest"))
     }
 }
 impl CreateScheduleRequest {
@@ -628,7 +633,9 @@ impl serde::Serialize for UpdateScheduleRequest {
             w.optional("recipients", &v.recipients);
             w.optional("active", &v.active);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateScheduleRequest {
@@ -638,21 +645,24 @@ impl<'de> serde::Deserialize<'de> for UpdateScheduleRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpdateScheduleRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(UpdateScheduleRequest {
-                name: f.optional("name")?,
-                report_name: f.optional("reportName")?,
-                description: f.optional("description")?,
-                frequency: f.optional("frequency")?,
-                granularity: f.optional("granularity")?,
-                filter: f.optional("filter")?,
-                format: f.optional("format")?,
-                timezone: f.optional("timezone")?,
-                pdf_cover_page: f.optional("pdfCoverPage")?,
-                recipients: f.optional("recipients")?,
-                active: f.optional("active")?,
-            })
+            let value = UpdateScheduleRequest {
+                name: f.optional("name"),
+                report_name: f.optional("reportName"),
+                description: f.optional("description"),
+                frequency: f.optional("frequency"),
+                granularity: f.optional("granularity"),
+                filter: f.optional("filter"),
+                format: f.optional("format"),
+                timezone: f.optional("timezone"),
+                pdf_cover_page: f.optional("pdfCoverPage"),
+                recipients: f.optional("recipients"),
+                active: f.optional("active"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UpdateScheduleRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateScheduleRequest"))
     }
 }
 impl UpdateScheduleRequest {
@@ -769,7 +779,9 @@ impl serde::Serialize for ScheduleCreated {
             w.optional("timezone", &v.timezone);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScheduleCreated {
@@ -779,16 +791,19 @@ impl<'de> serde::Deserialize<'de> for ScheduleCreated {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ScheduleCreated, ruckus_one_runtime::object::FieldError> {
-            Ok(ScheduleCreated {
-                id: f.optional("id")?,
-                active: f.optional("active")?,
-                name: f.optional("name")?,
-                format: f.optional("format")?,
-                timezone: f.optional("timezone")?,
+            let value = ScheduleCreated {
+                id: f.optional("id"),
+                active: f.optional("active"),
+                name: f.optional("name"),
+                format: f.optional("format"),
+                timezone: f.optional("timezone"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ScheduleCreated", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ScheduleCreated"))
     }
 }
 impl ScheduleCreated {
@@ -905,7 +920,9 @@ impl serde::Serialize for ScheduleUpdated {
             w.optional("filter", &v.filter);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScheduleUpdated {
@@ -915,23 +932,26 @@ impl<'de> serde::Deserialize<'de> for ScheduleUpdated {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ScheduleUpdated, ruckus_one_runtime::object::FieldError> {
-            Ok(ScheduleUpdated {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                report_name: f.optional("reportName")?,
-                format: f.optional("format")?,
-                timezone: f.optional("timezone")?,
-                active: f.optional("active")?,
-                pdf_cover_page: f.optional("pdfCoverPage")?,
-                description: f.optional("description")?,
-                frequency: f.optional("frequency")?,
-                granularity: f.optional("granularity")?,
-                recipients: f.optional("recipients")?,
-                filter: f.optional("filter")?,
+            let value = ScheduleUpdated {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                report_name: f.optional("reportName"),
+                format: f.optional("format"),
+                timezone: f.optional("timezone"),
+                active: f.optional("active"),
+                pdf_cover_page: f.optional("pdfCoverPage"),
+                description: f.optional("description"),
+                frequency: f.optional("frequency"),
+                granularity: f.optional("granularity"),
+                recipients: f.optional("recipients"),
+                filter: f.optional("filter"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ScheduleUpdated", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ScheduleUpdated"))
     }
 }
 impl ScheduleUpdated {
@@ -1100,7 +1120,9 @@ impl serde::Serialize for Schedule {
             w.optional("pdfCoverPage", &v.pdf_cover_page);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Schedule {
@@ -1110,25 +1132,28 @@ impl<'de> serde::Deserialize<'de> for Schedule {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Schedule, ruckus_one_runtime::object::FieldError> {
-            Ok(Schedule {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                report_name: f.optional("reportName")?,
-                owner: f.optional("owner")?,
-                recipients: f.optional("recipients")?,
-                frequency: f.optional("frequency")?,
-                granularity: f.optional("granularity")?,
-                format: f.optional("format")?,
-                timezone: f.optional("timezone")?,
-                description: f.optional("description")?,
-                executed_at: f.optional("executedAt")?,
-                status: f.optional("status")?,
-                is_active: f.optional("isActive")?,
-                pdf_cover_page: f.optional("pdfCoverPage")?,
+            let value = Schedule {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                report_name: f.optional("reportName"),
+                owner: f.optional("owner"),
+                recipients: f.optional("recipients"),
+                frequency: f.optional("frequency"),
+                granularity: f.optional("granularity"),
+                format: f.optional("format"),
+                timezone: f.optional("timezone"),
+                description: f.optional("description"),
+                executed_at: f.optional("executedAt"),
+                status: f.optional("status"),
+                is_active: f.optional("isActive"),
+                pdf_cover_page: f.optional("pdfCoverPage"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Schedule", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Schedule"))
     }
 }
 impl Schedule {
@@ -1245,7 +1270,9 @@ impl serde::Serialize for ScheduleList {
             w.optional("result", &v.result);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScheduleList {
@@ -1255,12 +1282,15 @@ impl<'de> serde::Deserialize<'de> for ScheduleList {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ScheduleList, ruckus_one_runtime::object::FieldError> {
-            Ok(ScheduleList {
-                result: f.optional("result")?,
+            let value = ScheduleList {
+                result: f.optional("result"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ScheduleList", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ScheduleList"))
     }
 }
 impl ScheduleList {
@@ -1295,7 +1325,9 @@ impl serde::Serialize for ScheduleIds {
         fn fields(v: &ScheduleIds, w: &mut ruckus_one_runtime::object::Writer) {
             w.field("ids", &v.ids);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScheduleIds {
@@ -1305,11 +1337,13 @@ impl<'de> serde::Deserialize<'de> for ScheduleIds {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ScheduleIds, ruckus_one_runtime::object::FieldError> {
-            Ok(ScheduleIds {
+            let value = ScheduleIds {
                 ids: f.required("ids")?,
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ScheduleIds", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ScheduleIds"))
     }
 }
 impl ScheduleIds {
@@ -1339,7 +1373,9 @@ impl serde::Serialize for ScheduleBatchResult {
             w.optional("result", &v.result);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScheduleBatchResult {
@@ -1349,12 +1385,15 @@ impl<'de> serde::Deserialize<'de> for ScheduleBatchResult {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ScheduleBatchResult, ruckus_one_runtime::object::FieldError> {
-            Ok(ScheduleBatchResult {
-                result: f.optional("result")?,
+            let value = ScheduleBatchResult {
+                result: f.optional("result"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ScheduleBatchResult", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ScheduleBatchResult"))
     }
 }
 impl ScheduleBatchResult {

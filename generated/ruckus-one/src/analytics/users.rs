@@ -207,7 +207,9 @@ impl serde::Serialize for UserListItem {
             w.optional("invitation", &v.invitation);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UserListItem {
@@ -217,22 +219,25 @@ impl<'de> serde::Deserialize<'de> for UserListItem {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UserListItem, ruckus_one_runtime::object::FieldError> {
-            Ok(UserListItem {
-                id: f.optional("id")?,
-                first_name: f.optional("firstName")?,
-                last_name: f.optional("lastName")?,
-                email: f.optional("email")?,
-                tenant_id: f.optional("tenantId")?,
-                tenant_name: f.optional("tenantName")?,
-                role: f.optional("role")?,
-                resource_group_id: f.optional("resourceGroupId")?,
-                resource_group_name: f.optional("resourceGroupName")?,
-                type_: f.optional("type")?,
-                invitation: f.optional("invitation")?,
+            let value = UserListItem {
+                id: f.optional("id"),
+                first_name: f.optional("firstName"),
+                last_name: f.optional("lastName"),
+                email: f.optional("email"),
+                tenant_id: f.optional("tenantId"),
+                tenant_name: f.optional("tenantName"),
+                role: f.optional("role"),
+                resource_group_id: f.optional("resourceGroupId"),
+                resource_group_name: f.optional("resourceGroupName"),
+                type_: f.optional("type"),
+                invitation: f.optional("invitation"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UserListItem", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UserListItem"))
     }
 }
 impl UserListItem {
@@ -335,7 +340,9 @@ impl serde::Serialize for UserInvitation {
             w.optional("inviterUser", &v.inviter_user);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UserInvitation {
@@ -345,13 +352,16 @@ impl<'de> serde::Deserialize<'de> for UserInvitation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UserInvitation, ruckus_one_runtime::object::FieldError> {
-            Ok(UserInvitation {
-                state: f.optional("state")?,
-                inviter_user: f.optional("inviterUser")?,
+            let value = UserInvitation {
+                state: f.optional("state"),
+                inviter_user: f.optional("inviterUser"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UserInvitation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UserInvitation"))
     }
 }
 impl UserInvitation {
@@ -400,7 +410,9 @@ impl serde::Serialize for InviterUser {
             w.optional("lastName", &v.last_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for InviterUser {
@@ -410,13 +422,16 @@ impl<'de> serde::Deserialize<'de> for InviterUser {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<InviterUser, ruckus_one_runtime::object::FieldError> {
-            Ok(InviterUser {
-                first_name: f.optional("firstName")?,
-                last_name: f.optional("lastName")?,
+            let value = InviterUser {
+                first_name: f.optional("firstName"),
+                last_name: f.optional("lastName"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "InviterUser", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("InviterUser"))
     }
 }
 impl InviterUser {
@@ -495,7 +510,9 @@ impl serde::Serialize for User {
             w.optional("userResourceMappings", &v.user_resource_mappings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for User {
@@ -505,19 +522,22 @@ impl<'de> serde::Deserialize<'de> for User {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<User, ruckus_one_runtime::object::FieldError> {
-            Ok(User {
-                id: f.optional("id")?,
-                first_name: f.optional("firstName")?,
-                last_name: f.optional("lastName")?,
-                email: f.optional("email")?,
-                tenant_id: f.optional("tenantId")?,
-                is_support: f.optional("isSupport")?,
-                preferences: f.optional("preferences")?,
-                user_resource_mappings: f.optional("userResourceMappings")?,
+            let value = User {
+                id: f.optional("id"),
+                first_name: f.optional("firstName"),
+                last_name: f.optional("lastName"),
+                email: f.optional("email"),
+                tenant_id: f.optional("tenantId"),
+                is_support: f.optional("isSupport"),
+                preferences: f.optional("preferences"),
+                user_resource_mappings: f.optional("userResourceMappings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "User", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("User"))
     }
 }
 impl User {
@@ -606,7 +626,9 @@ impl serde::Serialize for UserResourceMapping {
             w.optional("resourceGroup", &v.resource_group);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UserResourceMapping {
@@ -616,13 +638,16 @@ impl<'de> serde::Deserialize<'de> for UserResourceMapping {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UserResourceMapping, ruckus_one_runtime::object::FieldError> {
-            Ok(UserResourceMapping {
-                role: f.optional("role")?,
-                resource_group: f.optional("resourceGroup")?,
+            let value = UserResourceMapping {
+                role: f.optional("role"),
+                resource_group: f.optional("resourceGroup"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UserResourceMapping", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UserResourceMapping"))
     }
 }
 impl UserResourceMapping {
@@ -686,7 +711,9 @@ impl serde::Serialize for AddInternalUserRequest {
             w.field("role", &v.role);
             w.field("swuId", &v.swu_id);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AddInternalUserRequest {
@@ -696,17 +723,15 @@ impl<'de> serde::Deserialize<'de> for AddInternalUserRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AddInternalUserRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(AddInternalUserRequest {
+            let value = AddInternalUserRequest {
                 resource_group_id: f.required("resourceGroupId")?,
                 role: f.required("role")?,
                 swu_id: f.required("swuId")?,
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AddInternalUserRequest",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AddInternalUserRequest"))
     }
 }
 impl AddInternalUserRequest {
@@ -756,7 +781,9 @@ impl serde::Serialize for InviteThirdPartyUserRequest {
             w.field("role", &v.role);
             w.optional("type", &v.type_);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for InviteThirdPartyUserRequest {
@@ -769,18 +796,17 @@ impl<'de> serde::Deserialize<'de> for InviteThirdPartyUserRequest {
             InviteThirdPartyUserRequest,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(InviteThirdPartyUserRequest {
+            let value = InviteThirdPartyUserRequest {
                 email: f.required("email")?,
                 resource_group_id: f.required("resourceGroupId")?,
                 role: f.required("role")?,
-                type_: f.optional("type")?,
-            })
+                type_: f.optional("type"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "InviteThirdPartyUserRequest",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("InviteThirdPartyUserRequest"))
     }
 }
 impl InviteThirdPartyUserRequest {
@@ -842,7 +868,9 @@ impl serde::Serialize for InvitedUser {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for InvitedUser {
@@ -852,16 +880,19 @@ impl<'de> serde::Deserialize<'de> for InvitedUser {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<InvitedUser, ruckus_one_runtime::object::FieldError> {
-            Ok(InvitedUser {
-                invited_user_id: f.optional("invitedUserId")?,
-                email: f.optional("email")?,
-                resource_group_id: f.optional("resourceGroupId")?,
-                role: f.optional("role")?,
-                type_: f.optional("type")?,
+            let value = InvitedUser {
+                invited_user_id: f.optional("invitedUserId"),
+                email: f.optional("email"),
+                resource_group_id: f.optional("resourceGroupId"),
+                role: f.optional("role"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "InvitedUser", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("InvitedUser"))
     }
 }
 impl InvitedUser {
@@ -926,7 +957,9 @@ impl serde::Serialize for UpdateUserRequest {
             w.field("resourceGroupId", &v.resource_group_id);
             w.field("role", &v.role);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateUserRequest {
@@ -936,12 +969,14 @@ impl<'de> serde::Deserialize<'de> for UpdateUserRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpdateUserRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(UpdateUserRequest {
+            let value = UpdateUserRequest {
                 resource_group_id: f.required("resourceGroupId")?,
                 role: f.required("role")?,
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UpdateUserRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateUserRequest"))
     }
 }
 impl UpdateUserRequest {

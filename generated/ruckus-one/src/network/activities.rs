@@ -61,7 +61,9 @@ impl serde::Serialize for Activity {
             w.optional("endDatetime", &v.end_datetime);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Activity {
@@ -71,19 +73,22 @@ impl<'de> serde::Deserialize<'de> for Activity {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Activity, ruckus_one_runtime::object::FieldError> {
-            Ok(Activity {
-                request_id: f.optional("requestId")?,
-                status: f.optional("status")?,
-                use_case: f.optional("useCase")?,
-                error: f.optional("error")?,
-                suggestion: f.optional("suggestion")?,
-                steps: f.optional("steps")?,
-                start_datetime: f.optional("startDatetime")?,
-                end_datetime: f.optional("endDatetime")?,
+            let value = Activity {
+                request_id: f.optional("requestId"),
+                status: f.optional("status"),
+                use_case: f.optional("useCase"),
+                error: f.optional("error"),
+                suggestion: f.optional("suggestion"),
+                steps: f.optional("steps"),
+                start_datetime: f.optional("startDatetime"),
+                end_datetime: f.optional("endDatetime"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Activity", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Activity"))
     }
 }
 impl Activity {
@@ -236,7 +241,9 @@ impl serde::Serialize for ActivityQuery {
             w.optional("pageSize", &v.page_size);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ActivityQuery {
@@ -246,14 +253,17 @@ impl<'de> serde::Deserialize<'de> for ActivityQuery {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ActivityQuery, ruckus_one_runtime::object::FieldError> {
-            Ok(ActivityQuery {
-                filters: f.optional("filters")?,
-                page: f.optional("page")?,
-                page_size: f.optional("pageSize")?,
+            let value = ActivityQuery {
+                filters: f.optional("filters"),
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ActivityQuery", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ActivityQuery"))
     }
 }
 impl ActivityQuery {
@@ -302,7 +312,9 @@ impl serde::Serialize for ActivityQueryFilters {
         fn fields(v: &ActivityQueryFilters, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("id", &v.id);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ActivityQueryFilters {
@@ -312,11 +324,14 @@ impl<'de> serde::Deserialize<'de> for ActivityQueryFilters {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ActivityQueryFilters, ruckus_one_runtime::object::FieldError> {
-            Ok(ActivityQueryFilters {
-                id: f.optional("id")?,
-            })
+            let value = ActivityQueryFilters {
+                id: f.optional("id"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ActivityQueryFilters", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ActivityQueryFilters"))
     }
 }
 impl ActivityQueryFilters {

@@ -40,7 +40,9 @@ impl serde::Serialize for AsyncResult {
             w.optional("response", &v.response);
             w.optional("id", &v.id);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AsyncResult {
@@ -50,14 +52,17 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AsyncResult, ruckus_one_runtime::object::FieldError> {
-            Ok(AsyncResult {
-                links: f.optional("links")?,
+            let value = AsyncResult {
+                links: f.optional("links"),
                 request_id: f.required("requestId")?,
-                response: f.optional("response")?,
-                id: f.optional("id")?,
-            })
+                response: f.optional("response"),
+                id: f.optional("id"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AsyncResult", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AsyncResult"))
     }
 }
 impl AsyncResult {
@@ -139,7 +144,9 @@ impl serde::Serialize for AsyncResultLink {
             w.optional("title", &v.title);
             w.optional("type", &v.type_);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AsyncResultLink {
@@ -149,18 +156,21 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AsyncResultLink, ruckus_one_runtime::object::FieldError> {
-            Ok(AsyncResultLink {
-                deprecation: f.optional("deprecation")?,
-                href: f.optional("href")?,
-                hreflang: f.optional("hreflang")?,
-                name: f.optional("name")?,
-                profile: f.optional("profile")?,
-                templated: f.optional("templated")?,
-                title: f.optional("title")?,
-                type_: f.optional("type")?,
-            })
+            let value = AsyncResultLink {
+                deprecation: f.optional("deprecation"),
+                href: f.optional("href"),
+                hreflang: f.optional("hreflang"),
+                name: f.optional("name"),
+                profile: f.optional("profile"),
+                templated: f.optional("templated"),
+                title: f.optional("title"),
+                type_: f.optional("type"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AsyncResultLink", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AsyncResultLink"))
     }
 }
 impl AsyncResultLink {
@@ -251,7 +261,9 @@ impl serde::Serialize for PagingInfo {
             w.optional("pageSize", &v.page_size);
             w.optional("pageCount", &v.page_count);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagingInfo {
@@ -261,14 +273,17 @@ impl<'de> serde::Deserialize<'de> for PagingInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PagingInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(PagingInfo {
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                page_size: f.optional("pageSize")?,
-                page_count: f.optional("pageCount")?,
-            })
+            let value = PagingInfo {
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                page_count: f.optional("pageCount"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PagingInfo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PagingInfo"))
     }
 }
 impl PagingInfo {
@@ -335,7 +350,9 @@ impl serde::Serialize for PagedResult {
             w.optional("content", &v.content);
             w.optional("data", &v.data);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PagedResult {
@@ -345,14 +362,17 @@ impl<'de> serde::Deserialize<'de> for PagedResult {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PagedResult, ruckus_one_runtime::object::FieldError> {
-            Ok(PagedResult {
-                paging: f.optional("paging")?,
-                links: f.optional("_links")?,
-                content: f.optional("content")?,
-                data: f.optional("data")?,
-            })
+            let value = PagedResult {
+                paging: f.optional("paging"),
+                links: f.optional("_links"),
+                content: f.optional("content"),
+                data: f.optional("data"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PagedResult", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PagedResult"))
     }
 }
 impl PagedResult {
@@ -459,7 +479,9 @@ impl serde::Serialize for LegacyPage {
             w.optional("pageable", &v.pageable);
             w.optional("empty", &v.empty);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LegacyPage {
@@ -469,20 +491,23 @@ impl<'de> serde::Deserialize<'de> for LegacyPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LegacyPage, ruckus_one_runtime::object::FieldError> {
-            Ok(LegacyPage {
-                total_elements: f.optional("totalElements")?,
-                total_pages: f.optional("totalPages")?,
-                size: f.optional("size")?,
-                number: f.optional("number")?,
-                sort: f.optional("sort")?,
-                first: f.optional("first")?,
-                last: f.optional("last")?,
-                number_of_elements: f.optional("numberOfElements")?,
-                pageable: f.optional("pageable")?,
-                empty: f.optional("empty")?,
-            })
+            let value = LegacyPage {
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                number: f.optional("number"),
+                sort: f.optional("sort"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                number_of_elements: f.optional("numberOfElements"),
+                pageable: f.optional("pageable"),
+                empty: f.optional("empty"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LegacyPage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LegacyPage"))
     }
 }
 impl LegacyPage {
@@ -668,7 +693,9 @@ impl serde::Serialize for QueryRequest {
             w.optional("sortByCountField", &v.sort_by_count_field);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryRequest {
@@ -678,20 +705,23 @@ impl<'de> serde::Deserialize<'de> for QueryRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<QueryRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(QueryRequest {
-                page: f.optional("page")?,
-                page_size: f.optional("pageSize")?,
-                sort_field: f.optional("sortField")?,
-                sort_order: f.optional("sortOrder")?,
-                search_string: f.optional("searchString")?,
-                search_target_fields: f.optional("searchTargetFields")?,
-                filters: f.optional("filters")?,
-                fields: f.optional("fields")?,
-                sort_by_count_field: f.optional("sortByCountField")?,
+            let value = QueryRequest {
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
+                search_string: f.optional("searchString"),
+                search_target_fields: f.optional("searchTargetFields"),
+                filters: f.optional("filters"),
+                fields: f.optional("fields"),
+                sort_by_count_field: f.optional("sortByCountField"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "QueryRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryRequest"))
     }
 }
 impl QueryRequest {
@@ -787,7 +817,9 @@ impl serde::Serialize for QueryResult {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResult {
@@ -797,14 +829,17 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<QueryResult, ruckus_one_runtime::object::FieldError> {
-            Ok(QueryResult {
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                data: f.optional("data")?,
+            let value = QueryResult {
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "QueryResult", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResult"))
     }
 }
 impl QueryResult {
@@ -860,7 +895,9 @@ impl serde::Serialize for ConfigurationErrorBody {
             w.optional("requestId", &v.request_id);
             w.optional("errors", &v.errors);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
@@ -870,16 +907,15 @@ impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ConfigurationErrorBody, ruckus_one_runtime::object::FieldError> {
-            Ok(ConfigurationErrorBody {
-                request_id: f.optional("requestId")?,
-                errors: f.optional("errors")?,
-            })
+            let value = ConfigurationErrorBody {
+                request_id: f.optional("requestId"),
+                errors: f.optional("errors"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ConfigurationErrorBody",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ConfigurationErrorBody"))
     }
 }
 impl ConfigurationErrorBody {
@@ -936,7 +972,9 @@ impl serde::Serialize for ConfigurationError {
             w.optional("reason", &v.reason);
             w.optional("suggestion", &v.suggestion);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigurationError {
@@ -946,14 +984,17 @@ impl<'de> serde::Deserialize<'de> for ConfigurationError {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ConfigurationError, ruckus_one_runtime::object::FieldError> {
-            Ok(ConfigurationError {
-                code: f.optional("code")?,
-                message: f.optional("message")?,
-                reason: f.optional("reason")?,
-                suggestion: f.optional("suggestion")?,
-            })
+            let value = ConfigurationError {
+                code: f.optional("code"),
+                message: f.optional("message"),
+                reason: f.optional("reason"),
+                suggestion: f.optional("suggestion"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ConfigurationError", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ConfigurationError"))
     }
 }
 impl ConfigurationError {
@@ -1023,7 +1064,9 @@ impl serde::Serialize for EntitlementErrorBody {
             w.optional("suggestion", &v.suggestion);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EntitlementErrorBody {
@@ -1033,15 +1076,18 @@ impl<'de> serde::Deserialize<'de> for EntitlementErrorBody {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EntitlementErrorBody, ruckus_one_runtime::object::FieldError> {
-            Ok(EntitlementErrorBody {
-                code: f.optional("code")?,
-                message: f.optional("message")?,
-                reason: f.optional("reason")?,
-                suggestion: f.optional("suggestion")?,
+            let value = EntitlementErrorBody {
+                code: f.optional("code"),
+                message: f.optional("message"),
+                reason: f.optional("reason"),
+                suggestion: f.optional("suggestion"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EntitlementErrorBody", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EntitlementErrorBody"))
     }
 }
 impl EntitlementErrorBody {
@@ -1114,7 +1160,9 @@ impl serde::Serialize for IdentityErrorBody {
             w.optional("debugMessage", &v.debug_message);
             w.optional("subErrors", &v.sub_errors);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityErrorBody {
@@ -1124,15 +1172,18 @@ impl<'de> serde::Deserialize<'de> for IdentityErrorBody {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IdentityErrorBody, ruckus_one_runtime::object::FieldError> {
-            Ok(IdentityErrorBody {
-                status: f.optional("status")?,
-                timestamp: f.optional("timestamp")?,
-                message: f.optional("message")?,
-                debug_message: f.optional("debugMessage")?,
-                sub_errors: f.optional("subErrors")?,
-            })
+            let value = IdentityErrorBody {
+                status: f.optional("status"),
+                timestamp: f.optional("timestamp"),
+                message: f.optional("message"),
+                debug_message: f.optional("debugMessage"),
+                sub_errors: f.optional("subErrors"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "IdentityErrorBody", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityErrorBody"))
     }
 }
 impl IdentityErrorBody {
@@ -1573,7 +1624,9 @@ impl serde::Serialize for AaaServer {
             w.optional("authPort", &v.auth_port);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaServer {
@@ -1583,21 +1636,24 @@ impl<'de> serde::Deserialize<'de> for AaaServer {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AaaServer, ruckus_one_runtime::object::FieldError> {
-            Ok(AaaServer {
-                name: f.optional("name")?,
-                username: f.optional("username")?,
-                password: f.optional("password")?,
-                purpose: f.optional("purpose")?,
-                level: f.optional("level")?,
-                server_type: f.optional("serverType")?,
-                secret: f.optional("secret")?,
-                ip: f.optional("ip")?,
-                acct_port: f.optional("acctPort")?,
-                auth_port: f.optional("authPort")?,
+            let value = AaaServer {
+                name: f.optional("name"),
+                username: f.optional("username"),
+                password: f.optional("password"),
+                purpose: f.optional("purpose"),
+                level: f.optional("level"),
+                server_type: f.optional("serverType"),
+                secret: f.optional("secret"),
+                ip: f.optional("ip"),
+                acct_port: f.optional("acctPort"),
+                auth_port: f.optional("authPort"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AaaServer", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AaaServer"))
     }
 }
 impl AaaServer {
@@ -1752,7 +1808,9 @@ impl serde::Serialize for AaaServerBo {
             w.optional("authEnable", &v.auth_enable);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaServerBo {
@@ -1762,24 +1820,27 @@ impl<'de> serde::Deserialize<'de> for AaaServerBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AaaServerBo, ruckus_one_runtime::object::FieldError> {
-            Ok(AaaServerBo {
-                id: f.optional("id")?,
-                acct_port: f.optional("acctPort")?,
-                auth_port: f.optional("authPort")?,
-                ip: f.optional("ip")?,
-                level: f.optional("level")?,
-                name: f.optional("name")?,
-                password: f.optional("password")?,
-                encrypted_password: f.optional("encryptedPassword")?,
-                purpose: f.optional("purpose")?,
-                secret: f.optional("secret")?,
-                server_type: f.optional("serverType")?,
-                username: f.optional("username")?,
-                auth_enable: f.optional("authEnable")?,
+            let value = AaaServerBo {
+                id: f.optional("id"),
+                acct_port: f.optional("acctPort"),
+                auth_port: f.optional("authPort"),
+                ip: f.optional("ip"),
+                level: f.optional("level"),
+                name: f.optional("name"),
+                password: f.optional("password"),
+                encrypted_password: f.optional("encryptedPassword"),
+                purpose: f.optional("purpose"),
+                secret: f.optional("secret"),
+                server_type: f.optional("serverType"),
+                username: f.optional("username"),
+                auth_enable: f.optional("authEnable"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AaaServerBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AaaServerBo"))
     }
 }
 impl AaaServerBo {
@@ -2362,7 +2423,9 @@ impl serde::Serialize for AaaServerV1 {
             w.optional("aaaServerViewList", &v.aaa_server_view_list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaServerV1 {
@@ -2372,25 +2435,28 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AaaServerV1, ruckus_one_runtime::object::FieldError> {
-            Ok(AaaServerV1 {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                username: f.optional("username")?,
-                password: f.optional("password")?,
-                purpose: f.optional("purpose")?,
-                level: f.optional("level")?,
-                server_type: f.optional("serverType")?,
-                secret: f.optional("secret")?,
-                ip: f.optional("ip")?,
-                acct_port: f.optional("acctPort")?,
-                auth_port: f.optional("authPort")?,
-                switch_count_in_venue: f.optional("switchCountInVenue")?,
-                synced_password_switch_count: f.optional("syncedPasswordSwitchCount")?,
-                aaa_server_view_list: f.optional("aaaServerViewList")?,
+            let value = AaaServerV1 {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                username: f.optional("username"),
+                password: f.optional("password"),
+                purpose: f.optional("purpose"),
+                level: f.optional("level"),
+                server_type: f.optional("serverType"),
+                secret: f.optional("secret"),
+                ip: f.optional("ip"),
+                acct_port: f.optional("acctPort"),
+                auth_port: f.optional("authPort"),
+                switch_count_in_venue: f.optional("switchCountInVenue"),
+                synced_password_switch_count: f.optional("syncedPasswordSwitchCount"),
+                aaa_server_view_list: f.optional("aaaServerViewList"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AaaServerV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AaaServerV1"))
     }
 }
 impl AaaServerV1 {
@@ -2718,7 +2784,9 @@ impl serde::Serialize for AaaSettingResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
@@ -2728,13 +2796,16 @@ impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AaaSettingResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(AaaSettingResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = AaaSettingResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AaaSettingResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AaaSettingResponse"))
     }
 }
 impl AaaSettingResponse {
@@ -2893,7 +2964,9 @@ impl serde::Serialize for AaaSettingView {
             w.optional("acctExecThirdServer", &v.acct_exec_third_server);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaSettingView {
@@ -2903,35 +2976,38 @@ impl<'de> serde::Deserialize<'de> for AaaSettingView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AaaSettingView, ruckus_one_runtime::object::FieldError> {
-            Ok(AaaSettingView {
-                id: f.optional("id")?,
-                authn_enabled_ssh: f.optional("authnEnabledSsh")?,
-                authn_first_pref: f.optional("authnFirstPref")?,
-                authn_second_pref: f.optional("authnSecondPref")?,
-                authn_third_pref: f.optional("authnThirdPref")?,
-                authn_fourth_pref: f.optional("authnFourthPref")?,
-                authz_enabled_command: f.optional("authzEnabledCommand")?,
-                authz_enabled_exec: f.optional("authzEnabledExec")?,
-                authz_commons_level: f.optional("authzCommonsLevel")?,
-                authz_commons_first_server: f.optional("authzCommonsFirstServer")?,
-                authz_commons_second_server: f.optional("authzCommonsSecondServer")?,
-                authz_commons_third_server: f.optional("authzCommonsThirdServer")?,
-                authz_exec_first_server: f.optional("authzExecFirstServer")?,
-                authz_exec_second_server: f.optional("authzExecSecondServer")?,
-                authz_exec_third_server: f.optional("authzExecThirdServer")?,
-                acct_enabled_command: f.optional("acctEnabledCommand")?,
-                acct_enabled_exec: f.optional("acctEnabledExec")?,
-                acct_commons_level: f.optional("acctCommonsLevel")?,
-                acct_commons_first_server: f.optional("acctCommonsFirstServer")?,
-                acct_commons_second_server: f.optional("acctCommonsSecondServer")?,
-                acct_commons_third_server: f.optional("acctCommonsThirdServer")?,
-                acct_exec_first_server: f.optional("acctExecFirstServer")?,
-                acct_exec_second_server: f.optional("acctExecSecondServer")?,
-                acct_exec_third_server: f.optional("acctExecThirdServer")?,
+            let value = AaaSettingView {
+                id: f.optional("id"),
+                authn_enabled_ssh: f.optional("authnEnabledSsh"),
+                authn_first_pref: f.optional("authnFirstPref"),
+                authn_second_pref: f.optional("authnSecondPref"),
+                authn_third_pref: f.optional("authnThirdPref"),
+                authn_fourth_pref: f.optional("authnFourthPref"),
+                authz_enabled_command: f.optional("authzEnabledCommand"),
+                authz_enabled_exec: f.optional("authzEnabledExec"),
+                authz_commons_level: f.optional("authzCommonsLevel"),
+                authz_commons_first_server: f.optional("authzCommonsFirstServer"),
+                authz_commons_second_server: f.optional("authzCommonsSecondServer"),
+                authz_commons_third_server: f.optional("authzCommonsThirdServer"),
+                authz_exec_first_server: f.optional("authzExecFirstServer"),
+                authz_exec_second_server: f.optional("authzExecSecondServer"),
+                authz_exec_third_server: f.optional("authzExecThirdServer"),
+                acct_enabled_command: f.optional("acctEnabledCommand"),
+                acct_enabled_exec: f.optional("acctEnabledExec"),
+                acct_commons_level: f.optional("acctCommonsLevel"),
+                acct_commons_first_server: f.optional("acctCommonsFirstServer"),
+                acct_commons_second_server: f.optional("acctCommonsSecondServer"),
+                acct_commons_third_server: f.optional("acctCommonsThirdServer"),
+                acct_exec_first_server: f.optional("acctExecFirstServer"),
+                acct_exec_second_server: f.optional("acctExecSecondServer"),
+                acct_exec_third_server: f.optional("acctExecThirdServer"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AaaSettingView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AaaSettingView"))
     }
 }
 impl AaaSettingView {
@@ -3132,7 +3208,9 @@ impl serde::Serialize for AclBo {
             w.optional("uniqueName", &v.unique_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AclBo {
@@ -3142,17 +3220,20 @@ impl<'de> serde::Deserialize<'de> for AclBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AclBo, ruckus_one_runtime::object::FieldError> {
-            Ok(AclBo {
-                id: f.optional("id")?,
-                switch_id: f.optional("switchId")?,
-                name: f.optional("name")?,
-                acl_type: f.optional("aclType")?,
-                acl_rules: f.optional("aclRules")?,
-                unique_name: f.optional("uniqueName")?,
+            let value = AclBo {
+                id: f.optional("id"),
+                switch_id: f.optional("switchId"),
+                name: f.optional("name"),
+                acl_type: f.optional("aclType"),
+                acl_rules: f.optional("aclRules"),
+                unique_name: f.optional("uniqueName"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AclBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AclBo"))
     }
 }
 impl AclBo {
@@ -3334,7 +3415,9 @@ impl serde::Serialize for AclRuleBo {
             w.optional("typeIp", &v.type_ip);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AclRuleBo {
@@ -3344,23 +3427,26 @@ impl<'de> serde::Deserialize<'de> for AclRuleBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AclRuleBo, ruckus_one_runtime::object::FieldError> {
-            Ok(AclRuleBo {
-                id: f.optional("id")?,
-                sequence: f.optional("sequence")?,
-                action: f.optional("action")?,
-                protocol: f.optional("protocol")?,
-                source: f.optional("source")?,
-                source_port: f.optional("sourcePort")?,
-                destination: f.optional("destination")?,
-                destination_port: f.optional("destinationPort")?,
-                dscp_matching: f.optional("dscpMatching")?,
-                dscp_marking: f.optional("dscpMarking")?,
-                internal_priority: f.optional("internalPriority")?,
-                type_ip: f.optional("typeIp")?,
+            let value = AclRuleBo {
+                id: f.optional("id"),
+                sequence: f.optional("sequence"),
+                action: f.optional("action"),
+                protocol: f.optional("protocol"),
+                source: f.optional("source"),
+                source_port: f.optional("sourcePort"),
+                destination: f.optional("destination"),
+                destination_port: f.optional("destinationPort"),
+                dscp_matching: f.optional("dscpMatching"),
+                dscp_marking: f.optional("dscpMarking"),
+                internal_priority: f.optional("internalPriority"),
+                type_ip: f.optional("typeIp"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AclRuleBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AclRuleBo"))
     }
 }
 impl AclRuleBo {
@@ -3632,7 +3718,9 @@ impl serde::Serialize for AclRuleView {
             w.optional("internalPriority", &v.internal_priority);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AclRuleView {
@@ -3642,22 +3730,25 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AclRuleView, ruckus_one_runtime::object::FieldError> {
-            Ok(AclRuleView {
-                id: f.optional("id")?,
-                sequence: f.optional("sequence")?,
-                action: f.optional("action")?,
-                destination: f.optional("destination")?,
-                destination_port: f.optional("destinationPort")?,
-                protocol: f.optional("protocol")?,
-                source: f.optional("source")?,
-                source_port: f.optional("sourcePort")?,
-                dscp_matching: f.optional("dscpMatching")?,
-                dscp_marking: f.optional("dscpMarking")?,
-                internal_priority: f.optional("internalPriority")?,
+            let value = AclRuleView {
+                id: f.optional("id"),
+                sequence: f.optional("sequence"),
+                action: f.optional("action"),
+                destination: f.optional("destination"),
+                destination_port: f.optional("destinationPort"),
+                protocol: f.optional("protocol"),
+                source: f.optional("source"),
+                source_port: f.optional("sourcePort"),
+                dscp_matching: f.optional("dscpMatching"),
+                dscp_marking: f.optional("dscpMarking"),
+                internal_priority: f.optional("internalPriority"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AclRuleView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AclRuleView"))
     }
 }
 impl AclRuleView {
@@ -3893,7 +3984,9 @@ impl serde::Serialize for AclView {
             w.optional("aclViewList", &v.acl_view_list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AclView {
@@ -3903,16 +3996,19 @@ impl<'de> serde::Deserialize<'de> for AclView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AclView, ruckus_one_runtime::object::FieldError> {
-            Ok(AclView {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                acl_type: f.optional("aclType")?,
-                acl_rules: f.optional("aclRules")?,
-                acl_view_list: f.optional("aclViewList")?,
+            let value = AclView {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                acl_type: f.optional("aclType"),
+                acl_rules: f.optional("aclRules"),
+                acl_view_list: f.optional("aclViewList"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AclView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AclView"))
     }
 }
 impl AclView {
@@ -4046,7 +4142,9 @@ impl serde::Serialize for AcxCliTemplateVariableBo {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
@@ -4056,18 +4154,17 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AcxCliTemplateVariableBo, ruckus_one_runtime::object::FieldError> {
-            Ok(AcxCliTemplateVariableBo {
-                name: f.optional("name")?,
-                value: f.optional("value")?,
-                type_: f.optional("type")?,
+            let value = AcxCliTemplateVariableBo {
+                name: f.optional("name"),
+                value: f.optional("value"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AcxCliTemplateVariableBo",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateVariableBo"))
     }
 }
 impl AcxCliTemplateVariableBo {
@@ -4214,7 +4311,9 @@ impl serde::Serialize for AcxCliTemplateVariableView {
             w.optional("subMask", &v.sub_mask);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
@@ -4224,23 +4323,22 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AcxCliTemplateVariableView, ruckus_one_runtime::object::FieldError> {
-            Ok(AcxCliTemplateVariableView {
-                name: f.optional("name")?,
-                type_: f.optional("type")?,
-                value: f.optional("value")?,
-                range_start: f.optional("rangeStart")?,
-                range_end: f.optional("rangeEnd")?,
-                ip_address_start: f.optional("ipAddressStart")?,
-                ip_address_end: f.optional("ipAddressEnd")?,
-                sub_mask: f.optional("subMask")?,
+            let value = AcxCliTemplateVariableView {
+                name: f.optional("name"),
+                type_: f.optional("type"),
+                value: f.optional("value"),
+                range_start: f.optional("rangeStart"),
+                range_end: f.optional("rangeEnd"),
+                ip_address_start: f.optional("ipAddressStart"),
+                ip_address_end: f.optional("ipAddressEnd"),
+                sub_mask: f.optional("subMask"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AcxCliTemplateVariableView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateVariableView"))
     }
 }
 impl AcxCliTemplateVariableView {
@@ -4415,7 +4513,9 @@ impl serde::Serialize for AcxVenueCliTemplateBo {
             w.optional("customizedSerialSet", &v.customized_serial_set);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
@@ -4425,18 +4525,21 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AcxVenueCliTemplateBo, ruckus_one_runtime::object::FieldError> {
-            Ok(AcxVenueCliTemplateBo {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                cli: f.optional("cli")?,
-                switch_models: f.optional("switchModels")?,
-                variables: f.optional("variables")?,
-                overwrite: f.optional("overwrite")?,
-                customized_serial_set: f.optional("customizedSerialSet")?,
+            let value = AcxVenueCliTemplateBo {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                cli: f.optional("cli"),
+                switch_models: f.optional("switchModels"),
+                variables: f.optional("variables"),
+                overwrite: f.optional("overwrite"),
+                customized_serial_set: f.optional("customizedSerialSet"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AcxVenueCliTemplateBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateBo"))
     }
 }
 impl AcxVenueCliTemplateBo {
@@ -4541,7 +4644,9 @@ impl serde::Serialize for AcxVenueCliTemplateView {
             w.optional("overwrite", &v.overwrite);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
@@ -4551,21 +4656,20 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AcxVenueCliTemplateView, ruckus_one_runtime::object::FieldError> {
-            Ok(AcxVenueCliTemplateView {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                cli: f.optional("cli")?,
-                switch_models: f.optional("switchModels")?,
-                variables: f.optional("variables")?,
-                overwrite: f.optional("overwrite")?,
+            let value = AcxVenueCliTemplateView {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                cli: f.optional("cli"),
+                switch_models: f.optional("switchModels"),
+                variables: f.optional("variables"),
+                overwrite: f.optional("overwrite"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AcxVenueCliTemplateView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateView"))
     }
 }
 impl AcxVenueCliTemplateView {
@@ -4664,7 +4768,9 @@ impl serde::Serialize for AcxVenueCliTemplateViewV1 {
             w.optional("overwrite", &v.overwrite);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
@@ -4674,21 +4780,20 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AcxVenueCliTemplateViewV1, ruckus_one_runtime::object::FieldError> {
-            Ok(AcxVenueCliTemplateViewV1 {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                cli: f.optional("cli")?,
-                switch_models: f.optional("switchModels")?,
-                variables: f.optional("variables")?,
-                overwrite: f.optional("overwrite")?,
+            let value = AcxVenueCliTemplateViewV1 {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                cli: f.optional("cli"),
+                switch_models: f.optional("switchModels"),
+                variables: f.optional("variables"),
+                overwrite: f.optional("overwrite"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AcxVenueCliTemplateViewV1",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateViewV1"))
     }
 }
 impl AcxVenueCliTemplateViewV1 {
@@ -4784,7 +4889,9 @@ impl serde::Serialize for ApCreation {
             w.optional("tags", &v.tags);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApCreation {
@@ -4794,17 +4901,20 @@ impl<'de> serde::Deserialize<'de> for ApCreation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApCreation, ruckus_one_runtime::object::FieldError> {
-            Ok(ApCreation {
-                description: f.optional("description")?,
-                device_gps: f.optional("deviceGps")?,
-                model: f.optional("model")?,
+            let value = ApCreation {
+                description: f.optional("description"),
+                device_gps: f.optional("deviceGps"),
+                model: f.optional("model"),
                 name: f.required("name")?,
                 serial_number: f.required("serialNumber")?,
-                tags: f.optional("tags")?,
+                tags: f.optional("tags"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApCreation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApCreation"))
     }
 }
 impl ApCreation {
@@ -4902,7 +5012,9 @@ impl serde::Serialize for CapabilitiesLanPort {
             w.optional("vlanMembers", &v.vlan_members);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
@@ -4912,20 +5024,23 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CapabilitiesLanPort, ruckus_one_runtime::object::FieldError> {
-            Ok(CapabilitiesLanPort {
-                default_type: f.optional("defaultType")?,
-                display_label: f.optional("displayLabel")?,
-                id: f.optional("id")?,
-                is_poe_out_port: f.optional("isPoeOutPort")?,
-                is_poe_port: f.optional("isPoePort")?,
-                support_disable: f.optional("supportDisable")?,
-                trunk_port_only: f.optional("trunkPortOnly")?,
-                untag_id: f.optional("untagId")?,
-                vlan_members: f.optional("vlanMembers")?,
+            let value = CapabilitiesLanPort {
+                default_type: f.optional("defaultType"),
+                display_label: f.optional("displayLabel"),
+                id: f.optional("id"),
+                is_poe_out_port: f.optional("isPoeOutPort"),
+                is_poe_port: f.optional("isPoePort"),
+                support_disable: f.optional("supportDisable"),
+                trunk_port_only: f.optional("trunkPortOnly"),
+                untag_id: f.optional("untagId"),
+                vlan_members: f.optional("vlanMembers"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "CapabilitiesLanPort", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CapabilitiesLanPort"))
     }
 }
 impl CapabilitiesLanPort {
@@ -5024,7 +5139,9 @@ impl serde::Serialize for CliTemplateVariableBo {
             w.optional("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
@@ -5034,14 +5151,17 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CliTemplateVariableBo, ruckus_one_runtime::object::FieldError> {
-            Ok(CliTemplateVariableBo {
-                name: f.optional("name")?,
-                type_: f.optional("type")?,
-                value: f.optional("value")?,
+            let value = CliTemplateVariableBo {
+                name: f.optional("name"),
+                type_: f.optional("type"),
+                value: f.optional("value"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "CliTemplateVariableBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CliTemplateVariableBo"))
     }
 }
 impl CliTemplateVariableBo {
@@ -5155,7 +5275,9 @@ impl serde::Serialize for DeviceGps {
             w.optional("longitude", &v.longitude);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DeviceGps {
@@ -5165,13 +5287,16 @@ impl<'de> serde::Deserialize<'de> for DeviceGps {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DeviceGps, ruckus_one_runtime::object::FieldError> {
-            Ok(DeviceGps {
-                latitude: f.optional("latitude")?,
-                longitude: f.optional("longitude")?,
+            let value = DeviceGps {
+                latitude: f.optional("latitude"),
+                longitude: f.optional("longitude"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DeviceGps", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DeviceGps"))
     }
 }
 impl DeviceGps {
@@ -5220,7 +5345,9 @@ impl serde::Serialize for EmptyResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EmptyResponse {
@@ -5230,13 +5357,16 @@ impl<'de> serde::Deserialize<'de> for EmptyResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EmptyResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(EmptyResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = EmptyResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EmptyResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EmptyResponse"))
     }
 }
 impl EmptyResponse {
@@ -5280,7 +5410,9 @@ impl serde::Serialize for EmptyView {
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EmptyView {
@@ -5290,12 +5422,15 @@ impl<'de> serde::Deserialize<'de> for EmptyView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EmptyView, ruckus_one_runtime::object::FieldError> {
-            Ok(EmptyView {
-                id: f.optional("id")?,
+            let value = EmptyView {
+                id: f.optional("id"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EmptyView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EmptyView"))
     }
 }
 impl EmptyView {
@@ -5333,7 +5468,9 @@ impl serde::Serialize for EntityId {
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EntityId {
@@ -5343,12 +5480,15 @@ impl<'de> serde::Deserialize<'de> for EntityId {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EntityId, ruckus_one_runtime::object::FieldError> {
-            Ok(EntityId {
-                id: f.optional("id")?,
+            let value = EntityId {
+                id: f.optional("id"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EntityId", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EntityId"))
     }
 }
 impl EntityId {
@@ -5394,7 +5534,9 @@ impl serde::Serialize for EntityIdOperationResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
@@ -5404,17 +5546,16 @@ impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EntityIdOperationResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(EntityIdOperationResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = EntityIdOperationResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EntityIdOperationResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EntityIdOperationResponse"))
     }
 }
 impl EntityIdOperationResponse {
@@ -5483,7 +5624,9 @@ impl serde::Serialize for ExternalAntenna {
             w.optional("supportDisable", &v.support_disable);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ExternalAntenna {
@@ -5493,17 +5636,20 @@ impl<'de> serde::Deserialize<'de> for ExternalAntenna {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ExternalAntenna, ruckus_one_runtime::object::FieldError> {
-            Ok(ExternalAntenna {
-                coupled: f.optional("coupled")?,
-                enable24_g: f.optional("enable24G")?,
-                enable50_g: f.optional("enable50G")?,
-                gain24_g: f.optional("gain24G")?,
-                gain50_g: f.optional("gain50G")?,
-                support_disable: f.optional("supportDisable")?,
+            let value = ExternalAntenna {
+                coupled: f.optional("coupled"),
+                enable24_g: f.optional("enable24G"),
+                enable50_g: f.optional("enable50G"),
+                gain24_g: f.optional("gain24G"),
+                gain50_g: f.optional("gain50G"),
+                support_disable: f.optional("supportDisable"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ExternalAntenna", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ExternalAntenna"))
     }
 }
 impl ExternalAntenna {
@@ -5581,7 +5727,9 @@ impl serde::Serialize for FamilyModelSlot {
             w.optional("option", &v.option);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
@@ -5591,14 +5739,17 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<FamilyModelSlot, ruckus_one_runtime::object::FieldError> {
-            Ok(FamilyModelSlot {
-                slot_number: f.optional("slotNumber")?,
-                enable: f.optional("enable")?,
-                option: f.optional("option")?,
+            let value = FamilyModelSlot {
+                slot_number: f.optional("slotNumber"),
+                enable: f.optional("enable"),
+                option: f.optional("option"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "FamilyModelSlot", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FamilyModelSlot"))
     }
 }
 impl FamilyModelSlot {
@@ -5663,7 +5814,9 @@ impl serde::Serialize for FamilyModelSlotBo {
             w.optional("option", &v.option);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
@@ -5673,15 +5826,18 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<FamilyModelSlotBo, ruckus_one_runtime::object::FieldError> {
-            Ok(FamilyModelSlotBo {
-                id: f.optional("id")?,
-                slot_number: f.optional("slotNumber")?,
-                enable: f.optional("enable")?,
-                option: f.optional("option")?,
+            let value = FamilyModelSlotBo {
+                id: f.optional("id"),
+                slot_number: f.optional("slotNumber"),
+                enable: f.optional("enable"),
+                option: f.optional("option"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "FamilyModelSlotBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FamilyModelSlotBo"))
     }
 }
 impl FamilyModelSlotBo {
@@ -5747,7 +5903,9 @@ impl serde::Serialize for FamilyModelSlotView {
             w.optional("option", &v.option);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
@@ -5757,14 +5915,17 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<FamilyModelSlotView, ruckus_one_runtime::object::FieldError> {
-            Ok(FamilyModelSlotView {
-                slot_number: f.optional("slotNumber")?,
-                enable: f.optional("enable")?,
-                option: f.optional("option")?,
+            let value = FamilyModelSlotView {
+                slot_number: f.optional("slotNumber"),
+                enable: f.optional("enable"),
+                option: f.optional("option"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "FamilyModelSlotView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FamilyModelSlotView"))
     }
 }
 impl FamilyModelSlotView {
@@ -5817,7 +5978,9 @@ impl serde::Serialize for OperationResponseRequestIdOnly {
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseRequestIdOnly {
@@ -5830,16 +5993,15 @@ impl<'de> serde::Deserialize<'de> for OperationResponseRequestIdOnly {
             OperationResponseRequestIdOnly,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(OperationResponseRequestIdOnly {
-                request_id: f.optional("requestId")?,
+            let value = OperationResponseRequestIdOnly {
+                request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "OperationResponseRequestIdOnly",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OperationResponseRequestIdOnly"))
     }
 }
 impl OperationResponseRequestIdOnly {
@@ -5890,7 +6052,9 @@ impl serde::Serialize for PortProfileAndProfileMappingBo {
             w.optional("portProfileId", &v.port_profile_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBo {
@@ -5903,18 +6067,17 @@ impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBo {
             PortProfileAndProfileMappingBo,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(PortProfileAndProfileMappingBo {
-                id: f.optional("id")?,
-                models: f.optional("models")?,
-                port_profile_id: f.optional("portProfileId")?,
+            let value = PortProfileAndProfileMappingBo {
+                id: f.optional("id"),
+                models: f.optional("models"),
+                port_profile_id: f.optional("portProfileId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "PortProfileAndProfileMappingBo",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PortProfileAndProfileMappingBo"))
     }
 }
 impl PortProfileAndProfileMappingBo {
@@ -6311,7 +6474,9 @@ impl serde::Serialize for Profile {
             w.optional("applyOnboardOnly", &v.apply_onboard_only);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Profile {
@@ -6321,21 +6486,24 @@ impl<'de> serde::Deserialize<'de> for Profile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Profile, ruckus_one_runtime::object::FieldError> {
-            Ok(Profile {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                acls: f.optional("acls")?,
-                profile_type: f.optional("profileType")?,
-                vlans: f.optional("vlans")?,
-                voice_vlan_configs: f.optional("voiceVlanConfigs")?,
-                trusted_ports: f.optional("trustedPorts")?,
-                venue_cli_template: f.optional("venueCliTemplate")?,
-                apply_onboard_only: f.optional("applyOnboardOnly")?,
+            let value = Profile {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                acls: f.optional("acls"),
+                profile_type: f.optional("profileType"),
+                vlans: f.optional("vlans"),
+                voice_vlan_configs: f.optional("voiceVlanConfigs"),
+                trusted_ports: f.optional("trustedPorts"),
+                venue_cli_template: f.optional("venueCliTemplate"),
+                apply_onboard_only: f.optional("applyOnboardOnly"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Profile", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Profile"))
     }
 }
 impl Profile {
@@ -6483,7 +6651,9 @@ impl serde::Serialize for ProfileAclRuleView {
             w.optional("internalPriority", &v.internal_priority);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ProfileAclRuleView {
@@ -6493,22 +6663,25 @@ impl<'de> serde::Deserialize<'de> for ProfileAclRuleView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ProfileAclRuleView, ruckus_one_runtime::object::FieldError> {
-            Ok(ProfileAclRuleView {
-                id: f.optional("id")?,
-                sequence: f.optional("sequence")?,
-                action: f.optional("action")?,
-                destination: f.optional("destination")?,
-                destination_port: f.optional("destinationPort")?,
-                protocol: f.optional("protocol")?,
-                source: f.optional("source")?,
-                source_port: f.optional("sourcePort")?,
-                dscp_matching: f.optional("dscpMatching")?,
-                dscp_marking: f.optional("dscpMarking")?,
-                internal_priority: f.optional("internalPriority")?,
+            let value = ProfileAclRuleView {
+                id: f.optional("id"),
+                sequence: f.optional("sequence"),
+                action: f.optional("action"),
+                destination: f.optional("destination"),
+                destination_port: f.optional("destinationPort"),
+                protocol: f.optional("protocol"),
+                source: f.optional("source"),
+                source_port: f.optional("sourcePort"),
+                dscp_matching: f.optional("dscpMatching"),
+                dscp_marking: f.optional("dscpMarking"),
+                internal_priority: f.optional("internalPriority"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ProfileAclRuleView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ProfileAclRuleView"))
     }
 }
 impl ProfileAclRuleView {
@@ -6742,7 +6915,9 @@ impl serde::Serialize for ProfileAclView {
             w.optional("aclRules", &v.acl_rules);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ProfileAclView {
@@ -6752,15 +6927,18 @@ impl<'de> serde::Deserialize<'de> for ProfileAclView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ProfileAclView, ruckus_one_runtime::object::FieldError> {
-            Ok(ProfileAclView {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                acl_type: f.optional("aclType")?,
-                acl_rules: f.optional("aclRules")?,
+            let value = ProfileAclView {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                acl_type: f.optional("aclType"),
+                acl_rules: f.optional("aclRules"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ProfileAclView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ProfileAclView"))
     }
 }
 impl ProfileAclView {
@@ -6945,7 +7123,9 @@ impl serde::Serialize for ProfileBo {
             w.optional("portProfileMappings", &v.port_profile_mappings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ProfileBo {
@@ -6955,26 +7135,29 @@ impl<'de> serde::Deserialize<'de> for ProfileBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ProfileBo, ruckus_one_runtime::object::FieldError> {
-            Ok(ProfileBo {
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                venues: f.optional("venues")?,
-                id: f.optional("id")?,
-                acls: f.optional("acls")?,
-                profile_type: f.optional("profileType")?,
-                vlans: f.optional("vlans")?,
-                voice_vlan_configs: f.optional("voiceVlanConfigs")?,
-                trusted_ports: f.optional("trustedPorts")?,
-                venue_cli_template: f.optional("venueCliTemplate")?,
-                is_template: f.optional("isTemplate")?,
-                template_id: f.optional("templateId")?,
-                template_version: f.optional("templateVersion")?,
-                apply_onboard_only: f.optional("applyOnboardOnly")?,
-                port_profile_mappings: f.optional("portProfileMappings")?,
+            let value = ProfileBo {
+                name: f.optional("name"),
+                description: f.optional("description"),
+                venues: f.optional("venues"),
+                id: f.optional("id"),
+                acls: f.optional("acls"),
+                profile_type: f.optional("profileType"),
+                vlans: f.optional("vlans"),
+                voice_vlan_configs: f.optional("voiceVlanConfigs"),
+                trusted_ports: f.optional("trustedPorts"),
+                venue_cli_template: f.optional("venueCliTemplate"),
+                is_template: f.optional("isTemplate"),
+                template_id: f.optional("templateId"),
+                template_version: f.optional("templateVersion"),
+                apply_onboard_only: f.optional("applyOnboardOnly"),
+                port_profile_mappings: f.optional("portProfileMappings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ProfileBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ProfileBo"))
     }
 }
 impl ProfileBo {
@@ -7280,7 +7463,9 @@ impl serde::Serialize for ProfileV1 {
             w.optional("applyOnboardOnly", &v.apply_onboard_only);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ProfileV1 {
@@ -7290,25 +7475,28 @@ impl<'de> serde::Deserialize<'de> for ProfileV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ProfileV1, ruckus_one_runtime::object::FieldError> {
-            Ok(ProfileV1 {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                acls: f.optional("acls")?,
-                vlans: f.optional("vlans")?,
-                voice_vlan_configs: f.optional("voiceVlanConfigs")?,
-                trusted_ports: f.optional("trustedPorts")?,
-                profile_type: f.optional("profileType")?,
-                venue_cli_template: f.optional("venueCliTemplate")?,
-                venues: f.optional("venues")?,
-                venue_count: f.optional("venueCount")?,
-                template_id: f.optional("templateId")?,
-                template_version: f.optional("templateVersion")?,
-                apply_onboard_only: f.optional("applyOnboardOnly")?,
+            let value = ProfileV1 {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                acls: f.optional("acls"),
+                vlans: f.optional("vlans"),
+                voice_vlan_configs: f.optional("voiceVlanConfigs"),
+                trusted_ports: f.optional("trustedPorts"),
+                profile_type: f.optional("profileType"),
+                venue_cli_template: f.optional("venueCliTemplate"),
+                venues: f.optional("venues"),
+                venue_count: f.optional("venueCount"),
+                template_id: f.optional("templateId"),
+                template_version: f.optional("templateVersion"),
+                apply_onboard_only: f.optional("applyOnboardOnly"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ProfileV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ProfileV1"))
     }
 }
 impl ProfileV1 {
@@ -7553,7 +7741,9 @@ impl serde::Serialize for ProfileView {
             w.optional("applyOnboardOnly", &v.apply_onboard_only);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ProfileView {
@@ -7563,25 +7753,28 @@ impl<'de> serde::Deserialize<'de> for ProfileView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ProfileView, ruckus_one_runtime::object::FieldError> {
-            Ok(ProfileView {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                acls: f.optional("acls")?,
-                profile_type: f.optional("profileType")?,
-                vlans: f.optional("vlans")?,
-                voice_vlan_configs: f.optional("voiceVlanConfigs")?,
-                trusted_ports: f.optional("trustedPorts")?,
-                venue_cli_template: f.optional("venueCliTemplate")?,
-                venues: f.optional("venues")?,
-                venue_count: f.optional("venueCount")?,
-                template_id: f.optional("templateId")?,
-                template_version: f.optional("templateVersion")?,
-                apply_onboard_only: f.optional("applyOnboardOnly")?,
+            let value = ProfileView {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                acls: f.optional("acls"),
+                profile_type: f.optional("profileType"),
+                vlans: f.optional("vlans"),
+                voice_vlan_configs: f.optional("voiceVlanConfigs"),
+                trusted_ports: f.optional("trustedPorts"),
+                venue_cli_template: f.optional("venueCliTemplate"),
+                venues: f.optional("venues"),
+                venue_count: f.optional("venueCount"),
+                template_id: f.optional("templateId"),
+                template_version: f.optional("templateVersion"),
+                apply_onboard_only: f.optional("applyOnboardOnly"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ProfileView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ProfileView"))
     }
 }
 impl ProfileView {
@@ -7806,7 +7999,9 @@ impl serde::Serialize for ProfileVlanView {
             w.optional("switchFamilyModels", &v.switch_family_models);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ProfileVlanView {
@@ -7816,21 +8011,24 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ProfileVlanView, ruckus_one_runtime::object::FieldError> {
-            Ok(ProfileVlanView {
-                id: f.optional("id")?,
+            let value = ProfileVlanView {
+                id: f.optional("id"),
                 vlan_id: f.required("vlanId")?,
-                vlan_name: f.optional("vlanName")?,
-                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping")?,
-                arp_inspection: f.optional("arpInspection")?,
-                igmp_snooping: f.optional("igmpSnooping")?,
-                multicast_version: f.optional("multicastVersion")?,
-                spanning_tree_protocol: f.optional("spanningTreeProtocol")?,
-                spanning_tree_priority: f.optional("spanningTreePriority")?,
-                switch_family_models: f.optional("switchFamilyModels")?,
+                vlan_name: f.optional("vlanName"),
+                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping"),
+                arp_inspection: f.optional("arpInspection"),
+                igmp_snooping: f.optional("igmpSnooping"),
+                multicast_version: f.optional("multicastVersion"),
+                spanning_tree_protocol: f.optional("spanningTreeProtocol"),
+                spanning_tree_priority: f.optional("spanningTreePriority"),
+                switch_family_models: f.optional("switchFamilyModels"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ProfileVlanView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ProfileVlanView"))
     }
 }
 impl ProfileVlanView {
@@ -8069,7 +8267,9 @@ impl serde::Serialize for QueryResponse {
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponse {
@@ -8079,17 +8279,20 @@ impl<'de> serde::Deserialize<'de> for QueryResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<QueryResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(QueryResponse {
-                id: f.optional("id")?,
-                data: f.optional("data")?,
-                fields: f.optional("fields")?,
-                page: f.optional("page")?,
-                total_count: f.optional("totalCount")?,
-                total_pages: f.optional("totalPages")?,
+            let value = QueryResponse {
+                id: f.optional("id"),
+                data: f.optional("data"),
+                fields: f.optional("fields"),
+                page: f.optional("page"),
+                total_count: f.optional("totalCount"),
+                total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "QueryResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponse"))
     }
 }
 impl QueryResponse {
@@ -8222,7 +8425,9 @@ impl serde::Serialize for StackMemberStatus {
             w.optional("unitState", &v.unit_state);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for StackMemberStatus {
@@ -8232,25 +8437,28 @@ impl<'de> serde::Deserialize<'de> for StackMemberStatus {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<StackMemberStatus, ruckus_one_runtime::object::FieldError> {
-            Ok(StackMemberStatus {
-                unit_name: f.optional("unitName")?,
-                switch_id: f.optional("switchId")?,
-                poe_free: f.optional("poeFree")?,
-                switch_group_level_one_name: f.optional("switchGroupLevelOneName")?,
-                domain_id: f.optional("domainId")?,
-                unit_status: f.optional("unitStatus")?,
-                switch_group_level_two_id: f.optional("switchGroupLevelTwoId")?,
-                domain_name: f.optional("domainName")?,
-                unit_id: f.optional("unitId")?,
-                switch_group_level_one_id: f.optional("switchGroupLevelOneId")?,
-                poe_total: f.optional("poeTotal")?,
-                id: f.optional("id")?,
-                poe_utilization: f.optional("poeUtilization")?,
-                unit_state: f.optional("unitState")?,
+            let value = StackMemberStatus {
+                unit_name: f.optional("unitName"),
+                switch_id: f.optional("switchId"),
+                poe_free: f.optional("poeFree"),
+                switch_group_level_one_name: f.optional("switchGroupLevelOneName"),
+                domain_id: f.optional("domainId"),
+                unit_status: f.optional("unitStatus"),
+                switch_group_level_two_id: f.optional("switchGroupLevelTwoId"),
+                domain_name: f.optional("domainName"),
+                unit_id: f.optional("unitId"),
+                switch_group_level_one_id: f.optional("switchGroupLevelOneId"),
+                poe_total: f.optional("poeTotal"),
+                id: f.optional("id"),
+                poe_utilization: f.optional("poeUtilization"),
+                unit_state: f.optional("unitState"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "StackMemberStatus", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("StackMemberStatus"))
     }
 }
 impl StackMemberStatus {
@@ -8381,7 +8589,9 @@ impl serde::Serialize for SubsequentQuery {
             w.optional("payload", &v.payload);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SubsequentQuery {
@@ -8391,15 +8601,18 @@ impl<'de> serde::Deserialize<'de> for SubsequentQuery {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SubsequentQuery, ruckus_one_runtime::object::FieldError> {
-            Ok(SubsequentQuery {
-                fields: f.optional("fields")?,
-                url: f.optional("url")?,
-                http_method: f.optional("httpMethod")?,
-                payload: f.optional("payload")?,
+            let value = SubsequentQuery {
+                fields: f.optional("fields"),
+                url: f.optional("url"),
+                http_method: f.optional("httpMethod"),
+                payload: f.optional("payload"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SubsequentQuery", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SubsequentQuery"))
     }
 }
 impl SubsequentQuery {
@@ -8567,7 +8780,9 @@ impl serde::Serialize for SwitchFamilyModelBo {
             w.optional("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBo {
@@ -8577,18 +8792,21 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchFamilyModelBo, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchFamilyModelBo {
-                id: f.optional("id")?,
-                switch_id: f.optional("switchId")?,
-                model: f.optional("model")?,
-                tagged_ports: f.optional("taggedPorts")?,
-                untagged_ports: f.optional("untaggedPorts")?,
-                voice_ports: f.optional("voicePorts")?,
-                slots: f.optional("slots")?,
+            let value = SwitchFamilyModelBo {
+                id: f.optional("id"),
+                switch_id: f.optional("switchId"),
+                model: f.optional("model"),
+                tagged_ports: f.optional("taggedPorts"),
+                untagged_ports: f.optional("untaggedPorts"),
+                voice_ports: f.optional("voicePorts"),
+                slots: f.optional("slots"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchFamilyModelBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchFamilyModelBo"))
     }
 }
 impl SwitchFamilyModelBo {
@@ -8989,7 +9207,9 @@ impl serde::Serialize for SwitchFamilyModelView {
             w.optional("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelView {
@@ -8999,17 +9219,20 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchFamilyModelView, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchFamilyModelView {
-                id: f.optional("id")?,
-                model: f.optional("model")?,
-                tagged_ports: f.optional("taggedPorts")?,
-                untagged_ports: f.optional("untaggedPorts")?,
-                voice_ports: f.optional("voicePorts")?,
-                slots: f.optional("slots")?,
+            let value = SwitchFamilyModelView {
+                id: f.optional("id"),
+                model: f.optional("model"),
+                tagged_ports: f.optional("taggedPorts"),
+                untagged_ports: f.optional("untaggedPorts"),
+                voice_ports: f.optional("voicePorts"),
+                slots: f.optional("slots"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchFamilyModelView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchFamilyModelView"))
     }
 }
 impl SwitchFamilyModelView {
@@ -9404,7 +9627,9 @@ impl serde::Serialize for SwitchFamilyModelViewV1 {
             w.optional("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1 {
@@ -9414,21 +9639,20 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchFamilyModelViewV1, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchFamilyModelViewV1 {
-                id: f.optional("id")?,
-                model: f.optional("model")?,
-                tagged_ports: f.optional("taggedPorts")?,
-                untagged_ports: f.optional("untaggedPorts")?,
-                voice_ports: f.optional("voicePorts")?,
-                slots: f.optional("slots")?,
+            let value = SwitchFamilyModelViewV1 {
+                id: f.optional("id"),
+                model: f.optional("model"),
+                tagged_ports: f.optional("taggedPorts"),
+                untagged_ports: f.optional("untaggedPorts"),
+                voice_ports: f.optional("voicePorts"),
+                slots: f.optional("slots"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "SwitchFamilyModelViewV1",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchFamilyModelViewV1"))
     }
 }
 impl SwitchFamilyModelViewV1 {
@@ -9833,7 +10057,9 @@ impl serde::Serialize for SwitchVlanPortModelBo {
             w.optional("voicePortsList", &v.voice_ports_list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBo {
@@ -9843,19 +10069,22 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchVlanPortModelBo, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchVlanPortModelBo {
-                id: f.optional("id")?,
-                switch_model: f.optional("switchModel")?,
-                tagged_ports: f.optional("taggedPorts")?,
-                untagged_ports: f.optional("untaggedPorts")?,
-                voice_ports: f.optional("voicePorts")?,
-                tagged_ports_list: f.optional("taggedPortsList")?,
-                untagged_ports_list: f.optional("untaggedPortsList")?,
-                voice_ports_list: f.optional("voicePortsList")?,
+            let value = SwitchVlanPortModelBo {
+                id: f.optional("id"),
+                switch_model: f.optional("switchModel"),
+                tagged_ports: f.optional("taggedPorts"),
+                untagged_ports: f.optional("untaggedPorts"),
+                voice_ports: f.optional("voicePorts"),
+                tagged_ports_list: f.optional("taggedPortsList"),
+                untagged_ports_list: f.optional("untaggedPortsList"),
+                voice_ports_list: f.optional("voicePortsList"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchVlanPortModelBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchVlanPortModelBo"))
     }
 }
 impl SwitchVlanPortModelBo {
@@ -10242,7 +10471,9 @@ impl serde::Serialize for TermField {
             w.optional("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TermField {
@@ -10252,13 +10483,16 @@ impl<'de> serde::Deserialize<'de> for TermField {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TermField, ruckus_one_runtime::object::FieldError> {
-            Ok(TermField {
-                field: f.optional("field")?,
-                value: f.optional("value")?,
+            let value = TermField {
+                field: f.optional("field"),
+                value: f.optional("value"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TermField", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TermField"))
     }
 }
 impl TermField {
@@ -10332,7 +10566,9 @@ impl serde::Serialize for TrustedPortBo {
             w.optional("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TrustedPortBo {
@@ -10342,18 +10578,21 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TrustedPortBo, ruckus_one_runtime::object::FieldError> {
-            Ok(TrustedPortBo {
-                id: f.optional("id")?,
-                tenant_id: f.optional("tenantId")?,
-                trusted_port_type: f.optional("trustedPortType")?,
-                model: f.optional("model")?,
-                vlan_demand: f.optional("vlanDemand")?,
-                trust_ports: f.optional("trustPorts")?,
-                slots: f.optional("slots")?,
+            let value = TrustedPortBo {
+                id: f.optional("id"),
+                tenant_id: f.optional("tenantId"),
+                trusted_port_type: f.optional("trustedPortType"),
+                model: f.optional("model"),
+                vlan_demand: f.optional("vlanDemand"),
+                trust_ports: f.optional("trustPorts"),
+                slots: f.optional("slots"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TrustedPortBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TrustedPortBo"))
     }
 }
 impl TrustedPortBo {
@@ -10813,7 +11052,9 @@ impl serde::Serialize for TrustedPortView {
             w.optional("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TrustedPortView {
@@ -10823,17 +11064,20 @@ impl<'de> serde::Deserialize<'de> for TrustedPortView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TrustedPortView, ruckus_one_runtime::object::FieldError> {
-            Ok(TrustedPortView {
-                id: f.optional("id")?,
-                trusted_port_type: f.optional("trustedPortType")?,
-                model: f.optional("model")?,
-                vlan_demand: f.optional("vlanDemand")?,
-                trust_ports: f.optional("trustPorts")?,
-                slots: f.optional("slots")?,
+            let value = TrustedPortView {
+                id: f.optional("id"),
+                trusted_port_type: f.optional("trustedPortType"),
+                model: f.optional("model"),
+                vlan_demand: f.optional("vlanDemand"),
+                trust_ports: f.optional("trustPorts"),
+                slots: f.optional("slots"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TrustedPortView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TrustedPortView"))
     }
 }
 impl TrustedPortView {
@@ -11287,7 +11531,9 @@ impl serde::Serialize for TrustedPortViewV1 {
             w.optional("slots", &v.slots);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TrustedPortViewV1 {
@@ -11297,17 +11543,20 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TrustedPortViewV1, ruckus_one_runtime::object::FieldError> {
-            Ok(TrustedPortViewV1 {
-                id: f.optional("id")?,
-                trusted_port_type: f.optional("trustedPortType")?,
-                model: f.optional("model")?,
-                vlan_demand: f.optional("vlanDemand")?,
-                trust_ports: f.optional("trustPorts")?,
-                slots: f.optional("slots")?,
+            let value = TrustedPortViewV1 {
+                id: f.optional("id"),
+                trusted_port_type: f.optional("trustedPortType"),
+                model: f.optional("model"),
+                vlan_demand: f.optional("vlanDemand"),
+                trust_ports: f.optional("trustPorts"),
+                slots: f.optional("slots"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TrustedPortViewV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TrustedPortViewV1"))
     }
 }
 impl TrustedPortViewV1 {
@@ -11756,7 +12005,9 @@ impl serde::Serialize for VenueApGroup {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApGroup {
@@ -11766,16 +12017,19 @@ impl<'de> serde::Deserialize<'de> for VenueApGroup {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApGroup, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApGroup {
-                ap_serial_numbers: f.optional("apSerialNumbers")?,
-                description: f.optional("description")?,
-                id: f.optional("id")?,
-                is_default: f.optional("isDefault")?,
-                name: f.optional("name")?,
+            let value = VenueApGroup {
+                ap_serial_numbers: f.optional("apSerialNumbers"),
+                description: f.optional("description"),
+                id: f.optional("id"),
+                is_default: f.optional("isDefault"),
+                name: f.optional("name"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueApGroup", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApGroup"))
     }
 }
 impl VenueApGroup {
@@ -11897,7 +12151,9 @@ impl serde::Serialize for Vlan {
             w.optional("switchFamilyModels", &v.switch_family_models);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Vlan {
@@ -11907,24 +12163,27 @@ impl<'de> serde::Deserialize<'de> for Vlan {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Vlan, ruckus_one_runtime::object::FieldError> {
-            Ok(Vlan {
-                id: f.optional("id")?,
-                vlan_id: f.optional("vlanId")?,
-                vlan_name: f.optional("vlanName")?,
-                root_bridge_family_id: f.optional("rootBridgeFamilyId")?,
-                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping")?,
-                ipv4_dhcp_snooping_trust_port: f.optional("ipv4DhcpSnoopingTrustPort")?,
-                arp_inspection: f.optional("arpInspection")?,
-                arp_inspection_trust_port: f.optional("arpInspectionTrustPort")?,
-                igmp_snooping: f.optional("igmpSnooping")?,
-                multicast_version: f.optional("multicastVersion")?,
-                spanning_tree_protocol: f.optional("spanningTreeProtocol")?,
-                spanning_tree_priority: f.optional("spanningTreePriority")?,
-                switch_family_models: f.optional("switchFamilyModels")?,
+            let value = Vlan {
+                id: f.optional("id"),
+                vlan_id: f.optional("vlanId"),
+                vlan_name: f.optional("vlanName"),
+                root_bridge_family_id: f.optional("rootBridgeFamilyId"),
+                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping"),
+                ipv4_dhcp_snooping_trust_port: f.optional("ipv4DhcpSnoopingTrustPort"),
+                arp_inspection: f.optional("arpInspection"),
+                arp_inspection_trust_port: f.optional("arpInspectionTrustPort"),
+                igmp_snooping: f.optional("igmpSnooping"),
+                multicast_version: f.optional("multicastVersion"),
+                spanning_tree_protocol: f.optional("spanningTreeProtocol"),
+                spanning_tree_priority: f.optional("spanningTreePriority"),
+                switch_family_models: f.optional("switchFamilyModels"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Vlan", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Vlan"))
     }
 }
 impl Vlan {
@@ -12194,7 +12453,9 @@ impl serde::Serialize for VlanBo {
             w.optional("untaggedPortsList", &v.untagged_ports_list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VlanBo {
@@ -12204,43 +12465,45 @@ impl<'de> serde::Deserialize<'de> for VlanBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VlanBo, ruckus_one_runtime::object::FieldError> {
-            Ok(VlanBo {
-                id: f.optional("id")?,
+            let value = VlanBo {
+                id: f.optional("id"),
                 vlan_id: f.required("vlanId")?,
-                vlan_name: f.optional("vlanName")?,
-                root_bridge_family_id: f.optional("rootBridgeFamilyId")?,
-                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping")?,
-                ipv4_dhcp_snooping_trust_port: f.optional("ipv4DhcpSnoopingTrustPort")?,
+                vlan_name: f.optional("vlanName"),
+                root_bridge_family_id: f.optional("rootBridgeFamilyId"),
+                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping"),
+                ipv4_dhcp_snooping_trust_port: f.optional("ipv4DhcpSnoopingTrustPort"),
                 ipv4_dhcp_snooping_trust_port_list: f
-                    .optional("ipv4DhcpSnoopingTrustPortList")?,
-                arp_inspection: f.optional("arpInspection")?,
-                arp_inspection_trust_port: f.optional("arpInspectionTrustPort")?,
-                arp_inspection_trust_port_list: f
-                    .optional("arpInspectionTrustPortList")?,
-                arp_trust_ports_list: f.optional("arpTrustPortsList")?,
-                dhcp_trust_ports_list: f.optional("dhcpTrustPortsList")?,
-                igmp_snooping: f.optional("igmpSnooping")?,
-                multicast_version: f.optional("multicastVersion")?,
-                spanning_tree_protocol: f.optional("spanningTreeProtocol")?,
-                spanning_tree_priority: f.optional("spanningTreePriority")?,
-                switch_family_models: f.optional("switchFamilyModels")?,
-                management_vlan: f.optional("managementVlan")?,
-                switch_vlan_port_models: f.optional("switchVlanPortModels")?,
-                switch_id: f.optional("switchId")?,
+                    .optional("ipv4DhcpSnoopingTrustPortList"),
+                arp_inspection: f.optional("arpInspection"),
+                arp_inspection_trust_port: f.optional("arpInspectionTrustPort"),
+                arp_inspection_trust_port_list: f.optional("arpInspectionTrustPortList"),
+                arp_trust_ports_list: f.optional("arpTrustPortsList"),
+                dhcp_trust_ports_list: f.optional("dhcpTrustPortsList"),
+                igmp_snooping: f.optional("igmpSnooping"),
+                multicast_version: f.optional("multicastVersion"),
+                spanning_tree_protocol: f.optional("spanningTreeProtocol"),
+                spanning_tree_priority: f.optional("spanningTreePriority"),
+                switch_family_models: f.optional("switchFamilyModels"),
+                management_vlan: f.optional("managementVlan"),
+                switch_vlan_port_models: f.optional("switchVlanPortModels"),
+                switch_id: f.optional("switchId"),
                 enable_as_default_vlan: f.required("enableAsDefaultVlan")?,
-                delete_vlan_enabled: f.optional("deleteVlanEnabled")?,
-                not_dummy_vlan: f.optional("notDummyVlan")?,
-                default_vlan: f.optional("defaultVlan")?,
-                igmp_snooping_type_changed: f.optional("igmpSnoopingTypeChanged")?,
-                dummy_vlan: f.optional("dummyVlan")?,
-                switch_vlan_port_model: f.optional("switchVlanPortModel")?,
-                rapid_spanning_tree_protocol: f.optional("rapidSpanningTreeProtocol")?,
-                tagged_ports_list: f.optional("taggedPortsList")?,
-                untagged_ports_list: f.optional("untaggedPortsList")?,
+                delete_vlan_enabled: f.optional("deleteVlanEnabled"),
+                not_dummy_vlan: f.optional("notDummyVlan"),
+                default_vlan: f.optional("defaultVlan"),
+                igmp_snooping_type_changed: f.optional("igmpSnoopingTypeChanged"),
+                dummy_vlan: f.optional("dummyVlan"),
+                switch_vlan_port_model: f.optional("switchVlanPortModel"),
+                rapid_spanning_tree_protocol: f.optional("rapidSpanningTreeProtocol"),
+                tagged_ports_list: f.optional("taggedPortsList"),
+                untagged_ports_list: f.optional("untaggedPortsList"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VlanBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VlanBo"))
     }
 }
 impl VlanBo {
@@ -12865,7 +13128,9 @@ impl serde::Serialize for VoiceVlanBo {
             w.optional("taggedPorts", &v.tagged_ports);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
@@ -12875,13 +13140,16 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VoiceVlanBo, ruckus_one_runtime::object::FieldError> {
-            Ok(VoiceVlanBo {
-                vlan_id: f.optional("vlanId")?,
-                tagged_ports: f.optional("taggedPorts")?,
+            let value = VoiceVlanBo {
+                vlan_id: f.optional("vlanId"),
+                tagged_ports: f.optional("taggedPorts"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VoiceVlanBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VoiceVlanBo"))
     }
 }
 impl VoiceVlanBo {
@@ -12930,7 +13198,9 @@ impl serde::Serialize for VoiceVlanConfigBo {
             w.optional("voiceVlans", &v.voice_vlans);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
@@ -12940,13 +13210,16 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VoiceVlanConfigBo, ruckus_one_runtime::object::FieldError> {
-            Ok(VoiceVlanConfigBo {
-                model: f.optional("model")?,
-                voice_vlans: f.optional("voiceVlans")?,
+            let value = VoiceVlanConfigBo {
+                model: f.optional("model"),
+                voice_vlans: f.optional("voiceVlans"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VoiceVlanConfigBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VoiceVlanConfigBo"))
     }
 }
 impl VoiceVlanConfigBo {
@@ -13299,7 +13572,9 @@ impl serde::Serialize for VoiceVlanConfigView {
             w.optional("voiceVlans", &v.voice_vlans);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
@@ -13309,14 +13584,17 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VoiceVlanConfigView, ruckus_one_runtime::object::FieldError> {
-            Ok(VoiceVlanConfigView {
-                id: f.optional("id")?,
-                model: f.optional("model")?,
-                voice_vlans: f.optional("voiceVlans")?,
+            let value = VoiceVlanConfigView {
+                id: f.optional("id"),
+                model: f.optional("model"),
+                voice_vlans: f.optional("voiceVlans"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VoiceVlanConfigView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VoiceVlanConfigView"))
     }
 }
 impl VoiceVlanConfigView {
@@ -13678,7 +13956,9 @@ impl serde::Serialize for VoiceVlanConfigViewV1 {
             w.optional("voiceVlans", &v.voice_vlans);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
@@ -13688,14 +13968,17 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VoiceVlanConfigViewV1, ruckus_one_runtime::object::FieldError> {
-            Ok(VoiceVlanConfigViewV1 {
-                id: f.optional("id")?,
-                model: f.optional("model")?,
-                voice_vlans: f.optional("voiceVlans")?,
+            let value = VoiceVlanConfigViewV1 {
+                id: f.optional("id"),
+                model: f.optional("model"),
+                voice_vlans: f.optional("voiceVlans"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VoiceVlanConfigViewV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VoiceVlanConfigViewV1"))
     }
 }
 impl VoiceVlanConfigViewV1 {
@@ -14049,7 +14332,9 @@ impl serde::Serialize for VoiceVlanView {
             w.optional("taggedPorts", &v.tagged_ports);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VoiceVlanView {
@@ -14059,13 +14344,16 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VoiceVlanView, ruckus_one_runtime::object::FieldError> {
-            Ok(VoiceVlanView {
-                vlan_id: f.optional("vlanId")?,
-                tagged_ports: f.optional("taggedPorts")?,
+            let value = VoiceVlanView {
+                vlan_id: f.optional("vlanId"),
+                tagged_ports: f.optional("taggedPorts"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VoiceVlanView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VoiceVlanView"))
     }
 }
 impl VoiceVlanView {
@@ -14119,7 +14407,9 @@ impl serde::Serialize for VoiceVlanViewV1 {
             w.optional("taggedPorts", &v.tagged_ports);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
@@ -14129,14 +14419,17 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VoiceVlanViewV1, ruckus_one_runtime::object::FieldError> {
-            Ok(VoiceVlanViewV1 {
-                id: f.optional("id")?,
-                vlan_id: f.optional("vlanId")?,
-                tagged_ports: f.optional("taggedPorts")?,
+            let value = VoiceVlanViewV1 {
+                id: f.optional("id"),
+                vlan_id: f.optional("vlanId"),
+                tagged_ports: f.optional("taggedPorts"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VoiceVlanViewV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VoiceVlanViewV1"))
     }
 }
 impl VoiceVlanViewV1 {
@@ -14561,7 +14854,9 @@ impl serde::Serialize for Switch {
             w.optional("unitId", &v.unit_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Switch {
@@ -14571,87 +14866,90 @@ impl<'de> serde::Deserialize<'de> for Switch {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Switch, ruckus_one_runtime::object::FieldError> {
-            Ok(Switch {
-                stack_member_order: f.optional("stackMemberOrder")?,
-                ve_count: f.optional("veCount")?,
-                stack_members: f.optional("stackMembers")?,
-                mac_address: f.optional("macAddress")?,
-                port_id: f.optional("portId")?,
-                identity_id: f.optional("identityId")?,
-                id: f.optional("id")?,
-                firmware: f.optional("firmware")?,
-                firmware_version: f.optional("firmwareVersion")?,
-                model: f.optional("model")?,
-                default_gateway: f.optional("defaultGateway")?,
-                num_of_ports: f.optional("numOfPorts")?,
-                cpu: f.optional("cpu")?,
-                memory: f.optional("memory")?,
-                uptime: f.optional("uptime")?,
-                modules: f.optional("modules")?,
-                domain_id: f.optional("domainId")?,
-                last_update_time_in_millis: f.optional("lastUpdateTimeInMillis")?,
-                switch_name: f.optional("switchName")?,
-                switch_group_level_one_id: f.optional("switchGroupLevelOneId")?,
-                switch_group_level_two_id: f.optional("switchGroupLevelTwoId")?,
-                serial_number: f.optional("serialNumber")?,
-                active_serial: f.optional("activeSerial")?,
-                unit_serial_numbers: f.optional("unitSerialNumbers")?,
-                num_of_units: f.optional("numOfUnits")?,
-                poe_utilization: f.optional("poeUtilization")?,
-                poe_total: f.optional("poeTotal")?,
-                poe_free: f.optional("poeFree")?,
-                family: f.optional("family")?,
-                cloud_port: f.optional("cloudPort")?,
-                domain_name: f.optional("domainName")?,
-                switch_group_level_one_name: f.optional("switchGroupLevelOneName")?,
-                power_supply_groups: f.optional("powerSupplyGroups")?,
-                ip_address: f.optional("ipAddress")?,
-                type_: f.optional("type")?,
-                tenant_id: f.optional("tenantId")?,
-                device_status: f.optional("deviceStatus")?,
-                switch_mac: f.optional("switchMac")?,
-                crt_time: f.optional("crtTime")?,
-                alerts: f.optional("alerts")?,
-                fan_groups: f.optional("fanGroups")?,
-                is_stack: f.optional("isStack")?,
-                device_type: f.optional("deviceType")?,
-                name: f.optional("name")?,
-                venue_id: f.optional("venueId")?,
-                venue_name: f.optional("venueName")?,
-                tags: f.optional("tags")?,
-                client_count: f.optional("clientCount")?,
-                last_upd_time: f.optional("lastUpdTime")?,
-                floorplan_id: f.optional("floorplanId")?,
-                x_percent: f.optional("xPercent")?,
-                y_percent: f.optional("yPercent")?,
-                subnet_mask: f.optional("subnetMask")?,
-                static_or_dynamic: f.optional("staticOrDynamic")?,
-                dns: f.optional("dns")?,
-                config_ready: f.optional("configReady")?,
-                synced_switch_config: f.optional("syncedSwitchConfig")?,
-                provision_name: f.optional("provisionName")?,
-                switch_type: f.optional("switchType")?,
-                operational_stack_members: f.optional("operationalStackMembers")?,
-                port_statuses: f.optional("portStatuses")?,
-                sync_data_id: f.optional("syncDataId")?,
-                sync_data_start_time: f.optional("syncDataStartTime")?,
-                sync_data_end_time: f.optional("syncDataEndTime")?,
-                ip_full_content_parsed: f.optional("ipFullContentParsed")?,
-                operational_warning: f.optional("operationalWarning")?,
-                cli_applied: f.optional("cliApplied")?,
-                form_stacking: f.optional("formStacking")?,
-                suspending_deploy_time: f.optional("suspendingDeployTime")?,
-                rear_module: f.optional("rearModule")?,
-                synced_admin_password: f.optional("syncedAdminPassword")?,
-                vlan_mapping: f.optional("vlanMapping")?,
-                admin_password: f.optional("adminPassword")?,
-                ext_ip: f.optional("extIp")?,
-                stack_members_status: f.optional("stackMembersStatus")?,
-                unit_id: f.optional("unitId")?,
+            let value = Switch {
+                stack_member_order: f.optional("stackMemberOrder"),
+                ve_count: f.optional("veCount"),
+                stack_members: f.optional("stackMembers"),
+                mac_address: f.optional("macAddress"),
+                port_id: f.optional("portId"),
+                identity_id: f.optional("identityId"),
+                id: f.optional("id"),
+                firmware: f.optional("firmware"),
+                firmware_version: f.optional("firmwareVersion"),
+                model: f.optional("model"),
+                default_gateway: f.optional("defaultGateway"),
+                num_of_ports: f.optional("numOfPorts"),
+                cpu: f.optional("cpu"),
+                memory: f.optional("memory"),
+                uptime: f.optional("uptime"),
+                modules: f.optional("modules"),
+                domain_id: f.optional("domainId"),
+                last_update_time_in_millis: f.optional("lastUpdateTimeInMillis"),
+                switch_name: f.optional("switchName"),
+                switch_group_level_one_id: f.optional("switchGroupLevelOneId"),
+                switch_group_level_two_id: f.optional("switchGroupLevelTwoId"),
+                serial_number: f.optional("serialNumber"),
+                active_serial: f.optional("activeSerial"),
+                unit_serial_numbers: f.optional("unitSerialNumbers"),
+                num_of_units: f.optional("numOfUnits"),
+                poe_utilization: f.optional("poeUtilization"),
+                poe_total: f.optional("poeTotal"),
+                poe_free: f.optional("poeFree"),
+                family: f.optional("family"),
+                cloud_port: f.optional("cloudPort"),
+                domain_name: f.optional("domainName"),
+                switch_group_level_one_name: f.optional("switchGroupLevelOneName"),
+                power_supply_groups: f.optional("powerSupplyGroups"),
+                ip_address: f.optional("ipAddress"),
+                type_: f.optional("type"),
+                tenant_id: f.optional("tenantId"),
+                device_status: f.optional("deviceStatus"),
+                switch_mac: f.optional("switchMac"),
+                crt_time: f.optional("crtTime"),
+                alerts: f.optional("alerts"),
+                fan_groups: f.optional("fanGroups"),
+                is_stack: f.optional("isStack"),
+                device_type: f.optional("deviceType"),
+                name: f.optional("name"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                tags: f.optional("tags"),
+                client_count: f.optional("clientCount"),
+                last_upd_time: f.optional("lastUpdTime"),
+                floorplan_id: f.optional("floorplanId"),
+                x_percent: f.optional("xPercent"),
+                y_percent: f.optional("yPercent"),
+                subnet_mask: f.optional("subnetMask"),
+                static_or_dynamic: f.optional("staticOrDynamic"),
+                dns: f.optional("dns"),
+                config_ready: f.optional("configReady"),
+                synced_switch_config: f.optional("syncedSwitchConfig"),
+                provision_name: f.optional("provisionName"),
+                switch_type: f.optional("switchType"),
+                operational_stack_members: f.optional("operationalStackMembers"),
+                port_statuses: f.optional("portStatuses"),
+                sync_data_id: f.optional("syncDataId"),
+                sync_data_start_time: f.optional("syncDataStartTime"),
+                sync_data_end_time: f.optional("syncDataEndTime"),
+                ip_full_content_parsed: f.optional("ipFullContentParsed"),
+                operational_warning: f.optional("operationalWarning"),
+                cli_applied: f.optional("cliApplied"),
+                form_stacking: f.optional("formStacking"),
+                suspending_deploy_time: f.optional("suspendingDeployTime"),
+                rear_module: f.optional("rearModule"),
+                synced_admin_password: f.optional("syncedAdminPassword"),
+                vlan_mapping: f.optional("vlanMapping"),
+                admin_password: f.optional("adminPassword"),
+                ext_ip: f.optional("extIp"),
+                stack_members_status: f.optional("stackMembersStatus"),
+                unit_id: f.optional("unitId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Switch", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Switch"))
     }
 }
 impl Switch {
@@ -15469,7 +15767,9 @@ impl serde::Serialize for SwitchPort {
             w.optional("errorDisableStatus", &v.error_disable_status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchPort {
@@ -15479,76 +15779,79 @@ impl<'de> serde::Deserialize<'de> for SwitchPort {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchPort, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchPort {
-                tags: f.optional("tags")?,
-                tag: f.optional("tag")?,
-                port_speed_config: f.optional("portSpeedConfig")?,
-                port_connector_type: f.optional("portConnectorType")?,
-                auth_default_vlan: f.optional("authDefaultVlan")?,
-                vsix_ingress_acl_name: f.optional("vsixIngressAclName")?,
-                vsix_egress_acl_name: f.optional("vsixEgressAclName")?,
-                cloud_port: f.optional("cloudPort")?,
-                stack: f.optional("stack")?,
-                name: f.optional("name")?,
-                port_id: f.optional("portId")?,
-                port_mac: f.optional("portMac")?,
-                status: f.optional("status")?,
-                admin_status: f.optional("adminStatus")?,
-                vlan_ids: f.optional("vlanIds")?,
-                port_speed: f.optional("portSpeed")?,
-                poe_used: f.optional("poeUsed")?,
-                poe_total: f.optional("poeTotal")?,
-                tx: f.optional("tx")?,
-                rx: f.optional("rx")?,
-                signal_in: f.optional("signalIn")?,
-                signal_out: f.optional("signalOut")?,
-                crc_err: f.optional("crcErr")?,
-                in_err: f.optional("inErr")?,
-                out_err: f.optional("outErr")?,
-                optics_type: f.optional("opticsType")?,
-                port_speed_capacity: f.optional("portSpeedCapacity")?,
-                switch_unit_id: f.optional("switchUnitId")?,
-                poe_enabled: f.optional("poeEnabled")?,
-                used_in_forming_stack: f.optional("usedInFormingStack")?,
-                port_identifier: f.optional("portIdentifier")?,
-                un_tagged_vlan: f.optional("unTaggedVlan")?,
-                in_discard: f.optional("inDiscard")?,
-                broadcast_in: f.optional("broadcastIn")?,
-                broadcast_out: f.optional("broadcastOut")?,
-                multicast_in: f.optional("multicastIn")?,
-                multicast_out: f.optional("multicastOut")?,
-                poe_type: f.optional("poeType")?,
-                port_identifier_formatted: f.optional("portIdentifierFormatted")?,
-                switch_mac: f.optional("switchMac")?,
-                id: f.optional("id")?,
-                tenant_id: f.optional("tenantId")?,
-                neighbor_name: f.optional("neighborName")?,
-                venue_id: f.optional("venueId")?,
-                port: f.optional("port")?,
-                ingress_acl_name: f.optional("ingressAclName")?,
-                egress_acl_name: f.optional("egressAclName")?,
-                lag_name: f.optional("lagName")?,
-                lag_status: f.optional("lagStatus")?,
-                switch_name: f.optional("switchName")?,
-                switch_serial: f.optional("switchSerial")?,
-                lag_id: f.optional("lagId")?,
-                device_status: f.optional("deviceStatus")?,
-                unit_status: f.optional("unitStatus")?,
-                unit_state: f.optional("unitState")?,
-                switch_model: f.optional("switchModel")?,
-                neighbor_mac_address: f.optional("neighborMacAddress")?,
-                synced_switch_config: f.optional("syncedSwitchConfig")?,
-                media_type: f.optional("mediaType")?,
-                poe_usage: f.optional("poeUsage")?,
-                spanning_tree_status: f.optional("spanningTreeStatus")?,
-                neighbor_port_mac_address: f.optional("neighborPortMacAddress")?,
-                switch_port_profile_name: f.optional("switchPortProfileName")?,
-                switch_port_profile_type: f.optional("switchPortProfileType")?,
-                error_disable_status: f.optional("errorDisableStatus")?,
+            let value = SwitchPort {
+                tags: f.optional("tags"),
+                tag: f.optional("tag"),
+                port_speed_config: f.optional("portSpeedConfig"),
+                port_connector_type: f.optional("portConnectorType"),
+                auth_default_vlan: f.optional("authDefaultVlan"),
+                vsix_ingress_acl_name: f.optional("vsixIngressAclName"),
+                vsix_egress_acl_name: f.optional("vsixEgressAclName"),
+                cloud_port: f.optional("cloudPort"),
+                stack: f.optional("stack"),
+                name: f.optional("name"),
+                port_id: f.optional("portId"),
+                port_mac: f.optional("portMac"),
+                status: f.optional("status"),
+                admin_status: f.optional("adminStatus"),
+                vlan_ids: f.optional("vlanIds"),
+                port_speed: f.optional("portSpeed"),
+                poe_used: f.optional("poeUsed"),
+                poe_total: f.optional("poeTotal"),
+                tx: f.optional("tx"),
+                rx: f.optional("rx"),
+                signal_in: f.optional("signalIn"),
+                signal_out: f.optional("signalOut"),
+                crc_err: f.optional("crcErr"),
+                in_err: f.optional("inErr"),
+                out_err: f.optional("outErr"),
+                optics_type: f.optional("opticsType"),
+                port_speed_capacity: f.optional("portSpeedCapacity"),
+                switch_unit_id: f.optional("switchUnitId"),
+                poe_enabled: f.optional("poeEnabled"),
+                used_in_forming_stack: f.optional("usedInFormingStack"),
+                port_identifier: f.optional("portIdentifier"),
+                un_tagged_vlan: f.optional("unTaggedVlan"),
+                in_discard: f.optional("inDiscard"),
+                broadcast_in: f.optional("broadcastIn"),
+                broadcast_out: f.optional("broadcastOut"),
+                multicast_in: f.optional("multicastIn"),
+                multicast_out: f.optional("multicastOut"),
+                poe_type: f.optional("poeType"),
+                port_identifier_formatted: f.optional("portIdentifierFormatted"),
+                switch_mac: f.optional("switchMac"),
+                id: f.optional("id"),
+                tenant_id: f.optional("tenantId"),
+                neighbor_name: f.optional("neighborName"),
+                venue_id: f.optional("venueId"),
+                port: f.optional("port"),
+                ingress_acl_name: f.optional("ingressAclName"),
+                egress_acl_name: f.optional("egressAclName"),
+                lag_name: f.optional("lagName"),
+                lag_status: f.optional("lagStatus"),
+                switch_name: f.optional("switchName"),
+                switch_serial: f.optional("switchSerial"),
+                lag_id: f.optional("lagId"),
+                device_status: f.optional("deviceStatus"),
+                unit_status: f.optional("unitStatus"),
+                unit_state: f.optional("unitState"),
+                switch_model: f.optional("switchModel"),
+                neighbor_mac_address: f.optional("neighborMacAddress"),
+                synced_switch_config: f.optional("syncedSwitchConfig"),
+                media_type: f.optional("mediaType"),
+                poe_usage: f.optional("poeUsage"),
+                spanning_tree_status: f.optional("spanningTreeStatus"),
+                neighbor_port_mac_address: f.optional("neighborPortMacAddress"),
+                switch_port_profile_name: f.optional("switchPortProfileName"),
+                switch_port_profile_type: f.optional("switchPortProfileType"),
+                error_disable_status: f.optional("errorDisableStatus"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchPort", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchPort"))
     }
 }
 impl SwitchPort {
@@ -15970,7 +16273,9 @@ impl serde::Serialize for SwitchStackMember {
             w.optional("activeSwitch", &v.active_switch);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchStackMember {
@@ -15980,12 +16285,15 @@ impl<'de> serde::Deserialize<'de> for SwitchStackMember {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchStackMember, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchStackMember {
-                active_switch: f.optional("activeSwitch")?,
+            let value = SwitchStackMember {
+                active_switch: f.optional("activeSwitch"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchStackMember", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchStackMember"))
     }
 }
 impl SwitchStackMember {
@@ -16025,7 +16333,9 @@ impl serde::Serialize for QosMatchField {
             w.optional("field", &v.field);
             w.optional("value", &v.value);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QosMatchField {
@@ -16035,12 +16345,15 @@ impl<'de> serde::Deserialize<'de> for QosMatchField {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<QosMatchField, ruckus_one_runtime::object::FieldError> {
-            Ok(QosMatchField {
-                field: f.optional("field")?,
-                value: f.optional("value")?,
-            })
+            let value = QosMatchField {
+                field: f.optional("field"),
+                value: f.optional("value"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "QosMatchField", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QosMatchField"))
     }
 }
 impl QosMatchField {

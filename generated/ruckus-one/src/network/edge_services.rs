@@ -54,7 +54,9 @@ impl serde::Serialize for PersonalIdentityNetwork {
             w.optional("distributionSwitchInfos", &v.distribution_switch_infos);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
@@ -64,21 +66,20 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PersonalIdentityNetwork, ruckus_one_runtime::object::FieldError> {
-            Ok(PersonalIdentityNetwork {
-                id: f.optional("id")?,
+            let value = PersonalIdentityNetwork {
+                id: f.optional("id"),
                 name: f.required("name")?,
                 vxlan_tunnel_profile_id: f.required("vxlanTunnelProfileId")?,
                 edge_cluster_info: f.required("edgeClusterInfo")?,
-                access_switch_infos: f.optional("accessSwitchInfos")?,
-                distribution_switch_infos: f.optional("distributionSwitchInfos")?,
+                access_switch_infos: f.optional("accessSwitchInfos"),
+                distribution_switch_infos: f.optional("distributionSwitchInfos"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "PersonalIdentityNetwork",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PersonalIdentityNetwork"))
     }
 }
 impl PersonalIdentityNetwork {
@@ -153,7 +154,9 @@ impl serde::Serialize for PinEdgeClusterInfo {
             w.optional("edgeClusterId", &v.edge_cluster_id);
             w.optional("segments", &v.segments);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
@@ -163,14 +166,17 @@ impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PinEdgeClusterInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(PinEdgeClusterInfo {
-                dhcp_info_id: f.optional("dhcpInfoId")?,
-                dhcp_pool_id: f.optional("dhcpPoolId")?,
-                edge_cluster_id: f.optional("edgeClusterId")?,
-                segments: f.optional("segments")?,
-            })
+            let value = PinEdgeClusterInfo {
+                dhcp_info_id: f.optional("dhcpInfoId"),
+                dhcp_pool_id: f.optional("dhcpPoolId"),
+                edge_cluster_id: f.optional("edgeClusterId"),
+                segments: f.optional("segments"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PinEdgeClusterInfo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PinEdgeClusterInfo"))
     }
 }
 impl PinEdgeClusterInfo {
@@ -272,7 +278,9 @@ impl serde::Serialize for PinAccessSwitchInfo {
             w.optional("webAuthPageType", &v.web_auth_page_type);
             w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
@@ -282,21 +290,24 @@ impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PinAccessSwitchInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(PinAccessSwitchInfo {
-                distribution_switch_id: f.optional("distributionSwitchId")?,
-                id: f.optional("id")?,
-                template_id: f.optional("templateId")?,
-                uplink_info: f.optional("uplinkInfo")?,
-                vlan_id: f.optional("vlanId")?,
-                web_auth_custom_bottom: f.optional("webAuthCustomBottom")?,
-                web_auth_custom_login_button: f.optional("webAuthCustomLoginButton")?,
-                web_auth_custom_title: f.optional("webAuthCustomTitle")?,
-                web_auth_custom_top: f.optional("webAuthCustomTop")?,
-                web_auth_page_type: f.optional("webAuthPageType")?,
-                web_auth_password_label: f.optional("webAuthPasswordLabel")?,
-            })
+            let value = PinAccessSwitchInfo {
+                distribution_switch_id: f.optional("distributionSwitchId"),
+                id: f.optional("id"),
+                template_id: f.optional("templateId"),
+                uplink_info: f.optional("uplinkInfo"),
+                vlan_id: f.optional("vlanId"),
+                web_auth_custom_bottom: f.optional("webAuthCustomBottom"),
+                web_auth_custom_login_button: f.optional("webAuthCustomLoginButton"),
+                web_auth_custom_title: f.optional("webAuthCustomTitle"),
+                web_auth_custom_top: f.optional("webAuthCustomTop"),
+                web_auth_page_type: f.optional("webAuthPageType"),
+                web_auth_password_label: f.optional("webAuthPasswordLabel"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PinAccessSwitchInfo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PinAccessSwitchInfo"))
     }
 }
 impl PinAccessSwitchInfo {
@@ -398,7 +409,9 @@ impl serde::Serialize for PinUplinkInfo {
             w.optional("uplinkId", &v.uplink_id);
             w.optional("uplinkType", &v.uplink_type);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
@@ -408,12 +421,15 @@ impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PinUplinkInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(PinUplinkInfo {
-                uplink_id: f.optional("uplinkId")?,
-                uplink_type: f.optional("uplinkType")?,
-            })
+            let value = PinUplinkInfo {
+                uplink_id: f.optional("uplinkId"),
+                uplink_type: f.optional("uplinkType"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PinUplinkInfo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PinUplinkInfo"))
     }
 }
 impl PinUplinkInfo {
@@ -486,7 +502,9 @@ impl serde::Serialize for PinDistributionSwitchInfo {
             w.optional("siteRetry", &v.site_retry);
             w.optional("vlans", &v.vlans);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
@@ -496,22 +514,21 @@ impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PinDistributionSwitchInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(PinDistributionSwitchInfo {
-                id: f.optional("id")?,
-                loopback_interface_id: f.optional("loopbackInterfaceId")?,
-                loopback_interface_ip: f.optional("loopbackInterfaceIp")?,
+            let value = PinDistributionSwitchInfo {
+                id: f.optional("id"),
+                loopback_interface_id: f.optional("loopbackInterfaceId"),
+                loopback_interface_ip: f.optional("loopbackInterfaceIp"),
                 loopback_interface_subnet_mask: f
-                    .optional("loopbackInterfaceSubnetMask")?,
-                site_keep_alive: f.optional("siteKeepAlive")?,
-                site_retry: f.optional("siteRetry")?,
-                vlans: f.optional("vlans")?,
-            })
+                    .optional("loopbackInterfaceSubnetMask"),
+                site_keep_alive: f.optional("siteKeepAlive"),
+                site_retry: f.optional("siteRetry"),
+                vlans: f.optional("vlans"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "PinDistributionSwitchInfo",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PinDistributionSwitchInfo"))
     }
 }
 impl PinDistributionSwitchInfo {
@@ -592,7 +609,9 @@ impl serde::Serialize for PersonalIdentityNetworkPage {
             w.optional("content", &v.content);
             w.optional("paging", &v.paging);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
@@ -605,16 +624,15 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
             PersonalIdentityNetworkPage,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(PersonalIdentityNetworkPage {
-                content: f.optional("content")?,
-                paging: f.optional("paging")?,
-            })
+            let value = PersonalIdentityNetworkPage {
+                content: f.optional("content"),
+                paging: f.optional("paging"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "PersonalIdentityNetworkPage",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PersonalIdentityNetworkPage"))
     }
 }
 impl PersonalIdentityNetworkPage {
@@ -675,7 +693,9 @@ impl serde::Serialize for EdgeSubInterfacePage {
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
@@ -685,15 +705,18 @@ impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EdgeSubInterfacePage, ruckus_one_runtime::object::FieldError> {
-            Ok(EdgeSubInterfacePage {
-                content: f.optional("content")?,
-                page: f.optional("page")?,
-                page_size: f.optional("pageSize")?,
-                total_count: f.optional("totalCount")?,
+            let value = EdgeSubInterfacePage {
+                content: f.optional("content"),
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EdgeSubInterfacePage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeSubInterfacePage"))
     }
 }
 impl EdgeSubInterfacePage {
@@ -749,7 +772,9 @@ impl serde::Serialize for EdgeServiceCompatibilityQuery {
         ) {
             w.optional("filters", &v.filters);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
@@ -762,15 +787,14 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
             EdgeServiceCompatibilityQuery,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(EdgeServiceCompatibilityQuery {
-                filters: f.optional("filters")?,
-            })
+            let value = EdgeServiceCompatibilityQuery {
+                filters: f.optional("filters"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EdgeServiceCompatibilityQuery",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityQuery"))
     }
 }
 impl EdgeServiceCompatibilityQuery {
@@ -810,7 +834,9 @@ impl serde::Serialize for EdgeServiceCompatibilityFilters {
         ) {
             w.optional("serviceIds", &v.service_ids);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
@@ -823,15 +849,14 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
             EdgeServiceCompatibilityFilters,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(EdgeServiceCompatibilityFilters {
-                service_ids: f.optional("serviceIds")?,
-            })
+            let value = EdgeServiceCompatibilityFilters {
+                service_ids: f.optional("serviceIds"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EdgeServiceCompatibilityFilters",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityFilters"))
     }
 }
 impl EdgeServiceCompatibilityFilters {
@@ -866,7 +891,9 @@ impl serde::Serialize for EdgeServiceCompatibilityResult {
         ) {
             w.optional("compatibilities", &v.compatibilities);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
@@ -879,15 +906,14 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
             EdgeServiceCompatibilityResult,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(EdgeServiceCompatibilityResult {
-                compatibilities: f.optional("compatibilities")?,
-            })
+            let value = EdgeServiceCompatibilityResult {
+                compatibilities: f.optional("compatibilities"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EdgeServiceCompatibilityResult",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityResult"))
     }
 }
 impl EdgeServiceCompatibilityResult {
@@ -930,7 +956,9 @@ impl serde::Serialize for EdgeServiceCompatibility {
             w.optional("serviceId", &v.service_id);
             w.optional("clusterEdgeCompatibilities", &v.cluster_edge_compatibilities);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
@@ -940,16 +968,15 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EdgeServiceCompatibility, ruckus_one_runtime::object::FieldError> {
-            Ok(EdgeServiceCompatibility {
-                service_id: f.optional("serviceId")?,
-                cluster_edge_compatibilities: f.optional("clusterEdgeCompatibilities")?,
-            })
+            let value = EdgeServiceCompatibility {
+                service_id: f.optional("serviceId"),
+                cluster_edge_compatibilities: f.optional("clusterEdgeCompatibilities"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EdgeServiceCompatibility",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibility"))
     }
 }
 impl EdgeServiceCompatibility {
@@ -1015,7 +1042,9 @@ impl serde::Serialize for EdgeClusterCompatibility {
             w.optional("total", &v.total);
             w.optional("incompatibleFeatures", &v.incompatible_features);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
@@ -1025,19 +1054,18 @@ impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EdgeClusterCompatibility, ruckus_one_runtime::object::FieldError> {
-            Ok(EdgeClusterCompatibility {
-                id: f.optional("id")?,
-                identity_type: f.optional("identityType")?,
-                incompatible: f.optional("incompatible")?,
-                total: f.optional("total")?,
-                incompatible_features: f.optional("incompatibleFeatures")?,
-            })
+            let value = EdgeClusterCompatibility {
+                id: f.optional("id"),
+                identity_type: f.optional("identityType"),
+                incompatible: f.optional("incompatible"),
+                total: f.optional("total"),
+                incompatible_features: f.optional("incompatibleFeatures"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EdgeClusterCompatibility",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeClusterCompatibility"))
     }
 }
 impl EdgeClusterCompatibility {
@@ -1106,7 +1134,9 @@ impl serde::Serialize for EdgeIncompatibleFeature {
             w.optional("featureRequirement", &v.feature_requirement);
             w.optional("incompatibleDevices", &v.incompatible_devices);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
@@ -1116,16 +1146,15 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EdgeIncompatibleFeature, ruckus_one_runtime::object::FieldError> {
-            Ok(EdgeIncompatibleFeature {
-                feature_requirement: f.optional("featureRequirement")?,
-                incompatible_devices: f.optional("incompatibleDevices")?,
-            })
+            let value = EdgeIncompatibleFeature {
+                feature_requirement: f.optional("featureRequirement"),
+                incompatible_devices: f.optional("incompatibleDevices"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EdgeIncompatibleFeature",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeIncompatibleFeature"))
     }
 }
 impl EdgeIncompatibleFeature {
@@ -1181,7 +1210,9 @@ impl serde::Serialize for EdgeFeatureRequirement {
             w.optional("featureName", &v.feature_name);
             w.optional("requiredFw", &v.required_fw);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeFeatureRequirement {
@@ -1191,16 +1222,15 @@ impl<'de> serde::Deserialize<'de> for EdgeFeatureRequirement {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EdgeFeatureRequirement, ruckus_one_runtime::object::FieldError> {
-            Ok(EdgeFeatureRequirement {
-                feature_name: f.optional("featureName")?,
-                required_fw: f.optional("requiredFw")?,
-            })
+            let value = EdgeFeatureRequirement {
+                feature_name: f.optional("featureName"),
+                required_fw: f.optional("requiredFw"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EdgeFeatureRequirement",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeFeatureRequirement"))
     }
 }
 impl EdgeFeatureRequirement {
@@ -1250,7 +1280,9 @@ impl serde::Serialize for EdgeIncompatibleDevices {
             w.optional("count", &v.count);
             w.optional("firmware", &v.firmware);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeIncompatibleDevices {
@@ -1260,16 +1292,15 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleDevices {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EdgeIncompatibleDevices, ruckus_one_runtime::object::FieldError> {
-            Ok(EdgeIncompatibleDevices {
-                count: f.optional("count")?,
-                firmware: f.optional("firmware")?,
-            })
+            let value = EdgeIncompatibleDevices {
+                count: f.optional("count"),
+                firmware: f.optional("firmware"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EdgeIncompatibleDevices",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeIncompatibleDevices"))
     }
 }
 impl EdgeIncompatibleDevices {
@@ -1322,7 +1353,9 @@ impl serde::Serialize for EdgeSdLanService {
             w.field("tunnelProfileId", &v.tunnel_profile_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeSdLanService {
@@ -1332,14 +1365,16 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanService {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EdgeSdLanService, ruckus_one_runtime::object::FieldError> {
-            Ok(EdgeSdLanService {
+            let value = EdgeSdLanService {
                 edge_cluster_id: f.required("edgeClusterId")?,
                 name: f.required("name")?,
                 tunnel_profile_id: f.required("tunnelProfileId")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EdgeSdLanService", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanService"))
     }
 }
 impl EdgeSdLanService {
@@ -1381,7 +1416,9 @@ impl serde::Serialize for EdgeSdLanGuestSettings {
             w.optional("isGuestTunnelEnabled", &v.is_guest_tunnel_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeSdLanGuestSettings {
@@ -1391,16 +1428,15 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanGuestSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EdgeSdLanGuestSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(EdgeSdLanGuestSettings {
-                is_guest_tunnel_enabled: f.optional("isGuestTunnelEnabled")?,
+            let value = EdgeSdLanGuestSettings {
+                is_guest_tunnel_enabled: f.optional("isGuestTunnelEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EdgeSdLanGuestSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanGuestSettings"))
     }
 }
 impl EdgeSdLanGuestSettings {
@@ -1441,7 +1477,9 @@ impl serde::Serialize for EdgeSdLanNetworkActivation {
             w.optional("isGuestTunnelUtilized", &v.is_guest_tunnel_utilized);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeSdLanNetworkActivation {
@@ -1451,16 +1489,15 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanNetworkActivation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EdgeSdLanNetworkActivation, ruckus_one_runtime::object::FieldError> {
-            Ok(EdgeSdLanNetworkActivation {
-                is_guest_tunnel_utilized: f.optional("isGuestTunnelUtilized")?,
+            let value = EdgeSdLanNetworkActivation {
+                is_guest_tunnel_utilized: f.optional("isGuestTunnelUtilized"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EdgeSdLanNetworkActivation",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanNetworkActivation"))
     }
 }
 impl EdgeSdLanNetworkActivation {
@@ -1508,7 +1545,9 @@ impl serde::Serialize for AlarmSummary {
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AlarmSummary {
@@ -1518,14 +1557,17 @@ impl<'de> serde::Deserialize<'de> for AlarmSummary {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AlarmSummary, ruckus_one_runtime::object::FieldError> {
-            Ok(AlarmSummary {
-                edge_id: f.optional("edgeId")?,
-                severity_summary: f.optional("severitySummary")?,
-                total_count: f.optional("totalCount")?,
+            let value = AlarmSummary {
+                edge_id: f.optional("edgeId"),
+                severity_summary: f.optional("severitySummary"),
+                total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AlarmSummary", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AlarmSummary"))
     }
 }
 impl AlarmSummary {
@@ -1586,7 +1628,9 @@ impl serde::Serialize for ClusterNetworkLagSettings {
             w.field("lags", &v.lags);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClusterNetworkLagSettings {
@@ -1596,17 +1640,15 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkLagSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ClusterNetworkLagSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ClusterNetworkLagSettings {
+            let value = ClusterNetworkLagSettings {
                 serial_number: f.required("serialNumber")?,
                 lags: f.required("lags")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ClusterNetworkLagSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClusterNetworkLagSettings"))
     }
 }
 impl ClusterNetworkLagSettings {
@@ -1648,7 +1690,9 @@ impl serde::Serialize for ClusterNetworkMultiWanSettings {
             w.field("wanMembers", &v.wan_members);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettings {
@@ -1661,17 +1705,15 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettings {
             ClusterNetworkMultiWanSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ClusterNetworkMultiWanSettings {
+            let value = ClusterNetworkMultiWanSettings {
                 mode: f.required("mode")?,
                 wan_members: f.required("wanMembers")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ClusterNetworkMultiWanSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClusterNetworkMultiWanSettings"))
     }
 }
 impl ClusterNetworkMultiWanSettings {
@@ -1771,7 +1813,9 @@ impl serde::Serialize for ClusterNetworkPortSettings {
             w.field("ports", &v.ports);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClusterNetworkPortSettings {
@@ -1781,17 +1825,15 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkPortSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ClusterNetworkPortSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ClusterNetworkPortSettings {
+            let value = ClusterNetworkPortSettings {
                 serial_number: f.required("serialNumber")?,
                 ports: f.required("ports")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ClusterNetworkPortSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClusterNetworkPortSettings"))
     }
 }
 impl ClusterNetworkPortSettings {
@@ -1853,7 +1895,9 @@ impl serde::Serialize for ClusterNetworkSettingsResponse {
             w.optional("multiWanSettings", &v.multi_wan_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClusterNetworkSettingsResponse {
@@ -1866,21 +1910,20 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkSettingsResponse {
             ClusterNetworkSettingsResponse,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ClusterNetworkSettingsResponse {
-                virtual_ip_settings: f.optional("virtualIpSettings")?,
-                port_settings: f.optional("portSettings")?,
-                lag_settings: f.optional("lagSettings")?,
-                high_availability_settings: f.optional("highAvailabilitySettings")?,
-                sub_interface_settings: f.optional("subInterfaceSettings")?,
-                multi_wan_settings: f.optional("multiWanSettings")?,
+            let value = ClusterNetworkSettingsResponse {
+                virtual_ip_settings: f.optional("virtualIpSettings"),
+                port_settings: f.optional("portSettings"),
+                lag_settings: f.optional("lagSettings"),
+                high_availability_settings: f.optional("highAvailabilitySettings"),
+                sub_interface_settings: f.optional("subInterfaceSettings"),
+                multi_wan_settings: f.optional("multiWanSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ClusterNetworkSettingsResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClusterNetworkSettingsResponse"))
     }
 }
 impl ClusterNetworkSettingsResponse {
@@ -2144,7 +2187,9 @@ impl serde::Serialize for EdgeSdLanStatus {
             w.optional("guestEdgeClusterTunnelInfo", &v.guest_edge_cluster_tunnel_info);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
@@ -2154,48 +2199,50 @@ impl<'de> serde::Deserialize<'de> for EdgeSdLanStatus {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EdgeSdLanStatus, ruckus_one_runtime::object::FieldError> {
-            Ok(EdgeSdLanStatus {
-                tenant_id: f.optional("tenantId")?,
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                venue_id: f.optional("venueId")?,
-                venue_name: f.optional("venueName")?,
-                edge_id: f.optional("edgeId")?,
-                edge_name: f.optional("edgeName")?,
-                edge_cluster_id: f.optional("edgeClusterId")?,
-                edge_cluster_name: f.optional("edgeClusterName")?,
-                guest_edge_id: f.optional("guestEdgeId")?,
-                guest_edge_name: f.optional("guestEdgeName")?,
-                guest_edge_cluster_id: f.optional("guestEdgeClusterId")?,
-                guest_edge_cluster_name: f.optional("guestEdgeClusterName")?,
-                tunnel_profile_id: f.optional("tunnelProfileId")?,
-                guest_tunnel_profile_id: f.optional("guestTunnelProfileId")?,
-                tunnel_profile_name: f.optional("tunnelProfileName")?,
-                guest_tunnel_profile_name: f.optional("guestTunnelProfileName")?,
-                network_ids: f.optional("networkIds")?,
-                guest_network_ids: f.optional("guestNetworkIds")?,
-                network_infos: f.optional("networkInfos")?,
-                guest_network_infos: f.optional("guestNetworkInfos")?,
-                tunneled_wlans: f.optional("tunneledWlans")?,
-                tunneled_guest_wlans: f.optional("tunneledGuestWlans")?,
-                is_guest_tunnel_enabled: f.optional("isGuestTunnelEnabled")?,
-                core_port_mac: f.optional("corePortMac")?,
-                edge_alarm_summary: f.optional("edgeAlarmSummary")?,
-                service_version: f.optional("serviceVersion")?,
-                vlan_num: f.optional("vlanNum")?,
-                vxlan_tunnel_num: f.optional("vxlanTunnelNum")?,
-                guest_vlan_num: f.optional("guestVlanNum")?,
-                guest_vxlan_tunnel_num: f.optional("guestVxlanTunnelNum")?,
-                vlans: f.optional("vlans")?,
-                guest_vlans: f.optional("guestVlans")?,
-                timestamp: f.optional("timestamp")?,
-                edge_cluster_tunnel_info: f.optional("edgeClusterTunnelInfo")?,
-                guest_edge_cluster_tunnel_info: f
-                    .optional("guestEdgeClusterTunnelInfo")?,
+            let value = EdgeSdLanStatus {
+                tenant_id: f.optional("tenantId"),
+                id: f.optional("id"),
+                name: f.optional("name"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                edge_id: f.optional("edgeId"),
+                edge_name: f.optional("edgeName"),
+                edge_cluster_id: f.optional("edgeClusterId"),
+                edge_cluster_name: f.optional("edgeClusterName"),
+                guest_edge_id: f.optional("guestEdgeId"),
+                guest_edge_name: f.optional("guestEdgeName"),
+                guest_edge_cluster_id: f.optional("guestEdgeClusterId"),
+                guest_edge_cluster_name: f.optional("guestEdgeClusterName"),
+                tunnel_profile_id: f.optional("tunnelProfileId"),
+                guest_tunnel_profile_id: f.optional("guestTunnelProfileId"),
+                tunnel_profile_name: f.optional("tunnelProfileName"),
+                guest_tunnel_profile_name: f.optional("guestTunnelProfileName"),
+                network_ids: f.optional("networkIds"),
+                guest_network_ids: f.optional("guestNetworkIds"),
+                network_infos: f.optional("networkInfos"),
+                guest_network_infos: f.optional("guestNetworkInfos"),
+                tunneled_wlans: f.optional("tunneledWlans"),
+                tunneled_guest_wlans: f.optional("tunneledGuestWlans"),
+                is_guest_tunnel_enabled: f.optional("isGuestTunnelEnabled"),
+                core_port_mac: f.optional("corePortMac"),
+                edge_alarm_summary: f.optional("edgeAlarmSummary"),
+                service_version: f.optional("serviceVersion"),
+                vlan_num: f.optional("vlanNum"),
+                vxlan_tunnel_num: f.optional("vxlanTunnelNum"),
+                guest_vlan_num: f.optional("guestVlanNum"),
+                guest_vxlan_tunnel_num: f.optional("guestVxlanTunnelNum"),
+                vlans: f.optional("vlans"),
+                guest_vlans: f.optional("guestVlans"),
+                timestamp: f.optional("timestamp"),
+                edge_cluster_tunnel_info: f.optional("edgeClusterTunnelInfo"),
+                guest_edge_cluster_tunnel_info: f.optional("guestEdgeClusterTunnelInfo"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EdgeSdLanStatus", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanStatus"))
     }
 }
 impl EdgeSdLanStatus {
@@ -2468,7 +2515,9 @@ impl serde::Serialize for EdgeTunnelInfo {
             w.optional("allocatedApCount", &v.allocated_ap_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EdgeTunnelInfo {
@@ -2478,14 +2527,17 @@ impl<'de> serde::Deserialize<'de> for EdgeTunnelInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EdgeTunnelInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(EdgeTunnelInfo {
-                serial_number: f.optional("serialNumber")?,
-                active_ap_count: f.optional("activeApCount")?,
-                allocated_ap_count: f.optional("allocatedApCount")?,
+            let value = EdgeTunnelInfo {
+                serial_number: f.optional("serialNumber"),
+                active_ap_count: f.optional("activeApCount"),
+                allocated_ap_count: f.optional("allocatedApCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EdgeTunnelInfo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeTunnelInfo"))
     }
 }
 impl EdgeTunnelInfo {
@@ -2540,7 +2592,9 @@ impl serde::Serialize for FallbackSettings {
             w.optional("schedule", &v.schedule);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for FallbackSettings {
@@ -2550,13 +2604,16 @@ impl<'de> serde::Deserialize<'de> for FallbackSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<FallbackSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(FallbackSettings {
+            let value = FallbackSettings {
                 enable: f.required("enable")?,
-                schedule: f.optional("schedule")?,
+                schedule: f.optional("schedule"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "FallbackSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FallbackSettings"))
     }
 }
 impl FallbackSettings {
@@ -2605,7 +2662,9 @@ impl serde::Serialize for GuestEdgeTunnelInfo {
             w.optional("allocatedNodeCount", &v.allocated_node_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestEdgeTunnelInfo {
@@ -2615,14 +2674,17 @@ impl<'de> serde::Deserialize<'de> for GuestEdgeTunnelInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestEdgeTunnelInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestEdgeTunnelInfo {
-                serial_number: f.optional("serialNumber")?,
-                active_node_count: f.optional("activeNodeCount")?,
-                allocated_node_count: f.optional("allocatedNodeCount")?,
+            let value = GuestEdgeTunnelInfo {
+                serial_number: f.optional("serialNumber"),
+                active_node_count: f.optional("activeNodeCount"),
+                allocated_node_count: f.optional("allocatedNodeCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GuestEdgeTunnelInfo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestEdgeTunnelInfo"))
     }
 }
 impl GuestEdgeTunnelInfo {
@@ -2680,7 +2742,9 @@ impl serde::Serialize for HighAvailabilitySettings {
             w.field("loadDistribution", &v.load_distribution);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for HighAvailabilitySettings {
@@ -2690,17 +2754,15 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<HighAvailabilitySettings, ruckus_one_runtime::object::FieldError> {
-            Ok(HighAvailabilitySettings {
+            let value = HighAvailabilitySettings {
                 fallback_settings: f.required("fallbackSettings")?,
                 load_distribution: f.required("loadDistribution")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "HighAvailabilitySettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("HighAvailabilitySettings"))
     }
 }
 impl HighAvailabilitySettings {
@@ -2797,7 +2859,9 @@ impl serde::Serialize for LagMember {
             w.optional("portEnabled", &v.port_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LagMember {
@@ -2807,13 +2871,16 @@ impl<'de> serde::Deserialize<'de> for LagMember {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LagMember, ruckus_one_runtime::object::FieldError> {
-            Ok(LagMember {
-                port_id: f.optional("portId")?,
-                port_enabled: f.optional("portEnabled")?,
+            let value = LagMember {
+                port_id: f.optional("portId"),
+                port_enabled: f.optional("portEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LagMember", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LagMember"))
     }
 }
 impl LagMember {
@@ -2897,7 +2964,9 @@ impl serde::Serialize for LagSubInterface {
             w.optional("accessPortEnabled", &v.access_port_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LagSubInterface {
@@ -2907,20 +2976,23 @@ impl<'de> serde::Deserialize<'de> for LagSubInterface {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LagSubInterface, ruckus_one_runtime::object::FieldError> {
-            Ok(LagSubInterface {
-                id: f.optional("id")?,
+            let value = LagSubInterface {
+                id: f.optional("id"),
                 vlan: f.required("vlan")?,
                 port_type: f.required("portType")?,
-                ip_mode: f.optional("ipMode")?,
-                ip: f.optional("ip")?,
-                subnet: f.optional("subnet")?,
-                gateway: f.optional("gateway")?,
-                core_port_enabled: f.optional("corePortEnabled")?,
-                access_port_enabled: f.optional("accessPortEnabled")?,
+                ip_mode: f.optional("ipMode"),
+                ip: f.optional("ip"),
+                subnet: f.optional("subnet"),
+                gateway: f.optional("gateway"),
+                core_port_enabled: f.optional("corePortEnabled"),
+                access_port_enabled: f.optional("accessPortEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LagSubInterface", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LagSubInterface"))
     }
 }
 impl LagSubInterface {
@@ -3127,7 +3199,9 @@ impl serde::Serialize for LagSubInterfaceResponse {
             w.field("subInterfaces", &v.sub_interfaces);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LagSubInterfaceResponse {
@@ -3137,18 +3211,16 @@ impl<'de> serde::Deserialize<'de> for LagSubInterfaceResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LagSubInterfaceResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(LagSubInterfaceResponse {
+            let value = LagSubInterfaceResponse {
                 lag_id: f.required("lagId")?,
                 lag_name: f.required("lagName")?,
                 sub_interfaces: f.required("subInterfaces")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "LagSubInterfaceResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LagSubInterfaceResponse"))
     }
 }
 impl LagSubInterfaceResponse {
@@ -3272,7 +3344,9 @@ impl serde::Serialize for LinkAggregationGroup {
             w.optional("reportSubnet", &v.report_subnet);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LinkAggregationGroup {
@@ -3282,29 +3356,32 @@ impl<'de> serde::Deserialize<'de> for LinkAggregationGroup {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LinkAggregationGroup, ruckus_one_runtime::object::FieldError> {
-            Ok(LinkAggregationGroup {
+            let value = LinkAggregationGroup {
                 id: f.required("id")?,
-                description: f.optional("description")?,
-                lag_type: f.optional("lagType")?,
+                description: f.optional("description"),
+                lag_type: f.optional("lagType"),
                 lacp_mode: f.required("lacpMode")?,
                 lacp_timeout: f.required("lacpTimeout")?,
-                lag_members: f.optional("lagMembers")?,
+                lag_members: f.optional("lagMembers"),
                 port_type: f.required("portType")?,
-                ip_mode: f.optional("ipMode")?,
-                ip: f.optional("ip")?,
-                subnet: f.optional("subnet")?,
-                gateway: f.optional("gateway")?,
-                core_port_enabled: f.optional("corePortEnabled")?,
-                access_port_enabled: f.optional("accessPortEnabled")?,
-                nat_enabled: f.optional("natEnabled")?,
-                nat_pools: f.optional("natPools")?,
+                ip_mode: f.optional("ipMode"),
+                ip: f.optional("ip"),
+                subnet: f.optional("subnet"),
+                gateway: f.optional("gateway"),
+                core_port_enabled: f.optional("corePortEnabled"),
+                access_port_enabled: f.optional("accessPortEnabled"),
+                nat_enabled: f.optional("natEnabled"),
+                nat_pools: f.optional("natPools"),
                 lag_enabled: f.required("lagEnabled")?,
-                report_ip: f.optional("reportIp")?,
-                report_subnet: f.optional("reportSubnet")?,
+                report_ip: f.optional("reportIp"),
+                report_subnet: f.optional("reportSubnet"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LinkAggregationGroup", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LinkAggregationGroup"))
     }
 }
 impl LinkAggregationGroup {
@@ -3795,7 +3872,9 @@ impl serde::Serialize for LinkHealthCheckPolicy {
             w.field("maxCountToUp", &v.max_count_to_up);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicy {
@@ -3805,7 +3884,7 @@ impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicy {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LinkHealthCheckPolicy, ruckus_one_runtime::object::FieldError> {
-            Ok(LinkHealthCheckPolicy {
+            let value = LinkHealthCheckPolicy {
                 protocol: f.required("protocol")?,
                 target_ip_addresses: f.required("targetIpAddresses")?,
                 link_down_criteria: f.required("linkDownCriteria")?,
@@ -3813,9 +3892,11 @@ impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicy {
                 max_count_to_down: f.required("maxCountToDown")?,
                 max_count_to_up: f.required("maxCountToUp")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LinkHealthCheckPolicy", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LinkHealthCheckPolicy"))
     }
 }
 impl LinkHealthCheckPolicy {
@@ -4034,7 +4115,9 @@ impl serde::Serialize for NatPool {
             w.optional("endIpAddress", &v.end_ip_address);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NatPool {
@@ -4044,13 +4127,16 @@ impl<'de> serde::Deserialize<'de> for NatPool {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NatPool, ruckus_one_runtime::object::FieldError> {
-            Ok(NatPool {
-                start_ip_address: f.optional("startIpAddress")?,
-                end_ip_address: f.optional("endIpAddress")?,
+            let value = NatPool {
+                start_ip_address: f.optional("startIpAddress"),
+                end_ip_address: f.optional("endIpAddress"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "NatPool", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NatPool"))
     }
 }
 impl NatPool {
@@ -4099,7 +4185,9 @@ impl serde::Serialize for NetworkInfo {
             w.optional("networkName", &v.network_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkInfo {
@@ -4109,13 +4197,16 @@ impl<'de> serde::Deserialize<'de> for NetworkInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NetworkInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(NetworkInfo {
-                network_id: f.optional("networkId")?,
-                network_name: f.optional("networkName")?,
+            let value = NetworkInfo {
+                network_id: f.optional("networkId"),
+                network_name: f.optional("networkName"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "NetworkInfo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NetworkInfo"))
     }
 }
 impl NetworkInfo {
@@ -4164,7 +4255,9 @@ impl serde::Serialize for NodeLagSubInterface {
             w.field("subInterfaces", &v.sub_interfaces);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NodeLagSubInterface {
@@ -4174,13 +4267,15 @@ impl<'de> serde::Deserialize<'de> for NodeLagSubInterface {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NodeLagSubInterface, ruckus_one_runtime::object::FieldError> {
-            Ok(NodeLagSubInterface {
+            let value = NodeLagSubInterface {
                 lag_id: f.required("lagId")?,
                 sub_interfaces: f.required("subInterfaces")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "NodeLagSubInterface", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NodeLagSubInterface"))
     }
 }
 impl NodeLagSubInterface {
@@ -4219,7 +4314,9 @@ impl serde::Serialize for NodePortSubInterface {
             w.field("subInterfaces", &v.sub_interfaces);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NodePortSubInterface {
@@ -4229,13 +4326,15 @@ impl<'de> serde::Deserialize<'de> for NodePortSubInterface {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NodePortSubInterface, ruckus_one_runtime::object::FieldError> {
-            Ok(NodePortSubInterface {
+            let value = NodePortSubInterface {
                 port_id: f.required("portId")?,
                 sub_interfaces: f.required("subInterfaces")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "NodePortSubInterface", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NodePortSubInterface"))
     }
 }
 impl NodePortSubInterface {
@@ -4279,7 +4378,9 @@ impl serde::Serialize for NodeSubInterface {
             w.field("lags", &v.lags);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NodeSubInterface {
@@ -4289,14 +4390,16 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterface {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NodeSubInterface, ruckus_one_runtime::object::FieldError> {
-            Ok(NodeSubInterface {
+            let value = NodeSubInterface {
                 serial_number: f.required("serialNumber")?,
                 ports: f.required("ports")?,
                 lags: f.required("lags")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "NodeSubInterface", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NodeSubInterface"))
     }
 }
 impl NodeSubInterface {
@@ -4348,7 +4451,9 @@ impl serde::Serialize for NodeSubInterfaceResponse {
             w.field("lags", &v.lags);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NodeSubInterfaceResponse {
@@ -4358,18 +4463,16 @@ impl<'de> serde::Deserialize<'de> for NodeSubInterfaceResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NodeSubInterfaceResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(NodeSubInterfaceResponse {
+            let value = NodeSubInterfaceResponse {
                 serial_number: f.required("serialNumber")?,
                 ports: f.required("ports")?,
                 lags: f.required("lags")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "NodeSubInterfaceResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NodeSubInterfaceResponse"))
     }
 }
 impl NodeSubInterfaceResponse {
@@ -4436,7 +4539,9 @@ impl serde::Serialize for PatchClusterNetworkSettings {
             w.optional("multiWanSettings", &v.multi_wan_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PatchClusterNetworkSettings {
@@ -4449,21 +4554,20 @@ impl<'de> serde::Deserialize<'de> for PatchClusterNetworkSettings {
             PatchClusterNetworkSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(PatchClusterNetworkSettings {
-                virtual_ip_settings: f.optional("virtualIpSettings")?,
-                port_settings: f.optional("portSettings")?,
-                lag_settings: f.optional("lagSettings")?,
-                high_availability_settings: f.optional("highAvailabilitySettings")?,
-                sub_interface_settings: f.optional("subInterfaceSettings")?,
-                multi_wan_settings: f.optional("multiWanSettings")?,
+            let value = PatchClusterNetworkSettings {
+                virtual_ip_settings: f.optional("virtualIpSettings"),
+                port_settings: f.optional("portSettings"),
+                lag_settings: f.optional("lagSettings"),
+                high_availability_settings: f.optional("highAvailabilitySettings"),
+                sub_interface_settings: f.optional("subInterfaceSettings"),
+                multi_wan_settings: f.optional("multiWanSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "PatchClusterNetworkSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PatchClusterNetworkSettings"))
     }
 }
 impl PatchClusterNetworkSettings {
@@ -4626,7 +4730,9 @@ impl serde::Serialize for Port {
             w.optional("maxSpeedCapa", &v.max_speed_capa);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Port {
@@ -4636,28 +4742,31 @@ impl<'de> serde::Deserialize<'de> for Port {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Port, ruckus_one_runtime::object::FieldError> {
-            Ok(Port {
+            let value = Port {
                 id: f.required("id")?,
                 name: f.required("name")?,
-                interface_name: f.optional("interfaceName")?,
+                interface_name: f.optional("interfaceName"),
                 mac: f.required("mac")?,
                 enabled: f.required("enabled")?,
                 port_type: f.required("portType")?,
-                nat_enabled: f.optional("natEnabled")?,
-                nat_pools: f.optional("natPools")?,
-                ip_mode: f.optional("ipMode")?,
-                ip: f.optional("ip")?,
-                subnet: f.optional("subnet")?,
-                gateway: f.optional("gateway")?,
-                core_port_enabled: f.optional("corePortEnabled")?,
-                access_port_enabled: f.optional("accessPortEnabled")?,
-                report_ip: f.optional("reportIp")?,
-                report_subnet: f.optional("reportSubnet")?,
-                max_speed_capa: f.optional("maxSpeedCapa")?,
+                nat_enabled: f.optional("natEnabled"),
+                nat_pools: f.optional("natPools"),
+                ip_mode: f.optional("ipMode"),
+                ip: f.optional("ip"),
+                subnet: f.optional("subnet"),
+                gateway: f.optional("gateway"),
+                core_port_enabled: f.optional("corePortEnabled"),
+                access_port_enabled: f.optional("accessPortEnabled"),
+                report_ip: f.optional("reportIp"),
+                report_subnet: f.optional("reportSubnet"),
+                max_speed_capa: f.optional("maxSpeedCapa"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Port", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Port"))
     }
 }
 impl Port {
@@ -4822,7 +4931,9 @@ impl serde::Serialize for PortConfig {
             w.optional("ports", &v.ports);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortConfig {
@@ -4832,12 +4943,15 @@ impl<'de> serde::Deserialize<'de> for PortConfig {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PortConfig, ruckus_one_runtime::object::FieldError> {
-            Ok(PortConfig {
-                ports: f.optional("ports")?,
+            let value = PortConfig {
+                ports: f.optional("ports"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PortConfig", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PortConfig"))
     }
 }
 impl PortConfig {
@@ -5006,7 +5120,9 @@ impl serde::Serialize for PortSubInterfaceResponse {
             w.field("subInterfaces", &v.sub_interfaces);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortSubInterfaceResponse {
@@ -5016,18 +5132,16 @@ impl<'de> serde::Deserialize<'de> for PortSubInterfaceResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PortSubInterfaceResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(PortSubInterfaceResponse {
+            let value = PortSubInterfaceResponse {
                 port_id: f.required("portId")?,
                 interface_name: f.required("interfaceName")?,
                 sub_interfaces: f.required("subInterfaces")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "PortSubInterfaceResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PortSubInterfaceResponse"))
     }
 }
 impl PortSubInterfaceResponse {
@@ -5099,7 +5213,9 @@ impl serde::Serialize for QueryResponseEdgeSdLanStatus {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseEdgeSdLanStatus {
@@ -5112,22 +5228,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEdgeSdLanStatus {
             QueryResponseEdgeSdLanStatus,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseEdgeSdLanStatus {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseEdgeSdLanStatus {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseEdgeSdLanStatus",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseEdgeSdLanStatus"))
     }
 }
 impl QueryResponseEdgeSdLanStatus {
@@ -5219,7 +5334,9 @@ impl serde::Serialize for Schedule {
             w.optional("intervalHours", &v.interval_hours);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Schedule {
@@ -5229,15 +5346,18 @@ impl<'de> serde::Deserialize<'de> for Schedule {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Schedule, ruckus_one_runtime::object::FieldError> {
-            Ok(Schedule {
+            let value = Schedule {
                 type_: f.required("type")?,
-                time: f.optional("time")?,
-                weekday: f.optional("weekday")?,
-                interval_hours: f.optional("intervalHours")?,
+                time: f.optional("time"),
+                weekday: f.optional("weekday"),
+                interval_hours: f.optional("intervalHours"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Schedule", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Schedule"))
     }
 }
 impl Schedule {
@@ -5462,7 +5582,9 @@ impl serde::Serialize for SubInterface {
             w.optional("accessPortEnabled", &v.access_port_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SubInterface {
@@ -5472,20 +5594,23 @@ impl<'de> serde::Deserialize<'de> for SubInterface {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SubInterface, ruckus_one_runtime::object::FieldError> {
-            Ok(SubInterface {
-                id: f.optional("id")?,
+            let value = SubInterface {
+                id: f.optional("id"),
                 vlan: f.required("vlan")?,
                 port_type: f.required("portType")?,
-                ip_mode: f.optional("ipMode")?,
-                ip: f.optional("ip")?,
-                subnet: f.optional("subnet")?,
-                gateway: f.optional("gateway")?,
-                core_port_enabled: f.optional("corePortEnabled")?,
-                access_port_enabled: f.optional("accessPortEnabled")?,
+                ip_mode: f.optional("ipMode"),
+                ip: f.optional("ip"),
+                subnet: f.optional("subnet"),
+                gateway: f.optional("gateway"),
+                core_port_enabled: f.optional("corePortEnabled"),
+                access_port_enabled: f.optional("accessPortEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SubInterface", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SubInterface"))
     }
 }
 impl SubInterface {
@@ -5724,7 +5849,9 @@ impl serde::Serialize for SubInterfaceResponse {
             w.optional("interfaceName", &v.interface_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
@@ -5734,21 +5861,24 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SubInterfaceResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(SubInterfaceResponse {
-                id: f.optional("id")?,
+            let value = SubInterfaceResponse {
+                id: f.optional("id"),
                 vlan: f.required("vlan")?,
                 port_type: f.required("portType")?,
-                ip_mode: f.optional("ipMode")?,
-                ip: f.optional("ip")?,
-                subnet: f.optional("subnet")?,
-                gateway: f.optional("gateway")?,
-                core_port_enabled: f.optional("corePortEnabled")?,
-                access_port_enabled: f.optional("accessPortEnabled")?,
-                interface_name: f.optional("interfaceName")?,
+                ip_mode: f.optional("ipMode"),
+                ip: f.optional("ip"),
+                subnet: f.optional("subnet"),
+                gateway: f.optional("gateway"),
+                core_port_enabled: f.optional("corePortEnabled"),
+                access_port_enabled: f.optional("accessPortEnabled"),
+                interface_name: f.optional("interfaceName"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SubInterfaceResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SubInterfaceResponse"))
     }
 }
 impl SubInterfaceResponse {
@@ -5968,7 +6098,9 @@ impl serde::Serialize for TunneledWlanInfo {
             w.optional("wlanId", &v.wlan_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TunneledWlanInfo {
@@ -5978,16 +6110,19 @@ impl<'de> serde::Deserialize<'de> for TunneledWlanInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TunneledWlanInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(TunneledWlanInfo {
-                network_id: f.optional("networkId")?,
-                network_name: f.optional("networkName")?,
-                venue_id: f.optional("venueId")?,
-                venue_name: f.optional("venueName")?,
-                wlan_id: f.optional("wlanId")?,
+            let value = TunneledWlanInfo {
+                network_id: f.optional("networkId"),
+                network_name: f.optional("networkName"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                wlan_id: f.optional("wlanId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TunneledWlanInfo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TunneledWlanInfo"))
     }
 }
 impl TunneledWlanInfo {
@@ -6122,7 +6257,9 @@ impl serde::Serialize for UpdateLinkAggregationGroup {
             w.field("lagEnabled", &v.lag_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroup {
@@ -6132,30 +6269,29 @@ impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroup {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpdateLinkAggregationGroup, ruckus_one_runtime::object::FieldError> {
-            Ok(UpdateLinkAggregationGroup {
-                description: f.optional("description")?,
-                lag_type: f.optional("lagType")?,
+            let value = UpdateLinkAggregationGroup {
+                description: f.optional("description"),
+                lag_type: f.optional("lagType"),
                 lacp_mode: f.required("lacpMode")?,
                 lacp_timeout: f.required("lacpTimeout")?,
-                lag_members: f.optional("lagMembers")?,
+                lag_members: f.optional("lagMembers"),
                 port_type: f.required("portType")?,
-                ip_mode: f.optional("ipMode")?,
-                ip: f.optional("ip")?,
-                subnet: f.optional("subnet")?,
-                gateway: f.optional("gateway")?,
-                core_port_enabled: f.optional("corePortEnabled")?,
-                access_port_enabled: f.optional("accessPortEnabled")?,
-                nat_enabled: f.optional("natEnabled")?,
-                nat_pools: f.optional("natPools")?,
+                ip_mode: f.optional("ipMode"),
+                ip: f.optional("ip"),
+                subnet: f.optional("subnet"),
+                gateway: f.optional("gateway"),
+                core_port_enabled: f.optional("corePortEnabled"),
+                access_port_enabled: f.optional("accessPortEnabled"),
+                nat_enabled: f.optional("natEnabled"),
+                nat_pools: f.optional("natPools"),
                 lag_enabled: f.required("lagEnabled")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "UpdateLinkAggregationGroup",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateLinkAggregationGroup"))
     }
 }
 impl UpdateLinkAggregationGroup {
@@ -6619,7 +6755,9 @@ impl serde::Serialize for VirtualIp {
             w.optional("timeoutSeconds", &v.timeout_seconds);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VirtualIp {
@@ -6629,14 +6767,17 @@ impl<'de> serde::Deserialize<'de> for VirtualIp {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VirtualIp, ruckus_one_runtime::object::FieldError> {
-            Ok(VirtualIp {
+            let value = VirtualIp {
                 virtual_ip: f.required("virtualIp")?,
-                ports: f.optional("ports")?,
-                timeout_seconds: f.optional("timeoutSeconds")?,
+                ports: f.optional("ports"),
+                timeout_seconds: f.optional("timeoutSeconds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VirtualIp", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VirtualIp"))
     }
 }
 impl VirtualIp {
@@ -6686,7 +6827,9 @@ impl serde::Serialize for VirtualIpPort {
             w.field("portName", &v.port_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VirtualIpPort {
@@ -6696,13 +6839,15 @@ impl<'de> serde::Deserialize<'de> for VirtualIpPort {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VirtualIpPort, ruckus_one_runtime::object::FieldError> {
-            Ok(VirtualIpPort {
+            let value = VirtualIpPort {
                 serial_number: f.required("serialNumber")?,
                 port_name: f.required("portName")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VirtualIpPort", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VirtualIpPort"))
     }
 }
 impl VirtualIpPort {
@@ -6756,7 +6901,9 @@ impl serde::Serialize for WanMember {
             w.optional("linkHealthCheckPolicy", &v.link_health_check_policy);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WanMember {
@@ -6766,16 +6913,19 @@ impl<'de> serde::Deserialize<'de> for WanMember {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WanMember, ruckus_one_runtime::object::FieldError> {
-            Ok(WanMember {
+            let value = WanMember {
                 serial_number: f.required("serialNumber")?,
                 port_name: f.required("portName")?,
                 priority: f.required("priority")?,
                 health_check_enabled: f.required("healthCheckEnabled")?,
-                link_health_check_policy: f.optional("linkHealthCheckPolicy")?,
+                link_health_check_policy: f.optional("linkHealthCheckPolicy"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "WanMember", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WanMember"))
     }
 }
 impl WanMember {

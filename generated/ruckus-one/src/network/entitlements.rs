@@ -31,7 +31,9 @@ impl serde::Serialize for EntitlementBanner {
             w.optional("licenseType", &v.license_type);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EntitlementBanner {
@@ -41,13 +43,16 @@ impl<'de> serde::Deserialize<'de> for EntitlementBanner {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EntitlementBanner, ruckus_one_runtime::object::FieldError> {
-            Ok(EntitlementBanner {
-                device_type: f.optional("deviceType")?,
-                license_type: f.optional("licenseType")?,
+            let value = EntitlementBanner {
+                device_type: f.optional("deviceType"),
+                license_type: f.optional("licenseType"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EntitlementBanner", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EntitlementBanner"))
     }
 }
 impl EntitlementBanner {
@@ -293,7 +298,9 @@ impl serde::Serialize for AlmExtraEntitlementInfo {
             w.optional("activeEdgeCount", &v.active_edge_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
@@ -303,21 +310,20 @@ impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AlmExtraEntitlementInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(AlmExtraEntitlementInfo {
-                license_type: f.optional("licenseType")?,
-                remaining_quantity: f.optional("remainingQuantity")?,
-                so_ent_quantity: f.optional("soEntQuantity")?,
-                active_ap_count: f.optional("activeApCount")?,
-                active_switch_count: f.optional("activeSwitchCount")?,
-                active_edge_count: f.optional("activeEdgeCount")?,
+            let value = AlmExtraEntitlementInfo {
+                license_type: f.optional("licenseType"),
+                remaining_quantity: f.optional("remainingQuantity"),
+                so_ent_quantity: f.optional("soEntQuantity"),
+                active_ap_count: f.optional("activeApCount"),
+                active_switch_count: f.optional("activeSwitchCount"),
+                active_edge_count: f.optional("activeEdgeCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AlmExtraEntitlementInfo",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AlmExtraEntitlementInfo"))
     }
 }
 impl AlmExtraEntitlementInfo {
@@ -539,7 +545,9 @@ impl serde::Serialize for Assignment {
             w.optional("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Assignment {
@@ -549,28 +557,31 @@ impl<'de> serde::Deserialize<'de> for Assignment {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Assignment, ruckus_one_runtime::object::FieldError> {
-            Ok(Assignment {
-                id: f.optional("id")?,
-                msp_tenant_id: f.optional("mspTenantId")?,
-                msp_ec_tenant_id: f.optional("mspEcTenantId")?,
-                device_type: f.optional("deviceType")?,
-                device_sub_type: f.optional("deviceSubType")?,
-                quantity: f.optional("quantity")?,
-                date_effective: f.optional("dateEffective")?,
-                date_expires: f.optional("dateExpires")?,
-                trial_assignment: f.optional("trialAssignment")?,
-                date_assignment_created: f.optional("dateAssignmentCreated")?,
-                date_assignment_revoked: f.optional("dateAssignmentRevoked")?,
-                created_by: f.optional("createdBy")?,
-                revoked_by: f.optional("revokedBy")?,
-                extended_trial: f.optional("extendedTrial")?,
-                alm: f.optional("alm")?,
-                own_assignment: f.optional("ownAssignment")?,
-                status: f.optional("status")?,
+            let value = Assignment {
+                id: f.optional("id"),
+                msp_tenant_id: f.optional("mspTenantId"),
+                msp_ec_tenant_id: f.optional("mspEcTenantId"),
+                device_type: f.optional("deviceType"),
+                device_sub_type: f.optional("deviceSubType"),
+                quantity: f.optional("quantity"),
+                date_effective: f.optional("dateEffective"),
+                date_expires: f.optional("dateExpires"),
+                trial_assignment: f.optional("trialAssignment"),
+                date_assignment_created: f.optional("dateAssignmentCreated"),
+                date_assignment_revoked: f.optional("dateAssignmentRevoked"),
+                created_by: f.optional("createdBy"),
+                revoked_by: f.optional("revokedBy"),
+                extended_trial: f.optional("extendedTrial"),
+                alm: f.optional("alm"),
+                own_assignment: f.optional("ownAssignment"),
+                status: f.optional("status"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Assignment", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Assignment"))
     }
 }
 impl Assignment {
@@ -719,7 +730,9 @@ impl serde::Serialize for AssignmentAcxRequest {
             w.optional("deviceSubType", &v.device_sub_type);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
@@ -729,15 +742,18 @@ impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AssignmentAcxRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(AssignmentAcxRequest {
+            let value = AssignmentAcxRequest {
                 device_type: f.required("deviceType")?,
                 quantity: f.required("quantity")?,
-                use_temporary_msp_entitlement: f.optional("useTemporaryMspEntitlement")?,
-                device_sub_type: f.optional("deviceSubType")?,
+                use_temporary_msp_entitlement: f.optional("useTemporaryMspEntitlement"),
+                device_sub_type: f.optional("deviceSubType"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AssignmentAcxRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AssignmentAcxRequest"))
     }
 }
 impl AssignmentAcxRequest {
@@ -940,7 +956,9 @@ impl serde::Serialize for AssignmentOperationResponse {
             w.optional("ve", &v.ve);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
@@ -953,20 +971,19 @@ impl<'de> serde::Deserialize<'de> for AssignmentOperationResponse {
             AssignmentOperationResponse,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(AssignmentOperationResponse {
-                success: f.optional("success")?,
-                assignments: f.optional("assignments")?,
-                error_brief: f.optional("errorBrief")?,
-                error_message: f.optional("errorMessage")?,
-                ve: f.optional("ve")?,
+            let value = AssignmentOperationResponse {
+                success: f.optional("success"),
+                assignments: f.optional("assignments"),
+                error_brief: f.optional("errorBrief"),
+                error_message: f.optional("errorMessage"),
+                ve: f.optional("ve"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AssignmentOperationResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AssignmentOperationResponse"))
     }
 }
 impl AssignmentOperationResponse {
@@ -1284,7 +1301,9 @@ impl serde::Serialize for AssignmentSummary {
             w.optional("licenseType", &v.license_type);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignmentSummary {
@@ -1294,20 +1313,23 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummary {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AssignmentSummary, ruckus_one_runtime::object::FieldError> {
-            Ok(AssignmentSummary {
-                device_type: f.optional("deviceType")?,
-                device_sub_type: f.optional("deviceSubType")?,
-                quantity: f.optional("quantity")?,
-                my_assignments: f.optional("myAssignments")?,
+            let value = AssignmentSummary {
+                device_type: f.optional("deviceType"),
+                device_sub_type: f.optional("deviceSubType"),
+                quantity: f.optional("quantity"),
+                my_assignments: f.optional("myAssignments"),
                 courtesy_msp_entitlements_used: f
-                    .optional("courtesyMspEntitlementsUsed")?,
-                remaining_devices: f.optional("remainingDevices")?,
-                trial: f.optional("trial")?,
-                license_type: f.optional("licenseType")?,
+                    .optional("courtesyMspEntitlementsUsed"),
+                remaining_devices: f.optional("remainingDevices"),
+                trial: f.optional("trial"),
+                license_type: f.optional("licenseType"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AssignmentSummary", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AssignmentSummary"))
     }
 }
 impl AssignmentSummary {
@@ -1622,7 +1644,9 @@ impl serde::Serialize for BannerInformation {
             w.optional("almExtraEntitlementInfoDto", &v.alm_extra_entitlement_info_dto);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for BannerInformation {
@@ -1632,21 +1656,23 @@ impl<'de> serde::Deserialize<'de> for BannerInformation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<BannerInformation, ruckus_one_runtime::object::FieldError> {
-            Ok(BannerInformation {
-                type_: f.optional("type")?,
-                device_type: f.optional("deviceType")?,
-                multiple_license: f.optional("multipleLicense")?,
-                effect_date: f.optional("effectDate")?,
-                effect_days: f.optional("effectDays")?,
-                device_count: f.optional("deviceCount")?,
-                affected_device_count: f.optional("affectedDeviceCount")?,
-                alm: f.optional("alm")?,
-                alm_extra_entitlement_info_dto: f
-                    .optional("almExtraEntitlementInfoDto")?,
+            let value = BannerInformation {
+                type_: f.optional("type"),
+                device_type: f.optional("deviceType"),
+                multiple_license: f.optional("multipleLicense"),
+                effect_date: f.optional("effectDate"),
+                effect_days: f.optional("effectDays"),
+                device_count: f.optional("deviceCount"),
+                affected_device_count: f.optional("affectedDeviceCount"),
+                alm: f.optional("alm"),
+                alm_extra_entitlement_info_dto: f.optional("almExtraEntitlementInfoDto"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "BannerInformation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("BannerInformation"))
     }
 }
 impl BannerInformation {
@@ -1818,7 +1844,9 @@ impl serde::Serialize for CreateAssignmentRequest {
             w.field("endDate", &v.end_date);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CreateAssignmentRequest {
@@ -1828,18 +1856,16 @@ impl<'de> serde::Deserialize<'de> for CreateAssignmentRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CreateAssignmentRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(CreateAssignmentRequest {
+            let value = CreateAssignmentRequest {
                 assignments: f.required("assignments")?,
                 start_date: f.required("startDate")?,
                 end_date: f.required("endDate")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "CreateAssignmentRequest",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CreateAssignmentRequest"))
     }
 }
 impl CreateAssignmentRequest {
@@ -1998,7 +2024,9 @@ impl serde::Serialize for Entitlement {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Entitlement {
@@ -2008,36 +2036,39 @@ impl<'de> serde::Deserialize<'de> for Entitlement {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Entitlement, ruckus_one_runtime::object::FieldError> {
-            Ok(Entitlement {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                external_id: f.optional("externalId")?,
-                device_type: f.optional("deviceType")?,
-                effective_date: f.optional("effectiveDate")?,
-                expiration_date: f.optional("expirationDate")?,
-                quantity: f.optional("quantity")?,
-                sku: f.optional("sku")?,
-                license_name: f.optional("licenseName")?,
-                license_desc: f.optional("licenseDesc")?,
-                email_stage: f.optional("emailStage")?,
-                device_sub_type: f.optional("deviceSubType")?,
-                alm: f.optional("alm")?,
-                alm_license_type: f.optional("almLicenseType")?,
-                alm_activation_id: f.optional("almActivationId")?,
-                alm_so_ent_quantity: f.optional("almSoEntQuantity")?,
-                alm_used_quantity: f.optional("almUsedQuantity")?,
-                extended_licenses_assignment: f.optional("extendedLicensesAssignment")?,
-                r1_sku: f.optional("r1Sku")?,
-                temp_license: f.optional("tempLicense")?,
-                assigned_license: f.optional("assignedLicense")?,
-                historical: f.optional("historical")?,
-                grace_end_date: f.optional("graceEndDate")?,
-                parent_id: f.optional("parentId")?,
+            let value = Entitlement {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                external_id: f.optional("externalId"),
+                device_type: f.optional("deviceType"),
+                effective_date: f.optional("effectiveDate"),
+                expiration_date: f.optional("expirationDate"),
+                quantity: f.optional("quantity"),
+                sku: f.optional("sku"),
+                license_name: f.optional("licenseName"),
+                license_desc: f.optional("licenseDesc"),
+                email_stage: f.optional("emailStage"),
+                device_sub_type: f.optional("deviceSubType"),
+                alm: f.optional("alm"),
+                alm_license_type: f.optional("almLicenseType"),
+                alm_activation_id: f.optional("almActivationId"),
+                alm_so_ent_quantity: f.optional("almSoEntQuantity"),
+                alm_used_quantity: f.optional("almUsedQuantity"),
+                extended_licenses_assignment: f.optional("extendedLicensesAssignment"),
+                r1_sku: f.optional("r1Sku"),
+                temp_license: f.optional("tempLicense"),
+                assigned_license: f.optional("assignedLicense"),
+                historical: f.optional("historical"),
+                grace_end_date: f.optional("graceEndDate"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Entitlement", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Entitlement"))
     }
 }
 impl Entitlement {
@@ -2235,7 +2266,9 @@ impl serde::Serialize for EntitlementAlmExtraEntitlementInfo {
             w.optional("soEntQuantity", &v.so_ent_quantity);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfo {
@@ -2248,18 +2281,17 @@ impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfo {
             EntitlementAlmExtraEntitlementInfo,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(EntitlementAlmExtraEntitlementInfo {
-                license_type: f.optional("licenseType")?,
-                remaining_quantity: f.optional("remainingQuantity")?,
-                so_ent_quantity: f.optional("soEntQuantity")?,
+            let value = EntitlementAlmExtraEntitlementInfo {
+                license_type: f.optional("licenseType"),
+                remaining_quantity: f.optional("remainingQuantity"),
+                so_ent_quantity: f.optional("soEntQuantity"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EntitlementAlmExtraEntitlementInfo",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EntitlementAlmExtraEntitlementInfo"))
     }
 }
 impl EntitlementAlmExtraEntitlementInfo {
@@ -2660,7 +2692,9 @@ impl serde::Serialize for LicenseBanner {
             w.optional("totalActiveDevices", &v.total_active_devices);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LicenseBanner {
@@ -2670,23 +2704,26 @@ impl<'de> serde::Deserialize<'de> for LicenseBanner {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LicenseBanner, ruckus_one_runtime::object::FieldError> {
-            Ok(LicenseBanner {
-                type_: f.optional("type")?,
-                alm: f.optional("alm")?,
-                alm_extra_info: f.optional("almExtraInfo")?,
-                multiple_license: f.optional("multipleLicense")?,
-                effect_date: f.optional("effectDate")?,
-                effect_days: f.optional("effectDays")?,
-                device_count: f.optional("deviceCount")?,
-                device_type: f.optional("deviceType")?,
-                license_type: f.optional("licenseType")?,
-                device_sub_type: f.optional("deviceSubType")?,
-                total_ra_license: f.optional("totalRALicense")?,
-                total_active_devices: f.optional("totalActiveDevices")?,
+            let value = LicenseBanner {
+                type_: f.optional("type"),
+                alm: f.optional("alm"),
+                alm_extra_info: f.optional("almExtraInfo"),
+                multiple_license: f.optional("multipleLicense"),
+                effect_date: f.optional("effectDate"),
+                effect_days: f.optional("effectDays"),
+                device_count: f.optional("deviceCount"),
+                device_type: f.optional("deviceType"),
+                license_type: f.optional("licenseType"),
+                device_sub_type: f.optional("deviceSubType"),
+                total_ra_license: f.optional("totalRALicense"),
+                total_active_devices: f.optional("totalActiveDevices"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LicenseBanner", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LicenseBanner"))
     }
 }
 impl LicenseBanner {
@@ -3118,7 +3155,9 @@ impl serde::Serialize for MspEntitlement {
             w.optional("isTrial", &v.is_trial);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspEntitlement {
@@ -3128,26 +3167,29 @@ impl<'de> serde::Deserialize<'de> for MspEntitlement {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MspEntitlement, ruckus_one_runtime::object::FieldError> {
-            Ok(MspEntitlement {
-                id: f.optional("id")?,
-                device_type: f.optional("deviceType")?,
-                device_sub_type: f.optional("deviceSubType")?,
-                sku: f.optional("sku")?,
-                quantity: f.optional("quantity")?,
-                effective_date: f.optional("effectiveDate")?,
-                expiration_date: f.optional("expirationDate")?,
-                last_notification_date: f.optional("lastNotificationDate")?,
-                alm: f.optional("alm")?,
-                alm_activation_id: f.optional("almActivationId")?,
-                alm_so_ent_quantity: f.optional("almSoEntQuantity")?,
-                is_r1_sku: f.optional("isR1Sku")?,
-                status: f.optional("status")?,
-                r1_sku: f.optional("r1Sku")?,
-                is_trial: f.optional("isTrial")?,
+            let value = MspEntitlement {
+                id: f.optional("id"),
+                device_type: f.optional("deviceType"),
+                device_sub_type: f.optional("deviceSubType"),
+                sku: f.optional("sku"),
+                quantity: f.optional("quantity"),
+                effective_date: f.optional("effectiveDate"),
+                expiration_date: f.optional("expirationDate"),
+                last_notification_date: f.optional("lastNotificationDate"),
+                alm: f.optional("alm"),
+                alm_activation_id: f.optional("almActivationId"),
+                alm_so_ent_quantity: f.optional("almSoEntQuantity"),
+                is_r1_sku: f.optional("isR1Sku"),
+                status: f.optional("status"),
+                r1_sku: f.optional("r1Sku"),
+                is_trial: f.optional("isTrial"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MspEntitlement", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspEntitlement"))
     }
 }
 impl MspEntitlement {
@@ -3416,7 +3458,9 @@ impl serde::Serialize for ReplacementAcxRequest {
             w.optional("endDate", &v.end_date);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReplacementAcxRequest {
@@ -3426,15 +3470,18 @@ impl<'de> serde::Deserialize<'de> for ReplacementAcxRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ReplacementAcxRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(ReplacementAcxRequest {
+            let value = ReplacementAcxRequest {
                 assignment_id: f.required("assignmentId")?,
                 quantity: f.required("quantity")?,
-                start_date: f.optional("startDate")?,
-                end_date: f.optional("endDate")?,
+                start_date: f.optional("startDate"),
+                end_date: f.optional("endDate"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ReplacementAcxRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ReplacementAcxRequest"))
     }
 }
 impl ReplacementAcxRequest {
@@ -3480,7 +3527,9 @@ impl serde::Serialize for RevocationAcxRequest {
             w.field("assignmentId", &v.assignment_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RevocationAcxRequest {
@@ -3490,12 +3539,14 @@ impl<'de> serde::Deserialize<'de> for RevocationAcxRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RevocationAcxRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(RevocationAcxRequest {
+            let value = RevocationAcxRequest {
                 assignment_id: f.required("assignmentId")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RevocationAcxRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RevocationAcxRequest"))
     }
 }
 impl RevocationAcxRequest {
@@ -3543,7 +3594,9 @@ impl serde::Serialize for ValidationErrors {
             w.optional("expected", &v.expected);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ValidationErrors {
@@ -3553,15 +3606,18 @@ impl<'de> serde::Deserialize<'de> for ValidationErrors {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ValidationErrors, ruckus_one_runtime::object::FieldError> {
-            Ok(ValidationErrors {
-                object: f.optional("object")?,
-                object_name: f.optional("objectName")?,
-                value: f.optional("value")?,
-                expected: f.optional("expected")?,
+            let value = ValidationErrors {
+                object: f.optional("object"),
+                object_name: f.optional("objectName"),
+                value: f.optional("value"),
+                expected: f.optional("expected"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ValidationErrors", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ValidationErrors"))
     }
 }
 impl ValidationErrors {

@@ -31,7 +31,9 @@ impl serde::Serialize for EventMetasQuery {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EventMetasQuery {
@@ -41,13 +43,16 @@ impl<'de> serde::Deserialize<'de> for EventMetasQuery {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EventMetasQuery, ruckus_one_runtime::object::FieldError> {
-            Ok(EventMetasQuery {
-                fields: f.optional("fields")?,
-                filters: f.optional("filters")?,
+            let value = EventMetasQuery {
+                fields: f.optional("fields"),
+                filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EventMetasQuery", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EventMetasQuery"))
     }
 }
 impl EventMetasQuery {
@@ -133,7 +138,9 @@ impl serde::Serialize for AlarmData {
             w.optional("mspEcAlarmCountList", &v.msp_ec_alarm_count_list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AlarmData {
@@ -143,20 +150,23 @@ impl<'de> serde::Deserialize<'de> for AlarmData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AlarmData, ruckus_one_runtime::object::FieldError> {
-            Ok(AlarmData {
-                request_id: f.optional("requestId")?,
-                error: f.optional("error")?,
-                errors: f.optional("errors")?,
-                data: f.optional("data")?,
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
-                status: f.optional("status")?,
-                msp_ec_alarm_count_list: f.optional("mspEcAlarmCountList")?,
+            let value = AlarmData {
+                request_id: f.optional("requestId"),
+                error: f.optional("error"),
+                errors: f.optional("errors"),
+                data: f.optional("data"),
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                subsequent_queries: f.optional("subsequentQueries"),
+                status: f.optional("status"),
+                msp_ec_alarm_count_list: f.optional("mspEcAlarmCountList"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AlarmData", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AlarmData"))
     }
 }
 impl AlarmData {
@@ -288,7 +298,9 @@ impl serde::Serialize for EventData {
             w.optional("message", &v.message);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EventData {
@@ -298,19 +310,22 @@ impl<'de> serde::Deserialize<'de> for EventData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EventData, ruckus_one_runtime::object::FieldError> {
-            Ok(EventData {
-                request_id: f.optional("requestId")?,
-                error: f.optional("error")?,
-                errors: f.optional("errors")?,
-                data: f.optional("data")?,
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
-                message: f.optional("message")?,
+            let value = EventData {
+                request_id: f.optional("requestId"),
+                error: f.optional("error"),
+                errors: f.optional("errors"),
+                data: f.optional("data"),
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                subsequent_queries: f.optional("subsequentQueries"),
+                message: f.optional("message"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EventData", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EventData"))
     }
 }
 impl EventData {
@@ -464,7 +479,9 @@ impl serde::Serialize for EventsDynamicQueryPayload {
             w.optional("termField", &v.term_field);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EventsDynamicQueryPayload {
@@ -474,29 +491,28 @@ impl<'de> serde::Deserialize<'de> for EventsDynamicQueryPayload {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EventsDynamicQueryPayload, ruckus_one_runtime::object::FieldError> {
-            Ok(EventsDynamicQueryPayload {
-                tenant_id: f.optional("tenantId")?,
-                support: f.optional("support")?,
-                sort_field: f.optional("sortField")?,
-                sort_order: f.optional("sortOrder")?,
-                fields: f.optional("fields")?,
-                search_target_fields: f.optional("searchTargetFields")?,
-                search_string: f.optional("searchString")?,
-                filters: f.optional("filters")?,
-                client_time_zone: f.optional("clientTimeZone")?,
-                client_date_format: f.optional("clientDateFormat")?,
-                detail_level: f.optional("detailLevel")?,
-                is_support: f.optional("isSupport")?,
-                events_period_for_export: f.optional("eventsPeriodForExport")?,
-                term_field: f.optional("termField")?,
+            let value = EventsDynamicQueryPayload {
+                tenant_id: f.optional("tenantId"),
+                support: f.optional("support"),
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
+                fields: f.optional("fields"),
+                search_target_fields: f.optional("searchTargetFields"),
+                search_string: f.optional("searchString"),
+                filters: f.optional("filters"),
+                client_time_zone: f.optional("clientTimeZone"),
+                client_date_format: f.optional("clientDateFormat"),
+                detail_level: f.optional("detailLevel"),
+                is_support: f.optional("isSupport"),
+                events_period_for_export: f.optional("eventsPeriodForExport"),
+                term_field: f.optional("termField"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EventsDynamicQueryPayload",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EventsDynamicQueryPayload"))
     }
 }
 impl EventsDynamicQueryPayload {
@@ -636,7 +652,9 @@ impl serde::Serialize for EventsError {
             w.optional("suggestion", &v.suggestion);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EventsError {
@@ -646,15 +664,18 @@ impl<'de> serde::Deserialize<'de> for EventsError {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EventsError, ruckus_one_runtime::object::FieldError> {
-            Ok(EventsError {
-                code: f.optional("code")?,
-                message: f.optional("message")?,
-                reason: f.optional("reason")?,
-                suggestion: f.optional("suggestion")?,
+            let value = EventsError {
+                code: f.optional("code"),
+                message: f.optional("message"),
+                reason: f.optional("reason"),
+                suggestion: f.optional("suggestion"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EventsError", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EventsError"))
     }
 }
 impl EventsError {
@@ -715,7 +736,9 @@ impl serde::Serialize for LastLogin {
             w.optional("lastLoginDate", &v.last_login_date);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LastLogin {
@@ -725,13 +748,16 @@ impl<'de> serde::Deserialize<'de> for LastLogin {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LastLogin, ruckus_one_runtime::object::FieldError> {
-            Ok(LastLogin {
-                email: f.optional("email")?,
-                last_login_date: f.optional("lastLoginDate")?,
+            let value = LastLogin {
+                email: f.optional("email"),
+                last_login_date: f.optional("lastLoginDate"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LastLogin", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LastLogin"))
     }
 }
 impl LastLogin {
@@ -795,7 +821,9 @@ impl serde::Serialize for LastLoginResponse {
             w.optional("lastLoginList", &v.last_login_list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LastLoginResponse {
@@ -805,16 +833,19 @@ impl<'de> serde::Deserialize<'de> for LastLoginResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LastLoginResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(LastLoginResponse {
-                request_id: f.optional("requestId")?,
-                error: f.optional("error")?,
-                errors: f.optional("errors")?,
-                count: f.optional("count")?,
-                last_login_list: f.optional("lastLoginList")?,
+            let value = LastLoginResponse {
+                request_id: f.optional("requestId"),
+                error: f.optional("error"),
+                errors: f.optional("errors"),
+                count: f.optional("count"),
+                last_login_list: f.optional("lastLoginList"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LastLoginResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LastLoginResponse"))
     }
 }
 impl LastLoginResponse {
@@ -881,7 +912,9 @@ impl serde::Serialize for MspEcAlarmCount {
             w.optional("alarmCount", &v.alarm_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspEcAlarmCount {
@@ -891,13 +924,16 @@ impl<'de> serde::Deserialize<'de> for MspEcAlarmCount {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MspEcAlarmCount, ruckus_one_runtime::object::FieldError> {
-            Ok(MspEcAlarmCount {
-                tenant_id: f.optional("tenantId")?,
-                alarm_count: f.optional("alarmCount")?,
+            let value = MspEcAlarmCount {
+                tenant_id: f.optional("tenantId"),
+                alarm_count: f.optional("alarmCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MspEcAlarmCount", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspEcAlarmCount"))
     }
 }
 impl MspEcAlarmCount {

@@ -108,7 +108,9 @@ impl serde::Serialize for DpskPool {
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPool {
@@ -118,27 +120,30 @@ impl<'de> serde::Deserialize<'de> for DpskPool {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DpskPool, ruckus_one_runtime::object::FieldError> {
-            Ok(DpskPool {
-                identity_group_id: f.optional("identityGroupId")?,
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                passphrase_format: f.optional("passphraseFormat")?,
-                passphrase_length: f.optional("passphraseLength")?,
-                policy_default_access: f.optional("policyDefaultAccess")?,
-                device_count_limit: f.optional("deviceCountLimit")?,
-                expiration_type: f.optional("expirationType")?,
-                expiration_offset: f.optional("expirationOffset")?,
-                expiration_date: f.optional("expirationDate")?,
-                created_date: f.optional("createdDate")?,
-                last_modified_date: f.optional("lastModifiedDate")?,
-                is_referenced: f.optional("isReferenced")?,
-                network_count: f.optional("networkCount")?,
-                is_enforced: f.optional("isEnforced")?,
-                identity_id: f.optional("identityId")?,
+            let value = DpskPool {
+                identity_group_id: f.optional("identityGroupId"),
+                id: f.optional("id"),
+                name: f.optional("name"),
+                passphrase_format: f.optional("passphraseFormat"),
+                passphrase_length: f.optional("passphraseLength"),
+                policy_default_access: f.optional("policyDefaultAccess"),
+                device_count_limit: f.optional("deviceCountLimit"),
+                expiration_type: f.optional("expirationType"),
+                expiration_offset: f.optional("expirationOffset"),
+                expiration_date: f.optional("expirationDate"),
+                created_date: f.optional("createdDate"),
+                last_modified_date: f.optional("lastModifiedDate"),
+                is_referenced: f.optional("isReferenced"),
+                network_count: f.optional("networkCount"),
+                is_enforced: f.optional("isEnforced"),
+                identity_id: f.optional("identityId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DpskPool", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPool"))
     }
 }
 impl DpskPool {
@@ -403,7 +408,9 @@ impl serde::Serialize for Identity {
             w.optional("primary", &v.primary);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Identity {
@@ -413,38 +420,41 @@ impl<'de> serde::Deserialize<'de> for Identity {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Identity, ruckus_one_runtime::object::FieldError> {
-            Ok(Identity {
-                phone_number: f.optional("phoneNumber")?,
-                devices: f.optional("devices")?,
-                links: f.optional("_links")?,
-                links_2: f.optional("links")?,
-                id: f.optional("id")?,
-                group_id: f.optional("groupId")?,
-                parent_id: f.optional("parentId")?,
-                description: f.optional("description")?,
-                name: f.optional("name")?,
-                email: f.optional("email")?,
-                dpsk_guid: f.optional("dpskGuid")?,
-                dpsk_passphrase: f.optional("dpskPassphrase")?,
-                identity_id: f.optional("identityId")?,
-                revoked: f.optional("revoked")?,
-                vlan: f.optional("vlan")?,
-                vni: f.optional("vni")?,
-                created_at: f.optional("createdAt")?,
-                updated_at: f.optional("updatedAt")?,
-                device_count: f.optional("deviceCount")?,
-                ethernet_ports: f.optional("ethernetPorts")?,
-                switches: f.optional("switches")?,
-                metering_profile_id: f.optional("meteringProfileId")?,
-                expiration_date: f.optional("expirationDate")?,
-                display_name: f.optional("displayName")?,
-                external_identity_id: f.optional("externalIdentityId")?,
-                last_login_at: f.optional("lastLoginAt")?,
-                primary: f.optional("primary")?,
+            let value = Identity {
+                phone_number: f.optional("phoneNumber"),
+                devices: f.optional("devices"),
+                links: f.optional("_links"),
+                links_2: f.optional("links"),
+                id: f.optional("id"),
+                group_id: f.optional("groupId"),
+                parent_id: f.optional("parentId"),
+                description: f.optional("description"),
+                name: f.optional("name"),
+                email: f.optional("email"),
+                dpsk_guid: f.optional("dpskGuid"),
+                dpsk_passphrase: f.optional("dpskPassphrase"),
+                identity_id: f.optional("identityId"),
+                revoked: f.optional("revoked"),
+                vlan: f.optional("vlan"),
+                vni: f.optional("vni"),
+                created_at: f.optional("createdAt"),
+                updated_at: f.optional("updatedAt"),
+                device_count: f.optional("deviceCount"),
+                ethernet_ports: f.optional("ethernetPorts"),
+                switches: f.optional("switches"),
+                metering_profile_id: f.optional("meteringProfileId"),
+                expiration_date: f.optional("expirationDate"),
+                display_name: f.optional("displayName"),
+                external_identity_id: f.optional("externalIdentityId"),
+                last_login_at: f.optional("lastLoginAt"),
+                primary: f.optional("primary"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Identity", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Identity"))
     }
 }
 impl Identity {
@@ -647,7 +657,9 @@ impl serde::Serialize for IdentityDevice {
             w.optional("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityDevice {
@@ -657,12 +669,15 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IdentityDevice, ruckus_one_runtime::object::FieldError> {
-            Ok(IdentityDevice {
-                status: f.optional("status")?,
+            let value = IdentityDevice {
+                status: f.optional("status"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "IdentityDevice", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityDevice"))
     }
 }
 impl IdentityDevice {
@@ -732,7 +747,9 @@ impl serde::Serialize for IdentityDeviceStatusEntry {
             w.optional("referenceId", &v.reference_id);
             w.optional("identityId", &v.identity_id);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
@@ -742,20 +759,19 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IdentityDeviceStatusEntry, ruckus_one_runtime::object::FieldError> {
-            Ok(IdentityDeviceStatusEntry {
-                mac_address: f.optional("macAddress")?,
-                auth_type: f.optional("authType")?,
-                last_connected_at: f.optional("lastConnectedAt")?,
-                status: f.optional("status")?,
-                reference_id: f.optional("referenceId")?,
-                identity_id: f.optional("identityId")?,
-            })
+            let value = IdentityDeviceStatusEntry {
+                mac_address: f.optional("macAddress"),
+                auth_type: f.optional("authType"),
+                last_connected_at: f.optional("lastConnectedAt"),
+                status: f.optional("status"),
+                reference_id: f.optional("referenceId"),
+                identity_id: f.optional("identityId"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "IdentityDeviceStatusEntry",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityDeviceStatusEntry"))
     }
 }
 impl IdentityDeviceStatusEntry {
@@ -968,7 +984,9 @@ impl serde::Serialize for MacRegistration {
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegistration {
@@ -978,18 +996,21 @@ impl<'de> serde::Deserialize<'de> for MacRegistration {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MacRegistration, ruckus_one_runtime::object::FieldError> {
-            Ok(MacRegistration {
-                is_referenced: f.optional("isReferenced")?,
-                links: f.optional("_links")?,
-                username: f.optional("username")?,
-                email: f.optional("email")?,
-                location: f.optional("location")?,
-                device_name: f.optional("deviceName")?,
-                identity_id: f.optional("identityId")?,
+            let value = MacRegistration {
+                is_referenced: f.optional("isReferenced"),
+                links: f.optional("_links"),
+                username: f.optional("username"),
+                email: f.optional("email"),
+                location: f.optional("location"),
+                device_name: f.optional("deviceName"),
+                identity_id: f.optional("identityId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MacRegistration", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MacRegistration"))
     }
 }
 impl MacRegistration {
@@ -1153,7 +1174,9 @@ impl serde::Serialize for MacRegistrationPool {
             w.optional("links", &v.links_2);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegistrationPool {
@@ -1163,27 +1186,30 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPool {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MacRegistrationPool, ruckus_one_runtime::object::FieldError> {
-            Ok(MacRegistrationPool {
-                is_referenced: f.optional("isReferenced")?,
-                network_count: f.optional("networkCount")?,
-                identity_group_id: f.optional("identityGroupId")?,
-                identity_id: f.optional("identityId")?,
-                links: f.optional("_links")?,
-                priority: f.optional("priority")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                expiration_type: f.optional("expirationType")?,
-                ssid_regex: f.optional("ssidRegex")?,
-                default_access: f.optional("defaultAccess")?,
-                policy_id: f.optional("policyId")?,
-                enabled: f.optional("enabled")?,
-                association_ids: f.optional("associationIds")?,
-                network_ids: f.optional("networkIds")?,
-                links_2: f.optional("links")?,
+            let value = MacRegistrationPool {
+                is_referenced: f.optional("isReferenced"),
+                network_count: f.optional("networkCount"),
+                identity_group_id: f.optional("identityGroupId"),
+                identity_id: f.optional("identityId"),
+                links: f.optional("_links"),
+                priority: f.optional("priority"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                expiration_type: f.optional("expirationType"),
+                ssid_regex: f.optional("ssidRegex"),
+                default_access: f.optional("defaultAccess"),
+                policy_id: f.optional("policyId"),
+                enabled: f.optional("enabled"),
+                association_ids: f.optional("associationIds"),
+                network_ids: f.optional("networkIds"),
+                links_2: f.optional("links"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MacRegistrationPool", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MacRegistrationPool"))
     }
 }
 impl MacRegistrationPool {
@@ -1361,7 +1387,9 @@ impl serde::Serialize for IdentityServicePage {
             w.optional("pageable", &v.pageable);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityServicePage {
@@ -1371,22 +1399,25 @@ impl<'de> serde::Deserialize<'de> for IdentityServicePage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IdentityServicePage, ruckus_one_runtime::object::FieldError> {
-            Ok(IdentityServicePage {
-                content: f.optional("content")?,
-                total_elements: f.optional("totalElements")?,
-                total_pages: f.optional("totalPages")?,
-                size: f.optional("size")?,
-                number: f.optional("number")?,
-                number_of_elements: f.optional("numberOfElements")?,
-                first: f.optional("first")?,
-                last: f.optional("last")?,
-                empty: f.optional("empty")?,
-                sort: f.optional("sort")?,
-                pageable: f.optional("pageable")?,
+            let value = IdentityServicePage {
+                content: f.optional("content"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                number: f.optional("number"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "IdentityServicePage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityServicePage"))
     }
 }
 impl IdentityServicePage {
@@ -1534,7 +1565,9 @@ impl serde::Serialize for IdentityPage {
             w.optional("pageable", &v.pageable);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityPage {
@@ -1544,22 +1577,25 @@ impl<'de> serde::Deserialize<'de> for IdentityPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IdentityPage, ruckus_one_runtime::object::FieldError> {
-            Ok(IdentityPage {
-                content: f.optional("content")?,
-                total_elements: f.optional("totalElements")?,
-                total_pages: f.optional("totalPages")?,
-                size: f.optional("size")?,
-                number: f.optional("number")?,
-                number_of_elements: f.optional("numberOfElements")?,
-                first: f.optional("first")?,
-                last: f.optional("last")?,
-                empty: f.optional("empty")?,
-                sort: f.optional("sort")?,
-                pageable: f.optional("pageable")?,
+            let value = IdentityPage {
+                content: f.optional("content"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                number: f.optional("number"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "IdentityPage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityPage"))
     }
 }
 impl IdentityPage {
@@ -1710,7 +1746,9 @@ impl serde::Serialize for MacRegistrationPoolPage {
             w.optional("pageable", &v.pageable);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
@@ -1720,26 +1758,25 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPoolPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MacRegistrationPoolPage, ruckus_one_runtime::object::FieldError> {
-            Ok(MacRegistrationPoolPage {
-                content: f.optional("content")?,
-                total_elements: f.optional("totalElements")?,
-                total_pages: f.optional("totalPages")?,
-                size: f.optional("size")?,
-                number: f.optional("number")?,
-                number_of_elements: f.optional("numberOfElements")?,
-                first: f.optional("first")?,
-                last: f.optional("last")?,
-                empty: f.optional("empty")?,
-                sort: f.optional("sort")?,
-                pageable: f.optional("pageable")?,
+            let value = MacRegistrationPoolPage {
+                content: f.optional("content"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                number: f.optional("number"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "MacRegistrationPoolPage",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MacRegistrationPoolPage"))
     }
 }
 impl MacRegistrationPoolPage {
@@ -1887,7 +1924,9 @@ impl serde::Serialize for MacRegistrationPage {
             w.optional("pageable", &v.pageable);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
@@ -1897,22 +1936,25 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MacRegistrationPage, ruckus_one_runtime::object::FieldError> {
-            Ok(MacRegistrationPage {
-                content: f.optional("content")?,
-                total_elements: f.optional("totalElements")?,
-                total_pages: f.optional("totalPages")?,
-                size: f.optional("size")?,
-                number: f.optional("number")?,
-                number_of_elements: f.optional("numberOfElements")?,
-                first: f.optional("first")?,
-                last: f.optional("last")?,
-                empty: f.optional("empty")?,
-                sort: f.optional("sort")?,
-                pageable: f.optional("pageable")?,
+            let value = MacRegistrationPage {
+                content: f.optional("content"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                number: f.optional("number"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MacRegistrationPage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MacRegistrationPage"))
     }
 }
 impl MacRegistrationPage {
@@ -2018,7 +2060,9 @@ impl serde::Serialize for MacRegistrationSearch {
             w.optional("dataOption", &v.data_option);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegistrationSearch {
@@ -2028,13 +2072,16 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearch {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MacRegistrationSearch, ruckus_one_runtime::object::FieldError> {
-            Ok(MacRegistrationSearch {
-                search_criteria_list: f.optional("searchCriteriaList")?,
-                data_option: f.optional("dataOption")?,
+            let value = MacRegistrationSearch {
+                search_criteria_list: f.optional("searchCriteriaList"),
+                data_option: f.optional("dataOption"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MacRegistrationSearch", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MacRegistrationSearch"))
     }
 }
 impl MacRegistrationSearch {
@@ -2094,7 +2141,9 @@ impl serde::Serialize for MacRegistrationSearchCriterion {
             w.optional("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacRegistrationSearchCriterion {
@@ -2107,18 +2156,17 @@ impl<'de> serde::Deserialize<'de> for MacRegistrationSearchCriterion {
             MacRegistrationSearchCriterion,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(MacRegistrationSearchCriterion {
-                filter_key: f.optional("filterKey")?,
-                operation: f.optional("operation")?,
-                value: f.optional("value")?,
+            let value = MacRegistrationSearchCriterion {
+                filter_key: f.optional("filterKey"),
+                operation: f.optional("operation"),
+                value: f.optional("value"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "MacRegistrationSearchCriterion",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MacRegistrationSearchCriterion"))
     }
 }
 impl MacRegistrationSearchCriterion {
@@ -2487,7 +2535,9 @@ impl serde::Serialize for Certificate {
             w.optional("csrString", &v.csr_string);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Certificate {
@@ -2497,40 +2547,43 @@ impl<'de> serde::Deserialize<'de> for Certificate {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Certificate, ruckus_one_runtime::object::FieldError> {
-            Ok(Certificate {
+            let value = Certificate {
                 name: f.required("name")?,
-                description: f.optional("description")?,
-                not_after_date: f.optional("notAfterDate")?,
-                common_name: f.optional("commonName")?,
-                certificate_authority_name: f.optional("certificateAuthorityName")?,
-                key_usages: f.optional("keyUsages")?,
-                extended_key_usages: f.optional("extendedKeyUsages")?,
-                status: f.optional("status")?,
-                id: f.optional("id")?,
-                create_date: f.optional("createDate")?,
-                not_before_date: f.optional("notBeforeDate")?,
-                email: f.optional("email")?,
-                title: f.optional("title")?,
-                revocation_date: f.optional("revocationDate")?,
-                revocation_reason: f.optional("revocationReason")?,
-                serial_number: f.optional("serialNumber")?,
-                sha_thumbprint: f.optional("shaThumbprint")?,
-                public_key_base64: f.optional("publicKeyBase64")?,
-                organization: f.optional("organization")?,
-                key_length: f.optional("keyLength")?,
-                locality: f.optional("locality")?,
-                state: f.optional("state")?,
-                country: f.optional("country")?,
-                organization_unit: f.optional("organizationUnit")?,
-                private_key_base64: f.optional("privateKeyBase64")?,
-                chain: f.optional("chain")?,
-                details: f.optional("details")?,
-                algorithm: f.optional("algorithm")?,
-                csr_string: f.optional("csrString")?,
+                description: f.optional("description"),
+                not_after_date: f.optional("notAfterDate"),
+                common_name: f.optional("commonName"),
+                certificate_authority_name: f.optional("certificateAuthorityName"),
+                key_usages: f.optional("keyUsages"),
+                extended_key_usages: f.optional("extendedKeyUsages"),
+                status: f.optional("status"),
+                id: f.optional("id"),
+                create_date: f.optional("createDate"),
+                not_before_date: f.optional("notBeforeDate"),
+                email: f.optional("email"),
+                title: f.optional("title"),
+                revocation_date: f.optional("revocationDate"),
+                revocation_reason: f.optional("revocationReason"),
+                serial_number: f.optional("serialNumber"),
+                sha_thumbprint: f.optional("shaThumbprint"),
+                public_key_base64: f.optional("publicKeyBase64"),
+                organization: f.optional("organization"),
+                key_length: f.optional("keyLength"),
+                locality: f.optional("locality"),
+                state: f.optional("state"),
+                country: f.optional("country"),
+                organization_unit: f.optional("organizationUnit"),
+                private_key_base64: f.optional("privateKeyBase64"),
+                chain: f.optional("chain"),
+                details: f.optional("details"),
+                algorithm: f.optional("algorithm"),
+                csr_string: f.optional("csrString"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Certificate", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Certificate"))
     }
 }
 impl Certificate {
@@ -2758,7 +2811,9 @@ impl serde::Serialize for CertificateAuthority {
             w.optional("keyUsages", &v.key_usages);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertificateAuthority {
@@ -2768,15 +2823,18 @@ impl<'de> serde::Deserialize<'de> for CertificateAuthority {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CertificateAuthority, ruckus_one_runtime::object::FieldError> {
-            Ok(CertificateAuthority {
-                common_name: f.optional("commonName")?,
-                status: f.optional("status")?,
-                usages: f.optional("usages")?,
-                key_usages: f.optional("keyUsages")?,
+            let value = CertificateAuthority {
+                common_name: f.optional("commonName"),
+                status: f.optional("status"),
+                usages: f.optional("usages"),
+                key_usages: f.optional("keyUsages"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "CertificateAuthority", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CertificateAuthority"))
     }
 }
 impl CertificateAuthority {
@@ -2909,7 +2967,9 @@ impl serde::Serialize for CertificateTemplate {
             w.optional("networkCount", &v.network_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertificateTemplate {
@@ -2919,26 +2979,29 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplate {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CertificateTemplate, ruckus_one_runtime::object::FieldError> {
-            Ok(CertificateTemplate {
+            let value = CertificateTemplate {
                 identity_group_id: f.required("identityGroupId")?,
-                key_length: f.optional("keyLength")?,
-                onboard: f.optional("onboard")?,
-                id: f.optional("id")?,
-                description: f.optional("description")?,
-                name: f.optional("name")?,
-                ca_type: f.optional("caType")?,
-                default_access: f.optional("defaultAccess")?,
-                policy_set_id: f.optional("policySetId")?,
-                chromebook: f.optional("chromebook")?,
-                algorithm: f.optional("algorithm")?,
-                certificate_count: f.optional("certificateCount")?,
-                certificate_names: f.optional("certificateNames")?,
-                variables: f.optional("variables")?,
-                network_count: f.optional("networkCount")?,
+                key_length: f.optional("keyLength"),
+                onboard: f.optional("onboard"),
+                id: f.optional("id"),
+                description: f.optional("description"),
+                name: f.optional("name"),
+                ca_type: f.optional("caType"),
+                default_access: f.optional("defaultAccess"),
+                policy_set_id: f.optional("policySetId"),
+                chromebook: f.optional("chromebook"),
+                algorithm: f.optional("algorithm"),
+                certificate_count: f.optional("certificateCount"),
+                certificate_names: f.optional("certificateNames"),
+                variables: f.optional("variables"),
+                network_count: f.optional("networkCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "CertificateTemplate", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CertificateTemplate"))
     }
 }
 impl CertificateTemplate {
@@ -3061,7 +3124,9 @@ impl serde::Serialize for CertificateTemplateOnboard {
             w.optional("commonNamePattern", &v.common_name_pattern);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertificateTemplateOnboard {
@@ -3071,16 +3136,15 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplateOnboard {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CertificateTemplateOnboard, ruckus_one_runtime::object::FieldError> {
-            Ok(CertificateTemplateOnboard {
-                common_name_pattern: f.optional("commonNamePattern")?,
+            let value = CertificateTemplateOnboard {
+                common_name_pattern: f.optional("commonNamePattern"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "CertificateTemplateOnboard",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CertificateTemplateOnboard"))
     }
 }
 impl CertificateTemplateOnboard {
@@ -3204,7 +3268,9 @@ impl serde::Serialize for ScepKey {
             w.optional("enrollmentUrl", &v.enrollment_url);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScepKey {
@@ -3214,29 +3280,32 @@ impl<'de> serde::Deserialize<'de> for ScepKey {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ScepKey, ruckus_one_runtime::object::FieldError> {
-            Ok(ScepKey {
-                challenge_password: f.optional("challengePassword")?,
-                override_days: f.optional("overrideDays")?,
-                id: f.optional("id")?,
-                description: f.optional("description")?,
-                enabled: f.optional("enabled")?,
-                name: f.optional("name")?,
-                allowed_subnets: f.optional("allowedSubnets")?,
-                blocked_subnets: f.optional("blockedSubnets")?,
-                expiration_date: f.optional("expirationDate")?,
-                scep_key: f.optional("scepKey")?,
-                cn_value1: f.optional("cnValue1")?,
-                cn_value2: f.optional("cnValue2")?,
-                cn_value3: f.optional("cnValue3")?,
-                challenge_password_type: f.optional("challengePasswordType")?,
-                intune_tenant_id: f.optional("intuneTenantId")?,
-                azure_application_id: f.optional("azureApplicationId")?,
-                azure_application_key: f.optional("azureApplicationKey")?,
-                enrollment_url: f.optional("enrollmentUrl")?,
+            let value = ScepKey {
+                challenge_password: f.optional("challengePassword"),
+                override_days: f.optional("overrideDays"),
+                id: f.optional("id"),
+                description: f.optional("description"),
+                enabled: f.optional("enabled"),
+                name: f.optional("name"),
+                allowed_subnets: f.optional("allowedSubnets"),
+                blocked_subnets: f.optional("blockedSubnets"),
+                expiration_date: f.optional("expirationDate"),
+                scep_key: f.optional("scepKey"),
+                cn_value1: f.optional("cnValue1"),
+                cn_value2: f.optional("cnValue2"),
+                cn_value3: f.optional("cnValue3"),
+                challenge_password_type: f.optional("challengePasswordType"),
+                intune_tenant_id: f.optional("intuneTenantId"),
+                azure_application_id: f.optional("azureApplicationId"),
+                azure_application_key: f.optional("azureApplicationKey"),
+                enrollment_url: f.optional("enrollmentUrl"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ScepKey", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ScepKey"))
     }
 }
 impl ScepKey {
@@ -3420,7 +3489,9 @@ impl serde::Serialize for CertificateQueryRequest {
             w.optional("fields", &v.fields);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertificateQueryRequest {
@@ -3430,23 +3501,22 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CertificateQueryRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(CertificateQueryRequest {
-                page: f.optional("page")?,
-                page_size: f.optional("pageSize")?,
-                sort_field: f.optional("sortField")?,
-                sort_order: f.optional("sortOrder")?,
-                search_string: f.optional("searchString")?,
-                search_target_fields: f.optional("searchTargetFields")?,
-                filters: f.optional("filters")?,
-                fields: f.optional("fields")?,
+            let value = CertificateQueryRequest {
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
+                search_string: f.optional("searchString"),
+                search_target_fields: f.optional("searchTargetFields"),
+                filters: f.optional("filters"),
+                fields: f.optional("fields"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "CertificateQueryRequest",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CertificateQueryRequest"))
     }
 }
 impl CertificateQueryRequest {
@@ -3533,7 +3603,9 @@ impl serde::Serialize for CertificateQueryFilters {
             w.optional("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertificateQueryFilters {
@@ -3543,16 +3615,15 @@ impl<'de> serde::Deserialize<'de> for CertificateQueryFilters {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CertificateQueryFilters, ruckus_one_runtime::object::FieldError> {
-            Ok(CertificateQueryFilters {
-                status: f.optional("status")?,
+            let value = CertificateQueryFilters {
+                status: f.optional("status"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "CertificateQueryFilters",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CertificateQueryFilters"))
     }
 }
 impl CertificateQueryFilters {
@@ -3658,7 +3729,9 @@ impl serde::Serialize for AttributeMapping {
             w.field("mappedByName", &v.mapped_by_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AttributeMapping {
@@ -3668,13 +3741,15 @@ impl<'de> serde::Deserialize<'de> for AttributeMapping {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AttributeMapping, ruckus_one_runtime::object::FieldError> {
-            Ok(AttributeMapping {
+            let value = AttributeMapping {
                 name: f.required("name")?,
                 mapped_by_name: f.required("mappedByName")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AttributeMapping", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AttributeMapping"))
     }
 }
 impl AttributeMapping {
@@ -3708,7 +3783,9 @@ impl serde::Serialize for BooleanEvaluation {
             w.field("booleanValue", &v.boolean_value);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for BooleanEvaluation {
@@ -3718,12 +3795,14 @@ impl<'de> serde::Deserialize<'de> for BooleanEvaluation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<BooleanEvaluation, ruckus_one_runtime::object::FieldError> {
-            Ok(BooleanEvaluation {
+            let value = BooleanEvaluation {
                 boolean_value: f.required("booleanValue")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "BooleanEvaluation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("BooleanEvaluation"))
     }
 }
 impl BooleanEvaluation {
@@ -3891,7 +3970,9 @@ impl serde::Serialize for Ca {
             w.optional("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Ca {
@@ -3901,39 +3982,42 @@ impl<'de> serde::Deserialize<'de> for Ca {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Ca, ruckus_one_runtime::object::FieldError> {
-            Ok(Ca {
-                id: f.optional("id")?,
+            let value = Ca {
+                id: f.optional("id"),
                 name: f.required("name")?,
                 common_name: f.required("commonName")?,
-                description: f.optional("description")?,
-                organization: f.optional("organization")?,
-                organization_unit: f.optional("organizationUnit")?,
-                email: f.optional("email")?,
+                description: f.optional("description"),
+                organization: f.optional("organization"),
+                organization_unit: f.optional("organizationUnit"),
+                email: f.optional("email"),
                 start_date: f.required("startDate")?,
                 expire_date: f.required("expireDate")?,
                 key_length: f.required("keyLength")?,
                 algorithm: f.required("algorithm")?,
-                title: f.optional("title")?,
-                locality: f.optional("locality")?,
-                state: f.optional("state")?,
-                country: f.optional("country")?,
-                public_key_base64: f.optional("publicKeyBase64")?,
-                private_key_base64: f.optional("privateKeyBase64")?,
-                public_key_sha_thumbprint: f.optional("publicKeyShaThumbprint")?,
-                serial_number: f.optional("serialNumber")?,
-                usages: f.optional("usages")?,
-                template_count: f.optional("templateCount")?,
-                template_names: f.optional("templateNames")?,
-                ocsp_name: f.optional("ocspName")?,
-                ocsp_hash: f.optional("ocspHash")?,
-                key_usages: f.optional("keyUsages")?,
-                chain: f.optional("chain")?,
-                details: f.optional("details")?,
-                status: f.optional("status")?,
+                title: f.optional("title"),
+                locality: f.optional("locality"),
+                state: f.optional("state"),
+                country: f.optional("country"),
+                public_key_base64: f.optional("publicKeyBase64"),
+                private_key_base64: f.optional("privateKeyBase64"),
+                public_key_sha_thumbprint: f.optional("publicKeyShaThumbprint"),
+                serial_number: f.optional("serialNumber"),
+                usages: f.optional("usages"),
+                template_count: f.optional("templateCount"),
+                template_names: f.optional("templateNames"),
+                ocsp_name: f.optional("ocspName"),
+                ocsp_hash: f.optional("ocspHash"),
+                key_usages: f.optional("keyUsages"),
+                chain: f.optional("chain"),
+                details: f.optional("details"),
+                status: f.optional("status"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Ca", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Ca"))
     }
 }
 impl Ca {
@@ -4253,7 +4337,9 @@ impl serde::Serialize for CaQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CaQueryResponse {
@@ -4263,16 +4349,19 @@ impl<'de> serde::Deserialize<'de> for CaQueryResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CaQueryResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(CaQueryResponse {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                total_pages: f.optional("totalPages")?,
-                page: f.optional("page")?,
-                data: f.optional("data")?,
+            let value = CaQueryResponse {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                total_pages: f.optional("totalPages"),
+                page: f.optional("page"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "CaQueryResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CaQueryResponse"))
     }
 }
 impl CaQueryResponse {
@@ -4457,7 +4546,9 @@ impl serde::Serialize for CertDownloadRequest {
             w.optional("includeChain", &v.include_chain);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertDownloadRequest {
@@ -4467,13 +4558,16 @@ impl<'de> serde::Deserialize<'de> for CertDownloadRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CertDownloadRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(CertDownloadRequest {
-                password: f.optional("password")?,
-                include_chain: f.optional("includeChain")?,
+            let value = CertDownloadRequest {
+                password: f.optional("password"),
+                include_chain: f.optional("includeChain"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "CertDownloadRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CertDownloadRequest"))
     }
 }
 impl CertDownloadRequest {
@@ -4540,7 +4634,9 @@ impl serde::Serialize for CertQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertQueryResponse {
@@ -4550,16 +4646,19 @@ impl<'de> serde::Deserialize<'de> for CertQueryResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CertQueryResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(CertQueryResponse {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                total_pages: f.optional("totalPages")?,
-                page: f.optional("page")?,
-                data: f.optional("data")?,
+            let value = CertQueryResponse {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                total_pages: f.optional("totalPages"),
+                page: f.optional("page"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "CertQueryResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CertQueryResponse"))
     }
 }
 impl CertQueryResponse {
@@ -4644,7 +4743,9 @@ impl serde::Serialize for CertTemplateQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CertTemplateQueryResponse {
@@ -4654,20 +4755,19 @@ impl<'de> serde::Deserialize<'de> for CertTemplateQueryResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CertTemplateQueryResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(CertTemplateQueryResponse {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                total_pages: f.optional("totalPages")?,
-                page: f.optional("page")?,
-                data: f.optional("data")?,
+            let value = CertTemplateQueryResponse {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                total_pages: f.optional("totalPages"),
+                page: f.optional("page"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "CertTemplateQueryResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CertTemplateQueryResponse"))
     }
 }
 impl CertTemplateQueryResponse {
@@ -4850,7 +4950,9 @@ impl serde::Serialize for Chromebook {
             w.optional("enrollmentUrl", &v.enrollment_url);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Chromebook {
@@ -4860,26 +4962,29 @@ impl<'de> serde::Deserialize<'de> for Chromebook {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Chromebook, ruckus_one_runtime::object::FieldError> {
-            Ok(Chromebook {
-                api_key: f.optional("apiKey")?,
-                cert_removal_type: f.optional("certRemovalType")?,
-                enrollment_type: f.optional("enrollmentType")?,
-                notify_app_id: f.optional("notifyAppId")?,
-                account_credential: f.optional("accountCredential")?,
+            let value = Chromebook {
+                api_key: f.optional("apiKey"),
+                cert_removal_type: f.optional("certRemovalType"),
+                enrollment_type: f.optional("enrollmentType"),
+                notify_app_id: f.optional("notifyAppId"),
+                account_credential: f.optional("accountCredential"),
                 enabled: f.required("enabled")?,
-                type_: f.optional("type")?,
-                project_id: f.optional("projectId")?,
-                private_key_id: f.optional("privateKeyId")?,
-                private_key: f.optional("privateKey")?,
-                client_email: f.optional("clientEmail")?,
-                client_id: f.optional("clientId")?,
-                auth_uri: f.optional("authUri")?,
-                token_uri: f.optional("tokenUri")?,
-                enrollment_url: f.optional("enrollmentUrl")?,
+                type_: f.optional("type"),
+                project_id: f.optional("projectId"),
+                private_key_id: f.optional("privateKeyId"),
+                private_key: f.optional("privateKey"),
+                client_email: f.optional("clientEmail"),
+                client_id: f.optional("clientId"),
+                auth_uri: f.optional("authUri"),
+                token_uri: f.optional("tokenUri"),
+                enrollment_url: f.optional("enrollmentUrl"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Chromebook", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Chromebook"))
     }
 }
 impl Chromebook {
@@ -5130,7 +5235,9 @@ impl serde::Serialize for DateTimeEvaluation {
             w.field("evaluationDateTime", &v.evaluation_date_time);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DateTimeEvaluation {
@@ -5140,12 +5247,14 @@ impl<'de> serde::Deserialize<'de> for DateTimeEvaluation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DateTimeEvaluation, ruckus_one_runtime::object::FieldError> {
-            Ok(DateTimeEvaluation {
+            let value = DateTimeEvaluation {
                 evaluation_date_time: f.required("evaluationDateTime")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DateTimeEvaluation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DateTimeEvaluation"))
     }
 }
 impl DateTimeEvaluation {
@@ -5201,7 +5310,9 @@ impl serde::Serialize for DeviceCertQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DeviceCertQueryResponse {
@@ -5211,20 +5322,19 @@ impl<'de> serde::Deserialize<'de> for DeviceCertQueryResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DeviceCertQueryResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(DeviceCertQueryResponse {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                total_pages: f.optional("totalPages")?,
-                page: f.optional("page")?,
-                data: f.optional("data")?,
+            let value = DeviceCertQueryResponse {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                total_pages: f.optional("totalPages"),
+                page: f.optional("page"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "DeviceCertQueryResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DeviceCertQueryResponse"))
     }
 }
 impl DeviceCertQueryResponse {
@@ -5406,7 +5516,9 @@ impl serde::Serialize for DeviceCertificate {
             w.optional("enrollmentType", &v.enrollment_type);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DeviceCertificate {
@@ -5416,36 +5528,39 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificate {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DeviceCertificate, ruckus_one_runtime::object::FieldError> {
-            Ok(DeviceCertificate {
-                id: f.optional("id")?,
-                common_name: f.optional("commonName")?,
-                create_date: f.optional("createDate")?,
-                not_before_date: f.optional("notBeforeDate")?,
-                not_after_date: f.optional("notAfterDate")?,
-                email: f.optional("email")?,
-                revocation_date: f.optional("revocationDate")?,
-                revocation_reason: f.optional("revocationReason")?,
-                serial_number: f.optional("serialNumber")?,
-                sha_thumbprint: f.optional("shaThumbprint")?,
-                public_key_base64: f.optional("publicKeyBase64")?,
-                organization: f.optional("organization")?,
-                key_length: f.optional("keyLength")?,
-                certificate_template_name: f.optional("certificateTemplateName")?,
-                certificate_authorities_name: f.optional("certificateAuthoritiesName")?,
-                locality: f.optional("locality")?,
-                state: f.optional("state")?,
-                country: f.optional("country")?,
-                organization_unit: f.optional("organizationUnit")?,
-                key_usages: f.optional("keyUsages")?,
-                private_key_base64: f.optional("privateKeyBase64")?,
-                chain: f.optional("chain")?,
-                details: f.optional("details")?,
-                description: f.optional("description")?,
-                enrollment_type: f.optional("enrollmentType")?,
+            let value = DeviceCertificate {
+                id: f.optional("id"),
+                common_name: f.optional("commonName"),
+                create_date: f.optional("createDate"),
+                not_before_date: f.optional("notBeforeDate"),
+                not_after_date: f.optional("notAfterDate"),
+                email: f.optional("email"),
+                revocation_date: f.optional("revocationDate"),
+                revocation_reason: f.optional("revocationReason"),
+                serial_number: f.optional("serialNumber"),
+                sha_thumbprint: f.optional("shaThumbprint"),
+                public_key_base64: f.optional("publicKeyBase64"),
+                organization: f.optional("organization"),
+                key_length: f.optional("keyLength"),
+                certificate_template_name: f.optional("certificateTemplateName"),
+                certificate_authorities_name: f.optional("certificateAuthoritiesName"),
+                locality: f.optional("locality"),
+                state: f.optional("state"),
+                country: f.optional("country"),
+                organization_unit: f.optional("organizationUnit"),
+                key_usages: f.optional("keyUsages"),
+                private_key_base64: f.optional("privateKeyBase64"),
+                chain: f.optional("chain"),
+                details: f.optional("details"),
+                description: f.optional("description"),
+                enrollment_type: f.optional("enrollmentType"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DeviceCertificate", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DeviceCertificate"))
     }
 }
 impl DeviceCertificate {
@@ -5818,7 +5933,9 @@ impl serde::Serialize for DpskPassphrase {
             w.optional("isReferenced", &v.is_referenced);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphrase {
@@ -5828,25 +5945,28 @@ impl<'de> serde::Deserialize<'de> for DpskPassphrase {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DpskPassphrase, ruckus_one_runtime::object::FieldError> {
-            Ok(DpskPassphrase {
-                id: f.optional("id")?,
-                passphrase: f.optional("passphrase")?,
-                username: f.optional("username")?,
-                vlan_id: f.optional("vlanId")?,
-                number_of_devices: f.optional("numberOfDevices")?,
-                created_date: f.optional("createdDate")?,
-                last_modified_date: f.optional("lastModifiedDate")?,
-                expiration_date: f.optional("expirationDate")?,
-                email: f.optional("email")?,
-                phone_number: f.optional("phoneNumber")?,
-                revocation_date: f.optional("revocationDate")?,
-                revocation_reason: f.optional("revocationReason")?,
-                devices: f.optional("devices")?,
-                is_referenced: f.optional("isReferenced")?,
+            let value = DpskPassphrase {
+                id: f.optional("id"),
+                passphrase: f.optional("passphrase"),
+                username: f.optional("username"),
+                vlan_id: f.optional("vlanId"),
+                number_of_devices: f.optional("numberOfDevices"),
+                created_date: f.optional("createdDate"),
+                last_modified_date: f.optional("lastModifiedDate"),
+                expiration_date: f.optional("expirationDate"),
+                email: f.optional("email"),
+                phone_number: f.optional("phoneNumber"),
+                revocation_date: f.optional("revocationDate"),
+                revocation_reason: f.optional("revocationReason"),
+                devices: f.optional("devices"),
+                is_referenced: f.optional("isReferenced"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DpskPassphrase", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPassphrase"))
     }
 }
 impl DpskPassphrase {
@@ -6040,7 +6160,9 @@ impl serde::Serialize for DpskPassphraseCreate {
             w.optional("vxlanId", &v.vxlan_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
@@ -6050,27 +6172,30 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreate {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DpskPassphraseCreate, ruckus_one_runtime::object::FieldError> {
-            Ok(DpskPassphraseCreate {
-                id: f.optional("id")?,
-                passphrase: f.optional("passphrase")?,
-                username: f.optional("username")?,
-                length: f.optional("length")?,
-                vlan_id: f.optional("vlanId")?,
-                mac: f.optional("mac")?,
-                number_of_passphrases: f.optional("numberOfPassphrases")?,
-                number_of_devices: f.optional("numberOfDevices")?,
-                expiration: f.optional("expiration")?,
-                number_of_devices_type: f.optional("numberOfDevicesType")?,
-                format: f.optional("format")?,
-                expiration_date: f.optional("expirationDate")?,
-                email: f.optional("email")?,
-                phone_number: f.optional("phoneNumber")?,
-                identity_id: f.optional("identityId")?,
-                vxlan_id: f.optional("vxlanId")?,
+            let value = DpskPassphraseCreate {
+                id: f.optional("id"),
+                passphrase: f.optional("passphrase"),
+                username: f.optional("username"),
+                length: f.optional("length"),
+                vlan_id: f.optional("vlanId"),
+                mac: f.optional("mac"),
+                number_of_passphrases: f.optional("numberOfPassphrases"),
+                number_of_devices: f.optional("numberOfDevices"),
+                expiration: f.optional("expiration"),
+                number_of_devices_type: f.optional("numberOfDevicesType"),
+                format: f.optional("format"),
+                expiration_date: f.optional("expirationDate"),
+                email: f.optional("email"),
+                phone_number: f.optional("phoneNumber"),
+                identity_id: f.optional("identityId"),
+                vxlan_id: f.optional("vxlanId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DpskPassphraseCreate", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPassphraseCreate"))
     }
 }
 impl DpskPassphraseCreate {
@@ -6440,7 +6565,9 @@ impl serde::Serialize for DpskPassphraseDevice {
             w.optional("online", &v.online);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
@@ -6450,19 +6577,22 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseDevice {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DpskPassphraseDevice, ruckus_one_runtime::object::FieldError> {
-            Ok(DpskPassphraseDevice {
-                mac: f.optional("mac")?,
-                last_connected_network: f.optional("lastConnectedNetwork")?,
-                last_connected_network_id: f.optional("lastConnectedNetworkId")?,
-                last_connected_time: f.optional("lastConnectedTime")?,
-                device_connectivity: f.optional("deviceConnectivity")?,
-                device_passphrase: f.optional("devicePassphrase")?,
-                last_connected: f.optional("lastConnected")?,
-                online: f.optional("online")?,
+            let value = DpskPassphraseDevice {
+                mac: f.optional("mac"),
+                last_connected_network: f.optional("lastConnectedNetwork"),
+                last_connected_network_id: f.optional("lastConnectedNetworkId"),
+                last_connected_time: f.optional("lastConnectedTime"),
+                device_connectivity: f.optional("deviceConnectivity"),
+                device_passphrase: f.optional("devicePassphrase"),
+                last_connected: f.optional("lastConnected"),
+                online: f.optional("online"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DpskPassphraseDevice", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPassphraseDevice"))
     }
 }
 impl DpskPassphraseDevice {
@@ -6568,7 +6698,9 @@ impl serde::Serialize for DpskPassphraseQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
@@ -6581,20 +6713,19 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryResponse {
             DpskPassphraseQueryResponse,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(DpskPassphraseQueryResponse {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                total_pages: f.optional("totalPages")?,
-                page: f.optional("page")?,
-                data: f.optional("data")?,
+            let value = DpskPassphraseQueryResponse {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                total_pages: f.optional("totalPages"),
+                page: f.optional("page"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "DpskPassphraseQueryResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPassphraseQueryResponse"))
     }
 }
 impl DpskPassphraseQueryResponse {
@@ -6809,7 +6940,9 @@ impl serde::Serialize for DpskPoolQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
@@ -6819,16 +6952,19 @@ impl<'de> serde::Deserialize<'de> for DpskPoolQueryResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DpskPoolQueryResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(DpskPoolQueryResponse {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                total_pages: f.optional("totalPages")?,
-                page: f.optional("page")?,
-                data: f.optional("data")?,
+            let value = DpskPoolQueryResponse {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                total_pages: f.optional("totalPages"),
+                page: f.optional("page"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DpskPoolQueryResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPoolQueryResponse"))
     }
 }
 impl DpskPoolQueryResponse {
@@ -6971,7 +7107,9 @@ impl serde::Serialize for DpskPoolTemplate {
             w.optional("identityGroupId", &v.identity_group_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
@@ -6981,28 +7119,31 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplate {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DpskPoolTemplate, ruckus_one_runtime::object::FieldError> {
-            Ok(DpskPoolTemplate {
-                id: f.optional("id")?,
+            let value = DpskPoolTemplate {
+                id: f.optional("id"),
                 name: f.required("name")?,
                 passphrase_format: f.required("passphraseFormat")?,
                 passphrase_length: f.required("passphraseLength")?,
-                policy_default_access: f.optional("policyDefaultAccess")?,
-                device_count_limit: f.optional("deviceCountLimit")?,
-                expiration_type: f.optional("expirationType")?,
-                expiration_offset: f.optional("expirationOffset")?,
-                expiration_date: f.optional("expirationDate")?,
-                created_date: f.optional("createdDate")?,
-                last_modified_date: f.optional("lastModifiedDate")?,
-                is_referenced: f.optional("isReferenced")?,
-                network_count: f.optional("networkCount")?,
-                template_version: f.optional("templateVersion")?,
-                is_enforced: f.optional("isEnforced")?,
-                identity_id: f.optional("identityId")?,
-                identity_group_id: f.optional("identityGroupId")?,
+                policy_default_access: f.optional("policyDefaultAccess"),
+                device_count_limit: f.optional("deviceCountLimit"),
+                expiration_type: f.optional("expirationType"),
+                expiration_offset: f.optional("expirationOffset"),
+                expiration_date: f.optional("expirationDate"),
+                created_date: f.optional("createdDate"),
+                last_modified_date: f.optional("lastModifiedDate"),
+                is_referenced: f.optional("isReferenced"),
+                network_count: f.optional("networkCount"),
+                template_version: f.optional("templateVersion"),
+                is_enforced: f.optional("isEnforced"),
+                identity_id: f.optional("identityId"),
+                identity_group_id: f.optional("identityGroupId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DpskPoolTemplate", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPoolTemplate"))
     }
 }
 impl DpskPoolTemplate {
@@ -7281,7 +7422,9 @@ impl serde::Serialize for DpskPoolTemplateQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
@@ -7294,20 +7437,19 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplateQueryResponse {
             DpskPoolTemplateQueryResponse,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(DpskPoolTemplateQueryResponse {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                total_pages: f.optional("totalPages")?,
-                page: f.optional("page")?,
-                data: f.optional("data")?,
+            let value = DpskPoolTemplateQueryResponse {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                total_pages: f.optional("totalPages"),
+                page: f.optional("page"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "DpskPoolTemplateQueryResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPoolTemplateQueryResponse"))
     }
 }
 impl DpskPoolTemplateQueryResponse {
@@ -7394,7 +7536,9 @@ impl serde::Serialize for EthernetPort {
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EthernetPort {
@@ -7404,17 +7548,20 @@ impl<'de> serde::Deserialize<'de> for EthernetPort {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EthernetPort, ruckus_one_runtime::object::FieldError> {
-            Ok(EthernetPort {
+            let value = EthernetPort {
                 mac_address: f.required("macAddress")?,
                 port_index: f.required("portIndex")?,
                 name: f.required("name")?,
-                created_at: f.optional("createdAt")?,
-                updated_at: f.optional("updatedAt")?,
-                identity_id: f.optional("identityId")?,
+                created_at: f.optional("createdAt"),
+                updated_at: f.optional("updatedAt"),
+                identity_id: f.optional("identityId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EthernetPort", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EthernetPort"))
     }
 }
 impl EthernetPort {
@@ -7472,7 +7619,9 @@ impl serde::Serialize for EvaluationCriteria {
             w.field("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EvaluationCriteria {
@@ -7482,13 +7631,15 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteria {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EvaluationCriteria, ruckus_one_runtime::object::FieldError> {
-            Ok(EvaluationCriteria {
+            let value = EvaluationCriteria {
                 match_name: f.required("matchName")?,
                 value: f.required("value")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EvaluationCriteria", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EvaluationCriteria"))
     }
 }
 impl EvaluationCriteria {
@@ -7640,7 +7791,9 @@ impl serde::Serialize for EvaluationReport {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EvaluationReport {
@@ -7650,20 +7803,23 @@ impl<'de> serde::Deserialize<'de> for EvaluationReport {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EvaluationReport, ruckus_one_runtime::object::FieldError> {
-            Ok(EvaluationReport {
+            let value = EvaluationReport {
                 evaluation_criteria: f.required("evaluationCriteria")?,
-                was_matched: f.optional("wasMatched")?,
-                policy_name: f.optional("policyName")?,
-                policy_id: f.optional("policyId")?,
-                policy_type: f.optional("policyType")?,
-                on_match_response: f.optional("onMatchResponse")?,
-                identity_group_id: f.optional("identityGroupId")?,
-                policy_set_id: f.optional("policySetId")?,
-                links: f.optional("_links")?,
+                was_matched: f.optional("wasMatched"),
+                policy_name: f.optional("policyName"),
+                policy_id: f.optional("policyId"),
+                policy_type: f.optional("policyType"),
+                on_match_response: f.optional("onMatchResponse"),
+                identity_group_id: f.optional("identityGroupId"),
+                policy_set_id: f.optional("policySetId"),
+                links: f.optional("_links"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EvaluationReport", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EvaluationReport"))
     }
 }
 impl EvaluationReport {
@@ -7888,7 +8044,9 @@ impl serde::Serialize for IdentityGroup {
             w.optional("identityCount", &v.identity_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityGroup {
@@ -7898,27 +8056,30 @@ impl<'de> serde::Deserialize<'de> for IdentityGroup {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IdentityGroup, ruckus_one_runtime::object::FieldError> {
-            Ok(IdentityGroup {
-                id: f.optional("id")?,
+            let value = IdentityGroup {
+                id: f.optional("id"),
                 name: f.required("name")?,
-                description: f.optional("description")?,
-                dpsk_pool_id: f.optional("dpskPoolId")?,
-                mac_registration_pool_id: f.optional("macRegistrationPoolId")?,
-                property_id: f.optional("propertyId")?,
-                created_at: f.optional("createdAt")?,
-                updated_at: f.optional("updatedAt")?,
-                certificate_template_id: f.optional("certificateTemplateId")?,
-                policy_set_id: f.optional("policySetId")?,
-                network_count: f.optional("networkCount")?,
-                auto_cleanup_enabled: f.optional("autoCleanupEnabled")?,
-                template_version: f.optional("templateVersion")?,
-                links: f.optional("_links")?,
-                personal_identity_network_id: f.optional("personalIdentityNetworkId")?,
-                identity_count: f.optional("identityCount")?,
+                description: f.optional("description"),
+                dpsk_pool_id: f.optional("dpskPoolId"),
+                mac_registration_pool_id: f.optional("macRegistrationPoolId"),
+                property_id: f.optional("propertyId"),
+                created_at: f.optional("createdAt"),
+                updated_at: f.optional("updatedAt"),
+                certificate_template_id: f.optional("certificateTemplateId"),
+                policy_set_id: f.optional("policySetId"),
+                network_count: f.optional("networkCount"),
+                auto_cleanup_enabled: f.optional("autoCleanupEnabled"),
+                template_version: f.optional("templateVersion"),
+                links: f.optional("_links"),
+                personal_identity_network_id: f.optional("personalIdentityNetworkId"),
+                identity_count: f.optional("identityCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "IdentityGroup", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityGroup"))
     }
 }
 impl IdentityGroup {
@@ -8090,7 +8251,9 @@ impl serde::Serialize for IdentityGroupSearch {
             w.optional("networkId", &v.network_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
@@ -8100,20 +8263,23 @@ impl<'de> serde::Deserialize<'de> for IdentityGroupSearch {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IdentityGroupSearch, ruckus_one_runtime::object::FieldError> {
-            Ok(IdentityGroupSearch {
-                personal_identity_network_id: f.optional("personalIdentityNetworkId")?,
-                mac_registration_pool_id: f.optional("macRegistrationPoolId")?,
-                dpsk_pool_id: f.optional("dpskPoolId")?,
-                keyword: f.optional("keyword")?,
-                group_ids: f.optional("groupIds")?,
-                property_id: f.optional("propertyId")?,
-                certificate_template_id: f.optional("certificateTemplateId")?,
-                policy_set_id: f.optional("policySetId")?,
-                network_id: f.optional("networkId")?,
+            let value = IdentityGroupSearch {
+                personal_identity_network_id: f.optional("personalIdentityNetworkId"),
+                mac_registration_pool_id: f.optional("macRegistrationPoolId"),
+                dpsk_pool_id: f.optional("dpskPoolId"),
+                keyword: f.optional("keyword"),
+                group_ids: f.optional("groupIds"),
+                property_id: f.optional("propertyId"),
+                certificate_template_id: f.optional("certificateTemplateId"),
+                policy_set_id: f.optional("policySetId"),
+                network_id: f.optional("networkId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "IdentityGroupSearch", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityGroupSearch"))
     }
 }
 impl IdentityGroupSearch {
@@ -8233,7 +8399,9 @@ impl serde::Serialize for IdentityPageableObject {
             w.optional("paged", &v.paged);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
@@ -8243,21 +8411,20 @@ impl<'de> serde::Deserialize<'de> for IdentityPageableObject {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IdentityPageableObject, ruckus_one_runtime::object::FieldError> {
-            Ok(IdentityPageableObject {
-                offset: f.optional("offset")?,
-                sort: f.optional("sort")?,
-                page_number: f.optional("pageNumber")?,
-                page_size: f.optional("pageSize")?,
-                unpaged: f.optional("unpaged")?,
-                paged: f.optional("paged")?,
+            let value = IdentityPageableObject {
+                offset: f.optional("offset"),
+                sort: f.optional("sort"),
+                page_number: f.optional("pageNumber"),
+                page_size: f.optional("pageSize"),
+                unpaged: f.optional("unpaged"),
+                paged: f.optional("paged"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "IdentityPageableObject",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityPageableObject"))
     }
 }
 impl IdentityPageableObject {
@@ -8355,7 +8522,9 @@ impl serde::Serialize for IdentitySearch {
             w.optional("filter", &v.filter);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdentitySearch {
@@ -8365,18 +8534,21 @@ impl<'de> serde::Deserialize<'de> for IdentitySearch {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IdentitySearch, ruckus_one_runtime::object::FieldError> {
-            Ok(IdentitySearch {
-                group_id: f.optional("groupId")?,
-                dpsk_pool_id: f.optional("dpskPoolId")?,
-                property_id: f.optional("propertyId")?,
-                keyword: f.optional("keyword")?,
-                ids: f.optional("ids")?,
-                ethernet_port: f.optional("ethernetPort")?,
-                filter: f.optional("filter")?,
+            let value = IdentitySearch {
+                group_id: f.optional("groupId"),
+                dpsk_pool_id: f.optional("dpskPoolId"),
+                property_id: f.optional("propertyId"),
+                keyword: f.optional("keyword"),
+                ids: f.optional("ids"),
+                ethernet_port: f.optional("ethernetPort"),
+                filter: f.optional("filter"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "IdentitySearch", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentitySearch"))
     }
 }
 impl IdentitySearch {
@@ -8491,7 +8663,9 @@ impl serde::Serialize for Link {
             w.optional("templated", &v.templated);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Link {
@@ -8501,19 +8675,22 @@ impl<'de> serde::Deserialize<'de> for Link {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Link, ruckus_one_runtime::object::FieldError> {
-            Ok(Link {
-                href: f.optional("href")?,
-                hreflang: f.optional("hreflang")?,
-                title: f.optional("title")?,
-                type_: f.optional("type")?,
-                deprecation: f.optional("deprecation")?,
-                profile: f.optional("profile")?,
-                name: f.optional("name")?,
-                templated: f.optional("templated")?,
+            let value = Link {
+                href: f.optional("href"),
+                hreflang: f.optional("hreflang"),
+                title: f.optional("title"),
+                type_: f.optional("type"),
+                deprecation: f.optional("deprecation"),
+                profile: f.optional("profile"),
+                name: f.optional("name"),
+                templated: f.optional("templated"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Link", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Link"))
     }
 }
 impl Link {
@@ -8618,7 +8795,9 @@ impl serde::Serialize for MacPageableObject {
             w.optional("paged", &v.paged);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MacPageableObject {
@@ -8628,17 +8807,20 @@ impl<'de> serde::Deserialize<'de> for MacPageableObject {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MacPageableObject, ruckus_one_runtime::object::FieldError> {
-            Ok(MacPageableObject {
-                offset: f.optional("offset")?,
-                sort: f.optional("sort")?,
-                page_size: f.optional("pageSize")?,
-                page_number: f.optional("pageNumber")?,
-                unpaged: f.optional("unpaged")?,
-                paged: f.optional("paged")?,
+            let value = MacPageableObject {
+                offset: f.optional("offset"),
+                sort: f.optional("sort"),
+                page_size: f.optional("pageSize"),
+                page_number: f.optional("pageNumber"),
+                unpaged: f.optional("unpaged"),
+                paged: f.optional("paged"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MacPageableObject", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MacPageableObject"))
     }
 }
 impl MacPageableObject {
@@ -8706,7 +8888,9 @@ impl serde::Serialize for NumberEvaluation {
             w.field("numberValue", &v.number_value);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NumberEvaluation {
@@ -8716,12 +8900,14 @@ impl<'de> serde::Deserialize<'de> for NumberEvaluation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NumberEvaluation, ruckus_one_runtime::object::FieldError> {
-            Ok(NumberEvaluation {
+            let value = NumberEvaluation {
                 number_value: f.required("numberValue")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "NumberEvaluation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NumberEvaluation"))
     }
 }
 impl NumberEvaluation {
@@ -8824,7 +9010,9 @@ impl serde::Serialize for Onboard {
             w.optional("certificateAuthorityName", &v.certificate_authority_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Onboard {
@@ -8834,26 +9022,29 @@ impl<'de> serde::Deserialize<'de> for Onboard {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Onboard, ruckus_one_runtime::object::FieldError> {
-            Ok(Onboard {
+            let value = Onboard {
                 common_name_pattern: f.required("commonNamePattern")?,
-                email_pattern: f.optional("emailPattern")?,
+                email_pattern: f.optional("emailPattern"),
                 not_after_type: f.required("notAfterType")?,
-                not_after_value: f.optional("notAfterValue")?,
+                not_after_value: f.optional("notAfterValue"),
                 not_before_type: f.required("notBeforeType")?,
-                not_before_value: f.optional("notBeforeValue")?,
-                not_after_date: f.optional("notAfterDate")?,
-                not_before_date: f.optional("notBeforeDate")?,
-                organization_pattern: f.optional("organizationPattern")?,
-                organization_unit_pattern: f.optional("organizationUnitPattern")?,
-                locality_pattern: f.optional("localityPattern")?,
-                state_pattern: f.optional("statePattern")?,
-                country_pattern: f.optional("countryPattern")?,
-                certificate_type: f.optional("certificateType")?,
-                certificate_authority_name: f.optional("certificateAuthorityName")?,
+                not_before_value: f.optional("notBeforeValue"),
+                not_after_date: f.optional("notAfterDate"),
+                not_before_date: f.optional("notBeforeDate"),
+                organization_pattern: f.optional("organizationPattern"),
+                organization_unit_pattern: f.optional("organizationUnitPattern"),
+                locality_pattern: f.optional("localityPattern"),
+                state_pattern: f.optional("statePattern"),
+                country_pattern: f.optional("countryPattern"),
+                certificate_type: f.optional("certificateType"),
+                certificate_authority_name: f.optional("certificateAuthorityName"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Onboard", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Onboard"))
     }
 }
 impl Onboard {
@@ -9201,7 +9392,9 @@ impl serde::Serialize for PageableObject {
             w.optional("unpaged", &v.unpaged);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageableObject {
@@ -9211,17 +9404,20 @@ impl<'de> serde::Deserialize<'de> for PageableObject {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PageableObject, ruckus_one_runtime::object::FieldError> {
-            Ok(PageableObject {
-                offset: f.optional("offset")?,
-                sort: f.optional("sort")?,
-                paged: f.optional("paged")?,
-                page_number: f.optional("pageNumber")?,
-                page_size: f.optional("pageSize")?,
-                unpaged: f.optional("unpaged")?,
+            let value = PageableObject {
+                offset: f.optional("offset"),
+                sort: f.optional("sort"),
+                paged: f.optional("paged"),
+                page_number: f.optional("pageNumber"),
+                page_size: f.optional("pageSize"),
+                unpaged: f.optional("unpaged"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PageableObject", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PageableObject"))
     }
 }
 impl PageableObject {
@@ -9374,7 +9570,9 @@ impl serde::Serialize for Pool {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Pool {
@@ -9384,29 +9582,32 @@ impl<'de> serde::Deserialize<'de> for Pool {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Pool, ruckus_one_runtime::object::FieldError> {
-            Ok(Pool {
-                id: f.optional("id")?,
+            let value = Pool {
+                id: f.optional("id"),
                 name: f.required("name")?,
-                description: f.optional("description")?,
-                auto_cleanup: f.optional("autoCleanup")?,
-                expiration_type: f.optional("expirationType")?,
-                expiration_offset: f.optional("expirationOffset")?,
-                expiration_date: f.optional("expirationDate")?,
-                ssid_regex: f.optional("ssidRegex")?,
-                expiration_enabled: f.optional("expirationEnabled")?,
-                registration_count: f.optional("registrationCount")?,
-                default_access: f.optional("defaultAccess")?,
-                created_date: f.optional("createdDate")?,
-                policy_set_id: f.optional("policySetId")?,
-                is_referenced: f.optional("isReferenced")?,
-                network_count: f.optional("networkCount")?,
-                identity_group_id: f.optional("identityGroupId")?,
-                identity_id: f.optional("identityId")?,
-                links: f.optional("_links")?,
+                description: f.optional("description"),
+                auto_cleanup: f.optional("autoCleanup"),
+                expiration_type: f.optional("expirationType"),
+                expiration_offset: f.optional("expirationOffset"),
+                expiration_date: f.optional("expirationDate"),
+                ssid_regex: f.optional("ssidRegex"),
+                expiration_enabled: f.optional("expirationEnabled"),
+                registration_count: f.optional("registrationCount"),
+                default_access: f.optional("defaultAccess"),
+                created_date: f.optional("createdDate"),
+                policy_set_id: f.optional("policySetId"),
+                is_referenced: f.optional("isReferenced"),
+                network_count: f.optional("networkCount"),
+                identity_group_id: f.optional("identityGroupId"),
+                identity_id: f.optional("identityId"),
+                links: f.optional("_links"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Pool", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Pool"))
     }
 }
 impl Pool {
@@ -9706,7 +9907,9 @@ impl serde::Serialize for SamlIdpProfileAction {
             w.optional("action", &v.action);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SamlIdpProfileAction {
@@ -9716,12 +9919,15 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileAction {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SamlIdpProfileAction, ruckus_one_runtime::object::FieldError> {
-            Ok(SamlIdpProfileAction {
-                action: f.optional("action")?,
+            let value = SamlIdpProfileAction {
+                action: f.optional("action"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SamlIdpProfileAction", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SamlIdpProfileAction"))
     }
 }
 impl SamlIdpProfileAction {
@@ -9833,7 +10039,9 @@ impl serde::Serialize for SamlIdpProfileRequest {
             w.optional("attributeMappings", &v.attribute_mappings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
@@ -9843,16 +10051,19 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SamlIdpProfileRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(SamlIdpProfileRequest {
+            let value = SamlIdpProfileRequest {
                 name: f.required("name")?,
-                metadata: f.optional("metadata")?,
-                metadata_url: f.optional("metadataUrl")?,
-                updated_date: f.optional("updatedDate")?,
-                attribute_mappings: f.optional("attributeMappings")?,
+                metadata: f.optional("metadata"),
+                metadata_url: f.optional("metadataUrl"),
+                updated_date: f.optional("updatedDate"),
+                attribute_mappings: f.optional("attributeMappings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SamlIdpProfileRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SamlIdpProfileRequest"))
     }
 }
 impl SamlIdpProfileRequest {
@@ -10194,7 +10405,9 @@ impl serde::Serialize for SortObject {
             w.optional("unsorted", &v.unsorted);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SortObject {
@@ -10204,14 +10417,17 @@ impl<'de> serde::Deserialize<'de> for SortObject {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SortObject, ruckus_one_runtime::object::FieldError> {
-            Ok(SortObject {
-                empty: f.optional("empty")?,
-                sorted: f.optional("sorted")?,
-                unsorted: f.optional("unsorted")?,
+            let value = SortObject {
+                empty: f.optional("empty"),
+                sorted: f.optional("sorted"),
+                unsorted: f.optional("unsorted"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SortObject", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SortObject"))
     }
 }
 impl SortObject {
@@ -10261,7 +10477,9 @@ impl serde::Serialize for StringEvaluation {
             w.field("stringValue", &v.string_value);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for StringEvaluation {
@@ -10271,12 +10489,14 @@ impl<'de> serde::Deserialize<'de> for StringEvaluation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<StringEvaluation, ruckus_one_runtime::object::FieldError> {
-            Ok(StringEvaluation {
+            let value = StringEvaluation {
                 string_value: f.required("stringValue")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "StringEvaluation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("StringEvaluation"))
     }
 }
 impl StringEvaluation {
@@ -10342,7 +10562,9 @@ impl serde::Serialize for UpdateCertificateTemplate {
             w.optional("algorithm", &v.algorithm);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateCertificateTemplate {
@@ -10352,22 +10574,21 @@ impl<'de> serde::Deserialize<'de> for UpdateCertificateTemplate {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpdateCertificateTemplate, ruckus_one_runtime::object::FieldError> {
-            Ok(UpdateCertificateTemplate {
-                description: f.optional("description")?,
-                name: f.optional("name")?,
-                default_access: f.optional("defaultAccess")?,
-                onboard: f.optional("onboard")?,
-                chromebook: f.optional("chromebook")?,
-                key_length: f.optional("keyLength")?,
-                algorithm: f.optional("algorithm")?,
+            let value = UpdateCertificateTemplate {
+                description: f.optional("description"),
+                name: f.optional("name"),
+                default_access: f.optional("defaultAccess"),
+                onboard: f.optional("onboard"),
+                chromebook: f.optional("chromebook"),
+                key_length: f.optional("keyLength"),
+                algorithm: f.optional("algorithm"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "UpdateCertificateTemplate",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateCertificateTemplate"))
     }
 }
 impl UpdateCertificateTemplate {
@@ -10459,7 +10680,9 @@ impl serde::Serialize for UpdateServerCertificate {
             w.optional("notAfterDate", &v.not_after_date);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateServerCertificate {
@@ -10469,19 +10692,18 @@ impl<'de> serde::Deserialize<'de> for UpdateServerCertificate {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpdateServerCertificate, ruckus_one_runtime::object::FieldError> {
-            Ok(UpdateServerCertificate {
-                name: f.optional("name")?,
-                revocation_reason: f.optional("revocationReason")?,
-                description: f.optional("description")?,
-                not_after_date: f.optional("notAfterDate")?,
+            let value = UpdateServerCertificate {
+                name: f.optional("name"),
+                revocation_reason: f.optional("revocationReason"),
+                description: f.optional("description"),
+                not_after_date: f.optional("notAfterDate"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "UpdateServerCertificate",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateServerCertificate"))
     }
 }
 impl UpdateServerCertificate {

@@ -51,7 +51,9 @@ impl serde::Serialize for AcxCliTemplate {
             w.optional("applyLater", &v.apply_later);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplate {
@@ -61,17 +63,20 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplate {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AcxCliTemplate, ruckus_one_runtime::object::FieldError> {
-            Ok(AcxCliTemplate {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                cli: f.optional("cli")?,
-                variables: f.optional("variables")?,
-                reload: f.optional("reload")?,
-                apply_later: f.optional("applyLater")?,
+            let value = AcxCliTemplate {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                cli: f.optional("cli"),
+                variables: f.optional("variables"),
+                reload: f.optional("reload"),
+                apply_later: f.optional("applyLater"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AcxCliTemplate", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplate"))
     }
 }
 impl AcxCliTemplate {
@@ -172,7 +177,9 @@ impl serde::Serialize for AcxCliTemplateBo {
             w.optional("venueSwitches", &v.venue_switches);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateBo {
@@ -182,18 +189,21 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AcxCliTemplateBo, ruckus_one_runtime::object::FieldError> {
-            Ok(AcxCliTemplateBo {
-                apply_later: f.optional("applyLater")?,
-                cli: f.optional("cli")?,
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                reload: f.optional("reload")?,
-                variables: f.optional("variables")?,
-                venue_switches: f.optional("venueSwitches")?,
+            let value = AcxCliTemplateBo {
+                apply_later: f.optional("applyLater"),
+                cli: f.optional("cli"),
+                id: f.optional("id"),
+                name: f.optional("name"),
+                reload: f.optional("reload"),
+                variables: f.optional("variables"),
+                venue_switches: f.optional("venueSwitches"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AcxCliTemplateBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateBo"))
     }
 }
 impl AcxCliTemplateBo {
@@ -283,7 +293,9 @@ impl serde::Serialize for AcxCliTemplateSwitchesView {
             w.optional("switches", &v.switches);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateSwitchesView {
@@ -293,18 +305,17 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateSwitchesView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AcxCliTemplateSwitchesView, ruckus_one_runtime::object::FieldError> {
-            Ok(AcxCliTemplateSwitchesView {
-                id: f.optional("id")?,
-                venue_id: f.optional("venueId")?,
-                switches: f.optional("switches")?,
+            let value = AcxCliTemplateSwitchesView {
+                id: f.optional("id"),
+                venue_id: f.optional("venueId"),
+                switches: f.optional("switches"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AcxCliTemplateSwitchesView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateSwitchesView"))
     }
 }
 impl AcxCliTemplateSwitchesView {
@@ -384,7 +395,9 @@ impl serde::Serialize for AcxCliTemplateV1 {
             w.optional("venueSwitches", &v.venue_switches);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateV1 {
@@ -394,18 +407,21 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AcxCliTemplateV1, ruckus_one_runtime::object::FieldError> {
-            Ok(AcxCliTemplateV1 {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                cli: f.optional("cli")?,
-                variables: f.optional("variables")?,
-                reload: f.optional("reload")?,
-                apply_later: f.optional("applyLater")?,
-                venue_switches: f.optional("venueSwitches")?,
+            let value = AcxCliTemplateV1 {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                cli: f.optional("cli"),
+                variables: f.optional("variables"),
+                reload: f.optional("reload"),
+                apply_later: f.optional("applyLater"),
+                venue_switches: f.optional("venueSwitches"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AcxCliTemplateV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateV1"))
     }
 }
 impl AcxCliTemplateV1 {
@@ -515,7 +531,9 @@ impl serde::Serialize for AcxCliTemplateView {
             w.optional("venueSwitches", &v.venue_switches);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateView {
@@ -525,18 +543,21 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AcxCliTemplateView, ruckus_one_runtime::object::FieldError> {
-            Ok(AcxCliTemplateView {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                cli: f.optional("cli")?,
-                variables: f.optional("variables")?,
-                reload: f.optional("reload")?,
-                apply_later: f.optional("applyLater")?,
-                venue_switches: f.optional("venueSwitches")?,
+            let value = AcxCliTemplateView {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                cli: f.optional("cli"),
+                variables: f.optional("variables"),
+                reload: f.optional("reload"),
+                apply_later: f.optional("applyLater"),
+                venue_switches: f.optional("venueSwitches"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AcxCliTemplateView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateView"))
     }
 }
 impl AcxCliTemplateView {
@@ -646,7 +667,9 @@ impl serde::Serialize for SwitchAndVenueView {
             w.optional("venueName", &v.venue_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchAndVenueView {
@@ -656,18 +679,21 @@ impl<'de> serde::Deserialize<'de> for SwitchAndVenueView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchAndVenueView, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchAndVenueView {
-                id: f.optional("id")?,
-                switch_id: f.optional("switchId")?,
-                serial_number: f.optional("serialNumber")?,
-                switch_name: f.optional("switchName")?,
-                switch_model: f.optional("switchModel")?,
-                venue_id: f.optional("venueId")?,
-                venue_name: f.optional("venueName")?,
+            let value = SwitchAndVenueView {
+                id: f.optional("id"),
+                switch_id: f.optional("switchId"),
+                serial_number: f.optional("serialNumber"),
+                switch_name: f.optional("switchName"),
+                switch_model: f.optional("switchModel"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchAndVenueView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchAndVenueView"))
     }
 }
 impl SwitchAndVenueView {
@@ -746,7 +772,9 @@ impl serde::Serialize for VenueSwitchBo {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueSwitchBo {
@@ -756,13 +784,16 @@ impl<'de> serde::Deserialize<'de> for VenueSwitchBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueSwitchBo, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueSwitchBo {
-                switches: f.optional("switches")?,
-                venue_id: f.optional("venueId")?,
+            let value = VenueSwitchBo {
+                switches: f.optional("switches"),
+                venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueSwitchBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueSwitchBo"))
     }
 }
 impl VenueSwitchBo {
@@ -869,7 +900,9 @@ impl serde::Serialize for WebAuthPageTemplate {
             );
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WebAuthPageTemplate {
@@ -879,25 +912,28 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplate {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WebAuthPageTemplate, ruckus_one_runtime::object::FieldError> {
-            Ok(WebAuthPageTemplate {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                web_auth_user_id_label: f.optional("webAuthUserIdLabel")?,
-                web_auth_password_label: f.optional("webAuthPasswordLabel")?,
-                web_auth_custom_title: f.optional("webAuthCustomTitle")?,
-                web_auth_custom_top: f.optional("webAuthCustomTop")?,
-                web_auth_custom_login_button: f.optional("webAuthCustomLoginButton")?,
-                web_auth_custom_bottom: f.optional("webAuthCustomBottom")?,
-                tag: f.optional("tag")?,
-                venue_count: f.optional("venueCount")?,
-                switch_count: f.optional("switchCount")?,
-                switch_venue_infos: f.optional("switchVenueInfos")?,
+            let value = WebAuthPageTemplate {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                web_auth_user_id_label: f.optional("webAuthUserIdLabel"),
+                web_auth_password_label: f.optional("webAuthPasswordLabel"),
+                web_auth_custom_title: f.optional("webAuthCustomTitle"),
+                web_auth_custom_top: f.optional("webAuthCustomTop"),
+                web_auth_custom_login_button: f.optional("webAuthCustomLoginButton"),
+                web_auth_custom_bottom: f.optional("webAuthCustomBottom"),
+                tag: f.optional("tag"),
+                venue_count: f.optional("venueCount"),
+                switch_count: f.optional("switchCount"),
+                switch_venue_infos: f.optional("switchVenueInfos"),
                 web_auth_page_template_view_list: f
-                    .optional("webAuthPageTemplateViewList")?,
+                    .optional("webAuthPageTemplateViewList"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "WebAuthPageTemplate", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplate"))
     }
 }
 impl WebAuthPageTemplate {
@@ -1062,7 +1098,9 @@ impl serde::Serialize for WebAuthPageTemplateBo {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateBo {
@@ -1072,20 +1110,23 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WebAuthPageTemplateBo, ruckus_one_runtime::object::FieldError> {
-            Ok(WebAuthPageTemplateBo {
-                id: f.optional("id")?,
+            let value = WebAuthPageTemplateBo {
+                id: f.optional("id"),
                 name: f.required("name")?,
-                web_auth_password_label: f.optional("webAuthPasswordLabel")?,
-                web_auth_custom_title: f.optional("webAuthCustomTitle")?,
-                web_auth_custom_top: f.optional("webAuthCustomTop")?,
-                web_auth_custom_login_button: f.optional("webAuthCustomLoginButton")?,
-                web_auth_custom_bottom: f.optional("webAuthCustomBottom")?,
-                tag: f.optional("tag")?,
-                tenant_id: f.optional("tenantId")?,
+                web_auth_password_label: f.optional("webAuthPasswordLabel"),
+                web_auth_custom_title: f.optional("webAuthCustomTitle"),
+                web_auth_custom_top: f.optional("webAuthCustomTop"),
+                web_auth_custom_login_button: f.optional("webAuthCustomLoginButton"),
+                web_auth_custom_bottom: f.optional("webAuthCustomBottom"),
+                tag: f.optional("tag"),
+                tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "WebAuthPageTemplateBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplateBo"))
     }
 }
 impl WebAuthPageTemplateBo {
@@ -1215,7 +1256,9 @@ impl serde::Serialize for WebAuthPageTemplateView {
             w.optional("switchCount", &v.switch_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateView {
@@ -1225,24 +1268,23 @@ impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WebAuthPageTemplateView, ruckus_one_runtime::object::FieldError> {
-            Ok(WebAuthPageTemplateView {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                web_auth_password_label: f.optional("webAuthPasswordLabel")?,
-                web_auth_custom_title: f.optional("webAuthCustomTitle")?,
-                web_auth_custom_top: f.optional("webAuthCustomTop")?,
-                web_auth_custom_login_button: f.optional("webAuthCustomLoginButton")?,
-                web_auth_custom_bottom: f.optional("webAuthCustomBottom")?,
-                venue_count: f.optional("venueCount")?,
-                switch_count: f.optional("switchCount")?,
+            let value = WebAuthPageTemplateView {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                web_auth_password_label: f.optional("webAuthPasswordLabel"),
+                web_auth_custom_title: f.optional("webAuthCustomTitle"),
+                web_auth_custom_top: f.optional("webAuthCustomTop"),
+                web_auth_custom_login_button: f.optional("webAuthCustomLoginButton"),
+                web_auth_custom_bottom: f.optional("webAuthCustomBottom"),
+                venue_count: f.optional("venueCount"),
+                switch_count: f.optional("switchCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "WebAuthPageTemplateView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplateView"))
     }
 }
 impl WebAuthPageTemplateView {

@@ -26,7 +26,9 @@ impl serde::Serialize for SwitchClient {
             w.optional("clientAuthType", &v.client_auth_type);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchClient {
@@ -36,12 +38,15 @@ impl<'de> serde::Deserialize<'de> for SwitchClient {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchClient, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchClient {
-                client_auth_type: f.optional("clientAuthType")?,
+            let value = SwitchClient {
+                client_auth_type: f.optional("clientAuthType"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchClient", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchClient"))
     }
 }
 impl SwitchClient {
@@ -92,7 +97,9 @@ impl serde::Serialize for SwitchPortQueryResult {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchPortQueryResult {
@@ -102,14 +109,17 @@ impl<'de> serde::Deserialize<'de> for SwitchPortQueryResult {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchPortQueryResult, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchPortQueryResult {
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                data: f.optional("data")?,
+            let value = SwitchPortQueryResult {
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchPortQueryResult", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchPortQueryResult"))
     }
 }
 impl SwitchPortQueryResult {
@@ -175,7 +185,9 @@ impl serde::Serialize for SwitchClientQueryResult {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchClientQueryResult {
@@ -185,18 +197,17 @@ impl<'de> serde::Deserialize<'de> for SwitchClientQueryResult {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchClientQueryResult, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchClientQueryResult {
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                data: f.optional("data")?,
+            let value = SwitchClientQueryResult {
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "SwitchClientQueryResult",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchClientQueryResult"))
     }
 }
 impl SwitchClientQueryResult {
@@ -276,7 +287,9 @@ impl serde::Serialize for SwitchQueryResult {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
@@ -286,18 +299,21 @@ impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchQueryResult, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchQueryResult {
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                data: f.optional("data")?,
-                fields: f.optional("fields")?,
-                object_id: f.optional("objectId")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = SwitchQueryResult {
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                data: f.optional("data"),
+                fields: f.optional("fields"),
+                object_id: f.optional("objectId"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchQueryResult", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchQueryResult"))
     }
 }
 impl SwitchQueryResult {
@@ -382,7 +398,9 @@ impl serde::Serialize for SwitchConfigHistoryPage {
             w.optional("list", &v.list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchConfigHistoryPage {
@@ -392,17 +410,16 @@ impl<'de> serde::Deserialize<'de> for SwitchConfigHistoryPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchConfigHistoryPage, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchConfigHistoryPage {
-                total_count: f.optional("totalCount")?,
-                list: f.optional("list")?,
+            let value = SwitchConfigHistoryPage {
+                total_count: f.optional("totalCount"),
+                list: f.optional("list"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "SwitchConfigHistoryPage",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchConfigHistoryPage"))
     }
 }
 impl SwitchConfigHistoryPage {
@@ -448,7 +465,9 @@ impl serde::Serialize for SwitchPortSelection {
             w.optional("switchId", &v.switch_id);
             w.optional("ports", &v.ports);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
@@ -458,12 +477,15 @@ impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchPortSelection, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchPortSelection {
-                switch_id: f.optional("switchId")?,
-                ports: f.optional("ports")?,
-            })
+            let value = SwitchPortSelection {
+                switch_id: f.optional("switchId"),
+                ports: f.optional("ports"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchPortSelection", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchPortSelection"))
     }
 }
 impl SwitchPortSelection {
@@ -511,7 +533,9 @@ impl serde::Serialize for AaaServerResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaServerResponse {
@@ -521,13 +545,16 @@ impl<'de> serde::Deserialize<'de> for AaaServerResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AaaServerResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(AaaServerResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = AaaServerResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AaaServerResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AaaServerResponse"))
     }
 }
 impl AaaServerResponse {
@@ -631,7 +658,9 @@ impl serde::Serialize for AaaServerView {
             w.optional("syncedPasswordSwitchCount", &v.synced_password_switch_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaServerView {
@@ -641,24 +670,27 @@ impl<'de> serde::Deserialize<'de> for AaaServerView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AaaServerView, ruckus_one_runtime::object::FieldError> {
-            Ok(AaaServerView {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                username: f.optional("username")?,
-                password: f.optional("password")?,
-                purpose: f.optional("purpose")?,
-                level: f.optional("level")?,
-                server_type: f.optional("serverType")?,
-                secret: f.optional("secret")?,
-                ip: f.optional("ip")?,
-                acct_port: f.optional("acctPort")?,
-                auth_port: f.optional("authPort")?,
-                switch_count_in_venue: f.optional("switchCountInVenue")?,
-                synced_password_switch_count: f.optional("syncedPasswordSwitchCount")?,
+            let value = AaaServerView {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                username: f.optional("username"),
+                password: f.optional("password"),
+                purpose: f.optional("purpose"),
+                level: f.optional("level"),
+                server_type: f.optional("serverType"),
+                secret: f.optional("secret"),
+                ip: f.optional("ip"),
+                acct_port: f.optional("acctPort"),
+                auth_port: f.optional("authPort"),
+                switch_count_in_venue: f.optional("switchCountInVenue"),
+                synced_password_switch_count: f.optional("syncedPasswordSwitchCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AaaServerView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AaaServerView"))
     }
 }
 impl AaaServerView {
@@ -985,7 +1017,9 @@ impl serde::Serialize for AclIntersectionView {
             w.optional("switchAcl", &v.switch_acl);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AclIntersectionView {
@@ -995,14 +1029,17 @@ impl<'de> serde::Deserialize<'de> for AclIntersectionView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AclIntersectionView, ruckus_one_runtime::object::FieldError> {
-            Ok(AclIntersectionView {
-                id: f.optional("id")?,
-                profile_acl: f.optional("profileAcl")?,
-                switch_acl: f.optional("switchAcl")?,
+            let value = AclIntersectionView {
+                id: f.optional("id"),
+                profile_acl: f.optional("profileAcl"),
+                switch_acl: f.optional("switchAcl"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AclIntersectionView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AclIntersectionView"))
     }
 }
 impl AclIntersectionView {
@@ -1077,7 +1114,9 @@ impl serde::Serialize for ChangeSchedule {
             w.optional("preDownload", &v.pre_download);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ChangeSchedule {
@@ -1087,17 +1126,20 @@ impl<'de> serde::Deserialize<'de> for ChangeSchedule {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ChangeSchedule, ruckus_one_runtime::object::FieldError> {
-            Ok(ChangeSchedule {
-                id: f.optional("id")?,
-                date: f.optional("date")?,
-                time: f.optional("time")?,
-                versions: f.optional("versions")?,
-                switch_ids: f.optional("switchIds")?,
-                pre_download: f.optional("preDownload")?,
+            let value = ChangeSchedule {
+                id: f.optional("id"),
+                date: f.optional("date"),
+                time: f.optional("time"),
+                versions: f.optional("versions"),
+                switch_ids: f.optional("switchIds"),
+                pre_download: f.optional("preDownload"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ChangeSchedule", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ChangeSchedule"))
     }
 }
 impl ChangeSchedule {
@@ -1195,7 +1237,9 @@ impl serde::Serialize for ChangeScheduleV1 {
             w.optional("preDownload", &v.pre_download);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ChangeScheduleV1 {
@@ -1205,18 +1249,21 @@ impl<'de> serde::Deserialize<'de> for ChangeScheduleV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ChangeScheduleV1, ruckus_one_runtime::object::FieldError> {
-            Ok(ChangeScheduleV1 {
-                id: f.optional("id")?,
-                date: f.optional("date")?,
-                time: f.optional("time")?,
-                switch_version: f.optional("switchVersion")?,
-                switch_version_above_ten: f.optional("switchVersionAboveTen")?,
-                switch_ids: f.optional("switchIds")?,
-                pre_download: f.optional("preDownload")?,
+            let value = ChangeScheduleV1 {
+                id: f.optional("id"),
+                date: f.optional("date"),
+                time: f.optional("time"),
+                switch_version: f.optional("switchVersion"),
+                switch_version_above_ten: f.optional("switchVersionAboveTen"),
+                switch_ids: f.optional("switchIds"),
+                pre_download: f.optional("preDownload"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ChangeScheduleV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ChangeScheduleV1"))
     }
 }
 impl ChangeScheduleV1 {
@@ -1318,7 +1365,9 @@ impl serde::Serialize for ConfigBackUpFormatted {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackUpFormatted {
@@ -1328,17 +1377,20 @@ impl<'de> serde::Deserialize<'de> for ConfigBackUpFormatted {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ConfigBackUpFormatted, ruckus_one_runtime::object::FieldError> {
-            Ok(ConfigBackUpFormatted {
-                id: f.optional("id")?,
-                switch_id: f.optional("switchId")?,
-                model: f.optional("model")?,
-                venue_id: f.optional("venueId")?,
-                cli: f.optional("cli")?,
-                name: f.optional("name")?,
+            let value = ConfigBackUpFormatted {
+                id: f.optional("id"),
+                switch_id: f.optional("switchId"),
+                model: f.optional("model"),
+                venue_id: f.optional("venueId"),
+                cli: f.optional("cli"),
+                name: f.optional("name"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ConfigBackUpFormatted", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ConfigBackUpFormatted"))
     }
 }
 impl ConfigBackUpFormatted {
@@ -1406,7 +1458,9 @@ impl serde::Serialize for ConfigBackup {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackup {
@@ -1416,12 +1470,15 @@ impl<'de> serde::Deserialize<'de> for ConfigBackup {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ConfigBackup, ruckus_one_runtime::object::FieldError> {
-            Ok(ConfigBackup {
-                name: f.optional("name")?,
+            let value = ConfigBackup {
+                name: f.optional("name"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ConfigBackup", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ConfigBackup"))
     }
 }
 impl ConfigBackup {
@@ -1459,7 +1516,9 @@ impl serde::Serialize for ConfigBackupAction {
             w.optional("configBackupAction", &v.config_backup_action);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackupAction {
@@ -1469,12 +1528,15 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupAction {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ConfigBackupAction, ruckus_one_runtime::object::FieldError> {
-            Ok(ConfigBackupAction {
-                config_backup_action: f.optional("configBackupAction")?,
+            let value = ConfigBackupAction {
+                config_backup_action: f.optional("configBackupAction"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ConfigBackupAction", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ConfigBackupAction"))
     }
 }
 impl ConfigBackupAction {
@@ -1578,7 +1640,9 @@ impl serde::Serialize for ConfigBackupComparison {
             w.optional("backupId2", &v.backup_id2);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackupComparison {
@@ -1588,17 +1652,16 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparison {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ConfigBackupComparison, ruckus_one_runtime::object::FieldError> {
-            Ok(ConfigBackupComparison {
-                backup_id1: f.optional("backupId1")?,
-                backup_id2: f.optional("backupId2")?,
+            let value = ConfigBackupComparison {
+                backup_id1: f.optional("backupId1"),
+                backup_id2: f.optional("backupId2"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ConfigBackupComparison",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ConfigBackupComparison"))
     }
 }
 impl ConfigBackupComparison {
@@ -1655,7 +1718,9 @@ impl serde::Serialize for ConfigBackupComparisonView {
             w.optional("configBackup2", &v.config_backup2);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackupComparisonView {
@@ -1665,18 +1730,17 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupComparisonView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ConfigBackupComparisonView, ruckus_one_runtime::object::FieldError> {
-            Ok(ConfigBackupComparisonView {
-                id: f.optional("id")?,
-                config_backup1: f.optional("configBackup1")?,
-                config_backup2: f.optional("configBackup2")?,
+            let value = ConfigBackupComparisonView {
+                id: f.optional("id"),
+                config_backup1: f.optional("configBackup1"),
+                config_backup2: f.optional("configBackup2"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ConfigBackupComparisonView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ConfigBackupComparisonView"))
     }
 }
 impl ConfigBackupComparisonView {
@@ -1740,7 +1804,9 @@ impl serde::Serialize for ConfigBackupContentView {
             w.optional("config", &v.config);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackupContentView {
@@ -1750,17 +1816,16 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupContentView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ConfigBackupContentView, ruckus_one_runtime::object::FieldError> {
-            Ok(ConfigBackupContentView {
-                id: f.optional("id")?,
-                config: f.optional("config")?,
+            let value = ConfigBackupContentView {
+                id: f.optional("id"),
+                config: f.optional("config"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ConfigBackupContentView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ConfigBackupContentView"))
     }
 }
 impl ConfigBackupContentView {
@@ -1854,7 +1919,9 @@ impl serde::Serialize for ConfigBackupView {
             w.optional("failureReason", &v.failure_reason);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigBackupView {
@@ -1864,22 +1931,25 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ConfigBackupView, ruckus_one_runtime::object::FieldError> {
-            Ok(ConfigBackupView {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                name: f.optional("name")?,
-                backup_id: f.optional("backupId")?,
-                switch_id: f.optional("switchId")?,
-                backup_type: f.optional("backupType")?,
-                config: f.optional("config")?,
-                status: f.optional("status")?,
-                restore_status: f.optional("restoreStatus")?,
-                restore_timestamp: f.optional("restoreTimestamp")?,
-                failure_reason: f.optional("failureReason")?,
+            let value = ConfigBackupView {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                name: f.optional("name"),
+                backup_id: f.optional("backupId"),
+                switch_id: f.optional("switchId"),
+                backup_type: f.optional("backupType"),
+                config: f.optional("config"),
+                status: f.optional("status"),
+                restore_status: f.optional("restoreStatus"),
+                restore_timestamp: f.optional("restoreTimestamp"),
+                failure_reason: f.optional("failureReason"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ConfigBackupView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ConfigBackupView"))
     }
 }
 impl ConfigBackupView {
@@ -2025,7 +2095,9 @@ impl serde::Serialize for ConfigurationHistoryInfoView {
             w.optional("dispatchFailedReason", &v.dispatch_failed_reason);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoView {
@@ -2038,25 +2110,24 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoView {
             ConfigurationHistoryInfoView,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ConfigurationHistoryInfoView {
-                switch_name: f.optional("switchName")?,
-                start_time: f.optional("startTime")?,
-                end_time: f.optional("endTime")?,
-                serial_number: f.optional("serialNumber")?,
-                config_type: f.optional("configType")?,
-                dispatch_status: f.optional("dispatchStatus")?,
-                clis: f.optional("clis")?,
-                number_of_errors: f.optional("numberOfErrors")?,
-                transaction_id: f.optional("transactionId")?,
-                dispatch_failed_reason: f.optional("dispatchFailedReason")?,
+            let value = ConfigurationHistoryInfoView {
+                switch_name: f.optional("switchName"),
+                start_time: f.optional("startTime"),
+                end_time: f.optional("endTime"),
+                serial_number: f.optional("serialNumber"),
+                config_type: f.optional("configType"),
+                dispatch_status: f.optional("dispatchStatus"),
+                clis: f.optional("clis"),
+                number_of_errors: f.optional("numberOfErrors"),
+                transaction_id: f.optional("transactionId"),
+                dispatch_failed_reason: f.optional("dispatchFailedReason"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ConfigurationHistoryInfoView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryInfoView"))
     }
 }
 impl ConfigurationHistoryInfoView {
@@ -2448,7 +2519,9 @@ impl serde::Serialize for ConfigurationHistoryView {
             w.optional("list", &v.list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ConfigurationHistoryView {
@@ -2458,18 +2531,17 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ConfigurationHistoryView, ruckus_one_runtime::object::FieldError> {
-            Ok(ConfigurationHistoryView {
-                id: f.optional("id")?,
-                total_count: f.optional("totalCount")?,
-                list: f.optional("list")?,
+            let value = ConfigurationHistoryView {
+                id: f.optional("id"),
+                total_count: f.optional("totalCount"),
+                list: f.optional("list"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ConfigurationHistoryView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ConfigurationHistoryView"))
     }
 }
 impl ConfigurationHistoryView {
@@ -2527,7 +2599,9 @@ impl serde::Serialize for DeviceRequestView {
             w.optional("switchIdList", &v.switch_id_list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DeviceRequestView {
@@ -2537,13 +2611,16 @@ impl<'de> serde::Deserialize<'de> for DeviceRequestView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DeviceRequestView, ruckus_one_runtime::object::FieldError> {
-            Ok(DeviceRequestView {
-                device_request_action: f.optional("deviceRequestAction")?,
-                switch_id_list: f.optional("switchIdList")?,
+            let value = DeviceRequestView {
+                device_request_action: f.optional("deviceRequestAction"),
+                switch_id_list: f.optional("switchIdList"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DeviceRequestView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DeviceRequestView"))
     }
 }
 impl DeviceRequestView {
@@ -2659,7 +2736,9 @@ impl serde::Serialize for DhcpOptionView {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpOptionView {
@@ -2669,14 +2748,17 @@ impl<'de> serde::Deserialize<'de> for DhcpOptionView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DhcpOptionView, ruckus_one_runtime::object::FieldError> {
-            Ok(DhcpOptionView {
-                seq: f.optional("seq")?,
-                value: f.optional("value")?,
-                type_: f.optional("type")?,
+            let value = DhcpOptionView {
+                seq: f.optional("seq"),
+                value: f.optional("value"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DhcpOptionView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpOptionView"))
     }
 }
 impl DhcpOptionView {
@@ -2798,7 +2880,9 @@ impl serde::Serialize for DhcpServerResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpServerResponse {
@@ -2808,13 +2892,16 @@ impl<'de> serde::Deserialize<'de> for DhcpServerResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DhcpServerResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(DhcpServerResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = DhcpServerResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DhcpServerResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpServerResponse"))
     }
 }
 impl DhcpServerResponse {
@@ -2858,7 +2945,9 @@ impl serde::Serialize for DhcpServerStateView {
             w.optional("state", &v.state);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpServerStateView {
@@ -2868,12 +2957,15 @@ impl<'de> serde::Deserialize<'de> for DhcpServerStateView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DhcpServerStateView, ruckus_one_runtime::object::FieldError> {
-            Ok(DhcpServerStateView {
-                state: f.optional("state")?,
+            let value = DhcpServerStateView {
+                state: f.optional("state"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DhcpServerStateView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpServerStateView"))
     }
 }
 impl DhcpServerStateView {
@@ -2961,7 +3053,9 @@ impl serde::Serialize for DhcpServerView {
             w.optional("subnetMask", &v.subnet_mask);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpServerView {
@@ -2971,22 +3065,25 @@ impl<'de> serde::Deserialize<'de> for DhcpServerView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DhcpServerView, ruckus_one_runtime::object::FieldError> {
-            Ok(DhcpServerView {
-                id: f.optional("id")?,
-                pool_name: f.optional("poolName")?,
-                default_router_ip: f.optional("defaultRouterIp")?,
-                excluded_end: f.optional("excludedEnd")?,
-                excluded_start: f.optional("excludedStart")?,
-                lease_days: f.optional("leaseDays")?,
-                lease_hrs: f.optional("leaseHrs")?,
-                lease_mins: f.optional("leaseMins")?,
-                dhcp_options: f.optional("dhcpOptions")?,
-                subnet_address: f.optional("subnetAddress")?,
-                subnet_mask: f.optional("subnetMask")?,
+            let value = DhcpServerView {
+                id: f.optional("id"),
+                pool_name: f.optional("poolName"),
+                default_router_ip: f.optional("defaultRouterIp"),
+                excluded_end: f.optional("excludedEnd"),
+                excluded_start: f.optional("excludedStart"),
+                lease_days: f.optional("leaseDays"),
+                lease_hrs: f.optional("leaseHrs"),
+                lease_mins: f.optional("leaseMins"),
+                dhcp_options: f.optional("dhcpOptions"),
+                subnet_address: f.optional("subnetAddress"),
+                subnet_mask: f.optional("subnetMask"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DhcpServerView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpServerView"))
     }
 }
 impl DhcpServerView {
@@ -3092,7 +3189,9 @@ impl serde::Serialize for DispatchFailedReasonView {
             w.optional("message", &v.message);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DispatchFailedReasonView {
@@ -3102,17 +3201,16 @@ impl<'de> serde::Deserialize<'de> for DispatchFailedReasonView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DispatchFailedReasonView, ruckus_one_runtime::object::FieldError> {
-            Ok(DispatchFailedReasonView {
-                line_number: f.optional("lineNumber")?,
-                message: f.optional("message")?,
+            let value = DispatchFailedReasonView {
+                line_number: f.optional("lineNumber"),
+                message: f.optional("message"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "DispatchFailedReasonView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DispatchFailedReasonView"))
     }
 }
 impl DispatchFailedReasonView {
@@ -3251,7 +3349,9 @@ impl serde::Serialize for DynamicQueryPayload {
             w.optional("groupBy", &v.group_by);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
@@ -3261,31 +3361,34 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DynamicQueryPayload, ruckus_one_runtime::object::FieldError> {
-            Ok(DynamicQueryPayload {
-                multi_sort_fields: f.optional("multiSortFields")?,
-                match_fields: f.optional("matchFields")?,
-                range_filter: f.optional("rangeFilter")?,
-                range_date_filter: f.optional("rangeDateFilter")?,
-                must_not_match_field: f.optional("mustNotMatchField")?,
-                sort_field: f.optional("sortField")?,
-                sort_order: f.optional("sortOrder")?,
-                page: f.optional("page")?,
-                page_by_date: f.optional("pageByDate")?,
-                page_size: f.optional("pageSize")?,
-                fields: f.optional("fields")?,
-                search_target_fields: f.optional("searchTargetFields")?,
-                search_string: f.optional("searchString")?,
-                filters: f.optional("filters")?,
-                must_have_fields: f.optional("mustHaveFields")?,
-                must_not_have_fields: f.optional("mustNotHaveFields")?,
-                term_field: f.optional("termField")?,
-                terms: f.optional("terms")?,
-                exists: f.optional("exists")?,
-                group_by: f.optional("groupBy")?,
+            let value = DynamicQueryPayload {
+                multi_sort_fields: f.optional("multiSortFields"),
+                match_fields: f.optional("matchFields"),
+                range_filter: f.optional("rangeFilter"),
+                range_date_filter: f.optional("rangeDateFilter"),
+                must_not_match_field: f.optional("mustNotMatchField"),
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
+                page: f.optional("page"),
+                page_by_date: f.optional("pageByDate"),
+                page_size: f.optional("pageSize"),
+                fields: f.optional("fields"),
+                search_target_fields: f.optional("searchTargetFields"),
+                search_string: f.optional("searchString"),
+                filters: f.optional("filters"),
+                must_have_fields: f.optional("mustHaveFields"),
+                must_not_have_fields: f.optional("mustNotHaveFields"),
+                term_field: f.optional("termField"),
+                terms: f.optional("terms"),
+                exists: f.optional("exists"),
+                group_by: f.optional("groupBy"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DynamicQueryPayload", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DynamicQueryPayload"))
     }
 }
 impl DynamicQueryPayload {
@@ -3463,7 +3566,9 @@ impl serde::Serialize for DynamicQueryPayloadPageByDate {
             w.optional("key", &v.key);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DynamicQueryPayloadPageByDate {
@@ -3476,17 +3581,16 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayloadPageByDate {
             DynamicQueryPayloadPageByDate,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(DynamicQueryPayloadPageByDate {
-                value: f.optional("value")?,
-                key: f.optional("key")?,
+            let value = DynamicQueryPayloadPageByDate {
+                value: f.optional("value"),
+                key: f.optional("key"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "DynamicQueryPayloadPageByDate",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DynamicQueryPayloadPageByDate"))
     }
 }
 impl DynamicQueryPayloadPageByDate {
@@ -3560,7 +3664,9 @@ impl serde::Serialize for GroupedSwitch {
             w.optional("clients", &v.clients);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GroupedSwitch {
@@ -3570,18 +3676,21 @@ impl<'de> serde::Deserialize<'de> for GroupedSwitch {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GroupedSwitch, ruckus_one_runtime::object::FieldError> {
-            Ok(GroupedSwitch {
-                switches: f.optional("switches")?,
-                device_status: f.optional("deviceStatus")?,
-                venue_id: f.optional("venueId")?,
-                model: f.optional("model")?,
-                members: f.optional("members")?,
-                incidents: f.optional("incidents")?,
-                clients: f.optional("clients")?,
+            let value = GroupedSwitch {
+                switches: f.optional("switches"),
+                device_status: f.optional("deviceStatus"),
+                venue_id: f.optional("venueId"),
+                model: f.optional("model"),
+                members: f.optional("members"),
+                incidents: f.optional("incidents"),
+                clients: f.optional("clients"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GroupedSwitch", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GroupedSwitch"))
     }
 }
 impl GroupedSwitch {
@@ -3818,7 +3927,9 @@ impl serde::Serialize for IcxSwitch {
             w.optional("vlanCustomize", &v.vlan_customize);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IcxSwitch {
@@ -3828,44 +3939,47 @@ impl<'de> serde::Deserialize<'de> for IcxSwitch {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IcxSwitch, ruckus_one_runtime::object::FieldError> {
-            Ok(IcxSwitch {
-                id: f.optional("id")?,
-                venue_id: f.optional("venueId")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                tags: f.optional("tags")?,
-                enable_stack: f.optional("enableStack")?,
-                igmp_snooping: f.optional("igmpSnooping")?,
-                jumbo_mode: f.optional("jumboMode")?,
-                position: f.optional("position")?,
-                spanning_tree_priority: f.optional("spanningTreePriority")?,
-                soft_deleted_date: f.optional("softDeletedDate")?,
-                stack_members: f.optional("stackMembers")?,
-                ip_address_interface_type: f.optional("ipAddressInterfaceType")?,
-                ip_address_interface: f.optional("ipAddressInterface")?,
-                ip_address_type: f.optional("ipAddressType")?,
-                ip_address: f.optional("ipAddress")?,
-                subnet_mask: f.optional("subnetMask")?,
-                default_gateway: f.optional("defaultGateway")?,
-                firmware_version: f.optional("firmwareVersion")?,
-                previous_members: f.optional("previousMembers")?,
-                last_data_sync_trigger_time: f.optional("lastDataSyncTriggerTime")?,
-                last_data_sync_time: f.optional("lastDataSyncTime")?,
-                sync_data_id: f.optional("syncDataId")?,
-                sync_data_start_time: f.optional("syncDataStartTime")?,
-                sync_data_end_time: f.optional("syncDataEndTime")?,
-                dhcp_client_enabled: f.optional("dhcpClientEnabled")?,
-                dhcp_server_enabled: f.optional("dhcpServerEnabled")?,
-                trust_ports: f.optional("trustPorts")?,
-                initial_vlan_id: f.optional("initialVlanId")?,
-                stack_config_timestamp: f.optional("stackConfigTimestamp")?,
-                specified_type: f.optional("specifiedType")?,
-                rear_module: f.optional("rearModule")?,
-                vlan_customize: f.optional("vlanCustomize")?,
+            let value = IcxSwitch {
+                id: f.optional("id"),
+                venue_id: f.optional("venueId"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                tags: f.optional("tags"),
+                enable_stack: f.optional("enableStack"),
+                igmp_snooping: f.optional("igmpSnooping"),
+                jumbo_mode: f.optional("jumboMode"),
+                position: f.optional("position"),
+                spanning_tree_priority: f.optional("spanningTreePriority"),
+                soft_deleted_date: f.optional("softDeletedDate"),
+                stack_members: f.optional("stackMembers"),
+                ip_address_interface_type: f.optional("ipAddressInterfaceType"),
+                ip_address_interface: f.optional("ipAddressInterface"),
+                ip_address_type: f.optional("ipAddressType"),
+                ip_address: f.optional("ipAddress"),
+                subnet_mask: f.optional("subnetMask"),
+                default_gateway: f.optional("defaultGateway"),
+                firmware_version: f.optional("firmwareVersion"),
+                previous_members: f.optional("previousMembers"),
+                last_data_sync_trigger_time: f.optional("lastDataSyncTriggerTime"),
+                last_data_sync_time: f.optional("lastDataSyncTime"),
+                sync_data_id: f.optional("syncDataId"),
+                sync_data_start_time: f.optional("syncDataStartTime"),
+                sync_data_end_time: f.optional("syncDataEndTime"),
+                dhcp_client_enabled: f.optional("dhcpClientEnabled"),
+                dhcp_server_enabled: f.optional("dhcpServerEnabled"),
+                trust_ports: f.optional("trustPorts"),
+                initial_vlan_id: f.optional("initialVlanId"),
+                stack_config_timestamp: f.optional("stackConfigTimestamp"),
+                specified_type: f.optional("specifiedType"),
+                rear_module: f.optional("rearModule"),
+                vlan_customize: f.optional("vlanCustomize"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "IcxSwitch", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IcxSwitch"))
     }
 }
 impl IcxSwitch {
@@ -4292,7 +4406,9 @@ impl serde::Serialize for IcxSwitchResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IcxSwitchResponse {
@@ -4302,13 +4418,16 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IcxSwitchResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(IcxSwitchResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = IcxSwitchResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "IcxSwitchResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IcxSwitchResponse"))
     }
 }
 impl IcxSwitchResponse {
@@ -4506,7 +4625,9 @@ impl serde::Serialize for IcxSwitchView {
             w.optional("vlanCustomize", &v.vlan_customize);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IcxSwitchView {
@@ -4516,31 +4637,34 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IcxSwitchView, ruckus_one_runtime::object::FieldError> {
-            Ok(IcxSwitchView {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                enable_stack: f.optional("enableStack")?,
-                igmp_snooping: f.optional("igmpSnooping")?,
-                jumbo_mode: f.optional("jumboMode")?,
-                spanning_tree_priority: f.optional("spanningTreePriority")?,
-                stack_members: f.optional("stackMembers")?,
-                ip_address_interface_type: f.optional("ipAddressInterfaceType")?,
-                ip_address_interface: f.optional("ipAddressInterface")?,
-                ip_address_type: f.optional("ipAddressType")?,
-                ip_address: f.optional("ipAddress")?,
-                subnet_mask: f.optional("subnetMask")?,
-                default_gateway: f.optional("defaultGateway")?,
-                dhcp_client_enabled: f.optional("dhcpClientEnabled")?,
-                dhcp_server_enabled: f.optional("dhcpServerEnabled")?,
-                initial_vlan_id: f.optional("initialVlanId")?,
-                specified_type: f.optional("specifiedType")?,
-                rear_module: f.optional("rearModule")?,
-                vlan_customize: f.optional("vlanCustomize")?,
+            let value = IcxSwitchView {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                enable_stack: f.optional("enableStack"),
+                igmp_snooping: f.optional("igmpSnooping"),
+                jumbo_mode: f.optional("jumboMode"),
+                spanning_tree_priority: f.optional("spanningTreePriority"),
+                stack_members: f.optional("stackMembers"),
+                ip_address_interface_type: f.optional("ipAddressInterfaceType"),
+                ip_address_interface: f.optional("ipAddressInterface"),
+                ip_address_type: f.optional("ipAddressType"),
+                ip_address: f.optional("ipAddress"),
+                subnet_mask: f.optional("subnetMask"),
+                default_gateway: f.optional("defaultGateway"),
+                dhcp_client_enabled: f.optional("dhcpClientEnabled"),
+                dhcp_server_enabled: f.optional("dhcpServerEnabled"),
+                initial_vlan_id: f.optional("initialVlanId"),
+                specified_type: f.optional("specifiedType"),
+                rear_module: f.optional("rearModule"),
+                vlan_customize: f.optional("vlanCustomize"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "IcxSwitchView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IcxSwitchView"))
     }
 }
 impl IcxSwitchView {
@@ -4966,7 +5090,9 @@ impl serde::Serialize for ImportSwitchResultView {
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ImportSwitchResultView {
@@ -4976,20 +5102,19 @@ impl<'de> serde::Deserialize<'de> for ImportSwitchResultView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ImportSwitchResultView, ruckus_one_runtime::object::FieldError> {
-            Ok(ImportSwitchResultView {
-                success_download_url: f.optional("successDownloadUrl")?,
-                failure_download_url: f.optional("failureDownloadUrl")?,
-                success_count: f.optional("successCount")?,
-                failure_count: f.optional("failureCount")?,
-                total_count: f.optional("totalCount")?,
+            let value = ImportSwitchResultView {
+                success_download_url: f.optional("successDownloadUrl"),
+                failure_download_url: f.optional("failureDownloadUrl"),
+                success_count: f.optional("successCount"),
+                failure_count: f.optional("failureCount"),
+                total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ImportSwitchResultView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ImportSwitchResultView"))
     }
 }
 impl ImportSwitchResultView {
@@ -5076,7 +5201,9 @@ impl serde::Serialize for Lag {
             w.optional("forceUpPort", &v.force_up_port);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Lag {
@@ -5086,17 +5213,20 @@ impl<'de> serde::Deserialize<'de> for Lag {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Lag, ruckus_one_runtime::object::FieldError> {
-            Ok(Lag {
-                name: f.optional("name")?,
-                type_: f.optional("type")?,
-                ports: f.optional("ports")?,
-                tagged_vlans: f.optional("taggedVlans")?,
-                untagged_vlan: f.optional("untaggedVlan")?,
-                force_up_port: f.optional("forceUpPort")?,
+            let value = Lag {
+                name: f.optional("name"),
+                type_: f.optional("type"),
+                ports: f.optional("ports"),
+                tagged_vlans: f.optional("taggedVlans"),
+                untagged_vlan: f.optional("untaggedVlan"),
+                force_up_port: f.optional("forceUpPort"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Lag", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Lag"))
     }
 }
 impl Lag {
@@ -5169,7 +5299,9 @@ impl serde::Serialize for LagResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LagResponse {
@@ -5179,13 +5311,16 @@ impl<'de> serde::Deserialize<'de> for LagResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LagResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(LagResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = LagResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LagResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LagResponse"))
     }
 }
 impl LagResponse {
@@ -5319,7 +5454,9 @@ impl serde::Serialize for LagView {
             w.optional("forceUpPort", &v.force_up_port);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LagView {
@@ -5329,19 +5466,22 @@ impl<'de> serde::Deserialize<'de> for LagView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LagView, ruckus_one_runtime::object::FieldError> {
-            Ok(LagView {
-                id: f.optional("id")?,
-                lag_id: f.optional("lagId")?,
-                name: f.optional("name")?,
-                type_: f.optional("type")?,
-                ports: f.optional("ports")?,
-                tagged_vlans: f.optional("taggedVlans")?,
-                untagged_vlan: f.optional("untaggedVlan")?,
-                force_up_port: f.optional("forceUpPort")?,
+            let value = LagView {
+                id: f.optional("id"),
+                lag_id: f.optional("lagId"),
+                name: f.optional("name"),
+                type_: f.optional("type"),
+                ports: f.optional("ports"),
+                tagged_vlans: f.optional("taggedVlans"),
+                untagged_vlan: f.optional("untaggedVlan"),
+                force_up_port: f.optional("forceUpPort"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LagView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LagView"))
     }
 }
 impl LagView {
@@ -5501,7 +5641,9 @@ impl serde::Serialize for LldpQosView {
             w.optional("dscp", &v.dscp);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LldpQosView {
@@ -5511,17 +5653,20 @@ impl<'de> serde::Deserialize<'de> for LldpQosView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LldpQosView, ruckus_one_runtime::object::FieldError> {
-            Ok(LldpQosView {
-                id: f.optional("id")?,
-                application_type: f.optional("applicationType")?,
-                qos_vlan_type: f.optional("qosVlanType")?,
-                vlan_id: f.optional("vlanId")?,
-                priority: f.optional("priority")?,
-                dscp: f.optional("dscp")?,
+            let value = LldpQosView {
+                id: f.optional("id"),
+                application_type: f.optional("applicationType"),
+                qos_vlan_type: f.optional("qosVlanType"),
+                vlan_id: f.optional("vlanId"),
+                priority: f.optional("priority"),
+                dscp: f.optional("dscp"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LldpQosView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LldpQosView"))
     }
 }
 impl LldpQosView {
@@ -5745,7 +5890,9 @@ impl serde::Serialize for ModelCurrentVersionView {
             w.optional("versions", &v.versions);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ModelCurrentVersionView {
@@ -5755,17 +5902,16 @@ impl<'de> serde::Deserialize<'de> for ModelCurrentVersionView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ModelCurrentVersionView, ruckus_one_runtime::object::FieldError> {
-            Ok(ModelCurrentVersionView {
-                model_group: f.optional("modelGroup")?,
-                versions: f.optional("versions")?,
+            let value = ModelCurrentVersionView {
+                model_group: f.optional("modelGroup"),
+                versions: f.optional("versions"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ModelCurrentVersionView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ModelCurrentVersionView"))
     }
 }
 impl ModelCurrentVersionView {
@@ -5889,7 +6035,9 @@ impl serde::Serialize for ModelSwitchCountView {
             w.optional("count", &v.count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ModelSwitchCountView {
@@ -5899,14 +6047,17 @@ impl<'de> serde::Deserialize<'de> for ModelSwitchCountView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ModelSwitchCountView, ruckus_one_runtime::object::FieldError> {
-            Ok(ModelSwitchCountView {
-                id: f.optional("id")?,
-                model_group: f.optional("modelGroup")?,
-                count: f.optional("count")?,
+            let value = ModelSwitchCountView {
+                id: f.optional("id"),
+                model_group: f.optional("modelGroup"),
+                count: f.optional("count"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ModelSwitchCountView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ModelSwitchCountView"))
     }
 }
 impl ModelSwitchCountView {
@@ -6036,7 +6187,9 @@ impl serde::Serialize for ModelVersionView {
             w.optional("version", &v.version);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ModelVersionView {
@@ -6046,14 +6199,17 @@ impl<'de> serde::Deserialize<'de> for ModelVersionView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ModelVersionView, ruckus_one_runtime::object::FieldError> {
-            Ok(ModelVersionView {
-                id: f.optional("id")?,
-                model_group: f.optional("modelGroup")?,
-                version: f.optional("version")?,
+            let value = ModelVersionView {
+                id: f.optional("id"),
+                model_group: f.optional("modelGroup"),
+                version: f.optional("version"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ModelVersionView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ModelVersionView"))
     }
 }
 impl ModelVersionView {
@@ -6178,7 +6334,9 @@ impl serde::Serialize for MustNotMatchField {
             w.optional("value", &v.value);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MustNotMatchField {
@@ -6188,13 +6346,16 @@ impl<'de> serde::Deserialize<'de> for MustNotMatchField {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MustNotMatchField, ruckus_one_runtime::object::FieldError> {
-            Ok(MustNotMatchField {
-                field: f.optional("field")?,
-                value: f.optional("value")?,
+            let value = MustNotMatchField {
+                field: f.optional("field"),
+                value: f.optional("value"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MustNotMatchField", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MustNotMatchField"))
     }
 }
 impl MustNotMatchField {
@@ -6243,7 +6404,9 @@ impl serde::Serialize for PortResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortResponse {
@@ -6253,13 +6416,16 @@ impl<'de> serde::Deserialize<'de> for PortResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PortResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(PortResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = PortResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PortResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PortResponse"))
     }
 }
 impl PortResponse {
@@ -6526,7 +6692,9 @@ impl serde::Serialize for PortV1001 {
             w.optional("poeScheduler", &v.poe_scheduler);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortV1001 {
@@ -6536,57 +6704,60 @@ impl<'de> serde::Deserialize<'de> for PortV1001 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PortV1001, ruckus_one_runtime::object::FieldError> {
-            Ok(PortV1001 {
-                id: f.optional("id")?,
-                ports: f.optional("ports")?,
-                name: f.optional("name")?,
-                ignore_fields: f.optional("ignoreFields")?,
-                revert: f.optional("revert")?,
-                port_speed: f.optional("portSpeed")?,
-                poe_class: f.optional("poeClass")?,
-                poe_budget: f.optional("poeBudget")?,
-                poe_priority: f.optional("poePriority")?,
-                poe_enable: f.optional("poeEnable")?,
-                poe_capability: f.optional("poeCapability")?,
-                port_enable: f.optional("portEnable")?,
-                port_protected: f.optional("portProtected")?,
-                dhcp_snooping_trust: f.optional("dhcpSnoopingTrust")?,
-                arp_inspection_trust: f.optional("arpInspectionTrust")?,
-                rstp_admin_edge_port: f.optional("rstpAdminEdgePort")?,
-                admin_pt_to_pt: f.optional("adminPtToPt")?,
-                stp_bpdu_guard: f.optional("stpBpduGuard")?,
-                stp_root_guard: f.optional("stpRootGuard")?,
-                ipsg: f.optional("ipsg")?,
-                lldp_enable: f.optional("lldpEnable")?,
-                lldp_qos: f.optional("lldpQos")?,
-                tagged_vlans: f.optional("taggedVlans")?,
-                untagged_vlan: f.optional("untaggedVlan")?,
-                voice_vlan: f.optional("voiceVlan")?,
-                ingress_acl: f.optional("ingressAcl")?,
-                egress_acl: f.optional("egressAcl")?,
-                tags: f.optional("tags")?,
+            let value = PortV1001 {
+                id: f.optional("id"),
+                ports: f.optional("ports"),
+                name: f.optional("name"),
+                ignore_fields: f.optional("ignoreFields"),
+                revert: f.optional("revert"),
+                port_speed: f.optional("portSpeed"),
+                poe_class: f.optional("poeClass"),
+                poe_budget: f.optional("poeBudget"),
+                poe_priority: f.optional("poePriority"),
+                poe_enable: f.optional("poeEnable"),
+                poe_capability: f.optional("poeCapability"),
+                port_enable: f.optional("portEnable"),
+                port_protected: f.optional("portProtected"),
+                dhcp_snooping_trust: f.optional("dhcpSnoopingTrust"),
+                arp_inspection_trust: f.optional("arpInspectionTrust"),
+                rstp_admin_edge_port: f.optional("rstpAdminEdgePort"),
+                admin_pt_to_pt: f.optional("adminPtToPt"),
+                stp_bpdu_guard: f.optional("stpBpduGuard"),
+                stp_root_guard: f.optional("stpRootGuard"),
+                ipsg: f.optional("ipsg"),
+                lldp_enable: f.optional("lldpEnable"),
+                lldp_qos: f.optional("lldpQos"),
+                tagged_vlans: f.optional("taggedVlans"),
+                untagged_vlan: f.optional("untaggedVlan"),
+                voice_vlan: f.optional("voiceVlan"),
+                ingress_acl: f.optional("ingressAcl"),
+                egress_acl: f.optional("egressAcl"),
+                tags: f.optional("tags"),
                 flexible_authentication_enabled: f
-                    .optional("flexibleAuthenticationEnabled")?,
-                authentication_type: f.optional("authenticationType")?,
-                authentication_customize: f.optional("authenticationCustomize")?,
-                authentication_profile_id: f.optional("authenticationProfileId")?,
-                change_auth_order: f.optional("changeAuthOrder")?,
-                dot1x_port_control: f.optional("dot1xPortControl")?,
-                auth_default_vlan: f.optional("authDefaultVlan")?,
-                restricted_vlan: f.optional("restrictedVlan")?,
-                critical_vlan: f.optional("criticalVlan")?,
-                guest_vlan: f.optional("guestVlan")?,
-                auth_fail_action: f.optional("authFailAction")?,
-                auth_timeout_action: f.optional("authTimeoutAction")?,
-                switch_port_profile_id: f.optional("switchPortProfileId")?,
-                port_security: f.optional("portSecurity")?,
-                port_security_max_entries: f.optional("portSecurityMaxEntries")?,
-                switch_mac_acl: f.optional("switchMacAcl")?,
-                poe_scheduler: f.optional("poeScheduler")?,
+                    .optional("flexibleAuthenticationEnabled"),
+                authentication_type: f.optional("authenticationType"),
+                authentication_customize: f.optional("authenticationCustomize"),
+                authentication_profile_id: f.optional("authenticationProfileId"),
+                change_auth_order: f.optional("changeAuthOrder"),
+                dot1x_port_control: f.optional("dot1xPortControl"),
+                auth_default_vlan: f.optional("authDefaultVlan"),
+                restricted_vlan: f.optional("restrictedVlan"),
+                critical_vlan: f.optional("criticalVlan"),
+                guest_vlan: f.optional("guestVlan"),
+                auth_fail_action: f.optional("authFailAction"),
+                auth_timeout_action: f.optional("authTimeoutAction"),
+                switch_port_profile_id: f.optional("switchPortProfileId"),
+                port_security: f.optional("portSecurity"),
+                port_security_max_entries: f.optional("portSecurityMaxEntries"),
+                switch_mac_acl: f.optional("switchMacAcl"),
+                poe_scheduler: f.optional("poeScheduler"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PortV1001", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PortV1001"))
     }
 }
 impl PortV1001 {
@@ -7717,7 +7888,9 @@ impl serde::Serialize for PortView {
             w.optional("poeScheduler", &v.poe_scheduler);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortView {
@@ -7727,67 +7900,69 @@ impl<'de> serde::Deserialize<'de> for PortView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PortView, ruckus_one_runtime::object::FieldError> {
-            Ok(PortView {
-                id: f.optional("id")?,
-                ports: f.optional("ports")?,
-                name: f.optional("name")?,
-                ignore_fields: f.optional("ignoreFields")?,
-                revert: f.optional("revert")?,
-                port_speed: f.optional("portSpeed")?,
-                poe_class: f.optional("poeClass")?,
-                poe_budget: f.optional("poeBudget")?,
-                poe_priority: f.optional("poePriority")?,
-                poe_enable: f.optional("poeEnable")?,
-                poe_capability: f.optional("poeCapability")?,
-                port_enable: f.optional("portEnable")?,
-                port_protected: f.optional("portProtected")?,
-                dhcp_snooping_trust: f.optional("dhcpSnoopingTrust")?,
-                arp_inspection_trust: f.optional("arpInspectionTrust")?,
-                rstp_admin_edge_port: f.optional("rstpAdminEdgePort")?,
-                stp_bpdu_guard: f.optional("stpBpduGuard")?,
-                stp_root_guard: f.optional("stpRootGuard")?,
-                ipsg: f.optional("ipsg")?,
-                lldp_enable: f.optional("lldpEnable")?,
-                lldp_qos: f.optional("lldpQos")?,
-                tagged_vlans: f.optional("taggedVlans")?,
-                untagged_vlan: f.optional("untaggedVlan")?,
-                voice_vlan: f.optional("voiceVlan")?,
-                ingress_acl: f.optional("ingressAcl")?,
-                egress_acl: f.optional("egressAcl")?,
-                vsix_ingress_acl: f.optional("vsixIngressAcl")?,
-                vsix_egress_acl: f.optional("vsixEgressAcl")?,
-                tags: f.optional("tags")?,
+            let value = PortView {
+                id: f.optional("id"),
+                ports: f.optional("ports"),
+                name: f.optional("name"),
+                ignore_fields: f.optional("ignoreFields"),
+                revert: f.optional("revert"),
+                port_speed: f.optional("portSpeed"),
+                poe_class: f.optional("poeClass"),
+                poe_budget: f.optional("poeBudget"),
+                poe_priority: f.optional("poePriority"),
+                poe_enable: f.optional("poeEnable"),
+                poe_capability: f.optional("poeCapability"),
+                port_enable: f.optional("portEnable"),
+                port_protected: f.optional("portProtected"),
+                dhcp_snooping_trust: f.optional("dhcpSnoopingTrust"),
+                arp_inspection_trust: f.optional("arpInspectionTrust"),
+                rstp_admin_edge_port: f.optional("rstpAdminEdgePort"),
+                stp_bpdu_guard: f.optional("stpBpduGuard"),
+                stp_root_guard: f.optional("stpRootGuard"),
+                ipsg: f.optional("ipsg"),
+                lldp_enable: f.optional("lldpEnable"),
+                lldp_qos: f.optional("lldpQos"),
+                tagged_vlans: f.optional("taggedVlans"),
+                untagged_vlan: f.optional("untaggedVlan"),
+                voice_vlan: f.optional("voiceVlan"),
+                ingress_acl: f.optional("ingressAcl"),
+                egress_acl: f.optional("egressAcl"),
+                vsix_ingress_acl: f.optional("vsixIngressAcl"),
+                vsix_egress_acl: f.optional("vsixEgressAcl"),
+                tags: f.optional("tags"),
                 flexible_authentication_enabled: f
-                    .optional("flexibleAuthenticationEnabled")?,
-                authentication_customize: f.optional("authenticationCustomize")?,
-                authentication_profile_id: f.optional("authenticationProfileId")?,
-                authentication_type: f.optional("authenticationType")?,
-                change_auth_order: f.optional("changeAuthOrder")?,
-                dot1x_port_control: f.optional("dot1xPortControl")?,
-                auth_default_vlan: f.optional("authDefaultVlan")?,
-                restricted_vlan: f.optional("restrictedVlan")?,
-                critical_vlan: f.optional("criticalVlan")?,
-                guest_vlan: f.optional("guestVlan")?,
-                auth_fail_action: f.optional("authFailAction")?,
-                auth_timeout_action: f.optional("authTimeoutAction")?,
+                    .optional("flexibleAuthenticationEnabled"),
+                authentication_customize: f.optional("authenticationCustomize"),
+                authentication_profile_id: f.optional("authenticationProfileId"),
+                authentication_type: f.optional("authenticationType"),
+                change_auth_order: f.optional("changeAuthOrder"),
+                dot1x_port_control: f.optional("dot1xPortControl"),
+                auth_default_vlan: f.optional("authDefaultVlan"),
+                restricted_vlan: f.optional("restrictedVlan"),
+                critical_vlan: f.optional("criticalVlan"),
+                guest_vlan: f.optional("guestVlan"),
+                auth_fail_action: f.optional("authFailAction"),
+                auth_timeout_action: f.optional("authTimeoutAction"),
                 should_alert_aaa_and_radius_not_apply: f
-                    .optional("shouldAlertAaaAndRadiusNotApply")?,
-                switch_level_auth_default_vlan: f
-                    .optional("switchLevelAuthDefaultVlan")?,
-                profile_auth_default_vlan: f.optional("profileAuthDefaultVlan")?,
-                enable_auth_ports: f.optional("enableAuthPorts")?,
-                switch_mac: f.optional("switchMac")?,
-                profile_name: f.optional("profileName")?,
-                switch_port_profile_id: f.optional("switchPortProfileId")?,
-                admin_pt_to_pt: f.optional("adminPtToPt")?,
-                port_security: f.optional("portSecurity")?,
-                port_security_max_entries: f.optional("portSecurityMaxEntries")?,
-                switch_mac_acl: f.optional("switchMacAcl")?,
-                poe_scheduler: f.optional("poeScheduler")?,
+                    .optional("shouldAlertAaaAndRadiusNotApply"),
+                switch_level_auth_default_vlan: f.optional("switchLevelAuthDefaultVlan"),
+                profile_auth_default_vlan: f.optional("profileAuthDefaultVlan"),
+                enable_auth_ports: f.optional("enableAuthPorts"),
+                switch_mac: f.optional("switchMac"),
+                profile_name: f.optional("profileName"),
+                switch_port_profile_id: f.optional("switchPortProfileId"),
+                admin_pt_to_pt: f.optional("adminPtToPt"),
+                port_security: f.optional("portSecurity"),
+                port_security_max_entries: f.optional("portSecurityMaxEntries"),
+                switch_mac_acl: f.optional("switchMacAcl"),
+                poe_scheduler: f.optional("poeScheduler"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PortView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PortView"))
     }
 }
 impl PortView {
@@ -8928,7 +9103,9 @@ impl serde::Serialize for Ports {
             w.optional("poeScheduler", &v.poe_scheduler);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Ports {
@@ -8938,58 +9115,61 @@ impl<'de> serde::Deserialize<'de> for Ports {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Ports, ruckus_one_runtime::object::FieldError> {
-            Ok(Ports {
-                id: f.optional("id")?,
-                ports: f.optional("ports")?,
-                name: f.optional("name")?,
-                ignore_fields: f.optional("ignoreFields")?,
-                revert: f.optional("revert")?,
-                port_speed: f.optional("portSpeed")?,
-                poe_class: f.optional("poeClass")?,
-                poe_budget: f.optional("poeBudget")?,
-                poe_priority: f.optional("poePriority")?,
-                poe_enable: f.optional("poeEnable")?,
-                poe_capability: f.optional("poeCapability")?,
-                port_enable: f.optional("portEnable")?,
-                port_protected: f.optional("portProtected")?,
-                dhcp_snooping_trust: f.optional("dhcpSnoopingTrust")?,
-                arp_inspection_trust: f.optional("arpInspectionTrust")?,
-                rstp_admin_edge_port: f.optional("rstpAdminEdgePort")?,
-                admin_pt_to_pt: f.optional("adminPtToPt")?,
-                stp_bpdu_guard: f.optional("stpBpduGuard")?,
-                stp_root_guard: f.optional("stpRootGuard")?,
-                ipsg: f.optional("ipsg")?,
-                lldp_enable: f.optional("lldpEnable")?,
-                lldp_qos: f.optional("lldpQos")?,
-                tagged_vlans: f.optional("taggedVlans")?,
-                untagged_vlan: f.optional("untaggedVlan")?,
-                voice_vlan: f.optional("voiceVlan")?,
-                ingress_acl: f.optional("ingressAcl")?,
-                egress_acl: f.optional("egressAcl")?,
-                tags: f.optional("tags")?,
+            let value = Ports {
+                id: f.optional("id"),
+                ports: f.optional("ports"),
+                name: f.optional("name"),
+                ignore_fields: f.optional("ignoreFields"),
+                revert: f.optional("revert"),
+                port_speed: f.optional("portSpeed"),
+                poe_class: f.optional("poeClass"),
+                poe_budget: f.optional("poeBudget"),
+                poe_priority: f.optional("poePriority"),
+                poe_enable: f.optional("poeEnable"),
+                poe_capability: f.optional("poeCapability"),
+                port_enable: f.optional("portEnable"),
+                port_protected: f.optional("portProtected"),
+                dhcp_snooping_trust: f.optional("dhcpSnoopingTrust"),
+                arp_inspection_trust: f.optional("arpInspectionTrust"),
+                rstp_admin_edge_port: f.optional("rstpAdminEdgePort"),
+                admin_pt_to_pt: f.optional("adminPtToPt"),
+                stp_bpdu_guard: f.optional("stpBpduGuard"),
+                stp_root_guard: f.optional("stpRootGuard"),
+                ipsg: f.optional("ipsg"),
+                lldp_enable: f.optional("lldpEnable"),
+                lldp_qos: f.optional("lldpQos"),
+                tagged_vlans: f.optional("taggedVlans"),
+                untagged_vlan: f.optional("untaggedVlan"),
+                voice_vlan: f.optional("voiceVlan"),
+                ingress_acl: f.optional("ingressAcl"),
+                egress_acl: f.optional("egressAcl"),
+                tags: f.optional("tags"),
                 flexible_authentication_enabled: f
-                    .optional("flexibleAuthenticationEnabled")?,
-                authentication_type: f.optional("authenticationType")?,
-                authentication_customize: f.optional("authenticationCustomize")?,
-                authentication_profile_id: f.optional("authenticationProfileId")?,
-                change_auth_order: f.optional("changeAuthOrder")?,
-                dot1x_port_control: f.optional("dot1xPortControl")?,
-                auth_default_vlan: f.optional("authDefaultVlan")?,
-                restricted_vlan: f.optional("restrictedVlan")?,
-                critical_vlan: f.optional("criticalVlan")?,
-                guest_vlan: f.optional("guestVlan")?,
-                auth_fail_action: f.optional("authFailAction")?,
-                auth_timeout_action: f.optional("authTimeoutAction")?,
+                    .optional("flexibleAuthenticationEnabled"),
+                authentication_type: f.optional("authenticationType"),
+                authentication_customize: f.optional("authenticationCustomize"),
+                authentication_profile_id: f.optional("authenticationProfileId"),
+                change_auth_order: f.optional("changeAuthOrder"),
+                dot1x_port_control: f.optional("dot1xPortControl"),
+                auth_default_vlan: f.optional("authDefaultVlan"),
+                restricted_vlan: f.optional("restrictedVlan"),
+                critical_vlan: f.optional("criticalVlan"),
+                guest_vlan: f.optional("guestVlan"),
+                auth_fail_action: f.optional("authFailAction"),
+                auth_timeout_action: f.optional("authTimeoutAction"),
                 switch_id: f.required("switchId")?,
-                switch_port_profile_id: f.optional("switchPortProfileId")?,
-                port_security: f.optional("portSecurity")?,
-                port_security_max_entries: f.optional("portSecurityMaxEntries")?,
-                switch_mac_acl: f.optional("switchMacAcl")?,
-                poe_scheduler: f.optional("poeScheduler")?,
+                switch_port_profile_id: f.optional("switchPortProfileId"),
+                port_security: f.optional("portSecurity"),
+                port_security_max_entries: f.optional("portSecurityMaxEntries"),
+                switch_mac_acl: f.optional("switchMacAcl"),
+                poe_scheduler: f.optional("poeScheduler"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Ports", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Ports"))
     }
 }
 impl Ports {
@@ -9885,7 +10065,9 @@ impl serde::Serialize for QueryResponseGroupedSwitch {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseGroupedSwitch {
@@ -9895,22 +10077,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGroupedSwitch {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<QueryResponseGroupedSwitch, ruckus_one_runtime::object::FieldError> {
-            Ok(QueryResponseGroupedSwitch {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseGroupedSwitch {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseGroupedSwitch",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseGroupedSwitch"))
     }
 }
 impl QueryResponseGroupedSwitch {
@@ -10002,7 +10183,9 @@ impl serde::Serialize for RangeFilter {
             w.optional("lt", &v.lt);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RangeFilter {
@@ -10012,15 +10195,18 @@ impl<'de> serde::Deserialize<'de> for RangeFilter {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RangeFilter, ruckus_one_runtime::object::FieldError> {
-            Ok(RangeFilter {
-                field: f.optional("field")?,
-                gte: f.optional("gte")?,
-                lte: f.optional("lte")?,
-                lt: f.optional("lt")?,
+            let value = RangeFilter {
+                field: f.optional("field"),
+                gte: f.optional("gte"),
+                lte: f.optional("lte"),
+                lt: f.optional("lt"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RangeFilter", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RangeFilter"))
     }
 }
 impl RangeFilter {
@@ -10086,7 +10272,9 @@ impl serde::Serialize for ScheduleTimeSlotView {
             w.optional("endDateTime", &v.end_date_time);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ScheduleTimeSlotView {
@@ -10096,14 +10284,17 @@ impl<'de> serde::Deserialize<'de> for ScheduleTimeSlotView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ScheduleTimeSlotView, ruckus_one_runtime::object::FieldError> {
-            Ok(ScheduleTimeSlotView {
-                id: f.optional("id")?,
-                start_date_time: f.optional("startDateTime")?,
-                end_date_time: f.optional("endDateTime")?,
+            let value = ScheduleTimeSlotView {
+                id: f.optional("id"),
+                start_date_time: f.optional("startDateTime"),
+                end_date_time: f.optional("endDateTime"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ScheduleTimeSlotView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ScheduleTimeSlotView"))
     }
 }
 impl ScheduleTimeSlotView {
@@ -10193,7 +10384,9 @@ impl serde::Serialize for SchedulerView {
             w.optional("sun", &v.sun);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SchedulerView {
@@ -10203,20 +10396,23 @@ impl<'de> serde::Deserialize<'de> for SchedulerView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SchedulerView, ruckus_one_runtime::object::FieldError> {
-            Ok(SchedulerView {
-                id: f.optional("id")?,
-                type_: f.optional("type")?,
-                mon: f.optional("mon")?,
-                tue: f.optional("tue")?,
-                wed: f.optional("wed")?,
-                thu: f.optional("thu")?,
-                fri: f.optional("fri")?,
-                sat: f.optional("sat")?,
-                sun: f.optional("sun")?,
+            let value = SchedulerView {
+                id: f.optional("id"),
+                type_: f.optional("type"),
+                mon: f.optional("mon"),
+                tue: f.optional("tue"),
+                wed: f.optional("wed"),
+                thu: f.optional("thu"),
+                fri: f.optional("fri"),
+                sat: f.optional("sat"),
+                sun: f.optional("sun"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SchedulerView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SchedulerView"))
     }
 }
 impl SchedulerView {
@@ -10362,7 +10558,9 @@ impl serde::Serialize for SkipScheduleUpgrade {
             w.optional("switchIds", &v.switch_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SkipScheduleUpgrade {
@@ -10372,13 +10570,16 @@ impl<'de> serde::Deserialize<'de> for SkipScheduleUpgrade {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SkipScheduleUpgrade, ruckus_one_runtime::object::FieldError> {
-            Ok(SkipScheduleUpgrade {
-                id: f.optional("id")?,
-                switch_ids: f.optional("switchIds")?,
+            let value = SkipScheduleUpgrade {
+                id: f.optional("id"),
+                switch_ids: f.optional("switchIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SkipScheduleUpgrade", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SkipScheduleUpgrade"))
     }
 }
 impl SkipScheduleUpgrade {
@@ -10427,7 +10628,9 @@ impl serde::Serialize for StackMembersView {
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for StackMembersView {
@@ -10437,13 +10640,16 @@ impl<'de> serde::Deserialize<'de> for StackMembersView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<StackMembersView, ruckus_one_runtime::object::FieldError> {
-            Ok(StackMembersView {
-                id: f.optional("id")?,
-                model: f.optional("model")?,
+            let value = StackMembersView {
+                id: f.optional("id"),
+                model: f.optional("model"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "StackMembersView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("StackMembersView"))
     }
 }
 impl StackMembersView {
@@ -10502,7 +10708,9 @@ impl serde::Serialize for StackMembersViewV1 {
             w.optional("memberSerials", &v.member_serials);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for StackMembersViewV1 {
@@ -10512,15 +10720,18 @@ impl<'de> serde::Deserialize<'de> for StackMembersViewV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<StackMembersViewV1, ruckus_one_runtime::object::FieldError> {
-            Ok(StackMembersViewV1 {
-                id: f.optional("id")?,
-                model: f.optional("model")?,
-                rear_module: f.optional("rearModule")?,
-                member_serials: f.optional("memberSerials")?,
+            let value = StackMembersViewV1 {
+                id: f.optional("id"),
+                model: f.optional("model"),
+                rear_module: f.optional("rearModule"),
+                member_serials: f.optional("memberSerials"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "StackMembersViewV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("StackMembersViewV1"))
     }
 }
 impl StackMembersViewV1 {
@@ -10581,7 +10792,9 @@ impl serde::Serialize for StaticRouteResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for StaticRouteResponse {
@@ -10591,13 +10804,16 @@ impl<'de> serde::Deserialize<'de> for StaticRouteResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<StaticRouteResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(StaticRouteResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = StaticRouteResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "StaticRouteResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("StaticRouteResponse"))
     }
 }
 impl StaticRouteResponse {
@@ -10656,7 +10872,9 @@ impl serde::Serialize for StaticRouteView {
             w.optional("adminDistance", &v.admin_distance);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for StaticRouteView {
@@ -10666,15 +10884,18 @@ impl<'de> serde::Deserialize<'de> for StaticRouteView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<StaticRouteView, ruckus_one_runtime::object::FieldError> {
-            Ok(StaticRouteView {
-                id: f.optional("id")?,
-                destination_ip: f.optional("destinationIp")?,
-                next_hop: f.optional("nextHop")?,
-                admin_distance: f.optional("adminDistance")?,
+            let value = StaticRouteView {
+                id: f.optional("id"),
+                destination_ip: f.optional("destinationIp"),
+                next_hop: f.optional("nextHop"),
+                admin_distance: f.optional("adminDistance"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "StaticRouteView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("StaticRouteView"))
     }
 }
 impl StaticRouteView {
@@ -10780,7 +11001,9 @@ impl serde::Serialize for SwitchAclRuleView {
             w.optional("internalPriority", &v.internal_priority);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchAclRuleView {
@@ -10790,22 +11013,25 @@ impl<'de> serde::Deserialize<'de> for SwitchAclRuleView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchAclRuleView, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchAclRuleView {
-                id: f.optional("id")?,
-                sequence: f.optional("sequence")?,
-                action: f.optional("action")?,
-                destination: f.optional("destination")?,
-                destination_port: f.optional("destinationPort")?,
-                protocol: f.optional("protocol")?,
-                source: f.optional("source")?,
-                source_port: f.optional("sourcePort")?,
-                dscp_matching: f.optional("dscpMatching")?,
-                dscp_marking: f.optional("dscpMarking")?,
-                internal_priority: f.optional("internalPriority")?,
+            let value = SwitchAclRuleView {
+                id: f.optional("id"),
+                sequence: f.optional("sequence"),
+                action: f.optional("action"),
+                destination: f.optional("destination"),
+                destination_port: f.optional("destinationPort"),
+                protocol: f.optional("protocol"),
+                source: f.optional("source"),
+                source_port: f.optional("sourcePort"),
+                dscp_matching: f.optional("dscpMatching"),
+                dscp_marking: f.optional("dscpMarking"),
+                internal_priority: f.optional("internalPriority"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchAclRuleView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchAclRuleView"))
     }
 }
 impl SwitchAclRuleView {
@@ -11036,7 +11262,9 @@ impl serde::Serialize for SwitchAclView {
             w.optional("aclRules", &v.acl_rules);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchAclView {
@@ -11046,15 +11274,18 @@ impl<'de> serde::Deserialize<'de> for SwitchAclView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchAclView, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchAclView {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                acl_type: f.optional("aclType")?,
-                acl_rules: f.optional("aclRules")?,
+            let value = SwitchAclView {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                acl_type: f.optional("aclType"),
+                acl_rules: f.optional("aclRules"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchAclView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchAclView"))
     }
 }
 impl SwitchAclView {
@@ -11184,7 +11415,9 @@ impl serde::Serialize for SwitchPositionView {
             w.optional("ypercent", &v.ypercent);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchPositionView {
@@ -11194,15 +11427,18 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchPositionView, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchPositionView {
-                id: f.optional("id")?,
-                floorplan_id: f.optional("floorplanId")?,
-                xpercent: f.optional("xpercent")?,
-                ypercent: f.optional("ypercent")?,
+            let value = SwitchPositionView {
+                id: f.optional("id"),
+                floorplan_id: f.optional("floorplanId"),
+                xpercent: f.optional("xpercent"),
+                ypercent: f.optional("ypercent"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchPositionView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchPositionView"))
     }
 }
 impl SwitchPositionView {
@@ -11271,7 +11507,9 @@ impl serde::Serialize for SwitchPositionViewV1001 {
             w.optional("yPercent", &v.y_percent);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchPositionViewV1001 {
@@ -11281,18 +11519,17 @@ impl<'de> serde::Deserialize<'de> for SwitchPositionViewV1001 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchPositionViewV1001, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchPositionViewV1001 {
-                floor_plan_id: f.optional("floorPlanId")?,
-                x_percent: f.optional("xPercent")?,
-                y_percent: f.optional("yPercent")?,
+            let value = SwitchPositionViewV1001 {
+                floor_plan_id: f.optional("floorPlanId"),
+                x_percent: f.optional("xPercent"),
+                y_percent: f.optional("yPercent"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "SwitchPositionViewV1001",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchPositionViewV1001"))
     }
 }
 impl SwitchPositionViewV1001 {
@@ -11352,7 +11589,9 @@ impl serde::Serialize for SwitchScheduleView {
             w.optional("version", &v.version);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchScheduleView {
@@ -11362,14 +11601,17 @@ impl<'de> serde::Deserialize<'de> for SwitchScheduleView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchScheduleView, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchScheduleView {
-                id: f.optional("id")?,
-                time_slot: f.optional("timeSlot")?,
-                version: f.optional("version")?,
+            let value = SwitchScheduleView {
+                id: f.optional("id"),
+                time_slot: f.optional("timeSlot"),
+                version: f.optional("version"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchScheduleView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchScheduleView"))
     }
 }
 impl SwitchScheduleView {
@@ -11434,7 +11676,9 @@ impl serde::Serialize for SwitchVersion {
             w.optional("createdDate", &v.created_date);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVersion {
@@ -11444,15 +11688,18 @@ impl<'de> serde::Deserialize<'de> for SwitchVersion {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchVersion, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchVersion {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                category: f.optional("category")?,
-                created_date: f.optional("createdDate")?,
+            let value = SwitchVersion {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                category: f.optional("category"),
+                created_date: f.optional("createdDate"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchVersion", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchVersion"))
     }
 }
 impl SwitchVersion {
@@ -11581,7 +11828,9 @@ impl serde::Serialize for SwitchVersionView {
             w.optional("versions", &v.versions);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVersionView {
@@ -11591,14 +11840,17 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchVersionView, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchVersionView {
-                id: f.optional("id")?,
-                model_group: f.optional("modelGroup")?,
-                versions: f.optional("versions")?,
+            let value = SwitchVersionView {
+                id: f.optional("id"),
+                model_group: f.optional("modelGroup"),
+                versions: f.optional("versions"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchVersionView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchVersionView"))
     }
 }
 impl SwitchVersionView {
@@ -11763,7 +12015,9 @@ impl serde::Serialize for SwitchVlan {
             w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVlan {
@@ -11773,21 +12027,24 @@ impl<'de> serde::Deserialize<'de> for SwitchVlan {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchVlan, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchVlan {
-                id: f.optional("id")?,
-                vlan_id: f.optional("vlanId")?,
-                vlan_name: f.optional("vlanName")?,
-                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping")?,
-                arp_inspection: f.optional("arpInspection")?,
-                igmp_snooping: f.optional("igmpSnooping")?,
-                multicast_version: f.optional("multicastVersion")?,
-                spanning_tree_protocol: f.optional("spanningTreeProtocol")?,
-                switch_vlan_port_models: f.optional("switchVlanPortModels")?,
-                enable_as_default_vlan: f.optional("enableAsDefaultVlan")?,
+            let value = SwitchVlan {
+                id: f.optional("id"),
+                vlan_id: f.optional("vlanId"),
+                vlan_name: f.optional("vlanName"),
+                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping"),
+                arp_inspection: f.optional("arpInspection"),
+                igmp_snooping: f.optional("igmpSnooping"),
+                multicast_version: f.optional("multicastVersion"),
+                spanning_tree_protocol: f.optional("spanningTreeProtocol"),
+                switch_vlan_port_models: f.optional("switchVlanPortModels"),
+                enable_as_default_vlan: f.optional("enableAsDefaultVlan"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchVlan", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchVlan"))
     }
 }
 impl SwitchVlan {
@@ -11957,7 +12214,9 @@ impl serde::Serialize for SwitchVlanOverview {
             w.optional("vlanList", &v.vlan_list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVlanOverview {
@@ -11967,14 +12226,17 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanOverview {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchVlanOverview, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchVlanOverview {
-                switch_id: f.optional("switchId")?,
-                default_vlan_id: f.optional("defaultVlanId")?,
-                vlan_list: f.optional("vlanList")?,
+            let value = SwitchVlanOverview {
+                switch_id: f.optional("switchId"),
+                default_vlan_id: f.optional("defaultVlanId"),
+                vlan_list: f.optional("vlanList"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchVlanOverview", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchVlanOverview"))
     }
 }
 impl SwitchVlanOverview {
@@ -12047,7 +12309,9 @@ impl serde::Serialize for SwitchVlanPortModelView {
             w.optional("voicePorts", &v.voice_ports);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelView {
@@ -12057,20 +12321,19 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchVlanPortModelView, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchVlanPortModelView {
-                id: f.optional("id")?,
-                switch_model: f.optional("switchModel")?,
-                tagged_ports: f.optional("taggedPorts")?,
-                untagged_ports: f.optional("untaggedPorts")?,
-                voice_ports: f.optional("voicePorts")?,
+            let value = SwitchVlanPortModelView {
+                id: f.optional("id"),
+                switch_model: f.optional("switchModel"),
+                tagged_ports: f.optional("taggedPorts"),
+                untagged_ports: f.optional("untaggedPorts"),
+                voice_ports: f.optional("voicePorts"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "SwitchVlanPortModelView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchVlanPortModelView"))
     }
 }
 impl SwitchVlanPortModelView {
@@ -12439,7 +12702,9 @@ impl serde::Serialize for SwitchVlanResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVlanResponse {
@@ -12449,13 +12714,16 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchVlanResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchVlanResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = SwitchVlanResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchVlanResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchVlanResponse"))
     }
 }
 impl SwitchVlanResponse {
@@ -12628,7 +12896,9 @@ impl serde::Serialize for SwitchVlanView {
             w.optional("isAuthVlan", &v.is_auth_vlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SwitchVlanView {
@@ -12638,26 +12908,29 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SwitchVlanView, ruckus_one_runtime::object::FieldError> {
-            Ok(SwitchVlanView {
-                id: f.optional("id")?,
-                vlan_id: f.optional("vlanId")?,
-                vlan_name: f.optional("vlanName")?,
-                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping")?,
-                arp_inspection: f.optional("arpInspection")?,
-                igmp_snooping: f.optional("igmpSnooping")?,
-                multicast_version: f.optional("multicastVersion")?,
-                spanning_tree_protocol: f.optional("spanningTreeProtocol")?,
-                tagged_ports: f.optional("taggedPorts")?,
-                untagged_ports: f.optional("untaggedPorts")?,
-                switch_vlan_port_models: f.optional("switchVlanPortModels")?,
-                enable_as_default_vlan: f.optional("enableAsDefaultVlan")?,
-                used_by_ve_port: f.optional("usedByVePort")?,
-                is_auth_default_vlan: f.optional("isAuthDefaultVlan")?,
-                is_auth_vlan: f.optional("isAuthVlan")?,
+            let value = SwitchVlanView {
+                id: f.optional("id"),
+                vlan_id: f.optional("vlanId"),
+                vlan_name: f.optional("vlanName"),
+                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping"),
+                arp_inspection: f.optional("arpInspection"),
+                igmp_snooping: f.optional("igmpSnooping"),
+                multicast_version: f.optional("multicastVersion"),
+                spanning_tree_protocol: f.optional("spanningTreeProtocol"),
+                tagged_ports: f.optional("taggedPorts"),
+                untagged_ports: f.optional("untaggedPorts"),
+                switch_vlan_port_models: f.optional("switchVlanPortModels"),
+                enable_as_default_vlan: f.optional("enableAsDefaultVlan"),
+                used_by_ve_port: f.optional("usedByVePort"),
+                is_auth_default_vlan: f.optional("isAuthDefaultVlan"),
+                is_auth_vlan: f.optional("isAuthVlan"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SwitchVlanView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchVlanView"))
     }
 }
 impl SwitchVlanView {
@@ -12919,7 +13192,9 @@ impl serde::Serialize for UpgradeScheduleFirmwareView {
             w.optional("supportModelGroupVersions", &v.support_model_group_versions);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeScheduleFirmwareView {
@@ -12932,18 +13207,17 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleFirmwareView {
             UpgradeScheduleFirmwareView,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(UpgradeScheduleFirmwareView {
-                id: f.optional("id")?,
-                time_slot: f.optional("timeSlot")?,
-                support_model_group_versions: f.optional("supportModelGroupVersions")?,
+            let value = UpgradeScheduleFirmwareView {
+                id: f.optional("id"),
+                time_slot: f.optional("timeSlot"),
+                support_model_group_versions: f.optional("supportModelGroupVersions"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "UpgradeScheduleFirmwareView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpgradeScheduleFirmwareView"))
     }
 }
 impl UpgradeScheduleFirmwareView {
@@ -13011,7 +13285,9 @@ impl serde::Serialize for UpgradeScheduleView {
             w.optional("versionAboveTen", &v.version_above_ten);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
@@ -13021,15 +13297,18 @@ impl<'de> serde::Deserialize<'de> for UpgradeScheduleView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpgradeScheduleView, ruckus_one_runtime::object::FieldError> {
-            Ok(UpgradeScheduleView {
-                id: f.optional("id")?,
-                time_slot: f.optional("timeSlot")?,
-                version: f.optional("version")?,
-                version_above_ten: f.optional("versionAboveTen")?,
+            let value = UpgradeScheduleView {
+                id: f.optional("id"),
+                time_slot: f.optional("timeSlot"),
+                version: f.optional("version"),
+                version_above_ten: f.optional("versionAboveTen"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UpgradeScheduleView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpgradeScheduleView"))
     }
 }
 impl UpgradeScheduleView {
@@ -13145,7 +13424,9 @@ impl serde::Serialize for UpgradeSwitch {
             w.optional("isSwitchLevelSchedule", &v.is_switch_level_schedule);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeSwitch {
@@ -13155,24 +13436,27 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitch {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpgradeSwitch, ruckus_one_runtime::object::FieldError> {
-            Ok(UpgradeSwitch {
-                id: f.optional("id")?,
-                venue_id: f.optional("venueId")?,
-                venue_name: f.optional("venueName")?,
-                switch_id: f.optional("switchId")?,
-                switch_name: f.optional("switchName")?,
-                is_stack: f.optional("isStack")?,
-                model: f.optional("model")?,
-                current_firmware: f.optional("currentFirmware")?,
-                available_version: f.optional("availableVersion")?,
-                switch_next_schedule: f.optional("switchNextSchedule")?,
-                venue_next_schedule: f.optional("venueNextSchedule")?,
-                pre_download: f.optional("preDownload")?,
-                is_switch_level_schedule: f.optional("isSwitchLevelSchedule")?,
+            let value = UpgradeSwitch {
+                id: f.optional("id"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                switch_id: f.optional("switchId"),
+                switch_name: f.optional("switchName"),
+                is_stack: f.optional("isStack"),
+                model: f.optional("model"),
+                current_firmware: f.optional("currentFirmware"),
+                available_version: f.optional("availableVersion"),
+                switch_next_schedule: f.optional("switchNextSchedule"),
+                venue_next_schedule: f.optional("venueNextSchedule"),
+                pre_download: f.optional("preDownload"),
+                is_switch_level_schedule: f.optional("isSwitchLevelSchedule"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UpgradeSwitch", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpgradeSwitch"))
     }
 }
 impl UpgradeSwitch {
@@ -13301,7 +13585,9 @@ impl serde::Serialize for UpgradeSwitchQueryFilter {
             w.optional("searchTargetFields", &v.search_target_fields);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilter {
@@ -13311,18 +13597,17 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilter {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpgradeSwitchQueryFilter, ruckus_one_runtime::object::FieldError> {
-            Ok(UpgradeSwitchQueryFilter {
-                search_filter: f.optional("searchFilter")?,
-                venue_id_list: f.optional("venueIdList")?,
-                search_target_fields: f.optional("searchTargetFields")?,
+            let value = UpgradeSwitchQueryFilter {
+                search_filter: f.optional("searchFilter"),
+                venue_id_list: f.optional("venueIdList"),
+                search_target_fields: f.optional("searchTargetFields"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "UpgradeSwitchQueryFilter",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpgradeSwitchQueryFilter"))
     }
 }
 impl UpgradeSwitchQueryFilter {
@@ -13380,7 +13665,9 @@ impl serde::Serialize for UpgradeSwitchQueryFilterV1 {
             w.optional("venueIdList", &v.venue_id_list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilterV1 {
@@ -13390,17 +13677,16 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchQueryFilterV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpgradeSwitchQueryFilterV1, ruckus_one_runtime::object::FieldError> {
-            Ok(UpgradeSwitchQueryFilterV1 {
-                search_filter: f.optional("searchFilter")?,
-                venue_id_list: f.optional("venueIdList")?,
+            let value = UpgradeSwitchQueryFilterV1 {
+                search_filter: f.optional("searchFilter"),
+                venue_id_list: f.optional("venueIdList"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "UpgradeSwitchQueryFilterV1",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpgradeSwitchQueryFilterV1"))
     }
 }
 impl UpgradeSwitchQueryFilterV1 {
@@ -13499,7 +13785,9 @@ impl serde::Serialize for UpgradeSwitchView {
             w.optional("isSwitchLevelSchedule", &v.is_switch_level_schedule);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeSwitchView {
@@ -13509,23 +13797,26 @@ impl<'de> serde::Deserialize<'de> for UpgradeSwitchView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpgradeSwitchView, ruckus_one_runtime::object::FieldError> {
-            Ok(UpgradeSwitchView {
-                id: f.optional("id")?,
-                venue_id: f.optional("venueId")?,
-                venue_name: f.optional("venueName")?,
-                switch_id: f.optional("switchId")?,
-                switch_name: f.optional("switchName")?,
-                is_stack: f.optional("isStack")?,
-                model: f.optional("model")?,
-                current_firmware: f.optional("currentFirmware")?,
-                switch_next_schedule: f.optional("switchNextSchedule")?,
-                venue_next_schedule: f.optional("venueNextSchedule")?,
-                pre_download: f.optional("preDownload")?,
-                is_switch_level_schedule: f.optional("isSwitchLevelSchedule")?,
+            let value = UpgradeSwitchView {
+                id: f.optional("id"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                switch_id: f.optional("switchId"),
+                switch_name: f.optional("switchName"),
+                is_stack: f.optional("isStack"),
+                model: f.optional("model"),
+                current_firmware: f.optional("currentFirmware"),
+                switch_next_schedule: f.optional("switchNextSchedule"),
+                venue_next_schedule: f.optional("venueNextSchedule"),
+                pre_download: f.optional("preDownload"),
+                is_switch_level_schedule: f.optional("isSwitchLevelSchedule"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UpgradeSwitchView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpgradeSwitchView"))
     }
 }
 impl UpgradeSwitchView {
@@ -13698,7 +13989,9 @@ impl serde::Serialize for UpgradeVenue {
             w.optional("scheduleCount", &v.schedule_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeVenue {
@@ -13708,25 +14001,28 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenue {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpgradeVenue, ruckus_one_runtime::object::FieldError> {
-            Ok(UpgradeVenue {
-                id: f.optional("id")?,
-                venue_id: f.optional("venueId")?,
-                venue_name: f.optional("venueName")?,
-                switch_firmware_version: f.optional("switchFirmwareVersion")?,
+            let value = UpgradeVenue {
+                id: f.optional("id"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                switch_firmware_version: f.optional("switchFirmwareVersion"),
                 switch_firmware_version_above_ten: f
-                    .optional("switchFirmwareVersionAboveTen")?,
-                available_versions: f.optional("availableVersions")?,
-                next_schedule: f.optional("nextSchedule")?,
-                last_schedule_update_time: f.optional("lastScheduleUpdateTime")?,
-                pre_download: f.optional("preDownload")?,
-                switch_count: f.optional("switchCount")?,
-                above_ten_switch_count: f.optional("aboveTenSwitchCount")?,
-                status: f.optional("status")?,
-                schedule_count: f.optional("scheduleCount")?,
+                    .optional("switchFirmwareVersionAboveTen"),
+                available_versions: f.optional("availableVersions"),
+                next_schedule: f.optional("nextSchedule"),
+                last_schedule_update_time: f.optional("lastScheduleUpdateTime"),
+                pre_download: f.optional("preDownload"),
+                switch_count: f.optional("switchCount"),
+                above_ten_switch_count: f.optional("aboveTenSwitchCount"),
+                status: f.optional("status"),
+                schedule_count: f.optional("scheduleCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UpgradeVenue", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpgradeVenue"))
     }
 }
 impl UpgradeVenue {
@@ -13893,7 +14189,9 @@ impl serde::Serialize for UpgradeVenueFirmwareView {
             w.optional("scheduleCount", &v.schedule_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareView {
@@ -13903,25 +14201,24 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpgradeVenueFirmwareView, ruckus_one_runtime::object::FieldError> {
-            Ok(UpgradeVenueFirmwareView {
-                id: f.optional("id")?,
-                venue_id: f.optional("venueId")?,
-                venue_name: f.optional("venueName")?,
-                versions: f.optional("versions")?,
-                next_schedule: f.optional("nextSchedule")?,
-                last_schedule_update_time: f.optional("lastScheduleUpdateTime")?,
-                pre_download: f.optional("preDownload")?,
-                switch_counts: f.optional("switchCounts")?,
-                status: f.optional("status")?,
-                schedule_count: f.optional("scheduleCount")?,
+            let value = UpgradeVenueFirmwareView {
+                id: f.optional("id"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                versions: f.optional("versions"),
+                next_schedule: f.optional("nextSchedule"),
+                last_schedule_update_time: f.optional("lastScheduleUpdateTime"),
+                pre_download: f.optional("preDownload"),
+                switch_counts: f.optional("switchCounts"),
+                status: f.optional("status"),
+                schedule_count: f.optional("scheduleCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "UpgradeVenueFirmwareView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpgradeVenueFirmwareView"))
     }
 }
 impl UpgradeVenueFirmwareView {
@@ -14098,7 +14395,9 @@ impl serde::Serialize for UpgradeVenueQueryFilter {
             w.optional("modelGroup", &v.model_group);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilter {
@@ -14108,18 +14407,17 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilter {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpgradeVenueQueryFilter, ruckus_one_runtime::object::FieldError> {
-            Ok(UpgradeVenueQueryFilter {
-                search_filter: f.optional("searchFilter")?,
-                firmware_version: f.optional("firmwareVersion")?,
-                model_group: f.optional("modelGroup")?,
+            let value = UpgradeVenueQueryFilter {
+                search_filter: f.optional("searchFilter"),
+                firmware_version: f.optional("firmwareVersion"),
+                model_group: f.optional("modelGroup"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "UpgradeVenueQueryFilter",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpgradeVenueQueryFilter"))
     }
 }
 impl UpgradeVenueQueryFilter {
@@ -14247,7 +14545,9 @@ impl serde::Serialize for UpgradeVenueQueryFilterV1 {
             w.optional("firmwareVersion", &v.firmware_version);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterV1 {
@@ -14257,17 +14557,16 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpgradeVenueQueryFilterV1, ruckus_one_runtime::object::FieldError> {
-            Ok(UpgradeVenueQueryFilterV1 {
-                search_filter: f.optional("searchFilter")?,
-                firmware_version: f.optional("firmwareVersion")?,
+            let value = UpgradeVenueQueryFilterV1 {
+                search_filter: f.optional("searchFilter"),
+                firmware_version: f.optional("firmwareVersion"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "UpgradeVenueQueryFilterV1",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpgradeVenueQueryFilterV1"))
     }
 }
 impl UpgradeVenueQueryFilterV1 {
@@ -14419,7 +14718,9 @@ impl serde::Serialize for VePort {
             w.optional("egressAcl", &v.egress_acl);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VePort {
@@ -14429,21 +14730,24 @@ impl<'de> serde::Deserialize<'de> for VePort {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VePort, ruckus_one_runtime::object::FieldError> {
-            Ok(VePort {
-                ve_id: f.optional("veId")?,
-                vlan_id: f.optional("vlanId")?,
-                name: f.optional("name")?,
-                ospf_area: f.optional("ospfArea")?,
-                dhcp_relay_agent: f.optional("dhcpRelayAgent")?,
-                ip_address_type: f.optional("ipAddressType")?,
-                ip_address: f.optional("ipAddress")?,
-                ip_subnet_mask: f.optional("ipSubnetMask")?,
-                ingress_acl: f.optional("ingressAcl")?,
-                egress_acl: f.optional("egressAcl")?,
+            let value = VePort {
+                ve_id: f.optional("veId"),
+                vlan_id: f.optional("vlanId"),
+                name: f.optional("name"),
+                ospf_area: f.optional("ospfArea"),
+                dhcp_relay_agent: f.optional("dhcpRelayAgent"),
+                ip_address_type: f.optional("ipAddressType"),
+                ip_address: f.optional("ipAddress"),
+                ip_subnet_mask: f.optional("ipSubnetMask"),
+                ingress_acl: f.optional("ingressAcl"),
+                egress_acl: f.optional("egressAcl"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VePort", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VePort"))
     }
 }
 impl VePort {
@@ -14598,7 +14902,9 @@ impl serde::Serialize for VePortResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VePortResponse {
@@ -14608,13 +14914,16 @@ impl<'de> serde::Deserialize<'de> for VePortResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VePortResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(VePortResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = VePortResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VePortResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VePortResponse"))
     }
 }
 impl VePortResponse {
@@ -14743,7 +15052,9 @@ impl serde::Serialize for VePortView {
             w.optional("vsixEgressAclName", &v.vsix_egress_acl_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VePortView {
@@ -14753,29 +15064,32 @@ impl<'de> serde::Deserialize<'de> for VePortView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VePortView, ruckus_one_runtime::object::FieldError> {
-            Ok(VePortView {
-                id: f.optional("id")?,
-                ve_id: f.optional("veId")?,
-                vlan_id: f.optional("vlanId")?,
-                name: f.optional("name")?,
-                ospf_area: f.optional("ospfArea")?,
-                dhcp_relay_agent: f.optional("dhcpRelayAgent")?,
-                ip_address_type: f.optional("ipAddressType")?,
-                ip_address: f.optional("ipAddress")?,
-                ip_subnet_mask: f.optional("ipSubnetMask")?,
-                ingress_acl_name: f.optional("ingressAclName")?,
-                egress_acl_name: f.optional("egressAclName")?,
-                connected_ve: f.optional("connectedVe")?,
-                switch_id: f.optional("switchId")?,
-                switch_name: f.optional("switchName")?,
-                device_status: f.optional("deviceStatus")?,
-                synced_switch_config: f.optional("syncedSwitchConfig")?,
-                vsix_ingress_acl_name: f.optional("vsixIngressAclName")?,
-                vsix_egress_acl_name: f.optional("vsixEgressAclName")?,
+            let value = VePortView {
+                id: f.optional("id"),
+                ve_id: f.optional("veId"),
+                vlan_id: f.optional("vlanId"),
+                name: f.optional("name"),
+                ospf_area: f.optional("ospfArea"),
+                dhcp_relay_agent: f.optional("dhcpRelayAgent"),
+                ip_address_type: f.optional("ipAddressType"),
+                ip_address: f.optional("ipAddress"),
+                ip_subnet_mask: f.optional("ipSubnetMask"),
+                ingress_acl_name: f.optional("ingressAclName"),
+                egress_acl_name: f.optional("egressAclName"),
+                connected_ve: f.optional("connectedVe"),
+                switch_id: f.optional("switchId"),
+                switch_name: f.optional("switchName"),
+                device_status: f.optional("deviceStatus"),
+                synced_switch_config: f.optional("syncedSwitchConfig"),
+                vsix_ingress_acl_name: f.optional("vsixIngressAclName"),
+                vsix_egress_acl_name: f.optional("vsixEgressAclName"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VePortView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VePortView"))
     }
 }
 impl VePortView {
@@ -14983,7 +15297,9 @@ impl serde::Serialize for VenueCurrentVersion {
             w.optional("currentVersionsAboveTen", &v.current_versions_above_ten);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueCurrentVersion {
@@ -14993,14 +15309,17 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersion {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueCurrentVersion, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueCurrentVersion {
-                id: f.optional("id")?,
-                current_versions: f.optional("currentVersions")?,
-                current_versions_above_ten: f.optional("currentVersionsAboveTen")?,
+            let value = VenueCurrentVersion {
+                id: f.optional("id"),
+                current_versions: f.optional("currentVersions"),
+                current_versions_above_ten: f.optional("currentVersionsAboveTen"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueCurrentVersion", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueCurrentVersion"))
     }
 }
 impl VenueCurrentVersion {
@@ -15061,7 +15380,9 @@ impl serde::Serialize for VenueCurrentVersionView {
             w.optional("currentVersions", &v.current_versions);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueCurrentVersionView {
@@ -15071,17 +15392,16 @@ impl<'de> serde::Deserialize<'de> for VenueCurrentVersionView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueCurrentVersionView, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueCurrentVersionView {
-                id: f.optional("id")?,
-                current_versions: f.optional("currentVersions")?,
+            let value = VenueCurrentVersionView {
+                id: f.optional("id"),
+                current_versions: f.optional("currentVersions"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueCurrentVersionView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueCurrentVersionView"))
     }
 }
 impl VenueCurrentVersionView {
@@ -15148,7 +15468,9 @@ impl serde::Serialize for VlanIntersectContent {
             w.optional("vlanId", &v.vlan_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VlanIntersectContent {
@@ -15158,16 +15480,19 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectContent {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VlanIntersectContent, ruckus_one_runtime::object::FieldError> {
-            Ok(VlanIntersectContent {
-                switch_id: f.optional("switchId")?,
-                vlan_config_name: f.optional("vlanConfigName")?,
-                profile_level: f.optional("profileLevel")?,
-                default_vlan: f.optional("defaultVlan")?,
-                vlan_id: f.optional("vlanId")?,
+            let value = VlanIntersectContent {
+                switch_id: f.optional("switchId"),
+                vlan_config_name: f.optional("vlanConfigName"),
+                profile_level: f.optional("profileLevel"),
+                default_vlan: f.optional("defaultVlan"),
+                vlan_id: f.optional("vlanId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VlanIntersectContent", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VlanIntersectContent"))
     }
 }
 impl VlanIntersectContent {
@@ -15242,7 +15567,9 @@ impl serde::Serialize for VlanIntersectionResponse {
             w.optional("switchVlan", &v.switch_vlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VlanIntersectionResponse {
@@ -15252,18 +15579,17 @@ impl<'de> serde::Deserialize<'de> for VlanIntersectionResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VlanIntersectionResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(VlanIntersectionResponse {
-                switch_default_vlan: f.optional("switchDefaultVlan")?,
-                profile_vlan: f.optional("profileVlan")?,
-                switch_vlan: f.optional("switchVlan")?,
+            let value = VlanIntersectionResponse {
+                switch_default_vlan: f.optional("switchDefaultVlan"),
+                profile_vlan: f.optional("profileVlan"),
+                switch_vlan: f.optional("switchVlan"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VlanIntersectionResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VlanIntersectionResponse"))
     }
 }
 impl VlanIntersectionResponse {
@@ -15337,7 +15663,9 @@ impl serde::Serialize for VlanVePort {
             w.optional("usedByVePort", &v.used_by_ve_port);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VlanVePort {
@@ -15347,15 +15675,18 @@ impl<'de> serde::Deserialize<'de> for VlanVePort {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VlanVePort, ruckus_one_runtime::object::FieldError> {
-            Ok(VlanVePort {
-                id: f.optional("id")?,
-                vlan_id: f.optional("vlanId")?,
-                vlan_name: f.optional("vlanName")?,
-                used_by_ve_port: f.optional("usedByVePort")?,
+            let value = VlanVePort {
+                id: f.optional("id"),
+                vlan_id: f.optional("vlanId"),
+                vlan_name: f.optional("vlanName"),
+                used_by_ve_port: f.optional("usedByVePort"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VlanVePort", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VlanVePort"))
     }
 }
 impl VlanVePort {

@@ -36,7 +36,9 @@ impl serde::Serialize for TenantDelegationListItem {
             w.optional("entitlements", &v.entitlements);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TenantDelegationListItem {
@@ -46,16 +48,15 @@ impl<'de> serde::Deserialize<'de> for TenantDelegationListItem {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TenantDelegationListItem, ruckus_one_runtime::object::FieldError> {
-            Ok(TenantDelegationListItem {
-                entitlements: f.optional("entitlements")?,
+            let value = TenantDelegationListItem {
+                entitlements: f.optional("entitlements"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "TenantDelegationListItem",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantDelegationListItem"))
     }
 }
 impl TenantDelegationListItem {
@@ -99,7 +100,9 @@ impl serde::Serialize for TenantDelegationEntitlement {
             w.optional("virtualEdgeDeviceCount", &v.virtual_edge_device_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TenantDelegationEntitlement {
@@ -112,16 +115,15 @@ impl<'de> serde::Deserialize<'de> for TenantDelegationEntitlement {
             TenantDelegationEntitlement,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(TenantDelegationEntitlement {
-                virtual_edge_device_count: f.optional("virtualEdgeDeviceCount")?,
+            let value = TenantDelegationEntitlement {
+                virtual_edge_device_count: f.optional("virtualEdgeDeviceCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "TenantDelegationEntitlement",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantDelegationEntitlement"))
     }
 }
 impl TenantDelegationEntitlement {
@@ -195,7 +197,9 @@ impl serde::Serialize for AdminQueryRequest {
             w.optional("filters", &v.filters);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
@@ -205,19 +209,22 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AdminQueryRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(AdminQueryRequest {
-                msp_ec_tenant_ids: f.optional("mspEcTenantIds")?,
-                page: f.optional("page")?,
-                page_size: f.optional("pageSize")?,
-                sort_field: f.optional("sortField")?,
-                sort_order: f.optional("sortOrder")?,
-                search_target_fields: f.optional("searchTargetFields")?,
-                search_string: f.optional("searchString")?,
-                filters: f.optional("filters")?,
+            let value = AdminQueryRequest {
+                msp_ec_tenant_ids: f.optional("mspEcTenantIds"),
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
+                search_target_fields: f.optional("searchTargetFields"),
+                search_string: f.optional("searchString"),
+                filters: f.optional("filters"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AdminQueryRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AdminQueryRequest"))
     }
 }
 impl AdminQueryRequest {
@@ -359,7 +366,9 @@ impl serde::Serialize for TenantManagementPage {
             w.optional("sort", &v.sort);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TenantManagementPage {
@@ -369,22 +378,25 @@ impl<'de> serde::Deserialize<'de> for TenantManagementPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TenantManagementPage, ruckus_one_runtime::object::FieldError> {
-            Ok(TenantManagementPage {
-                content: f.optional("content")?,
-                total_elements: f.optional("totalElements")?,
-                total_pages: f.optional("totalPages")?,
-                size: f.optional("size")?,
-                number: f.optional("number")?,
-                number_of_elements: f.optional("numberOfElements")?,
-                first: f.optional("first")?,
-                last: f.optional("last")?,
-                empty: f.optional("empty")?,
-                pageable: f.optional("pageable")?,
-                sort: f.optional("sort")?,
+            let value = TenantManagementPage {
+                content: f.optional("content"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                number: f.optional("number"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                pageable: f.optional("pageable"),
+                sort: f.optional("sort"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TenantManagementPage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantManagementPage"))
     }
 }
 impl TenantManagementPage {
@@ -587,7 +599,9 @@ impl serde::Serialize for MspLegacyBody {
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspLegacyBody {
@@ -597,30 +611,33 @@ impl<'de> serde::Deserialize<'de> for MspLegacyBody {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MspLegacyBody, ruckus_one_runtime::object::FieldError> {
-            Ok(MspLegacyBody {
-                msp_admin_id: f.optional("msp_admin_id")?,
-                msp_admin_role: f.optional("msp_admin_role")?,
-                email: f.optional("email")?,
-                user_name: f.optional("user_name")?,
-                full_name: f.optional("full_name")?,
-                first_name: f.optional("first_name")?,
-                last_name: f.optional("last_name")?,
-                admin_email: f.optional("admin_email")?,
-                resend: f.optional("resend")?,
-                mspec_list: f.optional("mspec_list")?,
-                delegation_type: f.optional("delegation_type")?,
-                delegated_to: f.optional("delegated_to")?,
-                expiry_date: f.optional("expiry_date")?,
-                number_of_days: f.optional("number_of_days")?,
-                is_manage_all_ecs: f.optional("isManageAllEcs")?,
-                updated_date: f.optional("updatedDate")?,
-                parent_id: f.optional("parentId")?,
-                tenant_id: f.optional("tenantId")?,
-                request_id: f.optional("requestId")?,
+            let value = MspLegacyBody {
+                msp_admin_id: f.optional("msp_admin_id"),
+                msp_admin_role: f.optional("msp_admin_role"),
+                email: f.optional("email"),
+                user_name: f.optional("user_name"),
+                full_name: f.optional("full_name"),
+                first_name: f.optional("first_name"),
+                last_name: f.optional("last_name"),
+                admin_email: f.optional("admin_email"),
+                resend: f.optional("resend"),
+                mspec_list: f.optional("mspec_list"),
+                delegation_type: f.optional("delegation_type"),
+                delegated_to: f.optional("delegated_to"),
+                expiry_date: f.optional("expiry_date"),
+                number_of_days: f.optional("number_of_days"),
+                is_manage_all_ecs: f.optional("isManageAllEcs"),
+                updated_date: f.optional("updatedDate"),
+                parent_id: f.optional("parentId"),
+                tenant_id: f.optional("tenantId"),
+                request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MspLegacyBody", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspLegacyBody"))
     }
 }
 impl MspLegacyBody {
@@ -836,7 +853,9 @@ impl serde::Serialize for Account {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Account {
@@ -846,26 +865,29 @@ impl<'de> serde::Deserialize<'de> for Account {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Account, ruckus_one_runtime::object::FieldError> {
-            Ok(Account {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                street_address: f.optional("streetAddress")?,
-                state: f.optional("state")?,
-                country: f.optional("country")?,
-                postal_code: f.optional("postalCode")?,
-                phone_number: f.optional("phoneNumber")?,
-                fax_number: f.optional("faxNumber")?,
-                city: f.optional("city")?,
-                type_: f.optional("type")?,
-                mapping_url: f.optional("mappingURL")?,
-                latitude: f.optional("latitude")?,
-                longitude: f.optional("longitude")?,
-                parent_id: f.optional("parentId")?,
+            let value = Account {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                street_address: f.optional("streetAddress"),
+                state: f.optional("state"),
+                country: f.optional("country"),
+                postal_code: f.optional("postalCode"),
+                phone_number: f.optional("phoneNumber"),
+                fax_number: f.optional("faxNumber"),
+                city: f.optional("city"),
+                type_: f.optional("type"),
+                mapping_url: f.optional("mappingURL"),
+                latitude: f.optional("latitude"),
+                longitude: f.optional("longitude"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Account", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Account"))
     }
 }
 impl Account {
@@ -1102,7 +1124,9 @@ impl serde::Serialize for AddMspEcRequest {
             w.optional("propertyCode", &v.property_code);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AddMspEcRequest {
@@ -1112,35 +1136,38 @@ impl<'de> serde::Deserialize<'de> for AddMspEcRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AddMspEcRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(AddMspEcRequest {
-                account_id: f.optional("account_id")?,
-                name: f.optional("name")?,
-                street_address: f.optional("street_address")?,
-                state: f.optional("state")?,
-                country: f.optional("country")?,
-                postal_code: f.optional("postal_code")?,
-                phone_number: f.optional("phone_number")?,
-                fax_number: f.optional("fax_number")?,
-                city: f.optional("city")?,
-                mapping_url: f.optional("mapping_url")?,
-                service_effective_date: f.optional("service_effective_date")?,
-                service_expiration_date: f.optional("service_expiration_date")?,
-                admin_email: f.optional("admin_email")?,
-                admin_firstname: f.optional("admin_firstname")?,
-                admin_lastname: f.optional("admin_lastname")?,
-                admin_role: f.optional("admin_role")?,
-                tenant_type: f.optional("tenant_type")?,
-                licenses: f.optional("licenses")?,
-                delegations: f.optional("delegations")?,
-                admin_delegations: f.optional("admin_delegations")?,
-                tier: f.optional("tier")?,
-                privilege_group_ids: f.optional("privilege_group_ids")?,
-                privacy_features: f.optional("privacyFeatures")?,
-                property_code: f.optional("propertyCode")?,
+            let value = AddMspEcRequest {
+                account_id: f.optional("account_id"),
+                name: f.optional("name"),
+                street_address: f.optional("street_address"),
+                state: f.optional("state"),
+                country: f.optional("country"),
+                postal_code: f.optional("postal_code"),
+                phone_number: f.optional("phone_number"),
+                fax_number: f.optional("fax_number"),
+                city: f.optional("city"),
+                mapping_url: f.optional("mapping_url"),
+                service_effective_date: f.optional("service_effective_date"),
+                service_expiration_date: f.optional("service_expiration_date"),
+                admin_email: f.optional("admin_email"),
+                admin_firstname: f.optional("admin_firstname"),
+                admin_lastname: f.optional("admin_lastname"),
+                admin_role: f.optional("admin_role"),
+                tenant_type: f.optional("tenant_type"),
+                licenses: f.optional("licenses"),
+                delegations: f.optional("delegations"),
+                admin_delegations: f.optional("admin_delegations"),
+                tier: f.optional("tier"),
+                privilege_group_ids: f.optional("privilege_group_ids"),
+                privacy_features: f.optional("privacyFeatures"),
+                property_code: f.optional("propertyCode"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AddMspEcRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AddMspEcRequest"))
     }
 }
 impl AddMspEcRequest {
@@ -1325,7 +1352,9 @@ impl serde::Serialize for AddTenantRequestHolder {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AddTenantRequestHolder {
@@ -1335,16 +1364,15 @@ impl<'de> serde::Deserialize<'de> for AddTenantRequestHolder {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AddTenantRequestHolder, ruckus_one_runtime::object::FieldError> {
-            Ok(AddTenantRequestHolder {
-                data: f.optional("data")?,
+            let value = AddTenantRequestHolder {
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AddTenantRequestHolder",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AddTenantRequestHolder"))
     }
 }
 impl AddTenantRequestHolder {
@@ -1457,7 +1485,9 @@ impl serde::Serialize for Admin {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Admin {
@@ -1467,27 +1497,30 @@ impl<'de> serde::Deserialize<'de> for Admin {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Admin, ruckus_one_runtime::object::FieldError> {
-            Ok(Admin {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                detail_level: f.optional("detailLevel")?,
-                external_id: f.optional("externalId")?,
-                admin_roles: f.optional("adminRoles")?,
-                admin_app_settings: f.optional("adminAppSettings")?,
-                date_format: f.optional("dateFormat")?,
-                username: f.optional("username")?,
-                authentication: f.optional("authentication")?,
-                first_name: f.optional("firstName")?,
-                last_name: f.optional("lastName")?,
-                phone_number: f.optional("phoneNumber")?,
-                local: f.optional("local")?,
-                default_tenant: f.optional("defaultTenant")?,
-                parent_id: f.optional("parentId")?,
+            let value = Admin {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                detail_level: f.optional("detailLevel"),
+                external_id: f.optional("externalId"),
+                admin_roles: f.optional("adminRoles"),
+                admin_app_settings: f.optional("adminAppSettings"),
+                date_format: f.optional("dateFormat"),
+                username: f.optional("username"),
+                authentication: f.optional("authentication"),
+                first_name: f.optional("firstName"),
+                last_name: f.optional("lastName"),
+                phone_number: f.optional("phoneNumber"),
+                local: f.optional("local"),
+                default_tenant: f.optional("defaultTenant"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Admin", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Admin"))
     }
 }
 impl Admin {
@@ -1648,7 +1681,9 @@ impl serde::Serialize for AdminAppSettings {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminAppSettings {
@@ -1658,18 +1693,21 @@ impl<'de> serde::Deserialize<'de> for AdminAppSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AdminAppSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(AdminAppSettings {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
+            let value = AdminAppSettings {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
                 app_type: f.required("appType")?,
                 product_type: f.required("productType")?,
                 value: f.required("value")?,
-                parent_id: f.optional("parentId")?,
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AdminAppSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AdminAppSettings"))
     }
 }
 impl AdminAppSettings {
@@ -2184,7 +2222,9 @@ impl serde::Serialize for AdminRole {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminRole {
@@ -2194,19 +2234,22 @@ impl<'de> serde::Deserialize<'de> for AdminRole {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AdminRole, ruckus_one_runtime::object::FieldError> {
-            Ok(AdminRole {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                role: f.optional("role")?,
-                delegated: f.optional("delegated")?,
-                delegated_role_type: f.optional("delegatedRoleType")?,
-                privilege_group: f.optional("privilegeGroup")?,
-                parent_id: f.optional("parentId")?,
+            let value = AdminRole {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                role: f.optional("role"),
+                delegated: f.optional("delegated"),
+                delegated_role_type: f.optional("delegatedRoleType"),
+                privilege_group: f.optional("privilegeGroup"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AdminRole", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AdminRole"))
     }
 }
 impl AdminRole {
@@ -2394,7 +2437,9 @@ impl serde::Serialize for AdminView {
             w.optional("authenticationId", &v.authentication_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminView {
@@ -2404,22 +2449,25 @@ impl<'de> serde::Deserialize<'de> for AdminView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AdminView, ruckus_one_runtime::object::FieldError> {
-            Ok(AdminView {
-                id: f.optional("id")?,
-                external_id: f.optional("externalId")?,
+            let value = AdminView {
+                id: f.optional("id"),
+                external_id: f.optional("externalId"),
                 email: f.required("email")?,
-                name: f.optional("name")?,
-                last_name: f.optional("lastName")?,
-                phone_number: f.optional("phoneNumber")?,
+                name: f.optional("name"),
+                last_name: f.optional("lastName"),
+                phone_number: f.optional("phoneNumber"),
                 role: f.required("role")?,
-                delegate_to_all_e_cs: f.optional("delegateToAllECs")?,
-                delegated_e_cs: f.optional("delegatedECs")?,
-                detail_level: f.optional("detailLevel")?,
-                authentication_id: f.optional("authenticationId")?,
+                delegate_to_all_e_cs: f.optional("delegateToAllECs"),
+                delegated_e_cs: f.optional("delegatedECs"),
+                detail_level: f.optional("detailLevel"),
+                authentication_id: f.optional("authenticationId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AdminView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AdminView"))
     }
 }
 impl AdminView {
@@ -2588,7 +2636,9 @@ impl serde::Serialize for AssignDelegatedRequest {
             w.optional("number_of_days", &v.number_of_days);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignDelegatedRequest {
@@ -2598,19 +2648,18 @@ impl<'de> serde::Deserialize<'de> for AssignDelegatedRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AssignDelegatedRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(AssignDelegatedRequest {
-                delegation_id: f.optional("delegation_id")?,
+            let value = AssignDelegatedRequest {
+                delegation_id: f.optional("delegation_id"),
                 delegation_type: f.required("delegation_type")?,
                 mspec_id: f.required("mspec_id")?,
-                number_of_days: f.optional("number_of_days")?,
+                number_of_days: f.optional("number_of_days"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AssignDelegatedRequest",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AssignDelegatedRequest"))
     }
 }
 impl AssignDelegatedRequest {
@@ -2674,7 +2723,9 @@ impl serde::Serialize for AssignMspEcListRequest {
             w.optional("isManageAllEcs", &v.is_manage_all_ecs);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignMspEcListRequest {
@@ -2684,19 +2735,18 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcListRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AssignMspEcListRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(AssignMspEcListRequest {
-                mspec_list: f.optional("mspec_list")?,
+            let value = AssignMspEcListRequest {
+                mspec_list: f.optional("mspec_list"),
                 delegation_type: f.required("delegation_type")?,
-                number_of_days: f.optional("number_of_days")?,
-                is_manage_all_ecs: f.optional("isManageAllEcs")?,
+                number_of_days: f.optional("number_of_days"),
+                is_manage_all_ecs: f.optional("isManageAllEcs"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AssignMspEcListRequest",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AssignMspEcListRequest"))
     }
 }
 impl AssignMspEcListRequest {
@@ -2750,7 +2800,9 @@ impl serde::Serialize for AssignMspEcToMultipleTechPartners {
             w.optional("AssignDelegatedRequest", &v.assign_delegated_request);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignMspEcToMultipleTechPartners {
@@ -2763,16 +2815,15 @@ impl<'de> serde::Deserialize<'de> for AssignMspEcToMultipleTechPartners {
             AssignMspEcToMultipleTechPartners,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(AssignMspEcToMultipleTechPartners {
-                assign_delegated_request: f.optional("AssignDelegatedRequest")?,
+            let value = AssignMspEcToMultipleTechPartners {
+                assign_delegated_request: f.optional("AssignDelegatedRequest"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AssignMspEcToMultipleTechPartners",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AssignMspEcToMultipleTechPartners"))
     }
 }
 impl AssignMspEcToMultipleTechPartners {
@@ -2826,7 +2877,9 @@ impl serde::Serialize for AssignedMspAdminsRequest {
             w.optional("privilege_group_ids", &v.privilege_group_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignedMspAdminsRequest {
@@ -2836,18 +2889,17 @@ impl<'de> serde::Deserialize<'de> for AssignedMspAdminsRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AssignedMspAdminsRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(AssignedMspAdminsRequest {
-                mspec_list: f.optional("mspec_list")?,
+            let value = AssignedMspAdminsRequest {
+                mspec_list: f.optional("mspec_list"),
                 delegation_type: f.required("delegation_type")?,
-                privilege_group_ids: f.optional("privilege_group_ids")?,
+                privilege_group_ids: f.optional("privilege_group_ids"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AssignedMspAdminsRequest",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AssignedMspAdminsRequest"))
     }
 }
 impl AssignedMspAdminsRequest {
@@ -2923,7 +2975,9 @@ impl serde::Serialize for AssignmentRequest {
             w.optional("licenseType", &v.license_type);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AssignmentRequest {
@@ -2933,18 +2987,21 @@ impl<'de> serde::Deserialize<'de> for AssignmentRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AssignmentRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(AssignmentRequest {
-                assignment_id: f.optional("assignmentId")?,
-                quantity: f.optional("quantity")?,
-                is_trial: f.optional("isTrial")?,
-                device_type: f.optional("deviceType")?,
-                device_sub_type: f.optional("deviceSubType")?,
-                action: f.optional("action")?,
-                license_type: f.optional("licenseType")?,
+            let value = AssignmentRequest {
+                assignment_id: f.optional("assignmentId"),
+                quantity: f.optional("quantity"),
+                is_trial: f.optional("isTrial"),
+                device_type: f.optional("deviceType"),
+                device_sub_type: f.optional("deviceSubType"),
+                action: f.optional("action"),
+                license_type: f.optional("licenseType"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AssignmentRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AssignmentRequest"))
     }
 }
 impl AssignmentRequest {
@@ -3048,7 +3105,9 @@ impl serde::Serialize for AuthDomain {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AuthDomain {
@@ -3058,18 +3117,21 @@ impl<'de> serde::Deserialize<'de> for AuthDomain {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AuthDomain, ruckus_one_runtime::object::FieldError> {
-            Ok(AuthDomain {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                domain: f.optional("domain")?,
-                parent_tenant_id: f.optional("parentTenantId")?,
-                authentication: f.optional("authentication")?,
-                parent_id: f.optional("parentId")?,
+            let value = AuthDomain {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                domain: f.optional("domain"),
+                parent_tenant_id: f.optional("parentTenantId"),
+                authentication: f.optional("authentication"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AuthDomain", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AuthDomain"))
     }
 }
 impl AuthDomain {
@@ -3168,7 +3230,9 @@ impl serde::Serialize for AuthScope {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AuthScope {
@@ -3178,17 +3242,20 @@ impl<'de> serde::Deserialize<'de> for AuthScope {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AuthScope, ruckus_one_runtime::object::FieldError> {
-            Ok(AuthScope {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                authentication: f.optional("authentication")?,
-                privilege_group: f.optional("privilegeGroup")?,
-                parent_id: f.optional("parentId")?,
+            let value = AuthScope {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                authentication: f.optional("authentication"),
+                privilege_group: f.optional("privilegeGroup"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AuthScope", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AuthScope"))
     }
 }
 impl AuthScope {
@@ -3346,7 +3413,9 @@ impl serde::Serialize for Authentication {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Authentication {
@@ -3356,31 +3425,34 @@ impl<'de> serde::Deserialize<'de> for Authentication {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Authentication, ruckus_one_runtime::object::FieldError> {
-            Ok(Authentication {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                client_id: f.optional("clientID")?,
-                client_secret: f.optional("clientSecret")?,
-                scopes: f.optional("scopes")?,
-                token_url: f.optional("tokenURL")?,
-                authorization_url: f.optional("authorizationURL")?,
-                authentication_type: f.optional("authenticationType")?,
-                saml_file_url: f.optional("samlFileURL")?,
-                name: f.optional("name")?,
-                saml_file_type: f.optional("samlFileType")?,
-                auth_domains: f.optional("authDomains")?,
-                auth_scopes: f.optional("authScopes")?,
-                client_id_status: f.optional("clientIDStatus")?,
-                account_based: f.optional("accountBased")?,
-                saml_signature_enabled: f.optional("samlSignatureEnabled")?,
+            let value = Authentication {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                client_id: f.optional("clientID"),
+                client_secret: f.optional("clientSecret"),
+                scopes: f.optional("scopes"),
+                token_url: f.optional("tokenURL"),
+                authorization_url: f.optional("authorizationURL"),
+                authentication_type: f.optional("authenticationType"),
+                saml_file_url: f.optional("samlFileURL"),
+                name: f.optional("name"),
+                saml_file_type: f.optional("samlFileType"),
+                auth_domains: f.optional("authDomains"),
+                auth_scopes: f.optional("authScopes"),
+                client_id_status: f.optional("clientIDStatus"),
+                account_based: f.optional("accountBased"),
+                saml_signature_enabled: f.optional("samlSignatureEnabled"),
                 saml_encryption_certificate_id: f
-                    .optional("samlEncryptionCertificateId")?,
-                parent_id: f.optional("parentId")?,
+                    .optional("samlEncryptionCertificateId"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Authentication", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Authentication"))
     }
 }
 impl Authentication {
@@ -3727,7 +3799,9 @@ impl serde::Serialize for AutoSchedule {
             w.field("timeSlots", &v.time_slots);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AutoSchedule {
@@ -3737,13 +3811,15 @@ impl<'de> serde::Deserialize<'de> for AutoSchedule {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AutoSchedule, ruckus_one_runtime::object::FieldError> {
-            Ok(AutoSchedule {
+            let value = AutoSchedule {
                 days: f.required("days")?,
                 time_slots: f.required("timeSlots")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AutoSchedule", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AutoSchedule"))
     }
 }
 impl AutoSchedule {
@@ -3782,7 +3858,9 @@ impl serde::Serialize for BetaFeature {
             w.optional("enabled", &v.enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for BetaFeature {
@@ -3792,13 +3870,16 @@ impl<'de> serde::Deserialize<'de> for BetaFeature {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<BetaFeature, ruckus_one_runtime::object::FieldError> {
-            Ok(BetaFeature {
-                id: f.optional("id")?,
-                enabled: f.optional("enabled")?,
+            let value = BetaFeature {
+                id: f.optional("id"),
+                enabled: f.optional("enabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "BetaFeature", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("BetaFeature"))
     }
 }
 impl BetaFeature {
@@ -3842,7 +3923,9 @@ impl serde::Serialize for BetaFeatureRequest {
             w.optional("betaFeatureIds", &v.beta_feature_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for BetaFeatureRequest {
@@ -3852,12 +3935,15 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<BetaFeatureRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(BetaFeatureRequest {
-                beta_feature_ids: f.optional("betaFeatureIds")?,
+            let value = BetaFeatureRequest {
+                beta_feature_ids: f.optional("betaFeatureIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "BetaFeatureRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("BetaFeatureRequest"))
     }
 }
 impl BetaFeatureRequest {
@@ -3905,7 +3991,9 @@ impl serde::Serialize for BetaFeatureResponse {
             w.optional("invalidFeatureIds", &v.invalid_feature_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for BetaFeatureResponse {
@@ -3915,14 +4003,17 @@ impl<'de> serde::Deserialize<'de> for BetaFeatureResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<BetaFeatureResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(BetaFeatureResponse {
-                beta_features: f.optional("betaFeatures")?,
-                error_message: f.optional("errorMessage")?,
-                invalid_feature_ids: f.optional("invalidFeatureIds")?,
+            let value = BetaFeatureResponse {
+                beta_features: f.optional("betaFeatures"),
+                error_message: f.optional("errorMessage"),
+                invalid_feature_ids: f.optional("invalidFeatureIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "BetaFeatureResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("BetaFeatureResponse"))
     }
 }
 impl BetaFeatureResponse {
@@ -4032,7 +4123,9 @@ impl serde::Serialize for CustomRole {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CustomRole {
@@ -4042,24 +4135,27 @@ impl<'de> serde::Deserialize<'de> for CustomRole {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CustomRole, ruckus_one_runtime::object::FieldError> {
-            Ok(CustomRole {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                role_type: f.optional("roleType")?,
-                policy_based: f.optional("policyBased")?,
-                framework_ro: f.optional("frameworkRO")?,
-                tenant: f.optional("tenant")?,
-                scopes: f.optional("scopes")?,
-                features: f.optional("features")?,
-                pre_defined_role: f.optional("preDefinedRole")?,
-                parent_id: f.optional("parentId")?,
+            let value = CustomRole {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                role_type: f.optional("roleType"),
+                policy_based: f.optional("policyBased"),
+                framework_ro: f.optional("frameworkRO"),
+                tenant: f.optional("tenant"),
+                scopes: f.optional("scopes"),
+                features: f.optional("features"),
+                pre_defined_role: f.optional("preDefinedRole"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "CustomRole", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CustomRole"))
     }
 }
 impl CustomRole {
@@ -4179,7 +4275,9 @@ impl serde::Serialize for DataRequest {
             w.optional("manualSchedule", &v.manual_schedule);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DataRequest {
@@ -4189,14 +4287,17 @@ impl<'de> serde::Deserialize<'de> for DataRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DataRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(DataRequest {
-                msp_ec_list: f.optional("mspEcList")?,
-                auto_schedule: f.optional("autoSchedule")?,
-                manual_schedule: f.optional("manualSchedule")?,
+            let value = DataRequest {
+                msp_ec_list: f.optional("mspEcList"),
+                auto_schedule: f.optional("autoSchedule"),
+                manual_schedule: f.optional("manualSchedule"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DataRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DataRequest"))
     }
 }
 impl DataRequest {
@@ -4302,7 +4403,9 @@ impl serde::Serialize for Delegation {
             w.optional("isValid", &v.is_valid);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Delegation {
@@ -4312,23 +4415,26 @@ impl<'de> serde::Deserialize<'de> for Delegation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Delegation, ruckus_one_runtime::object::FieldError> {
-            Ok(Delegation {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                delegated_to: f.optional("delegatedTo")?,
-                type_: f.optional("type")?,
-                status: f.optional("status")?,
-                delegated_by: f.optional("delegatedBy")?,
-                expiry_date: f.optional("expiryDate")?,
-                delegated_to_name: f.optional("delegatedToName")?,
-                delegated_to_admin: f.optional("delegatedToAdmin")?,
-                parent_id: f.optional("parentId")?,
-                is_valid: f.optional("isValid")?,
+            let value = Delegation {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                delegated_to: f.optional("delegatedTo"),
+                type_: f.optional("type"),
+                status: f.optional("status"),
+                delegated_by: f.optional("delegatedBy"),
+                expiry_date: f.optional("expiryDate"),
+                delegated_to_name: f.optional("delegatedToName"),
+                delegated_to_admin: f.optional("delegatedToAdmin"),
+                parent_id: f.optional("parentId"),
+                is_valid: f.optional("isValid"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Delegation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Delegation"))
     }
 }
 impl Delegation {
@@ -4585,7 +4691,9 @@ impl serde::Serialize for EcDelegation {
             w.optional("number_of_days", &v.number_of_days);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EcDelegation {
@@ -4595,15 +4703,18 @@ impl<'de> serde::Deserialize<'de> for EcDelegation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EcDelegation, ruckus_one_runtime::object::FieldError> {
-            Ok(EcDelegation {
-                mspec_list: f.optional("mspec_list")?,
+            let value = EcDelegation {
+                mspec_list: f.optional("mspec_list"),
                 delegation_type: f.required("delegation_type")?,
-                delegation_id: f.optional("delegation_id")?,
-                number_of_days: f.optional("number_of_days")?,
+                delegation_id: f.optional("delegation_id"),
+                number_of_days: f.optional("number_of_days"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EcDelegation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EcDelegation"))
     }
 }
 impl EcDelegation {
@@ -4659,7 +4770,9 @@ impl serde::Serialize for EmailInvitation {
             w.optional("resend", &v.resend);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EmailInvitation {
@@ -4669,13 +4782,16 @@ impl<'de> serde::Deserialize<'de> for EmailInvitation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EmailInvitation, ruckus_one_runtime::object::FieldError> {
-            Ok(EmailInvitation {
+            let value = EmailInvitation {
                 admin_email: f.required("admin_email")?,
-                resend: f.optional("resend")?,
+                resend: f.optional("resend"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EmailInvitation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EmailInvitation"))
     }
 }
 impl EmailInvitation {
@@ -4752,7 +4868,9 @@ impl serde::Serialize for EmailNotificationEndpoint {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EmailNotificationEndpoint {
@@ -4762,23 +4880,22 @@ impl<'de> serde::Deserialize<'de> for EmailNotificationEndpoint {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EmailNotificationEndpoint, ruckus_one_runtime::object::FieldError> {
-            Ok(EmailNotificationEndpoint {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
+            let value = EmailNotificationEndpoint {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
                 destination: f.required("destination")?,
-                active: f.optional("active")?,
-                status: f.optional("status")?,
-                type_: f.optional("type")?,
-                parent_id: f.optional("parentId")?,
+                active: f.optional("active"),
+                status: f.optional("status"),
+                type_: f.optional("type"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EmailNotificationEndpoint",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EmailNotificationEndpoint"))
     }
 }
 impl EmailNotificationEndpoint {
@@ -4986,7 +5103,9 @@ impl serde::Serialize for Feature {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Feature {
@@ -4996,27 +5115,30 @@ impl<'de> serde::Deserialize<'de> for Feature {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Feature, ruckus_one_runtime::object::FieldError> {
-            Ok(Feature {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                parent_feature_id: f.optional("parentFeatureId")?,
-                category: f.optional("category")?,
-                scopes: f.optional("scopes")?,
-                feature_order: f.optional("featureOrder")?,
-                deprecated_date: f.optional("deprecatedDate")?,
-                deprecation_reason: f.optional("deprecationReason")?,
-                replaced_feature_id: f.optional("replacedFeatureId")?,
-                purge: f.optional("purge")?,
-                display: f.optional("display")?,
-                sub_features: f.optional("subFeatures")?,
-                parent_id: f.optional("parentId")?,
+            let value = Feature {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                parent_feature_id: f.optional("parentFeatureId"),
+                category: f.optional("category"),
+                scopes: f.optional("scopes"),
+                feature_order: f.optional("featureOrder"),
+                deprecated_date: f.optional("deprecatedDate"),
+                deprecation_reason: f.optional("deprecationReason"),
+                replaced_feature_id: f.optional("replacedFeatureId"),
+                purge: f.optional("purge"),
+                display: f.optional("display"),
+                sub_features: f.optional("subFeatures"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Feature", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Feature"))
     }
 }
 impl Feature {
@@ -5152,7 +5274,9 @@ impl serde::Serialize for FirmwareUpgradeRequest {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for FirmwareUpgradeRequest {
@@ -5162,17 +5286,16 @@ impl<'de> serde::Deserialize<'de> for FirmwareUpgradeRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<FirmwareUpgradeRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(FirmwareUpgradeRequest {
+            let value = FirmwareUpgradeRequest {
                 operation: f.required("operation")?,
-                data: f.optional("data")?,
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "FirmwareUpgradeRequest",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FirmwareUpgradeRequest"))
     }
 }
 impl FirmwareUpgradeRequest {
@@ -5226,7 +5349,9 @@ impl serde::Serialize for License {
             w.optional("subscription_end_date", &v.subscription_end_date);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for License {
@@ -5236,15 +5361,18 @@ impl<'de> serde::Deserialize<'de> for License {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<License, ruckus_one_runtime::object::FieldError> {
-            Ok(License {
-                trial_action: f.optional("trialAction")?,
-                assignments: f.optional("assignments")?,
-                subscription_start_date: f.optional("subscription_start_date")?,
-                subscription_end_date: f.optional("subscription_end_date")?,
+            let value = License {
+                trial_action: f.optional("trialAction"),
+                assignments: f.optional("assignments"),
+                subscription_start_date: f.optional("subscription_start_date"),
+                subscription_end_date: f.optional("subscription_end_date"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "License", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("License"))
     }
 }
 impl License {
@@ -5305,7 +5433,9 @@ impl serde::Serialize for ManualSchedule {
             w.field("timeSlot", &v.time_slot);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ManualSchedule {
@@ -5315,13 +5445,16 @@ impl<'de> serde::Deserialize<'de> for ManualSchedule {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ManualSchedule, ruckus_one_runtime::object::FieldError> {
-            Ok(ManualSchedule {
-                date: f.optional("date")?,
+            let value = ManualSchedule {
+                date: f.optional("date"),
                 time_slot: f.required("timeSlot")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ManualSchedule", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ManualSchedule"))
     }
 }
 impl ManualSchedule {
@@ -5413,7 +5546,9 @@ impl serde::Serialize for MobilePushNotificationEndpoint {
             w.field("deviceId", &v.device_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MobilePushNotificationEndpoint {
@@ -5426,26 +5561,25 @@ impl<'de> serde::Deserialize<'de> for MobilePushNotificationEndpoint {
             MobilePushNotificationEndpoint,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(MobilePushNotificationEndpoint {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
+            let value = MobilePushNotificationEndpoint {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
                 destination: f.required("destination")?,
-                active: f.optional("active")?,
-                status: f.optional("status")?,
-                type_: f.optional("type")?,
-                parent_id: f.optional("parentId")?,
+                active: f.optional("active"),
+                status: f.optional("status"),
+                type_: f.optional("type"),
+                parent_id: f.optional("parentId"),
                 platform: f.required("platform")?,
                 device_token: f.required("deviceToken")?,
                 device_id: f.required("deviceId")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "MobilePushNotificationEndpoint",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MobilePushNotificationEndpoint"))
     }
 }
 impl MobilePushNotificationEndpoint {
@@ -5721,7 +5855,9 @@ impl serde::Serialize for Msp {
             w.optional("isDisableNotification", &v.is_disable_notification);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Msp {
@@ -5731,30 +5867,33 @@ impl<'de> serde::Deserialize<'de> for Msp {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Msp, ruckus_one_runtime::object::FieldError> {
-            Ok(Msp {
-                msp_label: f.optional("mspLabel")?,
-                msp_fqdn: f.optional("mspFQDN")?,
-                logo_uuid: f.optional("logoUUID")?,
-                alarm_notification_logo_uuid: f.optional("alarmNotificationLogoUUID")?,
-                ping_notification_logo_uuid: f.optional("pingNotificationLogoUUID")?,
-                mlisa_logo_uuid: f.optional("mlisaLogoUUID")?,
-                ping_login_logo_uuid: f.optional("pingLoginLogoUUID")?,
-                default_logo_uuid: f.optional("defaultLogoUUID")?,
-                contact_support_url: f.optional("contactSupportUrl")?,
-                contract_support_behavior: f.optional("contractSupportBehavior")?,
-                open_case_url: f.optional("openCaseUrl")?,
-                open_case_behavior: f.optional("openCaseBehavior")?,
-                my_open_case_url: f.optional("myOpenCaseUrl")?,
-                my_open_case_behavior: f.optional("myOpenCaseBehavior")?,
-                change_password_url: f.optional("changePasswordUrl")?,
-                phone: f.optional("phone")?,
-                email: f.optional("email")?,
-                website: f.optional("website")?,
-                is_disable_notification: f.optional("isDisableNotification")?,
+            let value = Msp {
+                msp_label: f.optional("mspLabel"),
+                msp_fqdn: f.optional("mspFQDN"),
+                logo_uuid: f.optional("logoUUID"),
+                alarm_notification_logo_uuid: f.optional("alarmNotificationLogoUUID"),
+                ping_notification_logo_uuid: f.optional("pingNotificationLogoUUID"),
+                mlisa_logo_uuid: f.optional("mlisaLogoUUID"),
+                ping_login_logo_uuid: f.optional("pingLoginLogoUUID"),
+                default_logo_uuid: f.optional("defaultLogoUUID"),
+                contact_support_url: f.optional("contactSupportUrl"),
+                contract_support_behavior: f.optional("contractSupportBehavior"),
+                open_case_url: f.optional("openCaseUrl"),
+                open_case_behavior: f.optional("openCaseBehavior"),
+                my_open_case_url: f.optional("myOpenCaseUrl"),
+                my_open_case_behavior: f.optional("myOpenCaseBehavior"),
+                change_password_url: f.optional("changePasswordUrl"),
+                phone: f.optional("phone"),
+                email: f.optional("email"),
+                website: f.optional("website"),
+                is_disable_notification: f.optional("isDisableNotification"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Msp", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Msp"))
     }
 }
 impl Msp {
@@ -5921,7 +6060,9 @@ impl serde::Serialize for MspAdmin {
             w.optional("privilege_group_ids", &v.privilege_group_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspAdmin {
@@ -5931,15 +6072,18 @@ impl<'de> serde::Deserialize<'de> for MspAdmin {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MspAdmin, ruckus_one_runtime::object::FieldError> {
-            Ok(MspAdmin {
-                operation: f.optional("operation")?,
+            let value = MspAdmin {
+                operation: f.optional("operation"),
                 msp_ec_id: f.required("mspEcId")?,
-                msp_admin_roles: f.optional("mspAdminRoles")?,
-                privilege_group_ids: f.optional("privilege_group_ids")?,
+                msp_admin_roles: f.optional("mspAdminRoles"),
+                privilege_group_ids: f.optional("privilege_group_ids"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MspAdmin", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspAdmin"))
     }
 }
 impl MspAdmin {
@@ -5990,7 +6134,9 @@ impl serde::Serialize for MspAdminRequest {
             w.optional("associations", &v.associations);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspAdminRequest {
@@ -6000,12 +6146,15 @@ impl<'de> serde::Deserialize<'de> for MspAdminRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MspAdminRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(MspAdminRequest {
-                associations: f.optional("associations")?,
+            let value = MspAdminRequest {
+                associations: f.optional("associations"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MspAdminRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspAdminRequest"))
     }
 }
 impl MspAdminRequest {
@@ -6048,7 +6197,9 @@ impl serde::Serialize for MspAdminRole {
             w.field("msp_admin_role", &v.msp_admin_role);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspAdminRole {
@@ -6058,13 +6209,15 @@ impl<'de> serde::Deserialize<'de> for MspAdminRole {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MspAdminRole, ruckus_one_runtime::object::FieldError> {
-            Ok(MspAdminRole {
+            let value = MspAdminRole {
                 msp_admin_id: f.required("msp_admin_id")?,
                 msp_admin_role: f.required("msp_admin_role")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MspAdminRole", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspAdminRole"))
     }
 }
 impl MspAdminRole {
@@ -6310,7 +6463,9 @@ impl serde::Serialize for MspEc {
             w.optional("accountTier", &v.account_tier);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspEc {
@@ -6320,54 +6475,57 @@ impl<'de> serde::Deserialize<'de> for MspEc {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MspEc, ruckus_one_runtime::object::FieldError> {
-            Ok(MspEc {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                street_address: f.optional("streetAddress")?,
-                city: f.optional("city")?,
-                state: f.optional("state")?,
-                country: f.optional("country")?,
-                postal_code: f.optional("postalCode")?,
-                msp_admin_count: f.optional("mspAdminCount")?,
-                msp_ec_admin_count: f.optional("mspEcAdminCount")?,
-                entitlements: f.optional("entitlements")?,
-                msp_tenant_id: f.optional("mspTenantId")?,
-                status: f.optional("status")?,
-                account_type: f.optional("accountType")?,
-                creation_date: f.optional("creationDate")?,
-                last_upd_time: f.optional("lastUpdTime")?,
-                msp_admins: f.optional("mspAdmins")?,
-                msp_label: f.optional("mspLabel")?,
-                delegated_to: f.optional("delegatedTo")?,
-                delegation_expiry_date: f.optional("delegationExpiryDate")?,
-                msp_name: f.optional("mspName")?,
-                mspec_name: f.optional("mspecName")?,
-                mspec_id: f.optional("mspecId")?,
-                wifi_licenses: f.optional("wifiLicenses")?,
-                switch_licenses: f.optional("switchLicenses")?,
-                edge_licenses: f.optional("edgeLicenses")?,
-                virtual_edge_licenses: f.optional("virtualEdgeLicenses")?,
-                rwg_licenses: f.optional("rwgLicenses")?,
-                ap_sw_licenses: f.optional("apSwLicenses")?,
-                tenant_type: f.optional("tenantType")?,
-                integrator: f.optional("integrator")?,
-                installer: f.optional("installer")?,
-                integrators: f.optional("integrators")?,
-                installers: f.optional("installers")?,
-                assigned_msp_ec_list: f.optional("assignedMspEcList")?,
-                msp_integrator_admin_count: f.optional("mspIntegratorAdminCount")?,
-                msp_integrator_admins: f.optional("mspIntegratorAdmins")?,
-                msp_installer_admin_count: f.optional("mspInstallerAdminCount")?,
-                msp_installer_admins: f.optional("mspInstallerAdmins")?,
-                priority_incidents: f.optional("priorityIncidents")?,
-                installer_count: f.optional("installerCount")?,
-                integrator_count: f.optional("integratorCount")?,
-                customer_count: f.optional("customerCount")?,
-                account_tier: f.optional("accountTier")?,
+            let value = MspEc {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                street_address: f.optional("streetAddress"),
+                city: f.optional("city"),
+                state: f.optional("state"),
+                country: f.optional("country"),
+                postal_code: f.optional("postalCode"),
+                msp_admin_count: f.optional("mspAdminCount"),
+                msp_ec_admin_count: f.optional("mspEcAdminCount"),
+                entitlements: f.optional("entitlements"),
+                msp_tenant_id: f.optional("mspTenantId"),
+                status: f.optional("status"),
+                account_type: f.optional("accountType"),
+                creation_date: f.optional("creationDate"),
+                last_upd_time: f.optional("lastUpdTime"),
+                msp_admins: f.optional("mspAdmins"),
+                msp_label: f.optional("mspLabel"),
+                delegated_to: f.optional("delegatedTo"),
+                delegation_expiry_date: f.optional("delegationExpiryDate"),
+                msp_name: f.optional("mspName"),
+                mspec_name: f.optional("mspecName"),
+                mspec_id: f.optional("mspecId"),
+                wifi_licenses: f.optional("wifiLicenses"),
+                switch_licenses: f.optional("switchLicenses"),
+                edge_licenses: f.optional("edgeLicenses"),
+                virtual_edge_licenses: f.optional("virtualEdgeLicenses"),
+                rwg_licenses: f.optional("rwgLicenses"),
+                ap_sw_licenses: f.optional("apSwLicenses"),
+                tenant_type: f.optional("tenantType"),
+                integrator: f.optional("integrator"),
+                installer: f.optional("installer"),
+                integrators: f.optional("integrators"),
+                installers: f.optional("installers"),
+                assigned_msp_ec_list: f.optional("assignedMspEcList"),
+                msp_integrator_admin_count: f.optional("mspIntegratorAdminCount"),
+                msp_integrator_admins: f.optional("mspIntegratorAdmins"),
+                msp_installer_admin_count: f.optional("mspInstallerAdminCount"),
+                msp_installer_admins: f.optional("mspInstallerAdmins"),
+                priority_incidents: f.optional("priorityIncidents"),
+                installer_count: f.optional("installerCount"),
+                integrator_count: f.optional("integratorCount"),
+                customer_count: f.optional("customerCount"),
+                account_tier: f.optional("accountTier"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MspEc", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspEc"))
     }
 }
 impl MspEc {
@@ -6758,7 +6916,9 @@ impl serde::Serialize for MspEcAccountView {
             w.optional("privacyFeatures", &v.privacy_features);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspEcAccountView {
@@ -6768,31 +6928,34 @@ impl<'de> serde::Deserialize<'de> for MspEcAccountView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MspEcAccountView, ruckus_one_runtime::object::FieldError> {
-            Ok(MspEcAccountView {
-                msp_label: f.optional("msp_label")?,
-                name: f.optional("name")?,
-                street_address: f.optional("street_address")?,
-                state: f.optional("state")?,
-                country: f.optional("country")?,
-                postal_code: f.optional("postal_code")?,
-                phone_number: f.optional("phone_number")?,
-                fax_number: f.optional("fax_number")?,
-                city: f.optional("city")?,
-                mapping_url: f.optional("mapping_url")?,
-                service_effective_date: f.optional("service_effective_date")?,
-                service_expiration_date: f.optional("service_expiration_date")?,
-                is_active: f.optional("is_active")?,
-                tenant_id: f.optional("tenant_id")?,
-                parent_tenant_id: f.optional("parent_tenant_id")?,
-                tenant_type: f.optional("tenant_type")?,
-                account_id: f.optional("account_id")?,
-                tier: f.optional("tier")?,
-                logo_url: f.optional("logo_url")?,
-                privacy_features: f.optional("privacyFeatures")?,
+            let value = MspEcAccountView {
+                msp_label: f.optional("msp_label"),
+                name: f.optional("name"),
+                street_address: f.optional("street_address"),
+                state: f.optional("state"),
+                country: f.optional("country"),
+                postal_code: f.optional("postal_code"),
+                phone_number: f.optional("phone_number"),
+                fax_number: f.optional("fax_number"),
+                city: f.optional("city"),
+                mapping_url: f.optional("mapping_url"),
+                service_effective_date: f.optional("service_effective_date"),
+                service_expiration_date: f.optional("service_expiration_date"),
+                is_active: f.optional("is_active"),
+                tenant_id: f.optional("tenant_id"),
+                parent_tenant_id: f.optional("parent_tenant_id"),
+                tenant_type: f.optional("tenant_type"),
+                account_id: f.optional("account_id"),
+                tier: f.optional("tier"),
+                logo_url: f.optional("logo_url"),
+                privacy_features: f.optional("privacyFeatures"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MspEcAccountView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspEcAccountView"))
     }
 }
 impl MspEcAccountView {
@@ -6967,7 +7130,9 @@ impl serde::Serialize for MspEcAdminView {
             w.optional("last_name", &v.last_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspEcAdminView {
@@ -6977,16 +7142,19 @@ impl<'de> serde::Deserialize<'de> for MspEcAdminView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MspEcAdminView, ruckus_one_runtime::object::FieldError> {
-            Ok(MspEcAdminView {
-                email: f.optional("email")?,
-                user_name: f.optional("user_name")?,
-                full_name: f.optional("full_name")?,
-                first_name: f.optional("first_name")?,
-                last_name: f.optional("last_name")?,
+            let value = MspEcAdminView {
+                email: f.optional("email"),
+                user_name: f.optional("user_name"),
+                full_name: f.optional("full_name"),
+                first_name: f.optional("first_name"),
+                last_name: f.optional("last_name"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MspEcAdminView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspEcAdminView"))
     }
 }
 impl MspEcAdminView {
@@ -7066,7 +7234,9 @@ impl serde::Serialize for MspEcDelegationResponse {
             w.optional("expiry_date", &v.expiry_date);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspEcDelegationResponse {
@@ -7076,19 +7246,18 @@ impl<'de> serde::Deserialize<'de> for MspEcDelegationResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MspEcDelegationResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(MspEcDelegationResponse {
-                mspec_list: f.optional("mspec_list")?,
-                delegation_type: f.optional("delegation_type")?,
-                delegated_to: f.optional("delegated_to")?,
-                expiry_date: f.optional("expiry_date")?,
+            let value = MspEcDelegationResponse {
+                mspec_list: f.optional("mspec_list"),
+                delegation_type: f.optional("delegation_type"),
+                delegated_to: f.optional("delegated_to"),
+                expiry_date: f.optional("expiry_date"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "MspEcDelegationResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspEcDelegationResponse"))
     }
 }
 impl MspEcDelegationResponse {
@@ -7169,7 +7338,9 @@ impl serde::Serialize for MspLogoFileData {
             w.optional("logo_file_name", &v.logo_file_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspLogoFileData {
@@ -7179,17 +7350,20 @@ impl<'de> serde::Deserialize<'de> for MspLogoFileData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MspLogoFileData, ruckus_one_runtime::object::FieldError> {
-            Ok(MspLogoFileData {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                parent_id: f.optional("parentId")?,
-                logo_fileuuid: f.optional("logo_fileuuid")?,
-                logo_file_name: f.optional("logo_file_name")?,
+            let value = MspLogoFileData {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                parent_id: f.optional("parentId"),
+                logo_fileuuid: f.optional("logo_fileuuid"),
+                logo_file_name: f.optional("logo_file_name"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MspLogoFileData", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspLogoFileData"))
     }
 }
 impl MspLogoFileData {
@@ -7367,7 +7541,9 @@ impl serde::Serialize for MspView {
             w.optional("domain_suffix", &v.domain_suffix);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MspView {
@@ -7377,35 +7553,37 @@ impl<'de> serde::Deserialize<'de> for MspView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MspView, ruckus_one_runtime::object::FieldError> {
-            Ok(MspView {
-                msp_label: f.optional("msp_label")?,
-                logo_uuid: f.optional("logo_uuid")?,
-                alarm_notification_logo_uuid: f
-                    .optional("alarm_notification_logo_uuid")?,
-                ping_notification_logo_uuid: f.optional("ping_notification_logo_uuid")?,
-                mlisa_logo_uuid: f.optional("mlisa_logo_uuid")?,
-                ping_login_logo_uuid: f.optional("ping_login_logo_uuid")?,
-                default_logo_uuid: f.optional("default_logo_uuid")?,
-                msp_fqdn: f.optional("msp_fqdn")?,
-                contact_support_url: f.optional("contact_support_url")?,
-                contact_support_behavior: f.optional("contact_support_behavior")?,
-                open_case_url: f.optional("open_case_url")?,
-                open_case_behavior: f.optional("open_case_behavior")?,
-                my_open_case_url: f.optional("my_open_case_url")?,
-                my_open_case_behavior: f.optional("my_open_case_behavior")?,
-                change_password_url: f.optional("change_password_url")?,
-                msp_phone: f.optional("msp_phone")?,
-                msp_email: f.optional("msp_email")?,
-                msp_website: f.optional("msp_website")?,
-                msp_external_id: f.optional("msp_external_id")?,
-                msp_tenant_name: f.optional("msp_tenant_name")?,
-                msp_logo_file_data_list: f.optional("mspLogoFileDataList")?,
-                preferred_wispr_provider: f.optional("preferredWisprProvider")?,
-                domain_suffix: f.optional("domain_suffix")?,
+            let value = MspView {
+                msp_label: f.optional("msp_label"),
+                logo_uuid: f.optional("logo_uuid"),
+                alarm_notification_logo_uuid: f.optional("alarm_notification_logo_uuid"),
+                ping_notification_logo_uuid: f.optional("ping_notification_logo_uuid"),
+                mlisa_logo_uuid: f.optional("mlisa_logo_uuid"),
+                ping_login_logo_uuid: f.optional("ping_login_logo_uuid"),
+                default_logo_uuid: f.optional("default_logo_uuid"),
+                msp_fqdn: f.optional("msp_fqdn"),
+                contact_support_url: f.optional("contact_support_url"),
+                contact_support_behavior: f.optional("contact_support_behavior"),
+                open_case_url: f.optional("open_case_url"),
+                open_case_behavior: f.optional("open_case_behavior"),
+                my_open_case_url: f.optional("my_open_case_url"),
+                my_open_case_behavior: f.optional("my_open_case_behavior"),
+                change_password_url: f.optional("change_password_url"),
+                msp_phone: f.optional("msp_phone"),
+                msp_email: f.optional("msp_email"),
+                msp_website: f.optional("msp_website"),
+                msp_external_id: f.optional("msp_external_id"),
+                msp_tenant_name: f.optional("msp_tenant_name"),
+                msp_logo_file_data_list: f.optional("mspLogoFileDataList"),
+                preferred_wispr_provider: f.optional("preferredWisprProvider"),
+                domain_suffix: f.optional("domain_suffix"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "MspView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspView"))
     }
 }
 impl MspView {
@@ -7720,7 +7898,9 @@ impl serde::Serialize for NotificationRecipient {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NotificationRecipient {
@@ -7730,20 +7910,23 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipient {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NotificationRecipient, ruckus_one_runtime::object::FieldError> {
-            Ok(NotificationRecipient {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
+            let value = NotificationRecipient {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
                 description: f.required("description")?,
-                email_preferences: f.optional("emailPreferences")?,
-                sms_preferences: f.optional("smsPreferences")?,
-                privilege_group: f.optional("privilegeGroup")?,
-                endpoints: f.optional("endpoints")?,
-                parent_id: f.optional("parentId")?,
+                email_preferences: f.optional("emailPreferences"),
+                sms_preferences: f.optional("smsPreferences"),
+                privilege_group: f.optional("privilegeGroup"),
+                endpoints: f.optional("endpoints"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "NotificationRecipient", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NotificationRecipient"))
     }
 }
 impl NotificationRecipient {
@@ -7860,7 +8043,9 @@ impl serde::Serialize for NotificationRecipientRbacdto {
             w.optional("recipientType", &v.recipient_type);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
@@ -7873,22 +8058,21 @@ impl<'de> serde::Deserialize<'de> for NotificationRecipientRbacdto {
             NotificationRecipientRbacdto,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(NotificationRecipientRbacdto {
-                id: f.optional("id")?,
-                description: f.optional("description")?,
-                endpoints: f.optional("endpoints")?,
-                email_preferences: f.optional("emailPreferences")?,
-                sms_preferences: f.optional("smsPreferences")?,
-                privilege_group_id: f.optional("privilegeGroupId")?,
-                recipient_type: f.optional("recipientType")?,
+            let value = NotificationRecipientRbacdto {
+                id: f.optional("id"),
+                description: f.optional("description"),
+                endpoints: f.optional("endpoints"),
+                email_preferences: f.optional("emailPreferences"),
+                sms_preferences: f.optional("smsPreferences"),
+                privilege_group_id: f.optional("privilegeGroupId"),
+                recipient_type: f.optional("recipientType"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "NotificationRecipientRbacdto",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NotificationRecipientRbacdto"))
     }
 }
 impl NotificationRecipientRbacdto {
@@ -7973,7 +8157,9 @@ impl serde::Serialize for OperationResponseMobilePushNotificationEndpoint {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseMobilePushNotificationEndpoint {
@@ -7986,17 +8172,17 @@ impl<'de> serde::Deserialize<'de> for OperationResponseMobilePushNotificationEnd
             OperationResponseMobilePushNotificationEndpoint,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(OperationResponseMobilePushNotificationEndpoint {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = OperationResponseMobilePushNotificationEndpoint {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "OperationResponseMobilePushNotificationEndpoint",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("OperationResponseMobilePushNotificationEndpoint"))
     }
 }
 impl OperationResponseMobilePushNotificationEndpoint {
@@ -8091,7 +8277,9 @@ impl serde::Serialize for PreferredWisprProvider {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PreferredWisprProvider {
@@ -8101,25 +8289,24 @@ impl<'de> serde::Deserialize<'de> for PreferredWisprProvider {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PreferredWisprProvider, ruckus_one_runtime::object::FieldError> {
-            Ok(PreferredWisprProvider {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
+            let value = PreferredWisprProvider {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
                 provider_name: f.required("providerName")?,
-                api_key: f.optional("apiKey")?,
-                api_secret: f.optional("apiSecret")?,
-                custom_external_provider: f.optional("customExternalProvider")?,
-                auth: f.optional("auth")?,
-                acct: f.optional("acct")?,
-                parent_id: f.optional("parentId")?,
+                api_key: f.optional("apiKey"),
+                api_secret: f.optional("apiSecret"),
+                custom_external_provider: f.optional("customExternalProvider"),
+                auth: f.optional("auth"),
+                acct: f.optional("acct"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "PreferredWisprProvider",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PreferredWisprProvider"))
     }
 }
 impl PreferredWisprProvider {
@@ -8224,7 +8411,9 @@ impl serde::Serialize for PriorityIncidents {
             w.optional("p4", &v.p4);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PriorityIncidents {
@@ -8234,15 +8423,18 @@ impl<'de> serde::Deserialize<'de> for PriorityIncidents {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PriorityIncidents, ruckus_one_runtime::object::FieldError> {
-            Ok(PriorityIncidents {
-                p1: f.optional("p1")?,
-                p2: f.optional("p2")?,
-                p3: f.optional("p3")?,
-                p4: f.optional("p4")?,
+            let value = PriorityIncidents {
+                p1: f.optional("p1"),
+                p2: f.optional("p2"),
+                p3: f.optional("p3"),
+                p4: f.optional("p4"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PriorityIncidents", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PriorityIncidents"))
     }
 }
 impl PriorityIncidents {
@@ -8303,7 +8495,9 @@ impl serde::Serialize for PrivacyFeature {
             w.field("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PrivacyFeature {
@@ -8313,13 +8507,15 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeature {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PrivacyFeature, ruckus_one_runtime::object::FieldError> {
-            Ok(PrivacyFeature {
+            let value = PrivacyFeature {
                 feature_name: f.required("featureName")?,
                 status: f.required("status")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PrivacyFeature", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PrivacyFeature"))
     }
 }
 impl PrivacyFeature {
@@ -8361,7 +8557,9 @@ impl serde::Serialize for PrivacyFeatureRequest {
             w.field("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PrivacyFeatureRequest {
@@ -8371,13 +8569,15 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PrivacyFeatureRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(PrivacyFeatureRequest {
+            let value = PrivacyFeatureRequest {
                 feature_name: f.required("featureName")?,
                 status: f.required("status")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PrivacyFeatureRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PrivacyFeatureRequest"))
     }
 }
 impl PrivacyFeatureRequest {
@@ -8419,7 +8619,9 @@ impl serde::Serialize for PrivacyFeatureResponse {
             w.optional("isEnabled", &v.is_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PrivacyFeatureResponse {
@@ -8429,17 +8631,16 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeatureResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PrivacyFeatureResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(PrivacyFeatureResponse {
-                feature_name: f.optional("featureName")?,
-                is_enabled: f.optional("isEnabled")?,
+            let value = PrivacyFeatureResponse {
+                feature_name: f.optional("featureName"),
+                is_enabled: f.optional("isEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "PrivacyFeatureResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PrivacyFeatureResponse"))
     }
 }
 impl PrivacyFeatureResponse {
@@ -8563,7 +8764,9 @@ impl serde::Serialize for PrivilegeGroup {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PrivilegeGroup {
@@ -8573,28 +8776,31 @@ impl<'de> serde::Deserialize<'de> for PrivilegeGroup {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PrivilegeGroup, ruckus_one_runtime::object::FieldError> {
-            Ok(PrivilegeGroup {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                role_object_permissions: f.optional("roleObjectPermissions")?,
-                delegated_by: f.optional("delegatedBy")?,
-                read_only: f.optional("readOnly")?,
-                tenant: f.optional("tenant")?,
-                type_: f.optional("type")?,
-                member_count: f.optional("memberCount")?,
-                delegation_details: f.optional("delegationDetails")?,
-                has_delegations: f.optional("hasDelegations")?,
-                custom_role: f.optional("customRole")?,
-                parent_privilege_group_id: f.optional("parentPrivilegeGroupId")?,
-                msp_customers: f.optional("mspCustomers")?,
-                parent_id: f.optional("parentId")?,
+            let value = PrivilegeGroup {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                role_object_permissions: f.optional("roleObjectPermissions"),
+                delegated_by: f.optional("delegatedBy"),
+                read_only: f.optional("readOnly"),
+                tenant: f.optional("tenant"),
+                type_: f.optional("type"),
+                member_count: f.optional("memberCount"),
+                delegation_details: f.optional("delegationDetails"),
+                has_delegations: f.optional("hasDelegations"),
+                custom_role: f.optional("customRole"),
+                parent_privilege_group_id: f.optional("parentPrivilegeGroupId"),
+                msp_customers: f.optional("mspCustomers"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PrivilegeGroup", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PrivilegeGroup"))
     }
 }
 impl PrivilegeGroup {
@@ -8761,7 +8967,9 @@ impl serde::Serialize for QueryResponseMspEc {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseMspEc {
@@ -8771,18 +8979,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMspEc {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<QueryResponseMspEc, ruckus_one_runtime::object::FieldError> {
-            Ok(QueryResponseMspEc {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseMspEc {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "QueryResponseMspEc", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseMspEc"))
     }
 }
 impl QueryResponseMspEc {
@@ -8864,7 +9075,9 @@ impl serde::Serialize for Radius {
             w.optional("secondary", &v.secondary);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Radius {
@@ -8874,13 +9087,16 @@ impl<'de> serde::Deserialize<'de> for Radius {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Radius, ruckus_one_runtime::object::FieldError> {
-            Ok(Radius {
-                primary: f.optional("primary")?,
-                secondary: f.optional("secondary")?,
+            let value = Radius {
+                primary: f.optional("primary"),
+                secondary: f.optional("secondary"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Radius", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Radius"))
     }
 }
 impl Radius {
@@ -8934,7 +9150,9 @@ impl serde::Serialize for RadiusServer {
             w.field("sharedSecret", &v.shared_secret);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusServer {
@@ -8944,14 +9162,17 @@ impl<'de> serde::Deserialize<'de> for RadiusServer {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RadiusServer, ruckus_one_runtime::object::FieldError> {
-            Ok(RadiusServer {
+            let value = RadiusServer {
                 ip: f.required("ip")?,
-                port: f.optional("port")?,
+                port: f.optional("port"),
                 shared_secret: f.required("sharedSecret")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RadiusServer", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RadiusServer"))
     }
 }
 impl RadiusServer {
@@ -8996,7 +9217,9 @@ impl serde::Serialize for ResponseBo {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResponseBo {
@@ -9006,13 +9229,16 @@ impl<'de> serde::Deserialize<'de> for ResponseBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ResponseBo, ruckus_one_runtime::object::FieldError> {
-            Ok(ResponseBo {
+            let value = ResponseBo {
                 request_id: f.required("requestId")?,
-                tenant_id: f.optional("tenantId")?,
+                tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ResponseBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResponseBo"))
     }
 }
 impl ResponseBo {
@@ -9051,7 +9277,9 @@ impl serde::Serialize for ResponseBov2 {
             w.field("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResponseBov2 {
@@ -9061,12 +9289,14 @@ impl<'de> serde::Deserialize<'de> for ResponseBov2 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ResponseBov2, ruckus_one_runtime::object::FieldError> {
-            Ok(ResponseBov2 {
+            let value = ResponseBov2 {
                 data: f.required("data")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ResponseBov2", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResponseBov2"))
     }
 }
 impl ResponseBov2 {
@@ -9162,7 +9392,9 @@ impl serde::Serialize for RoleObjectPermissions {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RoleObjectPermissions {
@@ -9172,24 +9404,27 @@ impl<'de> serde::Deserialize<'de> for RoleObjectPermissions {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RoleObjectPermissions, ruckus_one_runtime::object::FieldError> {
-            Ok(RoleObjectPermissions {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                entity_instance_id: f.optional("entityInstanceId")?,
-                object_type: f.optional("objectType")?,
-                tenant: f.optional("tenant")?,
-                read: f.optional("read")?,
-                update: f.optional("update")?,
-                add: f.optional("add")?,
-                delete: f.optional("delete")?,
-                apply: f.optional("apply")?,
-                conditions: f.optional("conditions")?,
-                parent_id: f.optional("parentId")?,
+            let value = RoleObjectPermissions {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                entity_instance_id: f.optional("entityInstanceId"),
+                object_type: f.optional("objectType"),
+                tenant: f.optional("tenant"),
+                read: f.optional("read"),
+                update: f.optional("update"),
+                add: f.optional("add"),
+                delete: f.optional("delete"),
+                apply: f.optional("apply"),
+                conditions: f.optional("conditions"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RoleObjectPermissions", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RoleObjectPermissions"))
     }
 }
 impl RoleObjectPermissions {
@@ -9319,7 +9554,9 @@ impl serde::Serialize for Scope {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Scope {
@@ -9329,16 +9566,19 @@ impl<'de> serde::Deserialize<'de> for Scope {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Scope, ruckus_one_runtime::object::FieldError> {
-            Ok(Scope {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                name: f.optional("name")?,
-                parent_id: f.optional("parentId")?,
+            let value = Scope {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                name: f.optional("name"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Scope", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Scope"))
     }
 }
 impl Scope {
@@ -9438,7 +9678,9 @@ impl serde::Serialize for SmsNotificationEndpoint {
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SmsNotificationEndpoint {
@@ -9448,23 +9690,22 @@ impl<'de> serde::Deserialize<'de> for SmsNotificationEndpoint {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SmsNotificationEndpoint, ruckus_one_runtime::object::FieldError> {
-            Ok(SmsNotificationEndpoint {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
+            let value = SmsNotificationEndpoint {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
                 destination: f.required("destination")?,
-                active: f.optional("active")?,
-                status: f.optional("status")?,
-                type_: f.optional("type")?,
-                parent_id: f.optional("parentId")?,
+                active: f.optional("active"),
+                status: f.optional("status"),
+                type_: f.optional("type"),
+                parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "SmsNotificationEndpoint",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SmsNotificationEndpoint"))
     }
 }
 impl SmsNotificationEndpoint {
@@ -9815,7 +10056,9 @@ impl serde::Serialize for Tenant {
             w.optional("subscribes", &v.subscribes);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Tenant {
@@ -9825,55 +10068,58 @@ impl<'de> serde::Deserialize<'de> for Tenant {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Tenant, ruckus_one_runtime::object::FieldError> {
-            Ok(Tenant {
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                updated_date: f.optional("updatedDate")?,
-                entitlement_id: f.optional("entitlementId")?,
-                external_modified_date: f.optional("externalModifiedDate")?,
-                maintenance_state: f.optional("maintenanceState")?,
-                maintenance_date: f.optional("maintenanceDate")?,
-                name: f.optional("name")?,
+            let value = Tenant {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                updated_date: f.optional("updatedDate"),
+                entitlement_id: f.optional("entitlementId"),
+                external_modified_date: f.optional("externalModifiedDate"),
+                maintenance_state: f.optional("maintenanceState"),
+                maintenance_date: f.optional("maintenanceDate"),
+                name: f.optional("name"),
                 external_id: f.required("externalId")?,
-                admins: f.optional("admins")?,
-                notification_recipients: f.optional("notificationRecipients")?,
-                authentications: f.optional("authentications")?,
-                alm_activated: f.optional("almActivated")?,
-                alm_activation_date: f.optional("almActivationDate")?,
-                alm_sys_account_id: f.optional("almSysAccountId")?,
-                alm_migration_flag: f.optional("almMigrationFlag")?,
-                alm_migration_date: f.optional("almMigrationDate")?,
-                account_tier: f.optional("accountTier")?,
-                account_vertical: f.optional("accountVertical")?,
-                obsolete: f.optional("obsolete")?,
-                oem_name: f.optional("oemName")?,
-                upgrade_group: f.optional("upgradeGroup")?,
-                msp: f.optional("msp")?,
-                msp_ec_service_dates: f.optional("MspEcServiceDates")?,
-                tenant_mfa: f.optional("tenantMFA")?,
-                service_account: f.optional("serviceAccount")?,
-                msp_ping_org_id: f.optional("mspPingOrgId")?,
-                aggregate_notifications: f.optional("aggregateNotifications")?,
-                excludeecfor_aggregation: f.optional("excludeecforAggregation")?,
-                ping_migrated: f.optional("pingMigrated")?,
-                in_maintenance: f.optional("inMaintenance")?,
-                account: f.optional("account")?,
-                extended_trial: f.optional("extendedTrial")?,
-                property_code: f.optional("propertyCode")?,
-                expiration_enforcement: f.optional("expirationEnforcement")?,
-                expiration_enforcement_date: f.optional("expirationEnforcementDate")?,
-                preferences: f.optional("preferences")?,
-                is_activated: f.optional("isActivated")?,
-                ruckus_user: f.optional("ruckusUser")?,
-                delegations_to: f.optional("delegationsTo")?,
-                parent_id: f.optional("parentId")?,
-                status: f.optional("status")?,
-                tenant_type: f.optional("tenantType")?,
-                subscribes: f.optional("subscribes")?,
+                admins: f.optional("admins"),
+                notification_recipients: f.optional("notificationRecipients"),
+                authentications: f.optional("authentications"),
+                alm_activated: f.optional("almActivated"),
+                alm_activation_date: f.optional("almActivationDate"),
+                alm_sys_account_id: f.optional("almSysAccountId"),
+                alm_migration_flag: f.optional("almMigrationFlag"),
+                alm_migration_date: f.optional("almMigrationDate"),
+                account_tier: f.optional("accountTier"),
+                account_vertical: f.optional("accountVertical"),
+                obsolete: f.optional("obsolete"),
+                oem_name: f.optional("oemName"),
+                upgrade_group: f.optional("upgradeGroup"),
+                msp: f.optional("msp"),
+                msp_ec_service_dates: f.optional("MspEcServiceDates"),
+                tenant_mfa: f.optional("tenantMFA"),
+                service_account: f.optional("serviceAccount"),
+                msp_ping_org_id: f.optional("mspPingOrgId"),
+                aggregate_notifications: f.optional("aggregateNotifications"),
+                excludeecfor_aggregation: f.optional("excludeecforAggregation"),
+                ping_migrated: f.optional("pingMigrated"),
+                in_maintenance: f.optional("inMaintenance"),
+                account: f.optional("account"),
+                extended_trial: f.optional("extendedTrial"),
+                property_code: f.optional("propertyCode"),
+                expiration_enforcement: f.optional("expirationEnforcement"),
+                expiration_enforcement_date: f.optional("expirationEnforcementDate"),
+                preferences: f.optional("preferences"),
+                is_activated: f.optional("isActivated"),
+                ruckus_user: f.optional("ruckusUser"),
+                delegations_to: f.optional("delegationsTo"),
+                parent_id: f.optional("parentId"),
+                status: f.optional("status"),
+                tenant_type: f.optional("tenantType"),
+                subscribes: f.optional("subscribes"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Tenant", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Tenant"))
     }
 }
 impl Tenant {
@@ -10175,7 +10421,9 @@ impl serde::Serialize for TenantMfa {
             w.optional("recoveryCodes", &v.recovery_codes);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TenantMfa {
@@ -10185,13 +10433,16 @@ impl<'de> serde::Deserialize<'de> for TenantMfa {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TenantMfa, ruckus_one_runtime::object::FieldError> {
-            Ok(TenantMfa {
-                mfa_status: f.optional("mfaStatus")?,
-                recovery_codes: f.optional("recoveryCodes")?,
+            let value = TenantMfa {
+                mfa_status: f.optional("mfaStatus"),
+                recovery_codes: f.optional("recoveryCodes"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TenantMfa", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantMfa"))
     }
 }
 impl TenantMfa {
@@ -10245,7 +10496,9 @@ impl serde::Serialize for TenantMspEc {
             w.optional("serviceEffectiveDate", &v.service_effective_date);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TenantMspEc {
@@ -10255,14 +10508,17 @@ impl<'de> serde::Deserialize<'de> for TenantMspEc {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TenantMspEc, ruckus_one_runtime::object::FieldError> {
-            Ok(TenantMspEc {
-                parent_msp_id: f.optional("parentMspId")?,
-                service_expiration_date: f.optional("serviceExpirationDate")?,
-                service_effective_date: f.optional("serviceEffectiveDate")?,
+            let value = TenantMspEc {
+                parent_msp_id: f.optional("parentMspId"),
+                service_expiration_date: f.optional("serviceExpirationDate"),
+                service_effective_date: f.optional("serviceEffectiveDate"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TenantMspEc", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantMspEc"))
     }
 }
 impl TenantMspEc {
@@ -10335,7 +10591,9 @@ impl serde::Serialize for TenantNotificationEndpoint {
             w.optional("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TenantNotificationEndpoint {
@@ -10345,20 +10603,19 @@ impl<'de> serde::Deserialize<'de> for TenantNotificationEndpoint {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TenantNotificationEndpoint, ruckus_one_runtime::object::FieldError> {
-            Ok(TenantNotificationEndpoint {
-                id: f.optional("id")?,
-                type_: f.optional("type")?,
-                destination: f.optional("destination")?,
-                active: f.optional("active")?,
-                status: f.optional("status")?,
+            let value = TenantNotificationEndpoint {
+                id: f.optional("id"),
+                type_: f.optional("type"),
+                destination: f.optional("destination"),
+                active: f.optional("active"),
+                status: f.optional("status"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "TenantNotificationEndpoint",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantNotificationEndpoint"))
     }
 }
 impl TenantNotificationEndpoint {
@@ -10503,7 +10760,9 @@ impl serde::Serialize for TenantPageableObject {
             w.optional("unpaged", &v.unpaged);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TenantPageableObject {
@@ -10513,17 +10772,20 @@ impl<'de> serde::Deserialize<'de> for TenantPageableObject {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TenantPageableObject, ruckus_one_runtime::object::FieldError> {
-            Ok(TenantPageableObject {
-                paged: f.optional("paged")?,
-                page_number: f.optional("pageNumber")?,
-                page_size: f.optional("pageSize")?,
-                offset: f.optional("offset")?,
-                sort: f.optional("sort")?,
-                unpaged: f.optional("unpaged")?,
+            let value = TenantPageableObject {
+                paged: f.optional("paged"),
+                page_number: f.optional("pageNumber"),
+                page_size: f.optional("pageSize"),
+                offset: f.optional("offset"),
+                sort: f.optional("sort"),
+                unpaged: f.optional("unpaged"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TenantPageableObject", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantPageableObject"))
     }
 }
 impl TenantPageableObject {
@@ -10594,7 +10856,9 @@ impl serde::Serialize for TenantPrivacyFeatureRequest {
             w.optional("privacyFeatures", &v.privacy_features);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureRequest {
@@ -10607,16 +10871,15 @@ impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureRequest {
             TenantPrivacyFeatureRequest,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(TenantPrivacyFeatureRequest {
-                privacy_features: f.optional("privacyFeatures")?,
+            let value = TenantPrivacyFeatureRequest {
+                privacy_features: f.optional("privacyFeatures"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "TenantPrivacyFeatureRequest",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantPrivacyFeatureRequest"))
     }
 }
 impl TenantPrivacyFeatureRequest {
@@ -10660,7 +10923,9 @@ impl serde::Serialize for TenantPrivacyFeatureResponse {
             w.optional("privacyFeatures", &v.privacy_features);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureResponse {
@@ -10673,16 +10938,15 @@ impl<'de> serde::Deserialize<'de> for TenantPrivacyFeatureResponse {
             TenantPrivacyFeatureResponse,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(TenantPrivacyFeatureResponse {
-                privacy_features: f.optional("privacyFeatures")?,
+            let value = TenantPrivacyFeatureResponse {
+                privacy_features: f.optional("privacyFeatures"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "TenantPrivacyFeatureResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantPrivacyFeatureResponse"))
     }
 }
 impl TenantPrivacyFeatureResponse {
@@ -10733,7 +10997,9 @@ impl serde::Serialize for TenantSortObject {
             w.optional("unsorted", &v.unsorted);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TenantSortObject {
@@ -10743,14 +11009,17 @@ impl<'de> serde::Deserialize<'de> for TenantSortObject {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TenantSortObject, ruckus_one_runtime::object::FieldError> {
-            Ok(TenantSortObject {
-                sorted: f.optional("sorted")?,
-                empty: f.optional("empty")?,
-                unsorted: f.optional("unsorted")?,
+            let value = TenantSortObject {
+                sorted: f.optional("sorted"),
+                empty: f.optional("empty"),
+                unsorted: f.optional("unsorted"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TenantSortObject", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantSortObject"))
     }
 }
 impl TenantSortObject {
@@ -10969,7 +11238,9 @@ impl serde::Serialize for UpdateMspEcAdminRequest {
             w.optional("last_name", &v.last_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateMspEcAdminRequest {
@@ -10979,20 +11250,19 @@ impl<'de> serde::Deserialize<'de> for UpdateMspEcAdminRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpdateMspEcAdminRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(UpdateMspEcAdminRequest {
+            let value = UpdateMspEcAdminRequest {
                 email: f.required("email")?,
-                user_name: f.optional("user_name")?,
-                full_name: f.optional("full_name")?,
-                first_name: f.optional("first_name")?,
-                last_name: f.optional("last_name")?,
+                user_name: f.optional("user_name"),
+                full_name: f.optional("full_name"),
+                first_name: f.optional("first_name"),
+                last_name: f.optional("last_name"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "UpdateMspEcAdminRequest",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateMspEcAdminRequest"))
     }
 }
 impl UpdateMspEcAdminRequest {
@@ -11114,7 +11384,9 @@ impl serde::Serialize for UpdateMspEcRequest {
             w.optional("privacyFeatures", &v.privacy_features);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateMspEcRequest {
@@ -11124,25 +11396,28 @@ impl<'de> serde::Deserialize<'de> for UpdateMspEcRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpdateMspEcRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(UpdateMspEcRequest {
+            let value = UpdateMspEcRequest {
                 name: f.required("name")?,
-                street_address: f.optional("street_address")?,
-                state: f.optional("state")?,
-                country: f.optional("country")?,
-                postal_code: f.optional("postal_code")?,
-                phone_number: f.optional("phone_number")?,
-                fax_number: f.optional("fax_number")?,
-                city: f.optional("city")?,
-                mapping_url: f.optional("mapping_url")?,
+                street_address: f.optional("street_address"),
+                state: f.optional("state"),
+                country: f.optional("country"),
+                postal_code: f.optional("postal_code"),
+                phone_number: f.optional("phone_number"),
+                fax_number: f.optional("fax_number"),
+                city: f.optional("city"),
+                mapping_url: f.optional("mapping_url"),
                 service_effective_date: f.required("service_effective_date")?,
                 service_expiration_date: f.required("service_expiration_date")?,
-                licenses: f.optional("licenses")?,
-                tier: f.optional("tier")?,
-                privacy_features: f.optional("privacyFeatures")?,
+                licenses: f.optional("licenses"),
+                tier: f.optional("tier"),
+                privacy_features: f.optional("privacyFeatures"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UpdateMspEcRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateMspEcRequest"))
     }
 }
 impl UpdateMspEcRequest {
@@ -11345,7 +11620,9 @@ impl serde::Serialize for UpdateMspRequest {
             w.optional("preferredWisprProvider", &v.preferred_wispr_provider);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
@@ -11355,32 +11632,34 @@ impl<'de> serde::Deserialize<'de> for UpdateMspRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpdateMspRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(UpdateMspRequest {
+            let value = UpdateMspRequest {
                 msp_label: f.required("msp_label")?,
-                logo_uuid: f.optional("logo_uuid")?,
-                alarm_notification_logo_uuid: f
-                    .optional("alarm_notification_logo_uuid")?,
-                ping_notification_logo_uuid: f.optional("ping_notification_logo_uuid")?,
-                mlisa_logo_uuid: f.optional("mlisa_logo_uuid")?,
-                ping_login_logo_uuid: f.optional("ping_login_logo_uuid")?,
-                default_logo_uuid: f.optional("default_logo_uuid")?,
-                msp_fqdn: f.optional("msp_fqdn")?,
-                contact_support_url: f.optional("contact_support_url")?,
-                contact_support_behavior: f.optional("contact_support_behavior")?,
-                open_case_url: f.optional("open_case_url")?,
-                open_case_behavior: f.optional("open_case_behavior")?,
-                my_open_case_url: f.optional("my_open_case_url")?,
-                my_open_case_behavior: f.optional("my_open_case_behavior")?,
-                change_password_url: f.optional("change_password_url")?,
-                msp_phone: f.optional("msp_phone")?,
-                msp_email: f.optional("msp_email")?,
-                msp_website: f.optional("msp_website")?,
-                msp_logo_file_data_list: f.optional("mspLogoFileDataList")?,
-                preferred_wispr_provider: f.optional("preferredWisprProvider")?,
+                logo_uuid: f.optional("logo_uuid"),
+                alarm_notification_logo_uuid: f.optional("alarm_notification_logo_uuid"),
+                ping_notification_logo_uuid: f.optional("ping_notification_logo_uuid"),
+                mlisa_logo_uuid: f.optional("mlisa_logo_uuid"),
+                ping_login_logo_uuid: f.optional("ping_login_logo_uuid"),
+                default_logo_uuid: f.optional("default_logo_uuid"),
+                msp_fqdn: f.optional("msp_fqdn"),
+                contact_support_url: f.optional("contact_support_url"),
+                contact_support_behavior: f.optional("contact_support_behavior"),
+                open_case_url: f.optional("open_case_url"),
+                open_case_behavior: f.optional("open_case_behavior"),
+                my_open_case_url: f.optional("my_open_case_url"),
+                my_open_case_behavior: f.optional("my_open_case_behavior"),
+                change_password_url: f.optional("change_password_url"),
+                msp_phone: f.optional("msp_phone"),
+                msp_email: f.optional("msp_email"),
+                msp_website: f.optional("msp_website"),
+                msp_logo_file_data_list: f.optional("mspLogoFileDataList"),
+                preferred_wispr_provider: f.optional("preferredWisprProvider"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UpdateMspRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateMspRequest"))
     }
 }
 impl UpdateMspRequest {
@@ -11637,7 +11916,9 @@ impl serde::Serialize for ViewmodelEntitlement {
             w.optional("futureOfComplianceDate", &v.future_of_compliance_date);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelEntitlement {
@@ -11647,32 +11928,35 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEntitlement {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ViewmodelEntitlement, ruckus_one_runtime::object::FieldError> {
-            Ok(ViewmodelEntitlement {
-                expiration_date_ts: f.optional("expirationDateTs")?,
-                consumed: f.optional("consumed")?,
-                quantity: f.optional("quantity")?,
-                entitlement_device_type: f.optional("entitlementDeviceType")?,
-                tenant_id: f.optional("tenantId")?,
-                type_: f.optional("type")?,
-                expiration_date: f.optional("expirationDate")?,
-                entitlement_device_sub_type: f.optional("entitlementDeviceSubType")?,
-                to_be_removed_quantity: f.optional("toBeRemovedQuantity")?,
-                account_type: f.optional("accountType")?,
-                wifi_device_count: f.optional("wifiDeviceCount")?,
-                switch_device_count: f.optional("switchDeviceCount")?,
-                edge_device_count: f.optional("edgeDeviceCount")?,
-                virtual_edge_device_count: f.optional("virtualEdgeDeviceCount")?,
-                rwg_device_count: f.optional("rwgDeviceCount")?,
-                adaptive_policy_count: f.optional("adaptivePolicyCount")?,
-                pi_network_count: f.optional("piNetworkCount")?,
-                out_of_compliance_devices: f.optional("outOfComplianceDevices")?,
+            let value = ViewmodelEntitlement {
+                expiration_date_ts: f.optional("expirationDateTs"),
+                consumed: f.optional("consumed"),
+                quantity: f.optional("quantity"),
+                entitlement_device_type: f.optional("entitlementDeviceType"),
+                tenant_id: f.optional("tenantId"),
+                type_: f.optional("type"),
+                expiration_date: f.optional("expirationDate"),
+                entitlement_device_sub_type: f.optional("entitlementDeviceSubType"),
+                to_be_removed_quantity: f.optional("toBeRemovedQuantity"),
+                account_type: f.optional("accountType"),
+                wifi_device_count: f.optional("wifiDeviceCount"),
+                switch_device_count: f.optional("switchDeviceCount"),
+                edge_device_count: f.optional("edgeDeviceCount"),
+                virtual_edge_device_count: f.optional("virtualEdgeDeviceCount"),
+                rwg_device_count: f.optional("rwgDeviceCount"),
+                adaptive_policy_count: f.optional("adaptivePolicyCount"),
+                pi_network_count: f.optional("piNetworkCount"),
+                out_of_compliance_devices: f.optional("outOfComplianceDevices"),
                 future_out_of_compliance_devices: f
-                    .optional("futureOutOfComplianceDevices")?,
-                future_of_compliance_date: f.optional("futureOfComplianceDate")?,
+                    .optional("futureOutOfComplianceDevices"),
+                future_of_compliance_date: f.optional("futureOfComplianceDate"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ViewmodelEntitlement", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ViewmodelEntitlement"))
     }
 }
 impl ViewmodelEntitlement {

@@ -36,7 +36,9 @@ impl serde::Serialize for AccessPoint {
             w.optional("tags", &v.tags);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessPoint {
@@ -46,14 +48,17 @@ impl<'de> serde::Deserialize<'de> for AccessPoint {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AccessPoint, ruckus_one_runtime::object::FieldError> {
-            Ok(AccessPoint {
-                bss_coloring: f.optional("bssColoring")?,
-                client_admission_control: f.optional("clientAdmissionControl")?,
-                tags: f.optional("tags")?,
+            let value = AccessPoint {
+                bss_coloring: f.optional("bssColoring"),
+                client_admission_control: f.optional("clientAdmissionControl"),
+                tags: f.optional("tags"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AccessPoint", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccessPoint"))
     }
 }
 impl AccessPoint {
@@ -111,7 +116,9 @@ impl serde::Serialize for ApBssColoring {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApBssColoring {
@@ -121,13 +128,16 @@ impl<'de> serde::Deserialize<'de> for ApBssColoring {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApBssColoring, ruckus_one_runtime::object::FieldError> {
-            Ok(ApBssColoring {
-                bss_coloring_enabled: f.optional("bssColoringEnabled")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = ApBssColoring {
+                bss_coloring_enabled: f.optional("bssColoringEnabled"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApBssColoring", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApBssColoring"))
     }
 }
 impl ApBssColoring {
@@ -214,7 +224,9 @@ impl serde::Serialize for ApClientAdmissionControl {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
@@ -224,24 +236,23 @@ impl<'de> serde::Deserialize<'de> for ApClientAdmissionControl {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApClientAdmissionControl, ruckus_one_runtime::object::FieldError> {
-            Ok(ApClientAdmissionControl {
-                enable24_g: f.optional("enable24G")?,
-                enable50_g: f.optional("enable50G")?,
-                max_radio_load24_g: f.optional("maxRadioLoad24G")?,
-                max_radio_load50_g: f.optional("maxRadioLoad50G")?,
-                min_client_count24_g: f.optional("minClientCount24G")?,
-                min_client_count50_g: f.optional("minClientCount50G")?,
-                min_client_throughput24_g: f.optional("minClientThroughput24G")?,
-                min_client_throughput50_g: f.optional("minClientThroughput50G")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = ApClientAdmissionControl {
+                enable24_g: f.optional("enable24G"),
+                enable50_g: f.optional("enable50G"),
+                max_radio_load24_g: f.optional("maxRadioLoad24G"),
+                max_radio_load50_g: f.optional("maxRadioLoad50G"),
+                min_client_count24_g: f.optional("minClientCount24G"),
+                min_client_count50_g: f.optional("minClientCount50G"),
+                min_client_throughput24_g: f.optional("minClientThroughput24G"),
+                min_client_throughput50_g: f.optional("minClientThroughput50G"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApClientAdmissionControl",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApClientAdmissionControl"))
     }
 }
 impl ApClientAdmissionControl {
@@ -337,7 +348,9 @@ impl serde::Serialize for ApCompatibilityPage {
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
@@ -347,14 +360,17 @@ impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApCompatibilityPage, ruckus_one_runtime::object::FieldError> {
-            Ok(ApCompatibilityPage {
-                compatibilities: f.optional("compatibilities")?,
-                page: f.optional("page")?,
-                total_count: f.optional("totalCount")?,
+            let value = ApCompatibilityPage {
+                compatibilities: f.optional("compatibilities"),
+                page: f.optional("page"),
+                total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApCompatibilityPage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApCompatibilityPage"))
     }
 }
 impl ApCompatibilityPage {
@@ -422,7 +438,9 @@ impl serde::Serialize for ApNeighborPage {
             w.optional("totalPages", &v.total_pages);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApNeighborPage {
@@ -432,15 +450,18 @@ impl<'de> serde::Deserialize<'de> for ApNeighborPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApNeighborPage, ruckus_one_runtime::object::FieldError> {
-            Ok(ApNeighborPage {
-                neighbors: f.optional("neighbors")?,
-                page: f.optional("page")?,
-                total_count: f.optional("totalCount")?,
-                total_pages: f.optional("totalPages")?,
+            let value = ApNeighborPage {
+                neighbors: f.optional("neighbors"),
+                page: f.optional("page"),
+                total_count: f.optional("totalCount"),
+                total_pages: f.optional("totalPages"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApNeighborPage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApNeighborPage"))
     }
 }
 impl ApNeighborPage {
@@ -499,7 +520,9 @@ impl serde::Serialize for ApAntennaTypeSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApAntennaTypeSettings {
@@ -509,12 +532,15 @@ impl<'de> serde::Deserialize<'de> for ApAntennaTypeSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApAntennaTypeSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApAntennaTypeSettings {
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = ApAntennaTypeSettings {
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApAntennaTypeSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApAntennaTypeSettings"))
     }
 }
 impl ApAntennaTypeSettings {
@@ -560,7 +586,9 @@ impl serde::Serialize for ApBssColoringSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApBssColoringSettings {
@@ -570,13 +598,16 @@ impl<'de> serde::Deserialize<'de> for ApBssColoringSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApBssColoringSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApBssColoringSettings {
-                bss_coloring_enabled: f.optional("bssColoringEnabled")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = ApBssColoringSettings {
+                bss_coloring_enabled: f.optional("bssColoringEnabled"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApBssColoringSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApBssColoringSettings"))
     }
 }
 impl ApBssColoringSettings {
@@ -846,7 +877,9 @@ impl serde::Serialize for ApCapabilities {
             w.optional("wanConnection", &v.wan_connection);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApCapabilities {
@@ -856,60 +889,61 @@ impl<'de> serde::Deserialize<'de> for ApCapabilities {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApCapabilities, ruckus_one_runtime::object::FieldError> {
-            Ok(ApCapabilities {
-                allow_cband_country: f.optional("allowCbandCountry")?,
-                allow_dfs_country: f.optional("allowDfsCountry")?,
-                band_combination_capabilities: f
-                    .optional("bandCombinationCapabilities")?,
-                can_support_cellular: f.optional("canSupportCellular")?,
-                can_support_lacp: f.optional("canSupportLacp")?,
-                can_support_poe_mode: f.optional("canSupportPoeMode")?,
-                can_support_poe_out: f.optional("canSupportPoeOut")?,
-                capability_score: f.optional("capabilityScore")?,
-                default_band_combination: f.optional("defaultBandCombination")?,
-                external_antenna: f.optional("externalAntenna")?,
-                has160_m_hz_channel_bandwidth: f.optional("has160MHzChannelBandwidth")?,
-                is_outdoor: f.optional("isOutdoor")?,
-                lan_port_picture_download_url: f.optional("lanPortPictureDownloadUrl")?,
-                lan_ports: f.optional("lanPorts")?,
-                led_on: f.optional("ledOn")?,
-                lldp_ad_interval: f.optional("lldpAdInterval")?,
-                lldp_enable: f.optional("lldpEnable")?,
-                lldp_hold_time: f.optional("lldpHoldTime")?,
-                lldp_mgmt_enable: f.optional("lldpMgmtEnable")?,
-                max_channelization24_g: f.optional("maxChannelization24G")?,
-                max_channelization5_g: f.optional("maxChannelization5G")?,
-                max_channelization6_g: f.optional("maxChannelization6G")?,
-                model: f.optional("model")?,
-                picture_download_url: f.optional("pictureDownloadUrl")?,
-                poe_mode_capabilities: f.optional("poeModeCapabilities")?,
-                primary_wan_recovery_timer: f.optional("primaryWanRecoveryTimer")?,
-                require_one_enabled_trunk_port: f
-                    .optional("requireOneEnabledTrunkPort")?,
-                sim_card_primary_apn: f.optional("simCardPrimaryApn")?,
+            let value = ApCapabilities {
+                allow_cband_country: f.optional("allowCbandCountry"),
+                allow_dfs_country: f.optional("allowDfsCountry"),
+                band_combination_capabilities: f.optional("bandCombinationCapabilities"),
+                can_support_cellular: f.optional("canSupportCellular"),
+                can_support_lacp: f.optional("canSupportLacp"),
+                can_support_poe_mode: f.optional("canSupportPoeMode"),
+                can_support_poe_out: f.optional("canSupportPoeOut"),
+                capability_score: f.optional("capabilityScore"),
+                default_band_combination: f.optional("defaultBandCombination"),
+                external_antenna: f.optional("externalAntenna"),
+                has160_m_hz_channel_bandwidth: f.optional("has160MHzChannelBandwidth"),
+                is_outdoor: f.optional("isOutdoor"),
+                lan_port_picture_download_url: f.optional("lanPortPictureDownloadUrl"),
+                lan_ports: f.optional("lanPorts"),
+                led_on: f.optional("ledOn"),
+                lldp_ad_interval: f.optional("lldpAdInterval"),
+                lldp_enable: f.optional("lldpEnable"),
+                lldp_hold_time: f.optional("lldpHoldTime"),
+                lldp_mgmt_enable: f.optional("lldpMgmtEnable"),
+                max_channelization24_g: f.optional("maxChannelization24G"),
+                max_channelization5_g: f.optional("maxChannelization5G"),
+                max_channelization6_g: f.optional("maxChannelization6G"),
+                model: f.optional("model"),
+                picture_download_url: f.optional("pictureDownloadUrl"),
+                poe_mode_capabilities: f.optional("poeModeCapabilities"),
+                primary_wan_recovery_timer: f.optional("primaryWanRecoveryTimer"),
+                require_one_enabled_trunk_port: f.optional("requireOneEnabledTrunkPort"),
+                sim_card_primary_apn: f.optional("simCardPrimaryApn"),
                 sim_card_primary_cellular_network_selection: f
-                    .optional("simCardPrimaryCellularNetworkSelection")?,
-                sim_card_primary_enabled: f.optional("simCardPrimaryEnabled")?,
-                sim_card_primary_roaming: f.optional("simCardPrimaryRoaming")?,
-                sim_card_secondary_apn: f.optional("simCardSecondaryApn")?,
+                    .optional("simCardPrimaryCellularNetworkSelection"),
+                sim_card_primary_enabled: f.optional("simCardPrimaryEnabled"),
+                sim_card_primary_roaming: f.optional("simCardPrimaryRoaming"),
+                sim_card_secondary_apn: f.optional("simCardSecondaryApn"),
                 sim_card_secondary_cellular_network_selection: f
-                    .optional("simCardSecondaryCellularNetworkSelection")?,
-                sim_card_secondary_enabled: f.optional("simCardSecondaryEnabled")?,
-                sim_card_secondary_roaming: f.optional("simCardSecondaryRoaming")?,
-                support11_ax: f.optional("support11AX")?,
+                    .optional("simCardSecondaryCellularNetworkSelection"),
+                sim_card_secondary_enabled: f.optional("simCardSecondaryEnabled"),
+                sim_card_secondary_roaming: f.optional("simCardSecondaryRoaming"),
+                support11_ax: f.optional("support11AX"),
                 support_ap_sticky_client_steering: f
-                    .optional("supportApStickyClientSteering")?,
-                support_band_combination: f.optional("supportBandCombination")?,
-                support_channel144: f.optional("supportChannel144")?,
-                support_dual5g_mode: f.optional("supportDual5gMode")?,
-                support_mesh: f.optional("supportMesh")?,
-                support_tri_radio: f.optional("supportTriRadio")?,
-                version: f.optional("version")?,
-                wan_connection: f.optional("wanConnection")?,
+                    .optional("supportApStickyClientSteering"),
+                support_band_combination: f.optional("supportBandCombination"),
+                support_channel144: f.optional("supportChannel144"),
+                support_dual5g_mode: f.optional("supportDual5gMode"),
+                support_mesh: f.optional("supportMesh"),
+                support_tri_radio: f.optional("supportTriRadio"),
+                version: f.optional("version"),
+                wan_connection: f.optional("wanConnection"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApCapabilities", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApCapabilities"))
     }
 }
 impl ApCapabilities {
@@ -1342,7 +1376,9 @@ impl serde::Serialize for ApClient {
             w.field("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApClient {
@@ -1352,12 +1388,15 @@ impl<'de> serde::Deserialize<'de> for ApClient {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApClient, ruckus_one_runtime::object::FieldError> {
-            Ok(ApClient {
-                status: f.optional("status")?,
+            let value = ApClient {
+                status: f.optional("status"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApClient", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApClient"))
     }
 }
 impl ApClient {
@@ -1495,7 +1534,9 @@ impl serde::Serialize for ApClientQueryData {
             w.optional("trafficStatus", &v.traffic_status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApClientQueryData {
@@ -1505,32 +1546,35 @@ impl<'de> serde::Deserialize<'de> for ApClientQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApClientQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(ApClientQueryData {
-                model_name: f.optional("modelName")?,
-                device_type: f.optional("deviceType")?,
-                mac_address: f.optional("macAddress")?,
-                os_type: f.optional("osType")?,
-                ip_address: f.optional("ipAddress")?,
-                username: f.optional("username")?,
-                hostname: f.optional("hostname")?,
-                authentication_status: f.optional("authenticationStatus")?,
-                wifi_calling_enabled: f.optional("wifiCallingEnabled")?,
-                mld_mac_address: f.optional("mldMacAddress")?,
-                band: f.optional("band")?,
-                cpe_mac_address: f.optional("cpeMacAddress")?,
-                connected_time: f.optional("connectedTime")?,
-                last_updated_time: f.optional("lastUpdatedTime")?,
-                venue_information: f.optional("venueInformation")?,
-                ap_information: f.optional("apInformation")?,
-                network_information: f.optional("networkInformation")?,
-                signal_status: f.optional("signalStatus")?,
-                radio_status: f.optional("radioStatus")?,
-                wifi_calling_status: f.optional("wifiCallingStatus")?,
-                traffic_status: f.optional("trafficStatus")?,
+            let value = ApClientQueryData {
+                model_name: f.optional("modelName"),
+                device_type: f.optional("deviceType"),
+                mac_address: f.optional("macAddress"),
+                os_type: f.optional("osType"),
+                ip_address: f.optional("ipAddress"),
+                username: f.optional("username"),
+                hostname: f.optional("hostname"),
+                authentication_status: f.optional("authenticationStatus"),
+                wifi_calling_enabled: f.optional("wifiCallingEnabled"),
+                mld_mac_address: f.optional("mldMacAddress"),
+                band: f.optional("band"),
+                cpe_mac_address: f.optional("cpeMacAddress"),
+                connected_time: f.optional("connectedTime"),
+                last_updated_time: f.optional("lastUpdatedTime"),
+                venue_information: f.optional("venueInformation"),
+                ap_information: f.optional("apInformation"),
+                network_information: f.optional("networkInformation"),
+                signal_status: f.optional("signalStatus"),
+                radio_status: f.optional("radioStatus"),
+                wifi_calling_status: f.optional("wifiCallingStatus"),
+                traffic_status: f.optional("trafficStatus"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApClientQueryData", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApClientQueryData"))
     }
 }
 impl ApClientQueryData {
@@ -1750,7 +1794,9 @@ impl serde::Serialize for ApDhcpSettings {
             w.field("serialNumber", &v.serial_number);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApDhcpSettings {
@@ -1760,13 +1806,16 @@ impl<'de> serde::Deserialize<'de> for ApDhcpSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApDhcpSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApDhcpSettings {
-                dhcp_ap_role: f.optional("dhcpApRole")?,
+            let value = ApDhcpSettings {
+                dhcp_ap_role: f.optional("dhcpApRole"),
                 serial_number: f.required("serialNumber")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApDhcpSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApDhcpSettings"))
     }
 }
 impl ApDhcpSettings {
@@ -1872,7 +1921,9 @@ impl serde::Serialize for ApDiagnosisCommand {
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApDiagnosisCommand {
@@ -1882,13 +1933,16 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommand {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApDiagnosisCommand, ruckus_one_runtime::object::FieldError> {
-            Ok(ApDiagnosisCommand {
-                target_host: f.optional("targetHost")?,
-                type_: f.optional("type")?,
+            let value = ApDiagnosisCommand {
+                target_host: f.optional("targetHost"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApDiagnosisCommand", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApDiagnosisCommand"))
     }
 }
 impl ApDiagnosisCommand {
@@ -1935,7 +1989,9 @@ impl serde::Serialize for ApDiagnosisCommandResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponse {
@@ -1945,16 +2001,15 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApDiagnosisCommandResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(ApDiagnosisCommandResponse {
-                response: f.optional("response")?,
+            let value = ApDiagnosisCommandResponse {
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApDiagnosisCommandResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApDiagnosisCommandResponse"))
     }
 }
 impl ApDiagnosisCommandResponse {
@@ -2000,7 +2055,9 @@ impl serde::Serialize for ApDiagnosisCommandResponseOperationResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponseOperationResponse {
@@ -2013,17 +2070,17 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandResponseOperationRespons
             ApDiagnosisCommandResponseOperationResponse,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ApDiagnosisCommandResponseOperationResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = ApDiagnosisCommandResponseOperationResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApDiagnosisCommandResponseOperationResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("ApDiagnosisCommandResponseOperationResponse"))
     }
 }
 impl ApDiagnosisCommandResponseOperationResponse {
@@ -2147,7 +2204,9 @@ impl serde::Serialize for ApDirectedMulticastSettings {
             w.optional("wirelessEnabled", &v.wireless_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApDirectedMulticastSettings {
@@ -2160,19 +2219,18 @@ impl<'de> serde::Deserialize<'de> for ApDirectedMulticastSettings {
             ApDirectedMulticastSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ApDirectedMulticastSettings {
-                network_enabled: f.optional("networkEnabled")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
-                wired_enabled: f.optional("wiredEnabled")?,
-                wireless_enabled: f.optional("wirelessEnabled")?,
+            let value = ApDirectedMulticastSettings {
+                network_enabled: f.optional("networkEnabled"),
+                use_venue_settings: f.optional("useVenueSettings"),
+                wired_enabled: f.optional("wiredEnabled"),
+                wireless_enabled: f.optional("wirelessEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApDirectedMulticastSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApDirectedMulticastSettings"))
     }
 }
 impl ApDirectedMulticastSettings {
@@ -2236,7 +2294,9 @@ impl serde::Serialize for ApExternalAntennaSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApExternalAntennaSettings {
@@ -2246,17 +2306,16 @@ impl<'de> serde::Deserialize<'de> for ApExternalAntennaSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApExternalAntennaSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApExternalAntennaSettings {
-                external_antenna: f.optional("externalAntenna")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = ApExternalAntennaSettings {
+                external_antenna: f.optional("externalAntenna"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApExternalAntennaSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApExternalAntennaSettings"))
     }
 }
 impl ApExternalAntennaSettings {
@@ -2308,7 +2367,9 @@ impl serde::Serialize for ApFloorPosition {
             w.optional("yPercent", &v.y_percent);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApFloorPosition {
@@ -2318,13 +2379,16 @@ impl<'de> serde::Deserialize<'de> for ApFloorPosition {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApFloorPosition, ruckus_one_runtime::object::FieldError> {
-            Ok(ApFloorPosition {
-                x_percent: f.optional("xPercent")?,
-                y_percent: f.optional("yPercent")?,
+            let value = ApFloorPosition {
+                x_percent: f.optional("xPercent"),
+                y_percent: f.optional("yPercent"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApFloorPosition", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApFloorPosition"))
     }
 }
 impl ApFloorPosition {
@@ -2389,7 +2453,9 @@ impl serde::Serialize for ApGroup {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApGroup {
@@ -2399,16 +2465,19 @@ impl<'de> serde::Deserialize<'de> for ApGroup {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApGroup, ruckus_one_runtime::object::FieldError> {
-            Ok(ApGroup {
-                ap_serial_numbers: f.optional("apSerialNumbers")?,
-                description: f.optional("description")?,
-                id: f.optional("id")?,
+            let value = ApGroup {
+                ap_serial_numbers: f.optional("apSerialNumbers"),
+                description: f.optional("description"),
+                id: f.optional("id"),
                 name: f.required("name")?,
-                venue_id: f.optional("venueId")?,
+                venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApGroup", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApGroup"))
     }
 }
 impl ApGroup {
@@ -2483,7 +2552,9 @@ impl serde::Serialize for ApInformation {
             w.optional("bssid", &v.bssid);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApInformation {
@@ -2493,15 +2564,18 @@ impl<'de> serde::Deserialize<'de> for ApInformation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApInformation, ruckus_one_runtime::object::FieldError> {
-            Ok(ApInformation {
-                serial_number: f.optional("serialNumber")?,
-                name: f.optional("name")?,
-                mac_address: f.optional("macAddress")?,
-                bssid: f.optional("bssid")?,
+            let value = ApInformation {
+                serial_number: f.optional("serialNumber"),
+                name: f.optional("name"),
+                mac_address: f.optional("macAddress"),
+                bssid: f.optional("bssid"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApInformation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApInformation"))
     }
 }
 impl ApInformation {
@@ -2557,7 +2631,9 @@ impl serde::Serialize for ApIotSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApIotSettings {
@@ -2567,12 +2643,15 @@ impl<'de> serde::Deserialize<'de> for ApIotSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApIotSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApIotSettings {
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = ApIotSettings {
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApIotSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApIotSettings"))
     }
 }
 impl ApIotSettings {
@@ -2623,7 +2702,9 @@ impl serde::Serialize for ApLanPortSpecificSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettings {
@@ -2633,18 +2714,17 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApLanPortSpecificSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApLanPortSpecificSettings {
-                poe_mode: f.optional("poeMode")?,
-                poe_out: f.optional("poeOut")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = ApLanPortSpecificSettings {
+                poe_mode: f.optional("poeMode"),
+                poe_out: f.optional("poeOut"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApLanPortSpecificSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApLanPortSpecificSettings"))
     }
 }
 impl ApLanPortSpecificSettings {
@@ -2777,7 +2857,9 @@ impl serde::Serialize for ApLedSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApLedSettings {
@@ -2787,13 +2869,16 @@ impl<'de> serde::Deserialize<'de> for ApLedSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApLedSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApLedSettings {
-                led_enabled: f.optional("ledEnabled")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = ApLedSettings {
+                led_enabled: f.optional("ledEnabled"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApLedSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApLedSettings"))
     }
 }
 impl ApLedSettings {
@@ -2837,7 +2922,9 @@ impl serde::Serialize for ApLogs {
             w.optional("fileUrl", &v.file_url);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApLogs {
@@ -2847,12 +2934,15 @@ impl<'de> serde::Deserialize<'de> for ApLogs {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApLogs, ruckus_one_runtime::object::FieldError> {
-            Ok(ApLogs {
-                file_url: f.optional("fileUrl")?,
+            let value = ApLogs {
+                file_url: f.optional("fileUrl"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApLogs", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApLogs"))
     }
 }
 impl ApLogs {
@@ -2898,7 +2988,9 @@ impl serde::Serialize for ApManagementTrafficVlanSettings {
             w.optional("vlanId", &v.vlan_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApManagementTrafficVlanSettings {
@@ -2911,17 +3003,16 @@ impl<'de> serde::Deserialize<'de> for ApManagementTrafficVlanSettings {
             ApManagementTrafficVlanSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ApManagementTrafficVlanSettings {
-                use_venue_settings: f.optional("useVenueSettings")?,
-                vlan_id: f.optional("vlanId")?,
+            let value = ApManagementTrafficVlanSettings {
+                use_venue_settings: f.optional("useVenueSettings"),
+                vlan_id: f.optional("vlanId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApManagementTrafficVlanSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApManagementTrafficVlanSettings"))
     }
 }
 impl ApManagementTrafficVlanSettings {
@@ -2975,7 +3066,9 @@ impl serde::Serialize for ApMeshSettings {
             w.optional("uplinkMode", &v.uplink_mode);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApMeshSettings {
@@ -2985,14 +3078,17 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApMeshSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApMeshSettings {
-                mesh_mode: f.optional("meshMode")?,
-                uplink_mac_addresses: f.optional("uplinkMacAddresses")?,
-                uplink_mode: f.optional("uplinkMode")?,
+            let value = ApMeshSettings {
+                mesh_mode: f.optional("meshMode"),
+                uplink_mac_addresses: f.optional("uplinkMacAddresses"),
+                uplink_mode: f.optional("uplinkMode"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApMeshSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApMeshSettings"))
     }
 }
 impl ApMeshSettings {
@@ -3168,7 +3264,9 @@ impl serde::Serialize for ApNeighbors {
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApNeighbors {
@@ -3178,13 +3276,16 @@ impl<'de> serde::Deserialize<'de> for ApNeighbors {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApNeighbors, ruckus_one_runtime::object::FieldError> {
-            Ok(ApNeighbors {
-                status: f.optional("status")?,
-                type_: f.optional("type")?,
+            let value = ApNeighbors {
+                status: f.optional("status"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApNeighbors", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApNeighbors"))
     }
 }
 impl ApNeighbors {
@@ -3359,7 +3460,9 @@ impl serde::Serialize for ApNetworkSettings {
             w.optional("secondaryDnsServer", &v.secondary_dns_server);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApNetworkSettings {
@@ -3369,17 +3472,20 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApNetworkSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApNetworkSettings {
-                gateway: f.optional("gateway")?,
-                ip: f.optional("ip")?,
-                ip_type: f.optional("ipType")?,
-                netmask: f.optional("netmask")?,
-                primary_dns_server: f.optional("primaryDnsServer")?,
-                secondary_dns_server: f.optional("secondaryDnsServer")?,
+            let value = ApNetworkSettings {
+                gateway: f.optional("gateway"),
+                ip: f.optional("ip"),
+                ip_type: f.optional("ipType"),
+                netmask: f.optional("netmask"),
+                primary_dns_server: f.optional("primaryDnsServer"),
+                secondary_dns_server: f.optional("secondaryDnsServer"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApNetworkSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApNetworkSettings"))
     }
 }
 impl ApNetworkSettings {
@@ -3522,7 +3628,9 @@ impl serde::Serialize for ApPacketAction {
             w.optional("sessionId", &v.session_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApPacketAction {
@@ -3532,16 +3640,19 @@ impl<'de> serde::Deserialize<'de> for ApPacketAction {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApPacketAction, ruckus_one_runtime::object::FieldError> {
-            Ok(ApPacketAction {
-                action: f.optional("action")?,
-                capture_interface: f.optional("captureInterface")?,
-                frame_type_filter: f.optional("frameTypeFilter")?,
-                mac_address_filter: f.optional("macAddressFilter")?,
-                session_id: f.optional("sessionId")?,
+            let value = ApPacketAction {
+                action: f.optional("action"),
+                capture_interface: f.optional("captureInterface"),
+                frame_type_filter: f.optional("frameTypeFilter"),
+                mac_address_filter: f.optional("macAddressFilter"),
+                session_id: f.optional("sessionId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApPacketAction", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApPacketAction"))
     }
 }
 impl ApPacketAction {
@@ -3842,7 +3953,9 @@ impl serde::Serialize for ApPackets {
             w.optional("state", &v.state);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApPackets {
@@ -3852,16 +3965,19 @@ impl<'de> serde::Deserialize<'de> for ApPackets {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApPackets, ruckus_one_runtime::object::FieldError> {
-            Ok(ApPackets {
-                error_msg: f.optional("errorMsg")?,
-                file_name: f.optional("fileName")?,
-                file_url: f.optional("fileUrl")?,
-                session_id: f.optional("sessionId")?,
-                state: f.optional("state")?,
+            let value = ApPackets {
+                error_msg: f.optional("errorMsg"),
+                file_name: f.optional("fileName"),
+                file_url: f.optional("fileUrl"),
+                session_id: f.optional("sessionId"),
+                state: f.optional("state"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApPackets", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApPackets"))
     }
 }
 impl ApPackets {
@@ -4020,7 +4136,9 @@ impl serde::Serialize for ApPictures {
             w.optional("url", &v.url);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApPictures {
@@ -4030,14 +4148,17 @@ impl<'de> serde::Deserialize<'de> for ApPictures {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApPictures, ruckus_one_runtime::object::FieldError> {
-            Ok(ApPictures {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                url: f.optional("url")?,
+            let value = ApPictures {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                url: f.optional("url"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApPictures", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApPictures"))
     }
 }
 impl ApPictures {
@@ -4132,7 +4253,9 @@ impl serde::Serialize for ApRadio24GHzSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettings {
@@ -4142,21 +4265,24 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApRadio24GHzSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApRadio24GHzSettings {
-                allowed_channels: f.optional("allowedChannels")?,
-                change_interval: f.optional("changeInterval")?,
-                channel_bandwidth: f.optional("channelBandwidth")?,
-                manual_channel: f.optional("manualChannel")?,
-                method: f.optional("method")?,
-                operative_channel: f.optional("operativeChannel")?,
-                operative_tx_power: f.optional("operativeTxPower")?,
-                snr_d_b: f.optional("snr_dB")?,
-                tx_power: f.optional("txPower")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = ApRadio24GHzSettings {
+                allowed_channels: f.optional("allowedChannels"),
+                change_interval: f.optional("changeInterval"),
+                channel_bandwidth: f.optional("channelBandwidth"),
+                manual_channel: f.optional("manualChannel"),
+                method: f.optional("method"),
+                operative_channel: f.optional("operativeChannel"),
+                operative_tx_power: f.optional("operativeTxPower"),
+                snr_d_b: f.optional("snr_dB"),
+                tx_power: f.optional("txPower"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApRadio24GHzSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApRadio24GHzSettings"))
     }
 }
 impl ApRadio24GHzSettings {
@@ -4618,7 +4744,9 @@ impl serde::Serialize for ApRadio5GHzSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettings {
@@ -4628,21 +4756,24 @@ impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApRadio5GHzSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApRadio5GHzSettings {
-                allowed_channels: f.optional("allowedChannels")?,
-                change_interval: f.optional("changeInterval")?,
-                channel_bandwidth: f.optional("channelBandwidth")?,
-                manual_channel: f.optional("manualChannel")?,
-                method: f.optional("method")?,
-                operative_channel: f.optional("operativeChannel")?,
-                operative_tx_power: f.optional("operativeTxPower")?,
-                snr_d_b: f.optional("snr_dB")?,
-                tx_power: f.optional("txPower")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = ApRadio5GHzSettings {
+                allowed_channels: f.optional("allowedChannels"),
+                change_interval: f.optional("changeInterval"),
+                channel_bandwidth: f.optional("channelBandwidth"),
+                manual_channel: f.optional("manualChannel"),
+                method: f.optional("method"),
+                operative_channel: f.optional("operativeChannel"),
+                operative_tx_power: f.optional("operativeTxPower"),
+                snr_d_b: f.optional("snr_dB"),
+                tx_power: f.optional("txPower"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApRadio5GHzSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApRadio5GHzSettings"))
     }
 }
 impl ApRadio5GHzSettings {
@@ -5227,7 +5358,9 @@ impl serde::Serialize for ApRadio6GHzSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
@@ -5237,34 +5370,37 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApRadio6GHzSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApRadio6GHzSettings {
-                allowed_channels: f.optional("allowedChannels")?,
-                bss_min_rate6_g: f.optional("bssMinRate6G")?,
-                change_interval: f.optional("changeInterval")?,
-                channel_bandwidth: f.optional("channelBandwidth")?,
+            let value = ApRadio6GHzSettings {
+                allowed_channels: f.optional("allowedChannels"),
+                bss_min_rate6_g: f.optional("bssMinRate6G"),
+                change_interval: f.optional("changeInterval"),
+                channel_bandwidth: f.optional("channelBandwidth"),
                 channel_bandwidth320_mhz_group: f
-                    .optional("channelBandwidth320MhzGroup")?,
-                enable_afc: f.optional("enableAfc")?,
+                    .optional("channelBandwidth320MhzGroup"),
+                enable_afc: f.optional("enableAfc"),
                 enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting")?,
+                    .optional("enableMulticastDownlinkRateLimiting"),
                 enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting")?,
-                manual_channel: f.optional("manualChannel")?,
-                method: f.optional("method")?,
-                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G")?,
+                    .optional("enableMulticastUplinkRateLimiting"),
+                manual_channel: f.optional("manualChannel"),
+                method: f.optional("method"),
+                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G"),
                 multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting")?,
+                    .optional("multicastDownlinkRateLimiting"),
                 multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting")?,
-                operative_channel: f.optional("operativeChannel")?,
-                operative_tx_power: f.optional("operativeTxPower")?,
-                snr_d_b: f.optional("snr_dB")?,
-                tx_power: f.optional("txPower")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
+                    .optional("multicastUplinkRateLimiting"),
+                operative_channel: f.optional("operativeChannel"),
+                operative_tx_power: f.optional("operativeTxPower"),
+                snr_d_b: f.optional("snr_dB"),
+                tx_power: f.optional("txPower"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApRadio6GHzSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApRadio6GHzSettings"))
     }
 }
 impl ApRadio6GHzSettings {
@@ -6152,7 +6288,9 @@ impl serde::Serialize for ApRadioDual5GHzSettings {
             w.optional("useVenueEnabled", &v.use_venue_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApRadioDual5GHzSettings {
@@ -6162,21 +6300,20 @@ impl<'de> serde::Deserialize<'de> for ApRadioDual5GHzSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApRadioDual5GHzSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApRadioDual5GHzSettings {
-                enabled: f.optional("enabled")?,
-                lower5g_enabled: f.optional("lower5gEnabled")?,
-                radio_params_lower5_g: f.optional("radioParamsLower5G")?,
-                radio_params_upper5_g: f.optional("radioParamsUpper5G")?,
-                upper5g_enabled: f.optional("upper5gEnabled")?,
-                use_venue_enabled: f.optional("useVenueEnabled")?,
+            let value = ApRadioDual5GHzSettings {
+                enabled: f.optional("enabled"),
+                lower5g_enabled: f.optional("lower5gEnabled"),
+                radio_params_lower5_g: f.optional("radioParamsLower5G"),
+                radio_params_upper5_g: f.optional("radioParamsUpper5G"),
+                upper5g_enabled: f.optional("upper5gEnabled"),
+                use_venue_enabled: f.optional("useVenueEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApRadioDual5GHzSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApRadioDual5GHzSettings"))
     }
 }
 impl ApRadioDual5GHzSettings {
@@ -6280,7 +6417,9 @@ impl serde::Serialize for ApRadioSettings {
             w.optional("enable6G", &v.enable6_g);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApRadioSettings {
@@ -6290,18 +6429,21 @@ impl<'de> serde::Deserialize<'de> for ApRadioSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApRadioSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApRadioSettings {
-                ap_radio_params24_g: f.optional("apRadioParams24G")?,
-                ap_radio_params50_g: f.optional("apRadioParams50G")?,
-                ap_radio_params6_g: f.optional("apRadioParams6G")?,
-                ap_radio_params_dual5_g: f.optional("apRadioParamsDual5G")?,
-                enable24_g: f.optional("enable24G")?,
-                enable50_g: f.optional("enable50G")?,
-                enable6_g: f.optional("enable6G")?,
+            let value = ApRadioSettings {
+                ap_radio_params24_g: f.optional("apRadioParams24G"),
+                ap_radio_params50_g: f.optional("apRadioParams50G"),
+                ap_radio_params6_g: f.optional("apRadioParams6G"),
+                ap_radio_params_dual5_g: f.optional("apRadioParamsDual5G"),
+                enable24_g: f.optional("enable24G"),
+                enable50_g: f.optional("enable50G"),
+                enable6_g: f.optional("enable6G"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApRadioSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApRadioSettings"))
     }
 }
 impl ApRadioSettings {
@@ -6397,7 +6539,9 @@ impl serde::Serialize for ApSerialNumber {
             w.optional("softDeletedDate", &v.soft_deleted_date);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApSerialNumber {
@@ -6407,14 +6551,17 @@ impl<'de> serde::Deserialize<'de> for ApSerialNumber {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApSerialNumber, ruckus_one_runtime::object::FieldError> {
-            Ok(ApSerialNumber {
+            let value = ApSerialNumber {
                 serial_number: f.required("serialNumber")?,
-                soft_deleted: f.optional("softDeleted")?,
-                soft_deleted_date: f.optional("softDeletedDate")?,
+                soft_deleted: f.optional("softDeleted"),
+                soft_deleted_date: f.optional("softDeletedDate"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApSerialNumber", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApSerialNumber"))
     }
 }
 impl ApSerialNumber {
@@ -6477,7 +6624,9 @@ impl serde::Serialize for ApSmartMonitorSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApSmartMonitorSettings {
@@ -6487,19 +6636,18 @@ impl<'de> serde::Deserialize<'de> for ApSmartMonitorSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApSmartMonitorSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApSmartMonitorSettings {
-                enabled: f.optional("enabled")?,
-                interval: f.optional("interval")?,
-                threshold: f.optional("threshold")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = ApSmartMonitorSettings {
+                enabled: f.optional("enabled"),
+                interval: f.optional("interval"),
+                threshold: f.optional("threshold"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApSmartMonitorSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApSmartMonitorSettings"))
     }
 }
 impl ApSmartMonitorSettings {
@@ -6576,7 +6724,9 @@ impl serde::Serialize for ApStickyClientSteeringSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApStickyClientSteeringSettings {
@@ -6589,20 +6739,19 @@ impl<'de> serde::Deserialize<'de> for ApStickyClientSteeringSettings {
             ApStickyClientSteeringSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ApStickyClientSteeringSettings {
-                enabled: f.optional("enabled")?,
+            let value = ApStickyClientSteeringSettings {
+                enabled: f.optional("enabled"),
                 neighbor_ap_percentage_threshold: f
-                    .optional("neighborApPercentageThreshold")?,
-                snr_threshold: f.optional("snrThreshold")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
+                    .optional("neighborApPercentageThreshold"),
+                snr_threshold: f.optional("snrThreshold"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApStickyClientSteeringSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApStickyClientSteeringSettings"))
     }
 }
 impl ApStickyClientSteeringSettings {
@@ -6661,7 +6810,9 @@ impl serde::Serialize for ApSystemCommand {
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApSystemCommand {
@@ -6671,12 +6822,15 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommand {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApSystemCommand, ruckus_one_runtime::object::FieldError> {
-            Ok(ApSystemCommand {
-                type_: f.optional("type")?,
+            let value = ApSystemCommand {
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApSystemCommand", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApSystemCommand"))
     }
 }
 impl ApSystemCommand {
@@ -6769,7 +6923,9 @@ impl serde::Serialize for ApUsbPortSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApUsbPortSettings {
@@ -6779,12 +6935,15 @@ impl<'de> serde::Deserialize<'de> for ApUsbPortSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApUsbPortSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApUsbPortSettings {
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = ApUsbPortSettings {
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApUsbPortSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApUsbPortSettings"))
     }
 }
 impl ApUsbPortSettings {
@@ -6837,7 +6996,9 @@ impl serde::Serialize for ApsImportResults {
             w.optional("operationRequestId", &v.operation_request_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApsImportResults {
@@ -6847,15 +7008,18 @@ impl<'de> serde::Deserialize<'de> for ApsImportResults {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApsImportResults, ruckus_one_runtime::object::FieldError> {
-            Ok(ApsImportResults {
-                download_url: f.optional("downloadUrl")?,
-                errors: f.optional("errors")?,
-                file_error_count: f.optional("fileErrorCount")?,
-                operation_request_id: f.optional("operationRequestId")?,
+            let value = ApsImportResults {
+                download_url: f.optional("downloadUrl"),
+                errors: f.optional("errors"),
+                file_error_count: f.optional("fileErrorCount"),
+                operation_request_id: f.optional("operationRequestId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApsImportResults", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApsImportResults"))
     }
 }
 impl ApsImportResults {
@@ -6921,7 +7085,9 @@ impl serde::Serialize for Channels24G {
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Channels24G {
@@ -6931,14 +7097,17 @@ impl<'de> serde::Deserialize<'de> for Channels24G {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels24G, ruckus_one_runtime::object::FieldError> {
-            Ok(Channels24G {
-                n_20m_hz: f.optional("20MHz")?,
-                n_40m_hz: f.optional("40MHz")?,
-                auto: f.optional("auto")?,
+            let value = Channels24G {
+                n_20m_hz: f.optional("20MHz"),
+                n_40m_hz: f.optional("40MHz"),
+                auto: f.optional("auto"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Channels24G", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Channels24G"))
     }
 }
 impl Channels24G {
@@ -7300,7 +7469,9 @@ impl serde::Serialize for Channels5G {
             w.optional("outdoor", &v.outdoor);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Channels5G {
@@ -7310,15 +7481,18 @@ impl<'de> serde::Deserialize<'de> for Channels5G {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels5G, ruckus_one_runtime::object::FieldError> {
-            Ok(Channels5G {
-                dfs: f.optional("dfs")?,
-                indoor: f.optional("indoor")?,
-                indoor_for_outdoor_ap: f.optional("indoorForOutdoorAp")?,
-                outdoor: f.optional("outdoor")?,
+            let value = Channels5G {
+                dfs: f.optional("dfs"),
+                indoor: f.optional("indoor"),
+                indoor_for_outdoor_ap: f.optional("indoorForOutdoorAp"),
+                outdoor: f.optional("outdoor"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Channels5G", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Channels5G"))
     }
 }
 impl Channels5G {
@@ -7400,7 +7574,9 @@ impl serde::Serialize for Channels5GIndoorOutdoor {
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
@@ -7410,20 +7586,19 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels5GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
-            Ok(Channels5GIndoorOutdoor {
-                n_160m_hz: f.optional("160MHz")?,
-                n_20m_hz: f.optional("20MHz")?,
-                n_40m_hz: f.optional("40MHz")?,
-                n_80m_hz: f.optional("80MHz")?,
-                auto: f.optional("auto")?,
+            let value = Channels5GIndoorOutdoor {
+                n_160m_hz: f.optional("160MHz"),
+                n_20m_hz: f.optional("20MHz"),
+                n_40m_hz: f.optional("40MHz"),
+                n_80m_hz: f.optional("80MHz"),
+                auto: f.optional("auto"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "Channels5GIndoorOutdoor",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Channels5GIndoorOutdoor"))
     }
 }
 impl Channels5GIndoorOutdoor {
@@ -8335,7 +8510,9 @@ impl serde::Serialize for Channels6G {
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Channels6G {
@@ -8345,16 +8522,19 @@ impl<'de> serde::Deserialize<'de> for Channels6G {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels6G, ruckus_one_runtime::object::FieldError> {
-            Ok(Channels6G {
-                n_160m_hz: f.optional("160MHz")?,
-                n_20m_hz: f.optional("20MHz")?,
-                n_40m_hz: f.optional("40MHz")?,
-                n_80m_hz: f.optional("80MHz")?,
-                auto: f.optional("auto")?,
+            let value = Channels6G {
+                n_160m_hz: f.optional("160MHz"),
+                n_20m_hz: f.optional("20MHz"),
+                n_40m_hz: f.optional("40MHz"),
+                n_80m_hz: f.optional("80MHz"),
+                auto: f.optional("auto"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Channels6G", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Channels6G"))
     }
 }
 impl Channels6G {
@@ -9854,7 +10034,9 @@ impl serde::Serialize for Channels6GIndoorOutdoor {
             w.optional("auto", &v.auto);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
@@ -9864,20 +10046,19 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels6GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
-            Ok(Channels6GIndoorOutdoor {
-                n_160m_hz: f.optional("160MHz")?,
-                n_20m_hz: f.optional("20MHz")?,
-                n_40m_hz: f.optional("40MHz")?,
-                n_80m_hz: f.optional("80MHz")?,
-                auto: f.optional("auto")?,
+            let value = Channels6GIndoorOutdoor {
+                n_160m_hz: f.optional("160MHz"),
+                n_20m_hz: f.optional("20MHz"),
+                n_40m_hz: f.optional("40MHz"),
+                n_80m_hz: f.optional("80MHz"),
+                auto: f.optional("auto"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "Channels6GIndoorOutdoor",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Channels6GIndoorOutdoor"))
     }
 }
 impl Channels6GIndoorOutdoor {
@@ -11403,7 +11584,9 @@ impl serde::Serialize for Channels6Gv11 {
             w.optional("outdoor", &v.outdoor);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
@@ -11413,18 +11596,21 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Channels6Gv11, ruckus_one_runtime::object::FieldError> {
-            Ok(Channels6Gv11 {
-                n_160m_hz: f.optional("160MHz")?,
-                n_20m_hz: f.optional("20MHz")?,
-                n_40m_hz: f.optional("40MHz")?,
-                n_80m_hz: f.optional("80MHz")?,
-                auto: f.optional("auto")?,
-                indoor: f.optional("indoor")?,
-                outdoor: f.optional("outdoor")?,
+            let value = Channels6Gv11 {
+                n_160m_hz: f.optional("160MHz"),
+                n_20m_hz: f.optional("20MHz"),
+                n_40m_hz: f.optional("40MHz"),
+                n_80m_hz: f.optional("80MHz"),
+                auto: f.optional("auto"),
+                indoor: f.optional("indoor"),
+                outdoor: f.optional("outdoor"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Channels6Gv11", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Channels6Gv11"))
     }
 }
 impl Channels6Gv11 {
@@ -12978,7 +13164,9 @@ impl serde::Serialize for ImportError {
             w.optional("description", &v.description);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ImportError {
@@ -12988,13 +13176,16 @@ impl<'de> serde::Deserialize<'de> for ImportError {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ImportError, ruckus_one_runtime::object::FieldError> {
-            Ok(ImportError {
-                code: f.optional("code")?,
-                description: f.optional("description")?,
+            let value = ImportError {
+                code: f.optional("code"),
+                description: f.optional("description"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ImportError", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ImportError"))
     }
 }
 impl ImportError {
@@ -13068,7 +13259,9 @@ impl serde::Serialize for NetworkInformation {
             w.optional("vni", &v.vni);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkInformation {
@@ -13078,18 +13271,21 @@ impl<'de> serde::Deserialize<'de> for NetworkInformation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NetworkInformation, ruckus_one_runtime::object::FieldError> {
-            Ok(NetworkInformation {
-                id: f.optional("id")?,
-                type_: f.optional("type")?,
-                ssid: f.optional("ssid")?,
-                encryption_method: f.optional("encryptionMethod")?,
-                authentication_method: f.optional("authenticationMethod")?,
-                vlan: f.optional("vlan")?,
-                vni: f.optional("vni")?,
+            let value = NetworkInformation {
+                id: f.optional("id"),
+                type_: f.optional("type"),
+                ssid: f.optional("ssid"),
+                encryption_method: f.optional("encryptionMethod"),
+                authentication_method: f.optional("authenticationMethod"),
+                vlan: f.optional("vlan"),
+                vni: f.optional("vni"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "NetworkInformation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NetworkInformation"))
     }
 }
 impl NetworkInformation {
@@ -13196,7 +13392,9 @@ impl serde::Serialize for QueryResponseApClientQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
@@ -13209,22 +13407,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApClientQueryData {
             QueryResponseApClientQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseApClientQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseApClientQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseApClientQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseApClientQueryData"))
     }
 }
 impl QueryResponseApClientQueryData {
@@ -13306,7 +13503,9 @@ impl serde::Serialize for RadioStatus {
             w.optional("channel", &v.channel);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadioStatus {
@@ -13316,13 +13515,16 @@ impl<'de> serde::Deserialize<'de> for RadioStatus {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RadioStatus, ruckus_one_runtime::object::FieldError> {
-            Ok(RadioStatus {
-                type_: f.optional("type")?,
-                channel: f.optional("channel")?,
+            let value = RadioStatus {
+                type_: f.optional("type"),
+                channel: f.optional("channel"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RadioStatus", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RadioStatus"))
     }
 }
 impl RadioStatus {
@@ -13386,7 +13588,9 @@ impl serde::Serialize for SignalStatus {
             w.optional("healthDescription", &v.health_description);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SignalStatus {
@@ -13396,16 +13600,19 @@ impl<'de> serde::Deserialize<'de> for SignalStatus {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SignalStatus, ruckus_one_runtime::object::FieldError> {
-            Ok(SignalStatus {
-                snr: f.optional("snr")?,
-                rssi: f.optional("rssi")?,
-                noise_floor: f.optional("noiseFloor")?,
-                health: f.optional("health")?,
-                health_description: f.optional("healthDescription")?,
+            let value = SignalStatus {
+                snr: f.optional("snr"),
+                rssi: f.optional("rssi"),
+                noise_floor: f.optional("noiseFloor"),
+                health: f.optional("health"),
+                health_description: f.optional("healthDescription"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SignalStatus", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SignalStatus"))
     }
 }
 impl SignalStatus {
@@ -13492,7 +13699,9 @@ impl serde::Serialize for TrafficStatus {
             w.optional("totalTraffic", &v.total_traffic);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TrafficStatus {
@@ -13502,17 +13711,20 @@ impl<'de> serde::Deserialize<'de> for TrafficStatus {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TrafficStatus, ruckus_one_runtime::object::FieldError> {
-            Ok(TrafficStatus {
-                traffic_to_client: f.optional("trafficToClient")?,
-                traffic_from_client: f.optional("trafficFromClient")?,
-                packets_to_client: f.optional("packetsToClient")?,
-                packets_from_client: f.optional("packetsFromClient")?,
-                frames_dropped: f.optional("framesDropped")?,
-                total_traffic: f.optional("totalTraffic")?,
+            let value = TrafficStatus {
+                traffic_to_client: f.optional("trafficToClient"),
+                traffic_from_client: f.optional("trafficFromClient"),
+                packets_to_client: f.optional("packetsToClient"),
+                packets_from_client: f.optional("packetsFromClient"),
+                frames_dropped: f.optional("framesDropped"),
+                total_traffic: f.optional("totalTraffic"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TrafficStatus", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TrafficStatus"))
     }
 }
 impl TrafficStatus {
@@ -13583,7 +13795,9 @@ impl serde::Serialize for VenueApSnmpAgentProfileSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApSnmpAgentProfileSettings {
@@ -13596,16 +13810,15 @@ impl<'de> serde::Deserialize<'de> for VenueApSnmpAgentProfileSettings {
             VenueApSnmpAgentProfileSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApSnmpAgentProfileSettings {
-                use_venue_settings: f.optional("useVenueSettings")?,
+            let value = VenueApSnmpAgentProfileSettings {
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApSnmpAgentProfileSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApSnmpAgentProfileSettings"))
     }
 }
 impl VenueApSnmpAgentProfileSettings {
@@ -13648,7 +13861,9 @@ impl serde::Serialize for VenueInformation {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueInformation {
@@ -13658,13 +13873,16 @@ impl<'de> serde::Deserialize<'de> for VenueInformation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueInformation, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueInformation {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
+            let value = VenueInformation {
+                id: f.optional("id"),
+                name: f.optional("name"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueInformation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueInformation"))
     }
 }
 impl VenueInformation {
@@ -13731,7 +13949,9 @@ impl serde::Serialize for WifiAvailableChannels {
             w.optional("6GChannels", &v.n_6g_channels);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiAvailableChannels {
@@ -13741,16 +13961,19 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannels {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WifiAvailableChannels, ruckus_one_runtime::object::FieldError> {
-            Ok(WifiAvailableChannels {
-                n_2_4g_channels: f.optional("2.4GChannels")?,
-                n_5g_channels: f.optional("5GChannels")?,
-                n_5g_lower_channels: f.optional("5GLowerChannels")?,
-                n_5g_upper_channels: f.optional("5GUpperChannels")?,
-                n_6g_channels: f.optional("6GChannels")?,
+            let value = WifiAvailableChannels {
+                n_2_4g_channels: f.optional("2.4GChannels"),
+                n_5g_channels: f.optional("5GChannels"),
+                n_5g_lower_channels: f.optional("5GLowerChannels"),
+                n_5g_upper_channels: f.optional("5GUpperChannels"),
+                n_6g_channels: f.optional("6GChannels"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "WifiAvailableChannels", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiAvailableChannels"))
     }
 }
 impl WifiAvailableChannels {
@@ -13835,7 +14058,9 @@ impl serde::Serialize for WifiAvailableChannelsV1 {
             w.optional("6GChannels", &v.n_6g_channels);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiAvailableChannelsV1 {
@@ -13845,20 +14070,19 @@ impl<'de> serde::Deserialize<'de> for WifiAvailableChannelsV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WifiAvailableChannelsV1, ruckus_one_runtime::object::FieldError> {
-            Ok(WifiAvailableChannelsV1 {
-                n_2_4g_channels: f.optional("2.4GChannels")?,
-                n_5g_channels: f.optional("5GChannels")?,
-                n_5g_lower_channels: f.optional("5GLowerChannels")?,
-                n_5g_upper_channels: f.optional("5GUpperChannels")?,
-                n_6g_channels: f.optional("6GChannels")?,
+            let value = WifiAvailableChannelsV1 {
+                n_2_4g_channels: f.optional("2.4GChannels"),
+                n_5g_channels: f.optional("5GChannels"),
+                n_5g_lower_channels: f.optional("5GLowerChannels"),
+                n_5g_upper_channels: f.optional("5GUpperChannels"),
+                n_6g_channels: f.optional("6GChannels"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "WifiAvailableChannelsV1",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiAvailableChannelsV1"))
     }
 }
 impl WifiAvailableChannelsV1 {
@@ -13940,7 +14164,9 @@ impl serde::Serialize for WifiCallingStatus {
             w.optional("totalTraffic", &v.total_traffic);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiCallingStatus {
@@ -13950,16 +14176,19 @@ impl<'de> serde::Deserialize<'de> for WifiCallingStatus {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WifiCallingStatus, ruckus_one_runtime::object::FieldError> {
-            Ok(WifiCallingStatus {
-                carrier_name: f.optional("carrierName")?,
-                qos_priority: f.optional("qosPriority")?,
-                traffic_from_client: f.optional("trafficFromClient")?,
-                traffic_to_client: f.optional("trafficToClient")?,
-                total_traffic: f.optional("totalTraffic")?,
+            let value = WifiCallingStatus {
+                carrier_name: f.optional("carrierName"),
+                qos_priority: f.optional("qosPriority"),
+                traffic_from_client: f.optional("trafficFromClient"),
+                traffic_to_client: f.optional("trafficToClient"),
+                total_traffic: f.optional("totalTraffic"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "WifiCallingStatus", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiCallingStatus"))
     }
 }
 impl WifiCallingStatus {
@@ -14046,7 +14275,9 @@ impl serde::Serialize for WifiDhcpClientLease {
             w.optional("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
@@ -14056,17 +14287,20 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLease {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WifiDhcpClientLease, ruckus_one_runtime::object::FieldError> {
-            Ok(WifiDhcpClientLease {
-                dhcp_pool_name: f.optional("dhcpPoolName")?,
-                hostname: f.optional("hostname")?,
-                ip_address: f.optional("ipAddress")?,
-                lease_expiration: f.optional("leaseExpiration")?,
-                mac_address: f.optional("macAddress")?,
-                status: f.optional("status")?,
+            let value = WifiDhcpClientLease {
+                dhcp_pool_name: f.optional("dhcpPoolName"),
+                hostname: f.optional("hostname"),
+                ip_address: f.optional("ipAddress"),
+                lease_expiration: f.optional("leaseExpiration"),
+                mac_address: f.optional("macAddress"),
+                status: f.optional("status"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "WifiDhcpClientLease", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiDhcpClientLease"))
     }
 }
 impl WifiDhcpClientLease {
@@ -14134,7 +14368,9 @@ impl serde::Serialize for WifiDhcpClientLeases {
             w.optional("wifiDhcpClientLeases", &v.wifi_dhcp_client_leases);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
@@ -14144,12 +14380,15 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpClientLeases {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WifiDhcpClientLeases, ruckus_one_runtime::object::FieldError> {
-            Ok(WifiDhcpClientLeases {
-                wifi_dhcp_client_leases: f.optional("wifiDhcpClientLeases")?,
+            let value = WifiDhcpClientLeases {
+                wifi_dhcp_client_leases: f.optional("wifiDhcpClientLeases"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "WifiDhcpClientLeases", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiDhcpClientLeases"))
     }
 }
 impl WifiDhcpClientLeases {
@@ -14205,7 +14444,9 @@ impl serde::Serialize for WifiDhcpPoolUsage {
             w.optional("usedIpCount", &v.used_ip_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsage {
@@ -14215,15 +14456,18 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WifiDhcpPoolUsage, ruckus_one_runtime::object::FieldError> {
-            Ok(WifiDhcpPoolUsage {
-                description: f.optional("description")?,
+            let value = WifiDhcpPoolUsage {
+                description: f.optional("description"),
                 name: f.required("name")?,
-                total_ip_count: f.optional("totalIpCount")?,
-                used_ip_count: f.optional("usedIpCount")?,
+                total_ip_count: f.optional("totalIpCount"),
+                used_ip_count: f.optional("usedIpCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "WifiDhcpPoolUsage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiDhcpPoolUsage"))
     }
 }
 impl WifiDhcpPoolUsage {
@@ -14274,7 +14518,9 @@ impl serde::Serialize for WifiDhcpPoolUsages {
             w.optional("wifiDhcpPoolUsages", &v.wifi_dhcp_pool_usages);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsages {
@@ -14284,12 +14530,15 @@ impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsages {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WifiDhcpPoolUsages, ruckus_one_runtime::object::FieldError> {
-            Ok(WifiDhcpPoolUsages {
-                wifi_dhcp_pool_usages: f.optional("wifiDhcpPoolUsages")?,
+            let value = WifiDhcpPoolUsages {
+                wifi_dhcp_pool_usages: f.optional("wifiDhcpPoolUsages"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "WifiDhcpPoolUsages", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiDhcpPoolUsages"))
     }
 }
 impl WifiDhcpPoolUsages {

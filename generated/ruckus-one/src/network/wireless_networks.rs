@@ -26,7 +26,9 @@ impl serde::Serialize for NetworkActivation {
             w.optional("apGroups", &v.ap_groups);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkActivation {
@@ -36,12 +38,15 @@ impl<'de> serde::Deserialize<'de> for NetworkActivation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NetworkActivation, ruckus_one_runtime::object::FieldError> {
-            Ok(NetworkActivation {
-                ap_groups: f.optional("apGroups")?,
+            let value = NetworkActivation {
+                ap_groups: f.optional("apGroups"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "NetworkActivation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NetworkActivation"))
     }
 }
 impl NetworkActivation {
@@ -85,7 +90,9 @@ impl serde::Serialize for NetworkActivationApGroup {
             w.optional("apGroupName", &v.ap_group_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
@@ -95,16 +102,15 @@ impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NetworkActivationApGroup, ruckus_one_runtime::object::FieldError> {
-            Ok(NetworkActivationApGroup {
-                ap_group_name: f.optional("apGroupName")?,
+            let value = NetworkActivationApGroup {
+                ap_group_name: f.optional("apGroupName"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "NetworkActivationApGroup",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NetworkActivationApGroup"))
     }
 }
 impl NetworkActivationApGroup {
@@ -139,7 +145,9 @@ impl serde::Serialize for VenueWifiNetwork {
         fn fields(v: &VenueWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("isAllApGroups", &v.is_all_ap_groups);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
@@ -149,11 +157,14 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueWifiNetwork {
-                is_all_ap_groups: f.optional("isAllApGroups")?,
-            })
+            let value = VenueWifiNetwork {
+                is_all_ap_groups: f.optional("isAllApGroups"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueWifiNetwork", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueWifiNetwork"))
     }
 }
 impl VenueWifiNetwork {
@@ -263,7 +274,9 @@ impl serde::Serialize for GuestUser {
             w.optional("expirationDate", &v.expiration_date);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUser {
@@ -273,27 +286,30 @@ impl<'de> serde::Deserialize<'de> for GuestUser {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestUser, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestUser {
-                guest_user_type: f.optional("guestUserType")?,
-                id: f.optional("id")?,
-                created_date: f.optional("createdDate")?,
-                last_modified: f.optional("lastModified")?,
-                name: f.optional("name")?,
-                disabled: f.optional("disabled")?,
-                notes: f.optional("notes")?,
-                email: f.optional("email")?,
-                mobile_phone_number: f.optional("mobilePhoneNumber")?,
-                max_devices: f.optional("maxDevices")?,
-                mac_addresses: f.optional("macAddresses")?,
-                ssid: f.optional("ssid")?,
-                delivery_methods: f.optional("deliveryMethods")?,
-                expiration: f.optional("expiration")?,
-                password: f.optional("password")?,
-                expiration_date: f.optional("expirationDate")?,
+            let value = GuestUser {
+                guest_user_type: f.optional("guestUserType"),
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                last_modified: f.optional("lastModified"),
+                name: f.optional("name"),
+                disabled: f.optional("disabled"),
+                notes: f.optional("notes"),
+                email: f.optional("email"),
+                mobile_phone_number: f.optional("mobilePhoneNumber"),
+                max_devices: f.optional("maxDevices"),
+                mac_addresses: f.optional("macAddresses"),
+                ssid: f.optional("ssid"),
+                delivery_methods: f.optional("deliveryMethods"),
+                expiration: f.optional("expiration"),
+                password: f.optional("password"),
+                expiration_date: f.optional("expirationDate"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GuestUser", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestUser"))
     }
 }
 impl GuestUser {
@@ -491,7 +507,9 @@ impl serde::Serialize for NetworkCompatibilityPage {
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
@@ -501,18 +519,17 @@ impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NetworkCompatibilityPage, ruckus_one_runtime::object::FieldError> {
-            Ok(NetworkCompatibilityPage {
-                compatibilities: f.optional("compatibilities")?,
-                page: f.optional("page")?,
-                total_count: f.optional("totalCount")?,
+            let value = NetworkCompatibilityPage {
+                compatibilities: f.optional("compatibilities"),
+                page: f.optional("page"),
+                total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "NetworkCompatibilityPage",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NetworkCompatibilityPage"))
     }
 }
 impl NetworkCompatibilityPage {
@@ -575,7 +592,9 @@ impl serde::Serialize for WifiFeatureSetPage {
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
@@ -585,14 +604,17 @@ impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WifiFeatureSetPage, ruckus_one_runtime::object::FieldError> {
-            Ok(WifiFeatureSetPage {
-                feature_sets: f.optional("featureSets")?,
-                page: f.optional("page")?,
-                total_count: f.optional("totalCount")?,
+            let value = WifiFeatureSetPage {
+                feature_sets: f.optional("featureSets"),
+                page: f.optional("page"),
+                total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "WifiFeatureSetPage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiFeatureSetPage"))
     }
 }
 impl WifiFeatureSetPage {
@@ -795,7 +817,9 @@ impl serde::Serialize for PortalServiceProfile {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
@@ -805,16 +829,19 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PortalServiceProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(PortalServiceProfile {
-                content: f.optional("content")?,
-                id: f.optional("id")?,
-                service_name: f.optional("serviceName")?,
-                tags: f.optional("tags")?,
-                name: f.optional("name")?,
+            let value = PortalServiceProfile {
+                content: f.optional("content"),
+                id: f.optional("id"),
+                service_name: f.optional("serviceName"),
+                tags: f.optional("tags"),
+                name: f.optional("name"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PortalServiceProfile", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PortalServiceProfile"))
     }
 }
 impl PortalServiceProfile {
@@ -1007,7 +1034,9 @@ impl serde::Serialize for PortalServiceProfileContent {
             w.optional("displayLangCode", &v.display_lang_code);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
@@ -1020,41 +1049,40 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileContent {
             PortalServiceProfileContent,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(PortalServiceProfileContent {
-                bg_image_checksum: f.optional("bgImageChecksum")?,
-                photo_checksum: f.optional("photoChecksum")?,
-                logo_checksum: f.optional("logoChecksum")?,
-                powered_img_checksum: f.optional("poweredImgChecksum")?,
-                welcome_text: f.optional("welcomeText")?,
-                welcome_color: f.optional("welcomeColor")?,
-                bg_image: f.optional("bgImage")?,
-                bg_color: f.optional("bgColor")?,
-                welcome_size: f.optional("welcomeSize")?,
-                photo: f.optional("photo")?,
-                photo_ratio: f.optional("photoRatio")?,
-                logo: f.optional("logo")?,
-                logo_ratio: f.optional("logoRatio")?,
-                secondary_text: f.optional("secondaryText")?,
-                secondary_color: f.optional("secondaryColor")?,
-                secondary_size: f.optional("secondarySize")?,
-                button_color: f.optional("buttonColor")?,
-                powered_bg_color: f.optional("poweredBgColor")?,
-                powered_color: f.optional("poweredColor")?,
-                powered_size: f.optional("poweredSize")?,
-                powered_img: f.optional("poweredImg")?,
-                powered_img_ratio: f.optional("poweredImgRatio")?,
-                wifi4_eu_network_id: f.optional("wifi4EUNetworkId")?,
-                terms_condition: f.optional("termsCondition")?,
-                component_display: f.optional("componentDisplay")?,
-                display_lang_code: f.optional("displayLangCode")?,
+            let value = PortalServiceProfileContent {
+                bg_image_checksum: f.optional("bgImageChecksum"),
+                photo_checksum: f.optional("photoChecksum"),
+                logo_checksum: f.optional("logoChecksum"),
+                powered_img_checksum: f.optional("poweredImgChecksum"),
+                welcome_text: f.optional("welcomeText"),
+                welcome_color: f.optional("welcomeColor"),
+                bg_image: f.optional("bgImage"),
+                bg_color: f.optional("bgColor"),
+                welcome_size: f.optional("welcomeSize"),
+                photo: f.optional("photo"),
+                photo_ratio: f.optional("photoRatio"),
+                logo: f.optional("logo"),
+                logo_ratio: f.optional("logoRatio"),
+                secondary_text: f.optional("secondaryText"),
+                secondary_color: f.optional("secondaryColor"),
+                secondary_size: f.optional("secondarySize"),
+                button_color: f.optional("buttonColor"),
+                powered_bg_color: f.optional("poweredBgColor"),
+                powered_color: f.optional("poweredColor"),
+                powered_size: f.optional("poweredSize"),
+                powered_img: f.optional("poweredImg"),
+                powered_img_ratio: f.optional("poweredImgRatio"),
+                wifi4_eu_network_id: f.optional("wifi4EUNetworkId"),
+                terms_condition: f.optional("termsCondition"),
+                component_display: f.optional("componentDisplay"),
+                display_lang_code: f.optional("displayLangCode"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "PortalServiceProfileContent",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PortalServiceProfileContent"))
     }
 }
 impl PortalServiceProfileContent {
@@ -1243,7 +1271,9 @@ impl serde::Serialize for PortalServiceProfileImage {
         ) {
             w.field("image", &v.image);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
@@ -1253,15 +1283,13 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PortalServiceProfileImage, ruckus_one_runtime::object::FieldError> {
-            Ok(PortalServiceProfileImage {
+            let value = PortalServiceProfileImage {
                 image: f.required("image")?,
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "PortalServiceProfileImage",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PortalServiceProfileImage"))
     }
 }
 impl PortalServiceProfileImage {
@@ -1316,7 +1344,9 @@ impl serde::Serialize for AaaWifiNetwork {
             w.field("wlan", &v.wlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
@@ -1326,17 +1356,20 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AaaWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            Ok(AaaWifiNetwork {
-                id: f.optional("id")?,
+            let value = AaaWifiNetwork {
+                id: f.optional("id"),
                 name: f.required("name")?,
                 type_: f.required("type")?,
-                description: f.optional("description")?,
-                use_certificate_template: f.optional("useCertificateTemplate")?,
+                description: f.optional("description"),
+                use_certificate_template: f.optional("useCertificateTemplate"),
                 wlan: f.required("wlan")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AaaWifiNetwork", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AaaWifiNetwork"))
     }
 }
 impl AaaWifiNetwork {
@@ -1432,7 +1465,9 @@ impl serde::Serialize for AaaWifiWlan {
             w.optional("wlanSecurity", &v.wlan_security);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
@@ -1442,21 +1477,24 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AaaWifiWlan, ruckus_one_runtime::object::FieldError> {
-            Ok(AaaWifiWlan {
-                advanced_customization: f.optional("advancedCustomization")?,
-                bypass_cna: f.optional("bypassCNA")?,
+            let value = AaaWifiWlan {
+                advanced_customization: f.optional("advancedCustomization"),
+                bypass_cna: f.optional("bypassCNA"),
                 bypass_cp_using_mac_address_authentication: f
-                    .optional("bypassCPUsingMacAddressAuthentication")?,
-                enabled: f.optional("enabled")?,
-                mac_address_authentication: f.optional("macAddressAuthentication")?,
-                management_frame_protection: f.optional("managementFrameProtection")?,
+                    .optional("bypassCPUsingMacAddressAuthentication"),
+                enabled: f.optional("enabled"),
+                mac_address_authentication: f.optional("macAddressAuthentication"),
+                management_frame_protection: f.optional("managementFrameProtection"),
                 ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId")?,
-                wlan_security: f.optional("wlanSecurity")?,
+                vlan_id: f.optional("vlanId"),
+                wlan_security: f.optional("wlanSecurity"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AaaWifiWlan", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AaaWifiWlan"))
     }
 }
 impl AaaWifiWlan {
@@ -1957,7 +1995,9 @@ impl serde::Serialize for AaaWifiWlanAdvancedCustomization {
             w.optional("wifi7Enabled", &v.wifi7_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaWifiWlanAdvancedCustomization {
@@ -1970,106 +2010,104 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlanAdvancedCustomization {
             AaaWifiWlanAdvancedCustomization,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(AaaWifiWlanAdvancedCustomization {
+            let value = AaaWifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
-                    .optional("applicationVisibilityEnabled")?,
-                arp_request_rate_limit: f.optional("arpRequestRateLimit")?,
+                    .optional("applicationVisibilityEnabled"),
+                arp_request_rate_limit: f.optional("arpRequestRateLimit"),
                 broadcast_probe_response_delay: f
-                    .optional("broadcastProbeResponseDelay")?,
-                bss_priority: f.optional("bssPriority")?,
-                client_inactivity_timeout: f.optional("clientInactivityTimeout")?,
-                client_isolation: f.optional("clientIsolation")?,
-                client_isolation_options: f.optional("clientIsolationOptions")?,
-                client_load_balancing_enable: f.optional("clientLoadBalancingEnable")?,
-                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
-                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat")?,
+                    .optional("broadcastProbeResponseDelay"),
+                bss_priority: f.optional("bssPriority"),
+                client_inactivity_timeout: f.optional("clientInactivityTimeout"),
+                client_isolation: f.optional("clientIsolation"),
+                client_isolation_options: f.optional("clientIsolationOptions"),
+                client_load_balancing_enable: f.optional("clientLoadBalancingEnable"),
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
+                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat"),
                 dhcp_option82_sub_option150_enabled: f
-                    .optional("dhcpOption82SubOption150Enabled")?,
+                    .optional("dhcpOption82SubOption150Enabled"),
                 dhcp_option82_sub_option151_enabled: f
-                    .optional("dhcpOption82SubOption151Enabled")?,
+                    .optional("dhcpOption82SubOption151Enabled"),
                 dhcp_option82_sub_option151_format: f
-                    .optional("dhcpOption82SubOption151Format")?,
+                    .optional("dhcpOption82SubOption151Format"),
                 dhcp_option82_sub_option151_input: f
-                    .optional("dhcpOption82SubOption151Input")?,
+                    .optional("dhcpOption82SubOption151Input"),
                 dhcp_option82_sub_option1_enabled: f
-                    .optional("dhcpOption82SubOption1Enabled")?,
+                    .optional("dhcpOption82SubOption1Enabled"),
                 dhcp_option82_sub_option1_format: f
-                    .optional("dhcpOption82SubOption1Format")?,
+                    .optional("dhcpOption82SubOption1Format"),
                 dhcp_option82_sub_option2_enabled: f
-                    .optional("dhcpOption82SubOption2Enabled")?,
+                    .optional("dhcpOption82SubOption2Enabled"),
                 dhcp_option82_sub_option2_format: f
-                    .optional("dhcpOption82SubOption2Format")?,
-                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit")?,
-                directed_threshold: f.optional("directedThreshold")?,
-                dns_proxy: f.optional("dnsProxy")?,
-                dns_proxy_enabled: f.optional("dnsProxyEnabled")?,
-                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride")?,
+                    .optional("dhcpOption82SubOption2Format"),
+                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit"),
+                directed_threshold: f.optional("directedThreshold"),
+                dns_proxy: f.optional("dnsProxy"),
+                dns_proxy_enabled: f.optional("dnsProxyEnabled"),
+                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride"),
                 enable_additional_regulatory_domains: f
-                    .optional("enableAdditionalRegulatoryDomains")?,
-                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion")?,
-                enable_anti_spoofing: f.optional("enableAntiSpoofing")?,
+                    .optional("enableAdditionalRegulatoryDomains"),
+                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion"),
+                enable_anti_spoofing: f.optional("enableAntiSpoofing"),
                 enable_ap_host_name_advertisement: f
-                    .optional("enableApHostNameAdvertisement")?,
-                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit")?,
-                enable_band_balancing: f.optional("enableBandBalancing")?,
-                enable_dhcp_request_rate_limit: f
-                    .optional("enableDhcpRequestRateLimit")?,
-                enable_fast_roaming: f.optional("enableFastRoaming")?,
-                enable_gtk_rekey: f.optional("enableGtkRekey")?,
-                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold")?,
+                    .optional("enableApHostNameAdvertisement"),
+                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit"),
+                enable_band_balancing: f.optional("enableBandBalancing"),
+                enable_dhcp_request_rate_limit: f.optional("enableDhcpRequestRateLimit"),
+                enable_fast_roaming: f.optional("enableFastRoaming"),
+                enable_gtk_rekey: f.optional("enableGtkRekey"),
+                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
                 enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting")?,
+                    .optional("enableMulticastDownlinkRateLimiting"),
                 enable_multicast_downlink_rate_limiting6_g: f
-                    .optional("enableMulticastDownlinkRateLimiting6G")?,
+                    .optional("enableMulticastDownlinkRateLimiting6G"),
                 enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting")?,
+                    .optional("enableMulticastUplinkRateLimiting"),
                 enable_multicast_uplink_rate_limiting6_g: f
-                    .optional("enableMulticastUplinkRateLimiting6G")?,
-                enable_neighbor_report: f.optional("enableNeighborReport")?,
+                    .optional("enableMulticastUplinkRateLimiting6G"),
+                enable_neighbor_report: f.optional("enableNeighborReport"),
                 enable_optimized_connectivity_experience: f
-                    .optional("enableOptimizedConnectivityExperience")?,
-                enable_syslog: f.optional("enableSyslog")?,
+                    .optional("enableOptimizedConnectivityExperience"),
+                enable_syslog: f.optional("enableSyslog"),
                 enable_transient_client_management: f
-                    .optional("enableTransientClientManagement")?,
-                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp")?,
-                hide_ssid: f.optional("hideSsid")?,
-                join_expire_time: f.optional("joinExpireTime")?,
-                join_rssi_threshold: f.optional("joinRSSIThreshold")?,
-                join_wait_threshold: f.optional("joinWaitThreshold")?,
-                join_wait_time: f.optional("joinWaitTime")?,
-                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio")?,
-                mobility_domain_id: f.optional("mobilityDomainId")?,
-                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled")?,
-                multi_link_operation_options: f.optional("multiLinkOperationOptions")?,
+                    .optional("enableTransientClientManagement"),
+                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp"),
+                hide_ssid: f.optional("hideSsid"),
+                join_expire_time: f.optional("joinExpireTime"),
+                join_rssi_threshold: f.optional("joinRSSIThreshold"),
+                join_wait_threshold: f.optional("joinWaitThreshold"),
+                join_wait_time: f.optional("joinWaitTime"),
+                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio"),
+                mobility_domain_id: f.optional("mobilityDomainId"),
+                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled"),
+                multi_link_operation_options: f.optional("multiLinkOperationOptions"),
                 multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting")?,
-                multicast_filter_enabled: f.optional("multicastFilterEnabled")?,
+                    .optional("multicastDownlinkRateLimiting"),
+                multicast_filter_enabled: f.optional("multicastFilterEnabled"),
                 multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting")?,
-                proxy_arp: f.optional("proxyARP")?,
-                qos_map_set_enabled: f.optional("qosMapSetEnabled")?,
-                qos_map_set_options: f.optional("qosMapSetOptions")?,
-                qos_mirroring_enabled: f.optional("qosMirroringEnabled")?,
-                qos_mirroring_scope: f.optional("qosMirroringScope")?,
-                radio_customization: f.optional("radioCustomization")?,
-                radius_options: f.optional("radiusOptions")?,
-                respective_access_control: f.optional("respectiveAccessControl")?,
+                    .optional("multicastUplinkRateLimiting"),
+                proxy_arp: f.optional("proxyARP"),
+                qos_map_set_enabled: f.optional("qosMapSetEnabled"),
+                qos_map_set_options: f.optional("qosMapSetOptions"),
+                qos_mirroring_enabled: f.optional("qosMirroringEnabled"),
+                qos_mirroring_scope: f.optional("qosMirroringScope"),
+                radio_customization: f.optional("radioCustomization"),
+                radius_options: f.optional("radiusOptions"),
+                respective_access_control: f.optional("respectiveAccessControl"),
                 rssi_association_rejection_threshold: f
-                    .optional("rssiAssociationRejectionThreshold")?,
-                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting")?,
-                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting")?,
-                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting")?,
-                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting")?,
-                wifi6_enabled: f.optional("wifi6Enabled")?,
-                wifi7_enabled: f.optional("wifi7Enabled")?,
+                    .optional("rssiAssociationRejectionThreshold"),
+                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting"),
+                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting"),
+                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting"),
+                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting"),
+                wifi6_enabled: f.optional("wifi6Enabled"),
+                wifi7_enabled: f.optional("wifi7Enabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AaaWifiWlanAdvancedCustomization",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AaaWifiWlanAdvancedCustomization"))
     }
 }
 impl AaaWifiWlanAdvancedCustomization {
@@ -3114,7 +3152,9 @@ impl serde::Serialize for ClientIsolationOptions {
             w.optional("packetsType", &v.packets_type);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientIsolationOptions {
@@ -3124,17 +3164,16 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationOptions {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ClientIsolationOptions, ruckus_one_runtime::object::FieldError> {
-            Ok(ClientIsolationOptions {
-                auto_vrrp: f.optional("autoVrrp")?,
-                packets_type: f.optional("packetsType")?,
+            let value = ClientIsolationOptions {
+                auto_vrrp: f.optional("autoVrrp"),
+                packets_type: f.optional("packetsType"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ClientIsolationOptions",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClientIsolationOptions"))
     }
 }
 impl ClientIsolationOptions {
@@ -3385,7 +3424,9 @@ impl serde::Serialize for ClientV1 {
             w.optional("healthCheckStatus", &v.health_check_status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientV1 {
@@ -3395,41 +3436,44 @@ impl<'de> serde::Deserialize<'de> for ClientV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ClientV1, ruckus_one_runtime::object::FieldError> {
-            Ok(ClientV1 {
-                client_mac: f.optional("clientMac")?,
-                connect_since: f.optional("connectSince")?,
-                serial_number: f.optional("serialNumber")?,
-                ip_address: f.optional("ipAddress")?,
-                tx_bytes: f.optional("txBytes")?,
-                ap_mac: f.optional("apMac")?,
-                ap_name: f.optional("apName")?,
-                os_type: f.optional("osType")?,
-                venue_id: f.optional("venueId")?,
-                venue_name: f.optional("venueName")?,
-                network_id: f.optional("networkId")?,
-                username: f.optional("username")?,
-                hostname: f.optional("hostname")?,
-                ssid: f.optional("ssid")?,
-                vlan: f.optional("vlan")?,
-                vni: f.optional("vni")?,
-                band: f.optional("band")?,
-                bssid: f.optional("bssid")?,
-                rx_bytes: f.optional("rxBytes")?,
-                rx_packets: f.optional("rxPackets")?,
-                tx_packets: f.optional("txPackets")?,
-                snr_d_b: f.optional("snr_dB")?,
-                receive_signal_strength_d_bm: f.optional("receiveSignalStrength_dBm")?,
-                noise_floor_d_bm: f.optional("noiseFloor_dBm")?,
-                radio_channel: f.optional("radioChannel")?,
-                tx_drop_data_packet: f.optional("txDropDataPacket")?,
-                switch_name: f.optional("switchName")?,
-                switch_mac: f.optional("switchMac")?,
-                switch_serial_number: f.optional("switchSerialNumber")?,
-                health_check_status: f.optional("healthCheckStatus")?,
+            let value = ClientV1 {
+                client_mac: f.optional("clientMac"),
+                connect_since: f.optional("connectSince"),
+                serial_number: f.optional("serialNumber"),
+                ip_address: f.optional("ipAddress"),
+                tx_bytes: f.optional("txBytes"),
+                ap_mac: f.optional("apMac"),
+                ap_name: f.optional("apName"),
+                os_type: f.optional("osType"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                network_id: f.optional("networkId"),
+                username: f.optional("username"),
+                hostname: f.optional("hostname"),
+                ssid: f.optional("ssid"),
+                vlan: f.optional("vlan"),
+                vni: f.optional("vni"),
+                band: f.optional("band"),
+                bssid: f.optional("bssid"),
+                rx_bytes: f.optional("rxBytes"),
+                rx_packets: f.optional("rxPackets"),
+                tx_packets: f.optional("txPackets"),
+                snr_d_b: f.optional("snr_dB"),
+                receive_signal_strength_d_bm: f.optional("receiveSignalStrength_dBm"),
+                noise_floor_d_bm: f.optional("noiseFloor_dBm"),
+                radio_channel: f.optional("radioChannel"),
+                tx_drop_data_packet: f.optional("txDropDataPacket"),
+                switch_name: f.optional("switchName"),
+                switch_mac: f.optional("switchMac"),
+                switch_serial_number: f.optional("switchSerialNumber"),
+                health_check_status: f.optional("healthCheckStatus"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ClientV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClientV1"))
     }
 }
 impl ClientV1 {
@@ -3671,7 +3715,9 @@ impl serde::Serialize for ComponentDisplay {
             w.optional("wifi4eu", &v.wifi4eu);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ComponentDisplay {
@@ -3681,18 +3727,21 @@ impl<'de> serde::Deserialize<'de> for ComponentDisplay {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ComponentDisplay, ruckus_one_runtime::object::FieldError> {
-            Ok(ComponentDisplay {
-                logo: f.optional("logo")?,
-                welcome: f.optional("welcome")?,
-                photo: f.optional("photo")?,
-                secondary_text: f.optional("secondaryText")?,
-                terms_conditions: f.optional("termsConditions")?,
-                powered_by: f.optional("poweredBy")?,
-                wifi4eu: f.optional("wifi4eu")?,
+            let value = ComponentDisplay {
+                logo: f.optional("logo"),
+                welcome: f.optional("welcome"),
+                photo: f.optional("photo"),
+                secondary_text: f.optional("secondaryText"),
+                terms_conditions: f.optional("termsConditions"),
+                powered_by: f.optional("poweredBy"),
+                wifi4eu: f.optional("wifi4eu"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ComponentDisplay", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ComponentDisplay"))
     }
 }
 impl ComponentDisplay {
@@ -3829,7 +3878,9 @@ impl serde::Serialize for DnsProxy {
             w.optional("dnsProxyRules", &v.dns_proxy_rules);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DnsProxy {
@@ -3839,12 +3890,15 @@ impl<'de> serde::Deserialize<'de> for DnsProxy {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DnsProxy, ruckus_one_runtime::object::FieldError> {
-            Ok(DnsProxy {
-                dns_proxy_rules: f.optional("dnsProxyRules")?,
+            let value = DnsProxy {
+                dns_proxy_rules: f.optional("dnsProxyRules"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DnsProxy", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DnsProxy"))
     }
 }
 impl DnsProxy {
@@ -3887,7 +3941,9 @@ impl serde::Serialize for DnsProxyRule {
             w.field("ipList", &v.ip_list);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DnsProxyRule {
@@ -3897,13 +3953,15 @@ impl<'de> serde::Deserialize<'de> for DnsProxyRule {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DnsProxyRule, ruckus_one_runtime::object::FieldError> {
-            Ok(DnsProxyRule {
+            let value = DnsProxyRule {
                 domain_name: f.required("domainName")?,
                 ip_list: f.required("ipList")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DnsProxyRule", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DnsProxyRule"))
     }
 }
 impl DnsProxyRule {
@@ -3962,7 +4020,9 @@ impl serde::Serialize for DpskWifiNetwork {
             w.field("wlan", &v.wlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
@@ -3972,17 +4032,20 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DpskWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            Ok(DpskWifiNetwork {
-                id: f.optional("id")?,
+            let value = DpskWifiNetwork {
+                id: f.optional("id"),
                 name: f.required("name")?,
                 type_: f.required("type")?,
-                description: f.optional("description")?,
-                use_dpsk_service: f.optional("useDpskService")?,
+                description: f.optional("description"),
+                use_dpsk_service: f.optional("useDpskService"),
                 wlan: f.required("wlan")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DpskWifiNetwork", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskWifiNetwork"))
     }
 }
 impl DpskWifiNetwork {
@@ -4055,7 +4118,9 @@ impl serde::Serialize for DpskWifiWlan {
             w.optional("wlanSecurity", &v.wlan_security);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
@@ -4065,16 +4130,19 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DpskWifiWlan, ruckus_one_runtime::object::FieldError> {
-            Ok(DpskWifiWlan {
-                advanced_customization: f.optional("advancedCustomization")?,
-                enabled: f.optional("enabled")?,
+            let value = DpskWifiWlan {
+                advanced_customization: f.optional("advancedCustomization"),
+                enabled: f.optional("enabled"),
                 ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId")?,
-                wlan_security: f.optional("wlanSecurity")?,
+                vlan_id: f.optional("vlanId"),
+                wlan_security: f.optional("wlanSecurity"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DpskWifiWlan", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskWifiWlan"))
     }
 }
 impl DpskWifiWlan {
@@ -4535,7 +4603,9 @@ impl serde::Serialize for DpskWifiWlanAdvancedCustomization {
             w.optional("wifi7Enabled", &v.wifi7_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskWifiWlanAdvancedCustomization {
@@ -4548,104 +4618,102 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlanAdvancedCustomization {
             DpskWifiWlanAdvancedCustomization,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(DpskWifiWlanAdvancedCustomization {
+            let value = DpskWifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
-                    .optional("applicationVisibilityEnabled")?,
-                arp_request_rate_limit: f.optional("arpRequestRateLimit")?,
+                    .optional("applicationVisibilityEnabled"),
+                arp_request_rate_limit: f.optional("arpRequestRateLimit"),
                 broadcast_probe_response_delay: f
-                    .optional("broadcastProbeResponseDelay")?,
-                bss_priority: f.optional("bssPriority")?,
-                client_inactivity_timeout: f.optional("clientInactivityTimeout")?,
-                client_isolation: f.optional("clientIsolation")?,
-                client_isolation_options: f.optional("clientIsolationOptions")?,
-                client_load_balancing_enable: f.optional("clientLoadBalancingEnable")?,
-                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
-                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat")?,
+                    .optional("broadcastProbeResponseDelay"),
+                bss_priority: f.optional("bssPriority"),
+                client_inactivity_timeout: f.optional("clientInactivityTimeout"),
+                client_isolation: f.optional("clientIsolation"),
+                client_isolation_options: f.optional("clientIsolationOptions"),
+                client_load_balancing_enable: f.optional("clientLoadBalancingEnable"),
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
+                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat"),
                 dhcp_option82_sub_option150_enabled: f
-                    .optional("dhcpOption82SubOption150Enabled")?,
+                    .optional("dhcpOption82SubOption150Enabled"),
                 dhcp_option82_sub_option151_enabled: f
-                    .optional("dhcpOption82SubOption151Enabled")?,
+                    .optional("dhcpOption82SubOption151Enabled"),
                 dhcp_option82_sub_option151_format: f
-                    .optional("dhcpOption82SubOption151Format")?,
+                    .optional("dhcpOption82SubOption151Format"),
                 dhcp_option82_sub_option151_input: f
-                    .optional("dhcpOption82SubOption151Input")?,
+                    .optional("dhcpOption82SubOption151Input"),
                 dhcp_option82_sub_option1_enabled: f
-                    .optional("dhcpOption82SubOption1Enabled")?,
+                    .optional("dhcpOption82SubOption1Enabled"),
                 dhcp_option82_sub_option1_format: f
-                    .optional("dhcpOption82SubOption1Format")?,
+                    .optional("dhcpOption82SubOption1Format"),
                 dhcp_option82_sub_option2_enabled: f
-                    .optional("dhcpOption82SubOption2Enabled")?,
+                    .optional("dhcpOption82SubOption2Enabled"),
                 dhcp_option82_sub_option2_format: f
-                    .optional("dhcpOption82SubOption2Format")?,
-                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit")?,
-                directed_threshold: f.optional("directedThreshold")?,
-                dns_proxy: f.optional("dnsProxy")?,
-                dns_proxy_enabled: f.optional("dnsProxyEnabled")?,
-                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride")?,
+                    .optional("dhcpOption82SubOption2Format"),
+                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit"),
+                directed_threshold: f.optional("directedThreshold"),
+                dns_proxy: f.optional("dnsProxy"),
+                dns_proxy_enabled: f.optional("dnsProxyEnabled"),
+                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride"),
                 enable_additional_regulatory_domains: f
-                    .optional("enableAdditionalRegulatoryDomains")?,
-                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion")?,
-                enable_anti_spoofing: f.optional("enableAntiSpoofing")?,
+                    .optional("enableAdditionalRegulatoryDomains"),
+                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion"),
+                enable_anti_spoofing: f.optional("enableAntiSpoofing"),
                 enable_ap_host_name_advertisement: f
-                    .optional("enableApHostNameAdvertisement")?,
-                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit")?,
-                enable_band_balancing: f.optional("enableBandBalancing")?,
-                enable_dhcp_request_rate_limit: f
-                    .optional("enableDhcpRequestRateLimit")?,
-                enable_gtk_rekey: f.optional("enableGtkRekey")?,
-                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold")?,
+                    .optional("enableApHostNameAdvertisement"),
+                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit"),
+                enable_band_balancing: f.optional("enableBandBalancing"),
+                enable_dhcp_request_rate_limit: f.optional("enableDhcpRequestRateLimit"),
+                enable_gtk_rekey: f.optional("enableGtkRekey"),
+                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
                 enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting")?,
+                    .optional("enableMulticastDownlinkRateLimiting"),
                 enable_multicast_downlink_rate_limiting6_g: f
-                    .optional("enableMulticastDownlinkRateLimiting6G")?,
+                    .optional("enableMulticastDownlinkRateLimiting6G"),
                 enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting")?,
+                    .optional("enableMulticastUplinkRateLimiting"),
                 enable_multicast_uplink_rate_limiting6_g: f
-                    .optional("enableMulticastUplinkRateLimiting6G")?,
-                enable_neighbor_report: f.optional("enableNeighborReport")?,
+                    .optional("enableMulticastUplinkRateLimiting6G"),
+                enable_neighbor_report: f.optional("enableNeighborReport"),
                 enable_optimized_connectivity_experience: f
-                    .optional("enableOptimizedConnectivityExperience")?,
-                enable_syslog: f.optional("enableSyslog")?,
+                    .optional("enableOptimizedConnectivityExperience"),
+                enable_syslog: f.optional("enableSyslog"),
                 enable_transient_client_management: f
-                    .optional("enableTransientClientManagement")?,
-                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp")?,
-                hide_ssid: f.optional("hideSsid")?,
-                join_expire_time: f.optional("joinExpireTime")?,
-                join_rssi_threshold: f.optional("joinRSSIThreshold")?,
-                join_wait_threshold: f.optional("joinWaitThreshold")?,
-                join_wait_time: f.optional("joinWaitTime")?,
-                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio")?,
-                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled")?,
-                multi_link_operation_options: f.optional("multiLinkOperationOptions")?,
+                    .optional("enableTransientClientManagement"),
+                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp"),
+                hide_ssid: f.optional("hideSsid"),
+                join_expire_time: f.optional("joinExpireTime"),
+                join_rssi_threshold: f.optional("joinRSSIThreshold"),
+                join_wait_threshold: f.optional("joinWaitThreshold"),
+                join_wait_time: f.optional("joinWaitTime"),
+                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio"),
+                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled"),
+                multi_link_operation_options: f.optional("multiLinkOperationOptions"),
                 multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting")?,
-                multicast_filter_enabled: f.optional("multicastFilterEnabled")?,
+                    .optional("multicastDownlinkRateLimiting"),
+                multicast_filter_enabled: f.optional("multicastFilterEnabled"),
                 multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting")?,
-                proxy_arp: f.optional("proxyARP")?,
-                qos_map_set_enabled: f.optional("qosMapSetEnabled")?,
-                qos_map_set_options: f.optional("qosMapSetOptions")?,
-                qos_mirroring_enabled: f.optional("qosMirroringEnabled")?,
-                qos_mirroring_scope: f.optional("qosMirroringScope")?,
-                radio_customization: f.optional("radioCustomization")?,
-                radius_options: f.optional("radiusOptions")?,
-                respective_access_control: f.optional("respectiveAccessControl")?,
+                    .optional("multicastUplinkRateLimiting"),
+                proxy_arp: f.optional("proxyARP"),
+                qos_map_set_enabled: f.optional("qosMapSetEnabled"),
+                qos_map_set_options: f.optional("qosMapSetOptions"),
+                qos_mirroring_enabled: f.optional("qosMirroringEnabled"),
+                qos_mirroring_scope: f.optional("qosMirroringScope"),
+                radio_customization: f.optional("radioCustomization"),
+                radius_options: f.optional("radiusOptions"),
+                respective_access_control: f.optional("respectiveAccessControl"),
                 rssi_association_rejection_threshold: f
-                    .optional("rssiAssociationRejectionThreshold")?,
-                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting")?,
-                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting")?,
-                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting")?,
-                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting")?,
-                wifi6_enabled: f.optional("wifi6Enabled")?,
-                wifi7_enabled: f.optional("wifi7Enabled")?,
+                    .optional("rssiAssociationRejectionThreshold"),
+                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting"),
+                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting"),
+                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting"),
+                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting"),
+                wifi6_enabled: f.optional("wifi6Enabled"),
+                wifi7_enabled: f.optional("wifi7Enabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "DpskWifiWlanAdvancedCustomization",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskWifiWlanAdvancedCustomization"))
     }
 }
 impl DpskWifiWlanAdvancedCustomization {
@@ -5623,7 +5691,9 @@ impl serde::Serialize for File {
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for File {
@@ -5633,13 +5703,15 @@ impl<'de> serde::Deserialize<'de> for File {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<File, ruckus_one_runtime::object::FieldError> {
-            Ok(File {
+            let value = File {
                 id: f.required("id")?,
                 name: f.required("name")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "File", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("File"))
     }
 }
 impl File {
@@ -5748,7 +5820,9 @@ impl serde::Serialize for Guest {
             w.optional("clients", &v.clients);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Guest {
@@ -5758,27 +5832,30 @@ impl<'de> serde::Deserialize<'de> for Guest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Guest, ruckus_one_runtime::object::FieldError> {
-            Ok(Guest {
-                name: f.optional("name")?,
-                id: f.optional("id")?,
-                creation_date: f.optional("creationDate")?,
-                expiry_date: f.optional("expiryDate")?,
-                mobile_phone_number: f.optional("mobilePhoneNumber")?,
-                email_address: f.optional("emailAddress")?,
-                guest_type: f.optional("guestType")?,
-                ssid: f.optional("ssid")?,
-                network_id: f.optional("networkId")?,
-                pass_duration_hours: f.optional("passDurationHours")?,
-                guest_status: f.optional("guestStatus")?,
-                notes: f.optional("notes")?,
-                max_number_of_clients: f.optional("maxNumberOfClients")?,
-                social_login: f.optional("socialLogin")?,
-                devices_mac: f.optional("devicesMac")?,
-                clients: f.optional("clients")?,
+            let value = Guest {
+                name: f.optional("name"),
+                id: f.optional("id"),
+                creation_date: f.optional("creationDate"),
+                expiry_date: f.optional("expiryDate"),
+                mobile_phone_number: f.optional("mobilePhoneNumber"),
+                email_address: f.optional("emailAddress"),
+                guest_type: f.optional("guestType"),
+                ssid: f.optional("ssid"),
+                network_id: f.optional("networkId"),
+                pass_duration_hours: f.optional("passDurationHours"),
+                guest_status: f.optional("guestStatus"),
+                notes: f.optional("notes"),
+                max_number_of_clients: f.optional("maxNumberOfClients"),
+                social_login: f.optional("socialLogin"),
+                devices_mac: f.optional("devicesMac"),
+                clients: f.optional("clients"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Guest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Guest"))
     }
 }
 impl Guest {
@@ -5946,7 +6023,9 @@ impl serde::Serialize for GuestPage {
             w.optional("wifi4EuNetworkId", &v.wifi4_eu_network_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestPage {
@@ -5956,20 +6035,23 @@ impl<'de> serde::Deserialize<'de> for GuestPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestPage, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestPage {
-                advert_image: f.optional("advertImage")?,
-                lang_code: f.optional("langCode")?,
-                logo_image: f.optional("logoImage")?,
-                tag_line: f.optional("tagLine")?,
-                terms_and_conditions: f.optional("termsAndConditions")?,
-                title: f.optional("title")?,
-                welcome_message: f.optional("welcomeMessage")?,
-                wifi4_eu: f.optional("wifi4Eu")?,
-                wifi4_eu_network_id: f.optional("wifi4EuNetworkId")?,
+            let value = GuestPage {
+                advert_image: f.optional("advertImage"),
+                lang_code: f.optional("langCode"),
+                logo_image: f.optional("logoImage"),
+                tag_line: f.optional("tagLine"),
+                terms_and_conditions: f.optional("termsAndConditions"),
+                title: f.optional("title"),
+                welcome_message: f.optional("welcomeMessage"),
+                wifi4_eu: f.optional("wifi4Eu"),
+                wifi4_eu_network_id: f.optional("wifi4EuNetworkId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GuestPage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestPage"))
     }
 }
 impl GuestPage {
@@ -6063,7 +6145,9 @@ impl serde::Serialize for GuestSmsPasswordDuration {
             w.optional("unit", &v.unit);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDuration {
@@ -6073,17 +6157,16 @@ impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDuration {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestSmsPasswordDuration, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestSmsPasswordDuration {
-                duration: f.optional("duration")?,
-                unit: f.optional("unit")?,
+            let value = GuestSmsPasswordDuration {
+                duration: f.optional("duration"),
+                unit: f.optional("unit"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "GuestSmsPasswordDuration",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestSmsPasswordDuration"))
     }
 }
 impl GuestSmsPasswordDuration {
@@ -6203,7 +6286,9 @@ impl serde::Serialize for GuestUserAction {
             w.optional("password", &v.password);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserAction {
@@ -6213,13 +6298,16 @@ impl<'de> serde::Deserialize<'de> for GuestUserAction {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestUserAction, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestUserAction {
+            let value = GuestUserAction {
                 action: f.required("action")?,
-                password: f.optional("password")?,
+                password: f.optional("password"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GuestUserAction", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestUserAction"))
     }
 }
 impl GuestUserAction {
@@ -6389,7 +6477,9 @@ impl serde::Serialize for GuestUserExpiration {
             w.optional("unit", &v.unit);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
@@ -6399,14 +6489,17 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpiration {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestUserExpiration, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestUserExpiration {
+            let value = GuestUserExpiration {
                 activation_type: f.required("activationType")?,
-                duration: f.optional("duration")?,
-                unit: f.optional("unit")?,
+                duration: f.optional("duration"),
+                unit: f.optional("unit"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GuestUserExpiration", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestUserExpiration"))
     }
 }
 impl GuestUserExpiration {
@@ -6586,7 +6679,9 @@ impl serde::Serialize for GuestUserImport {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserImport {
@@ -6596,13 +6691,16 @@ impl<'de> serde::Deserialize<'de> for GuestUserImport {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestUserImport, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestUserImport {
-                download_url: f.optional("downloadUrl")?,
-                data: f.optional("data")?,
+            let value = GuestUserImport {
+                download_url: f.optional("downloadUrl"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GuestUserImport", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestUserImport"))
     }
 }
 impl GuestUserImport {
@@ -6706,7 +6804,9 @@ impl serde::Serialize for GuestUserQueryData {
             w.optional("devicesMac", &v.devices_mac);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
@@ -6716,24 +6816,27 @@ impl<'de> serde::Deserialize<'de> for GuestUserQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestUserQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestUserQueryData {
-                name: f.optional("name")?,
-                id: f.optional("id")?,
-                creation_date: f.optional("creationDate")?,
-                expiry_date: f.optional("expiryDate")?,
-                mobile_phone_number: f.optional("mobilePhoneNumber")?,
-                email_address: f.optional("emailAddress")?,
-                guest_type: f.optional("guestType")?,
-                wifi_network_id: f.optional("wifiNetworkId")?,
-                guest_status: f.optional("guestStatus")?,
-                notes: f.optional("notes")?,
-                max_number_of_clients: f.optional("maxNumberOfClients")?,
-                social_login: f.optional("socialLogin")?,
-                devices_mac: f.optional("devicesMac")?,
+            let value = GuestUserQueryData {
+                name: f.optional("name"),
+                id: f.optional("id"),
+                creation_date: f.optional("creationDate"),
+                expiry_date: f.optional("expiryDate"),
+                mobile_phone_number: f.optional("mobilePhoneNumber"),
+                email_address: f.optional("emailAddress"),
+                guest_type: f.optional("guestType"),
+                wifi_network_id: f.optional("wifiNetworkId"),
+                guest_status: f.optional("guestStatus"),
+                notes: f.optional("notes"),
+                max_number_of_clients: f.optional("maxNumberOfClients"),
+                social_login: f.optional("socialLogin"),
+                devices_mac: f.optional("devicesMac"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GuestUserQueryData", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestUserQueryData"))
     }
 }
 impl GuestUserQueryData {
@@ -6858,7 +6961,9 @@ impl serde::Serialize for GuestUserUpdate {
             w.optional("deliveryMethods", &v.delivery_methods);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
@@ -6868,15 +6973,18 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdate {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestUserUpdate, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestUserUpdate {
-                disabled: f.optional("disabled")?,
-                action: f.optional("action")?,
-                password: f.optional("password")?,
-                delivery_methods: f.optional("deliveryMethods")?,
+            let value = GuestUserUpdate {
+                disabled: f.optional("disabled"),
+                action: f.optional("action"),
+                password: f.optional("password"),
+                delivery_methods: f.optional("deliveryMethods"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GuestUserUpdate", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestUserUpdate"))
     }
 }
 impl GuestUserUpdate {
@@ -7130,7 +7238,9 @@ impl serde::Serialize for GuestUserWithoutId {
             w.optional("expirationDate", &v.expiration_date);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
@@ -7140,26 +7250,29 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestUserWithoutId, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestUserWithoutId {
-                created_date: f.optional("createdDate")?,
-                last_modified: f.optional("lastModified")?,
+            let value = GuestUserWithoutId {
+                created_date: f.optional("createdDate"),
+                last_modified: f.optional("lastModified"),
                 name: f.required("name")?,
-                disabled: f.optional("disabled")?,
-                notes: f.optional("notes")?,
-                email: f.optional("email")?,
+                disabled: f.optional("disabled"),
+                notes: f.optional("notes"),
+                email: f.optional("email"),
                 mobile_phone_number: f.required("mobilePhoneNumber")?,
                 max_devices: f.required("maxDevices")?,
-                mac_addresses: f.optional("macAddresses")?,
-                ssid: f.optional("ssid")?,
+                mac_addresses: f.optional("macAddresses"),
+                ssid: f.optional("ssid"),
                 delivery_methods: f.required("deliveryMethods")?,
-                guest_user_type: f.optional("guestUserType")?,
+                guest_user_type: f.optional("guestUserType"),
                 expiration: f.required("expiration")?,
-                password: f.optional("password")?,
-                expiration_date: f.optional("expirationDate")?,
+                password: f.optional("password"),
+                expiration_date: f.optional("expirationDate"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GuestUserWithoutId", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestUserWithoutId"))
     }
 }
 impl GuestUserWithoutId {
@@ -7493,7 +7606,9 @@ impl serde::Serialize for GuestWifiNetwork {
             w.field("wlan", &v.wlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
@@ -7503,18 +7618,21 @@ impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestWifiNetwork {
-                id: f.optional("id")?,
+            let value = GuestWifiNetwork {
+                id: f.optional("id"),
                 name: f.required("name")?,
                 type_: f.required("type")?,
-                description: f.optional("description")?,
-                enable_dhcp: f.optional("enableDhcp")?,
+                description: f.optional("description"),
+                enable_dhcp: f.optional("enableDhcp"),
                 guest_portal: f.required("guestPortal")?,
                 wlan: f.required("wlan")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GuestWifiNetwork", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestWifiNetwork"))
     }
 }
 impl GuestWifiNetwork {
@@ -7712,7 +7830,9 @@ impl serde::Serialize for GuestWifiPortal {
             w.optional("wisprPage", &v.wispr_page);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestWifiPortal {
@@ -7722,32 +7842,35 @@ impl<'de> serde::Deserialize<'de> for GuestWifiPortal {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestWifiPortal, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestWifiPortal {
-                enable_self_service: f.optional("enableSelfService")?,
-                enable_sms_login: f.optional("enableSmsLogin")?,
-                end_of_day_reauth_delay: f.optional("endOfDayReauthDelay")?,
-                external_portal_key: f.optional("externalPortalKey")?,
-                external_portal_url: f.optional("externalPortalUrl")?,
-                guest_network_type: f.optional("guestNetworkType")?,
-                guest_page: f.optional("guestPage")?,
-                host_guest_config: f.optional("hostGuestConfig")?,
-                lockout_period: f.optional("lockoutPeriod")?,
-                lockout_period_enabled: f.optional("lockoutPeriodEnabled")?,
-                mac_credentials_duration: f.optional("macCredentialsDuration")?,
-                max_devices: f.optional("maxDevices")?,
-                redirect_url: f.optional("redirectUrl")?,
-                sms_password_duration: f.optional("smsPasswordDuration")?,
-                social_domains: f.optional("socialDomains")?,
-                social_emails: f.optional("socialEmails")?,
-                social_identities: f.optional("socialIdentities")?,
-                user_session_grace_period: f.optional("userSessionGracePeriod")?,
-                user_session_timeout: f.optional("userSessionTimeout")?,
-                walled_gardens: f.optional("walledGardens")?,
-                wispr_page: f.optional("wisprPage")?,
+            let value = GuestWifiPortal {
+                enable_self_service: f.optional("enableSelfService"),
+                enable_sms_login: f.optional("enableSmsLogin"),
+                end_of_day_reauth_delay: f.optional("endOfDayReauthDelay"),
+                external_portal_key: f.optional("externalPortalKey"),
+                external_portal_url: f.optional("externalPortalUrl"),
+                guest_network_type: f.optional("guestNetworkType"),
+                guest_page: f.optional("guestPage"),
+                host_guest_config: f.optional("hostGuestConfig"),
+                lockout_period: f.optional("lockoutPeriod"),
+                lockout_period_enabled: f.optional("lockoutPeriodEnabled"),
+                mac_credentials_duration: f.optional("macCredentialsDuration"),
+                max_devices: f.optional("maxDevices"),
+                redirect_url: f.optional("redirectUrl"),
+                sms_password_duration: f.optional("smsPasswordDuration"),
+                social_domains: f.optional("socialDomains"),
+                social_emails: f.optional("socialEmails"),
+                social_identities: f.optional("socialIdentities"),
+                user_session_grace_period: f.optional("userSessionGracePeriod"),
+                user_session_timeout: f.optional("userSessionTimeout"),
+                walled_gardens: f.optional("walledGardens"),
+                wispr_page: f.optional("wisprPage"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GuestWifiPortal", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestWifiPortal"))
     }
 }
 impl GuestWifiPortal {
@@ -8047,7 +8170,9 @@ impl serde::Serialize for GuestWifiWlan {
             w.optional("wlanSecurity", &v.wlan_security);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestWifiWlan {
@@ -8057,23 +8182,26 @@ impl<'de> serde::Deserialize<'de> for GuestWifiWlan {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GuestWifiWlan, ruckus_one_runtime::object::FieldError> {
-            Ok(GuestWifiWlan {
-                advanced_customization: f.optional("advancedCustomization")?,
-                bypass_cna: f.optional("bypassCNA")?,
+            let value = GuestWifiWlan {
+                advanced_customization: f.optional("advancedCustomization"),
+                bypass_cna: f.optional("bypassCNA"),
                 bypass_cp_using_mac_address_authentication: f
-                    .optional("bypassCPUsingMacAddressAuthentication")?,
-                enabled: f.optional("enabled")?,
-                management_frame_protection: f.optional("managementFrameProtection")?,
-                passphrase: f.optional("passphrase")?,
-                sae_passphrase: f.optional("saePassphrase")?,
+                    .optional("bypassCPUsingMacAddressAuthentication"),
+                enabled: f.optional("enabled"),
+                management_frame_protection: f.optional("managementFrameProtection"),
+                passphrase: f.optional("passphrase"),
+                sae_passphrase: f.optional("saePassphrase"),
                 ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId")?,
-                wep_hex_key: f.optional("wepHexKey")?,
-                wlan_security: f.optional("wlanSecurity")?,
+                vlan_id: f.optional("vlanId"),
+                wep_hex_key: f.optional("wepHexKey"),
+                wlan_security: f.optional("wlanSecurity"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GuestWifiWlan", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestWifiWlan"))
     }
 }
 impl GuestWifiWlan {
@@ -8592,7 +8720,9 @@ impl serde::Serialize for GuestWifiWlanAdvancedCustomization {
             w.optional("wifi7Enabled", &v.wifi7_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GuestWifiWlanAdvancedCustomization {
@@ -8605,106 +8735,104 @@ impl<'de> serde::Deserialize<'de> for GuestWifiWlanAdvancedCustomization {
             GuestWifiWlanAdvancedCustomization,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(GuestWifiWlanAdvancedCustomization {
+            let value = GuestWifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
-                    .optional("applicationVisibilityEnabled")?,
-                arp_request_rate_limit: f.optional("arpRequestRateLimit")?,
+                    .optional("applicationVisibilityEnabled"),
+                arp_request_rate_limit: f.optional("arpRequestRateLimit"),
                 broadcast_probe_response_delay: f
-                    .optional("broadcastProbeResponseDelay")?,
-                bss_priority: f.optional("bssPriority")?,
-                client_inactivity_timeout: f.optional("clientInactivityTimeout")?,
-                client_isolation: f.optional("clientIsolation")?,
-                client_isolation_options: f.optional("clientIsolationOptions")?,
-                client_load_balancing_enable: f.optional("clientLoadBalancingEnable")?,
-                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
-                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat")?,
+                    .optional("broadcastProbeResponseDelay"),
+                bss_priority: f.optional("bssPriority"),
+                client_inactivity_timeout: f.optional("clientInactivityTimeout"),
+                client_isolation: f.optional("clientIsolation"),
+                client_isolation_options: f.optional("clientIsolationOptions"),
+                client_load_balancing_enable: f.optional("clientLoadBalancingEnable"),
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
+                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat"),
                 dhcp_option82_sub_option150_enabled: f
-                    .optional("dhcpOption82SubOption150Enabled")?,
+                    .optional("dhcpOption82SubOption150Enabled"),
                 dhcp_option82_sub_option151_enabled: f
-                    .optional("dhcpOption82SubOption151Enabled")?,
+                    .optional("dhcpOption82SubOption151Enabled"),
                 dhcp_option82_sub_option151_format: f
-                    .optional("dhcpOption82SubOption151Format")?,
+                    .optional("dhcpOption82SubOption151Format"),
                 dhcp_option82_sub_option151_input: f
-                    .optional("dhcpOption82SubOption151Input")?,
+                    .optional("dhcpOption82SubOption151Input"),
                 dhcp_option82_sub_option1_enabled: f
-                    .optional("dhcpOption82SubOption1Enabled")?,
+                    .optional("dhcpOption82SubOption1Enabled"),
                 dhcp_option82_sub_option1_format: f
-                    .optional("dhcpOption82SubOption1Format")?,
+                    .optional("dhcpOption82SubOption1Format"),
                 dhcp_option82_sub_option2_enabled: f
-                    .optional("dhcpOption82SubOption2Enabled")?,
+                    .optional("dhcpOption82SubOption2Enabled"),
                 dhcp_option82_sub_option2_format: f
-                    .optional("dhcpOption82SubOption2Format")?,
-                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit")?,
-                directed_threshold: f.optional("directedThreshold")?,
-                dns_proxy: f.optional("dnsProxy")?,
-                dns_proxy_enabled: f.optional("dnsProxyEnabled")?,
-                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride")?,
+                    .optional("dhcpOption82SubOption2Format"),
+                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit"),
+                directed_threshold: f.optional("directedThreshold"),
+                dns_proxy: f.optional("dnsProxy"),
+                dns_proxy_enabled: f.optional("dnsProxyEnabled"),
+                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride"),
                 enable_additional_regulatory_domains: f
-                    .optional("enableAdditionalRegulatoryDomains")?,
-                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion")?,
-                enable_anti_spoofing: f.optional("enableAntiSpoofing")?,
+                    .optional("enableAdditionalRegulatoryDomains"),
+                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion"),
+                enable_anti_spoofing: f.optional("enableAntiSpoofing"),
                 enable_ap_host_name_advertisement: f
-                    .optional("enableApHostNameAdvertisement")?,
-                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit")?,
-                enable_band_balancing: f.optional("enableBandBalancing")?,
-                enable_dhcp_request_rate_limit: f
-                    .optional("enableDhcpRequestRateLimit")?,
-                enable_fast_roaming: f.optional("enableFastRoaming")?,
-                enable_gtk_rekey: f.optional("enableGtkRekey")?,
-                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold")?,
+                    .optional("enableApHostNameAdvertisement"),
+                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit"),
+                enable_band_balancing: f.optional("enableBandBalancing"),
+                enable_dhcp_request_rate_limit: f.optional("enableDhcpRequestRateLimit"),
+                enable_fast_roaming: f.optional("enableFastRoaming"),
+                enable_gtk_rekey: f.optional("enableGtkRekey"),
+                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
                 enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting")?,
+                    .optional("enableMulticastDownlinkRateLimiting"),
                 enable_multicast_downlink_rate_limiting6_g: f
-                    .optional("enableMulticastDownlinkRateLimiting6G")?,
+                    .optional("enableMulticastDownlinkRateLimiting6G"),
                 enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting")?,
+                    .optional("enableMulticastUplinkRateLimiting"),
                 enable_multicast_uplink_rate_limiting6_g: f
-                    .optional("enableMulticastUplinkRateLimiting6G")?,
-                enable_neighbor_report: f.optional("enableNeighborReport")?,
+                    .optional("enableMulticastUplinkRateLimiting6G"),
+                enable_neighbor_report: f.optional("enableNeighborReport"),
                 enable_optimized_connectivity_experience: f
-                    .optional("enableOptimizedConnectivityExperience")?,
-                enable_syslog: f.optional("enableSyslog")?,
+                    .optional("enableOptimizedConnectivityExperience"),
+                enable_syslog: f.optional("enableSyslog"),
                 enable_transient_client_management: f
-                    .optional("enableTransientClientManagement")?,
-                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp")?,
-                hide_ssid: f.optional("hideSsid")?,
-                join_expire_time: f.optional("joinExpireTime")?,
-                join_rssi_threshold: f.optional("joinRSSIThreshold")?,
-                join_wait_threshold: f.optional("joinWaitThreshold")?,
-                join_wait_time: f.optional("joinWaitTime")?,
-                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio")?,
-                mobility_domain_id: f.optional("mobilityDomainId")?,
-                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled")?,
-                multi_link_operation_options: f.optional("multiLinkOperationOptions")?,
+                    .optional("enableTransientClientManagement"),
+                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp"),
+                hide_ssid: f.optional("hideSsid"),
+                join_expire_time: f.optional("joinExpireTime"),
+                join_rssi_threshold: f.optional("joinRSSIThreshold"),
+                join_wait_threshold: f.optional("joinWaitThreshold"),
+                join_wait_time: f.optional("joinWaitTime"),
+                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio"),
+                mobility_domain_id: f.optional("mobilityDomainId"),
+                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled"),
+                multi_link_operation_options: f.optional("multiLinkOperationOptions"),
                 multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting")?,
-                multicast_filter_enabled: f.optional("multicastFilterEnabled")?,
+                    .optional("multicastDownlinkRateLimiting"),
+                multicast_filter_enabled: f.optional("multicastFilterEnabled"),
                 multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting")?,
-                proxy_arp: f.optional("proxyARP")?,
-                qos_map_set_enabled: f.optional("qosMapSetEnabled")?,
-                qos_map_set_options: f.optional("qosMapSetOptions")?,
-                qos_mirroring_enabled: f.optional("qosMirroringEnabled")?,
-                qos_mirroring_scope: f.optional("qosMirroringScope")?,
-                radio_customization: f.optional("radioCustomization")?,
-                radius_options: f.optional("radiusOptions")?,
-                respective_access_control: f.optional("respectiveAccessControl")?,
+                    .optional("multicastUplinkRateLimiting"),
+                proxy_arp: f.optional("proxyARP"),
+                qos_map_set_enabled: f.optional("qosMapSetEnabled"),
+                qos_map_set_options: f.optional("qosMapSetOptions"),
+                qos_mirroring_enabled: f.optional("qosMirroringEnabled"),
+                qos_mirroring_scope: f.optional("qosMirroringScope"),
+                radio_customization: f.optional("radioCustomization"),
+                radius_options: f.optional("radiusOptions"),
+                respective_access_control: f.optional("respectiveAccessControl"),
                 rssi_association_rejection_threshold: f
-                    .optional("rssiAssociationRejectionThreshold")?,
-                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting")?,
-                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting")?,
-                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting")?,
-                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting")?,
-                wifi6_enabled: f.optional("wifi6Enabled")?,
-                wifi7_enabled: f.optional("wifi7Enabled")?,
+                    .optional("rssiAssociationRejectionThreshold"),
+                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting"),
+                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting"),
+                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting"),
+                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting"),
+                wifi6_enabled: f.optional("wifi6Enabled"),
+                wifi7_enabled: f.optional("wifi7Enabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "GuestWifiWlanAdvancedCustomization",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestWifiWlanAdvancedCustomization"))
     }
 }
 impl GuestWifiWlanAdvancedCustomization {
@@ -9773,7 +9901,9 @@ impl serde::Serialize for HostGuestConfig {
             w.field("hostDurationChoices", &v.host_duration_choices);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for HostGuestConfig {
@@ -9783,13 +9913,16 @@ impl<'de> serde::Deserialize<'de> for HostGuestConfig {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<HostGuestConfig, ruckus_one_runtime::object::FieldError> {
-            Ok(HostGuestConfig {
-                host_domains: f.optional("hostDomains")?,
+            let value = HostGuestConfig {
+                host_domains: f.optional("hostDomains"),
                 host_duration_choices: f.required("hostDurationChoices")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "HostGuestConfig", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("HostGuestConfig"))
     }
 }
 impl HostGuestConfig {
@@ -9846,7 +9979,9 @@ impl serde::Serialize for Hotspot20ConnectionCapability {
             w.field("status", &v.status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapability {
@@ -9859,19 +9994,18 @@ impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapability {
             Hotspot20ConnectionCapability,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(Hotspot20ConnectionCapability {
-                port: f.optional("port")?,
+            let value = Hotspot20ConnectionCapability {
+                port: f.optional("port"),
                 protocol: f.required("protocol")?,
-                protocol_number: f.optional("protocolNumber")?,
-                status: f.optional("status")?,
+                protocol_number: f.optional("protocolNumber"),
+                status: f.optional("status"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "Hotspot20ConnectionCapability",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20ConnectionCapability"))
     }
 }
 impl Hotspot20ConnectionCapability {
@@ -10014,7 +10148,9 @@ impl serde::Serialize for Hotspot20WifiNetwork {
             w.field("wlan", &v.wlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20WifiNetwork {
@@ -10024,18 +10160,21 @@ impl<'de> serde::Deserialize<'de> for Hotspot20WifiNetwork {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Hotspot20WifiNetwork, ruckus_one_runtime::object::FieldError> {
-            Ok(Hotspot20WifiNetwork {
-                id: f.optional("id")?,
+            let value = Hotspot20WifiNetwork {
+                id: f.optional("id"),
                 name: f.required("name")?,
                 type_: f.required("type")?,
-                accounting_interim_updates: f.optional("accountingInterimUpdates")?,
-                description: f.optional("description")?,
+                accounting_interim_updates: f.optional("accountingInterimUpdates"),
+                description: f.optional("description"),
                 hotspot20_settings: f.required("hotspot20Settings")?,
                 wlan: f.required("wlan")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Hotspot20WifiNetwork", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20WifiNetwork"))
     }
 }
 impl Hotspot20WifiNetwork {
@@ -10178,7 +10317,9 @@ impl serde::Serialize for Hotspot20WifiWlan {
             w.optional("wlanSecurity", &v.wlan_security);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlan {
@@ -10188,20 +10329,23 @@ impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlan {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Hotspot20WifiWlan, ruckus_one_runtime::object::FieldError> {
-            Ok(Hotspot20WifiWlan {
-                advanced_customization: f.optional("advancedCustomization")?,
-                bypass_cna: f.optional("bypassCNA")?,
+            let value = Hotspot20WifiWlan {
+                advanced_customization: f.optional("advancedCustomization"),
+                bypass_cna: f.optional("bypassCNA"),
                 bypass_cp_using_mac_address_authentication: f
-                    .optional("bypassCPUsingMacAddressAuthentication")?,
-                enabled: f.optional("enabled")?,
-                management_frame_protection: f.optional("managementFrameProtection")?,
+                    .optional("bypassCPUsingMacAddressAuthentication"),
+                enabled: f.optional("enabled"),
+                management_frame_protection: f.optional("managementFrameProtection"),
                 ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId")?,
-                wlan_security: f.optional("wlanSecurity")?,
+                vlan_id: f.optional("vlanId"),
+                wlan_security: f.optional("wlanSecurity"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Hotspot20WifiWlan", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20WifiWlan"))
     }
 }
 impl Hotspot20WifiWlan {
@@ -10698,7 +10842,9 @@ impl serde::Serialize for Hotspot20WifiWlanAdvancedCustomization {
             w.optional("wifi7Enabled", &v.wifi7_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlanAdvancedCustomization {
@@ -10711,106 +10857,105 @@ impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlanAdvancedCustomization {
             Hotspot20WifiWlanAdvancedCustomization,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(Hotspot20WifiWlanAdvancedCustomization {
+            let value = Hotspot20WifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
-                    .optional("applicationVisibilityEnabled")?,
-                arp_request_rate_limit: f.optional("arpRequestRateLimit")?,
+                    .optional("applicationVisibilityEnabled"),
+                arp_request_rate_limit: f.optional("arpRequestRateLimit"),
                 broadcast_probe_response_delay: f
-                    .optional("broadcastProbeResponseDelay")?,
-                bss_priority: f.optional("bssPriority")?,
-                client_inactivity_timeout: f.optional("clientInactivityTimeout")?,
-                client_isolation: f.optional("clientIsolation")?,
-                client_isolation_options: f.optional("clientIsolationOptions")?,
-                client_load_balancing_enable: f.optional("clientLoadBalancingEnable")?,
-                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
-                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat")?,
+                    .optional("broadcastProbeResponseDelay"),
+                bss_priority: f.optional("bssPriority"),
+                client_inactivity_timeout: f.optional("clientInactivityTimeout"),
+                client_isolation: f.optional("clientIsolation"),
+                client_isolation_options: f.optional("clientIsolationOptions"),
+                client_load_balancing_enable: f.optional("clientLoadBalancingEnable"),
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
+                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat"),
                 dhcp_option82_sub_option150_enabled: f
-                    .optional("dhcpOption82SubOption150Enabled")?,
+                    .optional("dhcpOption82SubOption150Enabled"),
                 dhcp_option82_sub_option151_enabled: f
-                    .optional("dhcpOption82SubOption151Enabled")?,
+                    .optional("dhcpOption82SubOption151Enabled"),
                 dhcp_option82_sub_option151_format: f
-                    .optional("dhcpOption82SubOption151Format")?,
+                    .optional("dhcpOption82SubOption151Format"),
                 dhcp_option82_sub_option151_input: f
-                    .optional("dhcpOption82SubOption151Input")?,
+                    .optional("dhcpOption82SubOption151Input"),
                 dhcp_option82_sub_option1_enabled: f
-                    .optional("dhcpOption82SubOption1Enabled")?,
+                    .optional("dhcpOption82SubOption1Enabled"),
                 dhcp_option82_sub_option1_format: f
-                    .optional("dhcpOption82SubOption1Format")?,
+                    .optional("dhcpOption82SubOption1Format"),
                 dhcp_option82_sub_option2_enabled: f
-                    .optional("dhcpOption82SubOption2Enabled")?,
+                    .optional("dhcpOption82SubOption2Enabled"),
                 dhcp_option82_sub_option2_format: f
-                    .optional("dhcpOption82SubOption2Format")?,
-                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit")?,
-                directed_threshold: f.optional("directedThreshold")?,
-                dns_proxy: f.optional("dnsProxy")?,
-                dns_proxy_enabled: f.optional("dnsProxyEnabled")?,
-                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride")?,
+                    .optional("dhcpOption82SubOption2Format"),
+                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit"),
+                directed_threshold: f.optional("directedThreshold"),
+                dns_proxy: f.optional("dnsProxy"),
+                dns_proxy_enabled: f.optional("dnsProxyEnabled"),
+                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride"),
                 enable_additional_regulatory_domains: f
-                    .optional("enableAdditionalRegulatoryDomains")?,
-                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion")?,
-                enable_anti_spoofing: f.optional("enableAntiSpoofing")?,
+                    .optional("enableAdditionalRegulatoryDomains"),
+                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion"),
+                enable_anti_spoofing: f.optional("enableAntiSpoofing"),
                 enable_ap_host_name_advertisement: f
-                    .optional("enableApHostNameAdvertisement")?,
-                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit")?,
-                enable_band_balancing: f.optional("enableBandBalancing")?,
-                enable_dhcp_request_rate_limit: f
-                    .optional("enableDhcpRequestRateLimit")?,
-                enable_fast_roaming: f.optional("enableFastRoaming")?,
-                enable_gtk_rekey: f.optional("enableGtkRekey")?,
-                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold")?,
+                    .optional("enableApHostNameAdvertisement"),
+                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit"),
+                enable_band_balancing: f.optional("enableBandBalancing"),
+                enable_dhcp_request_rate_limit: f.optional("enableDhcpRequestRateLimit"),
+                enable_fast_roaming: f.optional("enableFastRoaming"),
+                enable_gtk_rekey: f.optional("enableGtkRekey"),
+                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
                 enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting")?,
+                    .optional("enableMulticastDownlinkRateLimiting"),
                 enable_multicast_downlink_rate_limiting6_g: f
-                    .optional("enableMulticastDownlinkRateLimiting6G")?,
+                    .optional("enableMulticastDownlinkRateLimiting6G"),
                 enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting")?,
+                    .optional("enableMulticastUplinkRateLimiting"),
                 enable_multicast_uplink_rate_limiting6_g: f
-                    .optional("enableMulticastUplinkRateLimiting6G")?,
-                enable_neighbor_report: f.optional("enableNeighborReport")?,
+                    .optional("enableMulticastUplinkRateLimiting6G"),
+                enable_neighbor_report: f.optional("enableNeighborReport"),
                 enable_optimized_connectivity_experience: f
-                    .optional("enableOptimizedConnectivityExperience")?,
-                enable_syslog: f.optional("enableSyslog")?,
+                    .optional("enableOptimizedConnectivityExperience"),
+                enable_syslog: f.optional("enableSyslog"),
                 enable_transient_client_management: f
-                    .optional("enableTransientClientManagement")?,
-                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp")?,
-                hide_ssid: f.optional("hideSsid")?,
-                join_expire_time: f.optional("joinExpireTime")?,
-                join_rssi_threshold: f.optional("joinRSSIThreshold")?,
-                join_wait_threshold: f.optional("joinWaitThreshold")?,
-                join_wait_time: f.optional("joinWaitTime")?,
-                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio")?,
-                mobility_domain_id: f.optional("mobilityDomainId")?,
-                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled")?,
-                multi_link_operation_options: f.optional("multiLinkOperationOptions")?,
+                    .optional("enableTransientClientManagement"),
+                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp"),
+                hide_ssid: f.optional("hideSsid"),
+                join_expire_time: f.optional("joinExpireTime"),
+                join_rssi_threshold: f.optional("joinRSSIThreshold"),
+                join_wait_threshold: f.optional("joinWaitThreshold"),
+                join_wait_time: f.optional("joinWaitTime"),
+                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio"),
+                mobility_domain_id: f.optional("mobilityDomainId"),
+                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled"),
+                multi_link_operation_options: f.optional("multiLinkOperationOptions"),
                 multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting")?,
-                multicast_filter_enabled: f.optional("multicastFilterEnabled")?,
+                    .optional("multicastDownlinkRateLimiting"),
+                multicast_filter_enabled: f.optional("multicastFilterEnabled"),
                 multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting")?,
-                proxy_arp: f.optional("proxyARP")?,
-                qos_map_set_enabled: f.optional("qosMapSetEnabled")?,
-                qos_map_set_options: f.optional("qosMapSetOptions")?,
-                qos_mirroring_enabled: f.optional("qosMirroringEnabled")?,
-                qos_mirroring_scope: f.optional("qosMirroringScope")?,
-                radio_customization: f.optional("radioCustomization")?,
-                radius_options: f.optional("radiusOptions")?,
-                respective_access_control: f.optional("respectiveAccessControl")?,
+                    .optional("multicastUplinkRateLimiting"),
+                proxy_arp: f.optional("proxyARP"),
+                qos_map_set_enabled: f.optional("qosMapSetEnabled"),
+                qos_map_set_options: f.optional("qosMapSetOptions"),
+                qos_mirroring_enabled: f.optional("qosMirroringEnabled"),
+                qos_mirroring_scope: f.optional("qosMirroringScope"),
+                radio_customization: f.optional("radioCustomization"),
+                radius_options: f.optional("radiusOptions"),
+                respective_access_control: f.optional("respectiveAccessControl"),
                 rssi_association_rejection_threshold: f
-                    .optional("rssiAssociationRejectionThreshold")?,
-                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting")?,
-                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting")?,
-                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting")?,
-                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting")?,
-                wifi6_enabled: f.optional("wifi6Enabled")?,
-                wifi7_enabled: f.optional("wifi7Enabled")?,
+                    .optional("rssiAssociationRejectionThreshold"),
+                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting"),
+                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting"),
+                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting"),
+                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting"),
+                wifi6_enabled: f.optional("wifi6Enabled"),
+                wifi7_enabled: f.optional("wifi7Enabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "Hotspot20WifiWlanAdvancedCustomization",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("Hotspot20WifiWlanAdvancedCustomization"))
     }
 }
 impl Hotspot20WifiWlanAdvancedCustomization {
@@ -11876,7 +12021,9 @@ impl serde::Serialize for MultiLinkOperationOptions {
             w.optional("enable6G", &v.enable6_g);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MultiLinkOperationOptions {
@@ -11886,18 +12033,17 @@ impl<'de> serde::Deserialize<'de> for MultiLinkOperationOptions {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MultiLinkOperationOptions, ruckus_one_runtime::object::FieldError> {
-            Ok(MultiLinkOperationOptions {
-                enable24_g: f.optional("enable24G")?,
-                enable50_g: f.optional("enable50G")?,
-                enable6_g: f.optional("enable6G")?,
+            let value = MultiLinkOperationOptions {
+                enable24_g: f.optional("enable24G"),
+                enable50_g: f.optional("enable50G"),
+                enable6_g: f.optional("enable6G"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "MultiLinkOperationOptions",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MultiLinkOperationOptions"))
     }
 }
 impl MultiLinkOperationOptions {
@@ -11965,7 +12111,9 @@ impl serde::Serialize for NetworkHotspot20Settings {
             w.optional("ipv4AddressType", &v.ipv4_address_type);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkHotspot20Settings {
@@ -11975,19 +12123,18 @@ impl<'de> serde::Deserialize<'de> for NetworkHotspot20Settings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NetworkHotspot20Settings, ruckus_one_runtime::object::FieldError> {
-            Ok(NetworkHotspot20Settings {
-                access_network_type: f.optional("accessNetworkType")?,
-                allow_internet_access: f.optional("allowInternetAccess")?,
-                connection_capabilities: f.optional("connectionCapabilities")?,
-                ipv4_address_type: f.optional("ipv4AddressType")?,
+            let value = NetworkHotspot20Settings {
+                access_network_type: f.optional("accessNetworkType"),
+                allow_internet_access: f.optional("allowInternetAccess"),
+                connection_capabilities: f.optional("connectionCapabilities"),
+                ipv4_address_type: f.optional("ipv4AddressType"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "NetworkHotspot20Settings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NetworkHotspot20Settings"))
     }
 }
 impl NetworkHotspot20Settings {
@@ -12244,7 +12391,9 @@ impl serde::Serialize for NetworkVenueScheduler {
             w.optional("wed", &v.wed);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for NetworkVenueScheduler {
@@ -12254,19 +12403,22 @@ impl<'de> serde::Deserialize<'de> for NetworkVenueScheduler {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<NetworkVenueScheduler, ruckus_one_runtime::object::FieldError> {
-            Ok(NetworkVenueScheduler {
-                fri: f.optional("fri")?,
-                mon: f.optional("mon")?,
-                sat: f.optional("sat")?,
-                sun: f.optional("sun")?,
-                thu: f.optional("thu")?,
-                tue: f.optional("tue")?,
-                type_: f.optional("type")?,
-                wed: f.optional("wed")?,
+            let value = NetworkVenueScheduler {
+                fri: f.optional("fri"),
+                mon: f.optional("mon"),
+                sat: f.optional("sat"),
+                sun: f.optional("sun"),
+                thu: f.optional("thu"),
+                tue: f.optional("tue"),
+                type_: f.optional("type"),
+                wed: f.optional("wed"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "NetworkVenueScheduler", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NetworkVenueScheduler"))
     }
 }
 impl NetworkVenueScheduler {
@@ -12410,7 +12562,9 @@ impl serde::Serialize for OauthAppConfig {
             w.field("appSecret", &v.app_secret);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OauthAppConfig {
@@ -12420,13 +12574,15 @@ impl<'de> serde::Deserialize<'de> for OauthAppConfig {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<OauthAppConfig, ruckus_one_runtime::object::FieldError> {
-            Ok(OauthAppConfig {
+            let value = OauthAppConfig {
                 app_id: f.required("appId")?,
                 app_secret: f.required("appSecret")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "OauthAppConfig", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OauthAppConfig"))
     }
 }
 impl OauthAppConfig {
@@ -12490,7 +12646,9 @@ impl serde::Serialize for OpenWifiNetwork {
             w.field("wlan", &v.wlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OpenWifiNetwork {
@@ -12500,18 +12658,21 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetwork {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<OpenWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            Ok(OpenWifiNetwork {
-                id: f.optional("id")?,
+            let value = OpenWifiNetwork {
+                id: f.optional("id"),
                 name: f.required("name")?,
                 type_: f.required("type")?,
-                description: f.optional("description")?,
-                is_owe_master: f.optional("isOweMaster")?,
-                owe_pair_network_id: f.optional("owePairNetworkId")?,
+                description: f.optional("description"),
+                is_owe_master: f.optional("isOweMaster"),
+                owe_pair_network_id: f.optional("owePairNetworkId"),
                 wlan: f.required("wlan")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "OpenWifiNetwork", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OpenWifiNetwork"))
     }
 }
 impl OpenWifiNetwork {
@@ -12595,7 +12756,9 @@ impl serde::Serialize for OpenWifiWlan {
             w.optional("wlanSecurity", &v.wlan_security);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OpenWifiWlan {
@@ -12605,17 +12768,20 @@ impl<'de> serde::Deserialize<'de> for OpenWifiWlan {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<OpenWifiWlan, ruckus_one_runtime::object::FieldError> {
-            Ok(OpenWifiWlan {
-                advanced_customization: f.optional("advancedCustomization")?,
-                enabled: f.optional("enabled")?,
-                mac_address_authentication: f.optional("macAddressAuthentication")?,
+            let value = OpenWifiWlan {
+                advanced_customization: f.optional("advancedCustomization"),
+                enabled: f.optional("enabled"),
+                mac_address_authentication: f.optional("macAddressAuthentication"),
                 ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId")?,
-                wlan_security: f.optional("wlanSecurity")?,
+                vlan_id: f.optional("vlanId"),
+                wlan_security: f.optional("wlanSecurity"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "OpenWifiWlan", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OpenWifiWlan"))
     }
 }
 impl OpenWifiWlan {
@@ -13082,7 +13248,9 @@ impl serde::Serialize for OpenWifiWlanAdvancedCustomization {
             w.optional("wifi7Enabled", &v.wifi7_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OpenWifiWlanAdvancedCustomization {
@@ -13095,104 +13263,102 @@ impl<'de> serde::Deserialize<'de> for OpenWifiWlanAdvancedCustomization {
             OpenWifiWlanAdvancedCustomization,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(OpenWifiWlanAdvancedCustomization {
+            let value = OpenWifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
-                    .optional("applicationVisibilityEnabled")?,
-                arp_request_rate_limit: f.optional("arpRequestRateLimit")?,
+                    .optional("applicationVisibilityEnabled"),
+                arp_request_rate_limit: f.optional("arpRequestRateLimit"),
                 broadcast_probe_response_delay: f
-                    .optional("broadcastProbeResponseDelay")?,
-                bss_priority: f.optional("bssPriority")?,
-                client_inactivity_timeout: f.optional("clientInactivityTimeout")?,
-                client_isolation: f.optional("clientIsolation")?,
-                client_isolation_options: f.optional("clientIsolationOptions")?,
-                client_load_balancing_enable: f.optional("clientLoadBalancingEnable")?,
-                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
-                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat")?,
+                    .optional("broadcastProbeResponseDelay"),
+                bss_priority: f.optional("bssPriority"),
+                client_inactivity_timeout: f.optional("clientInactivityTimeout"),
+                client_isolation: f.optional("clientIsolation"),
+                client_isolation_options: f.optional("clientIsolationOptions"),
+                client_load_balancing_enable: f.optional("clientLoadBalancingEnable"),
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
+                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat"),
                 dhcp_option82_sub_option150_enabled: f
-                    .optional("dhcpOption82SubOption150Enabled")?,
+                    .optional("dhcpOption82SubOption150Enabled"),
                 dhcp_option82_sub_option151_enabled: f
-                    .optional("dhcpOption82SubOption151Enabled")?,
+                    .optional("dhcpOption82SubOption151Enabled"),
                 dhcp_option82_sub_option151_format: f
-                    .optional("dhcpOption82SubOption151Format")?,
+                    .optional("dhcpOption82SubOption151Format"),
                 dhcp_option82_sub_option151_input: f
-                    .optional("dhcpOption82SubOption151Input")?,
+                    .optional("dhcpOption82SubOption151Input"),
                 dhcp_option82_sub_option1_enabled: f
-                    .optional("dhcpOption82SubOption1Enabled")?,
+                    .optional("dhcpOption82SubOption1Enabled"),
                 dhcp_option82_sub_option1_format: f
-                    .optional("dhcpOption82SubOption1Format")?,
+                    .optional("dhcpOption82SubOption1Format"),
                 dhcp_option82_sub_option2_enabled: f
-                    .optional("dhcpOption82SubOption2Enabled")?,
+                    .optional("dhcpOption82SubOption2Enabled"),
                 dhcp_option82_sub_option2_format: f
-                    .optional("dhcpOption82SubOption2Format")?,
-                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit")?,
-                directed_threshold: f.optional("directedThreshold")?,
-                dns_proxy: f.optional("dnsProxy")?,
-                dns_proxy_enabled: f.optional("dnsProxyEnabled")?,
-                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride")?,
+                    .optional("dhcpOption82SubOption2Format"),
+                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit"),
+                directed_threshold: f.optional("directedThreshold"),
+                dns_proxy: f.optional("dnsProxy"),
+                dns_proxy_enabled: f.optional("dnsProxyEnabled"),
+                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride"),
                 enable_additional_regulatory_domains: f
-                    .optional("enableAdditionalRegulatoryDomains")?,
-                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion")?,
-                enable_anti_spoofing: f.optional("enableAntiSpoofing")?,
+                    .optional("enableAdditionalRegulatoryDomains"),
+                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion"),
+                enable_anti_spoofing: f.optional("enableAntiSpoofing"),
                 enable_ap_host_name_advertisement: f
-                    .optional("enableApHostNameAdvertisement")?,
-                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit")?,
-                enable_band_balancing: f.optional("enableBandBalancing")?,
-                enable_dhcp_request_rate_limit: f
-                    .optional("enableDhcpRequestRateLimit")?,
-                enable_gtk_rekey: f.optional("enableGtkRekey")?,
-                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold")?,
+                    .optional("enableApHostNameAdvertisement"),
+                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit"),
+                enable_band_balancing: f.optional("enableBandBalancing"),
+                enable_dhcp_request_rate_limit: f.optional("enableDhcpRequestRateLimit"),
+                enable_gtk_rekey: f.optional("enableGtkRekey"),
+                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
                 enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting")?,
+                    .optional("enableMulticastDownlinkRateLimiting"),
                 enable_multicast_downlink_rate_limiting6_g: f
-                    .optional("enableMulticastDownlinkRateLimiting6G")?,
+                    .optional("enableMulticastDownlinkRateLimiting6G"),
                 enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting")?,
+                    .optional("enableMulticastUplinkRateLimiting"),
                 enable_multicast_uplink_rate_limiting6_g: f
-                    .optional("enableMulticastUplinkRateLimiting6G")?,
-                enable_neighbor_report: f.optional("enableNeighborReport")?,
+                    .optional("enableMulticastUplinkRateLimiting6G"),
+                enable_neighbor_report: f.optional("enableNeighborReport"),
                 enable_optimized_connectivity_experience: f
-                    .optional("enableOptimizedConnectivityExperience")?,
-                enable_syslog: f.optional("enableSyslog")?,
+                    .optional("enableOptimizedConnectivityExperience"),
+                enable_syslog: f.optional("enableSyslog"),
                 enable_transient_client_management: f
-                    .optional("enableTransientClientManagement")?,
-                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp")?,
-                hide_ssid: f.optional("hideSsid")?,
-                join_expire_time: f.optional("joinExpireTime")?,
-                join_rssi_threshold: f.optional("joinRSSIThreshold")?,
-                join_wait_threshold: f.optional("joinWaitThreshold")?,
-                join_wait_time: f.optional("joinWaitTime")?,
-                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio")?,
-                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled")?,
-                multi_link_operation_options: f.optional("multiLinkOperationOptions")?,
+                    .optional("enableTransientClientManagement"),
+                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp"),
+                hide_ssid: f.optional("hideSsid"),
+                join_expire_time: f.optional("joinExpireTime"),
+                join_rssi_threshold: f.optional("joinRSSIThreshold"),
+                join_wait_threshold: f.optional("joinWaitThreshold"),
+                join_wait_time: f.optional("joinWaitTime"),
+                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio"),
+                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled"),
+                multi_link_operation_options: f.optional("multiLinkOperationOptions"),
                 multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting")?,
-                multicast_filter_enabled: f.optional("multicastFilterEnabled")?,
+                    .optional("multicastDownlinkRateLimiting"),
+                multicast_filter_enabled: f.optional("multicastFilterEnabled"),
                 multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting")?,
-                proxy_arp: f.optional("proxyARP")?,
-                qos_map_set_enabled: f.optional("qosMapSetEnabled")?,
-                qos_map_set_options: f.optional("qosMapSetOptions")?,
-                qos_mirroring_enabled: f.optional("qosMirroringEnabled")?,
-                qos_mirroring_scope: f.optional("qosMirroringScope")?,
-                radio_customization: f.optional("radioCustomization")?,
-                radius_options: f.optional("radiusOptions")?,
-                respective_access_control: f.optional("respectiveAccessControl")?,
+                    .optional("multicastUplinkRateLimiting"),
+                proxy_arp: f.optional("proxyARP"),
+                qos_map_set_enabled: f.optional("qosMapSetEnabled"),
+                qos_map_set_options: f.optional("qosMapSetOptions"),
+                qos_mirroring_enabled: f.optional("qosMirroringEnabled"),
+                qos_mirroring_scope: f.optional("qosMirroringScope"),
+                radio_customization: f.optional("radioCustomization"),
+                radius_options: f.optional("radiusOptions"),
+                respective_access_control: f.optional("respectiveAccessControl"),
                 rssi_association_rejection_threshold: f
-                    .optional("rssiAssociationRejectionThreshold")?,
-                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting")?,
-                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting")?,
-                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting")?,
-                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting")?,
-                wifi6_enabled: f.optional("wifi6Enabled")?,
-                wifi7_enabled: f.optional("wifi7Enabled")?,
+                    .optional("rssiAssociationRejectionThreshold"),
+                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting"),
+                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting"),
+                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting"),
+                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting"),
+                wifi6_enabled: f.optional("wifi6Enabled"),
+                wifi7_enabled: f.optional("wifi7Enabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "OpenWifiWlanAdvancedCustomization",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OpenWifiWlanAdvancedCustomization"))
     }
 }
 impl OpenWifiWlanAdvancedCustomization {
@@ -14173,7 +14339,9 @@ impl serde::Serialize for OperationResponseGuestUser {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseGuestUser {
@@ -14183,17 +14351,16 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUser {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<OperationResponseGuestUser, ruckus_one_runtime::object::FieldError> {
-            Ok(OperationResponseGuestUser {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = OperationResponseGuestUser {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "OperationResponseGuestUser",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OperationResponseGuestUser"))
     }
 }
 impl OperationResponseGuestUser {
@@ -14245,7 +14412,9 @@ impl serde::Serialize for OperationResponseGuestUserWithoutId {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseGuestUserWithoutId {
@@ -14258,17 +14427,16 @@ impl<'de> serde::Deserialize<'de> for OperationResponseGuestUserWithoutId {
             OperationResponseGuestUserWithoutId,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(OperationResponseGuestUserWithoutId {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = OperationResponseGuestUserWithoutId {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "OperationResponseGuestUserWithoutId",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OperationResponseGuestUserWithoutId"))
     }
 }
 impl OperationResponseGuestUserWithoutId {
@@ -14320,7 +14488,9 @@ impl serde::Serialize for OperationResponseListGuestUserImportResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportResponse {
@@ -14333,17 +14503,17 @@ impl<'de> serde::Deserialize<'de> for OperationResponseListGuestUserImportRespon
             OperationResponseListGuestUserImportResponse,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(OperationResponseListGuestUserImportResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = OperationResponseListGuestUserImportResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "OperationResponseListGuestUserImportResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("OperationResponseListGuestUserImportResponse"))
     }
 }
 impl OperationResponseListGuestUserImportResponse {
@@ -14395,7 +14565,9 @@ impl serde::Serialize for OperationResponsePortalServiceProfile {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
@@ -14408,17 +14580,16 @@ impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
             OperationResponsePortalServiceProfile,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(OperationResponsePortalServiceProfile {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = OperationResponsePortalServiceProfile {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "OperationResponsePortalServiceProfile",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OperationResponsePortalServiceProfile"))
     }
 }
 impl OperationResponsePortalServiceProfile {
@@ -14480,7 +14651,9 @@ impl serde::Serialize for PortalServiceProfileQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalServiceProfileQueryData {
@@ -14493,19 +14666,18 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileQueryData {
             PortalServiceProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(PortalServiceProfileQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                display_lang_code: f.optional("displayLangCode")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
+            let value = PortalServiceProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                display_lang_code: f.optional("displayLangCode"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "PortalServiceProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PortalServiceProfileQueryData"))
     }
 }
 impl PortalServiceProfileQueryData {
@@ -14581,7 +14753,9 @@ impl serde::Serialize for PskWifiNetwork {
             w.field("wlan", &v.wlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PskWifiNetwork {
@@ -14591,16 +14765,19 @@ impl<'de> serde::Deserialize<'de> for PskWifiNetwork {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PskWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            Ok(PskWifiNetwork {
-                id: f.optional("id")?,
+            let value = PskWifiNetwork {
+                id: f.optional("id"),
                 name: f.required("name")?,
                 type_: f.required("type")?,
-                description: f.optional("description")?,
+                description: f.optional("description"),
                 wlan: f.required("wlan")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PskWifiNetwork", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PskWifiNetwork"))
     }
 }
 impl PskWifiNetwork {
@@ -14692,7 +14869,9 @@ impl serde::Serialize for PskWifiWlan {
             w.optional("wlanSecurity", &v.wlan_security);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PskWifiWlan {
@@ -14702,21 +14881,24 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlan {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PskWifiWlan, ruckus_one_runtime::object::FieldError> {
-            Ok(PskWifiWlan {
-                advanced_customization: f.optional("advancedCustomization")?,
-                enabled: f.optional("enabled")?,
-                mac_address_authentication: f.optional("macAddressAuthentication")?,
-                management_frame_protection: f.optional("managementFrameProtection")?,
-                passphrase: f.optional("passphrase")?,
-                sae_passphrase: f.optional("saePassphrase")?,
+            let value = PskWifiWlan {
+                advanced_customization: f.optional("advancedCustomization"),
+                enabled: f.optional("enabled"),
+                mac_address_authentication: f.optional("macAddressAuthentication"),
+                management_frame_protection: f.optional("managementFrameProtection"),
+                passphrase: f.optional("passphrase"),
+                sae_passphrase: f.optional("saePassphrase"),
                 ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId")?,
-                wep_hex_key: f.optional("wepHexKey")?,
-                wlan_security: f.optional("wlanSecurity")?,
+                vlan_id: f.optional("vlanId"),
+                wep_hex_key: f.optional("wepHexKey"),
+                wlan_security: f.optional("wlanSecurity"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PskWifiWlan", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PskWifiWlan"))
     }
 }
 impl PskWifiWlan {
@@ -15221,7 +15403,9 @@ impl serde::Serialize for PskWifiWlanAdvancedCustomization {
             w.optional("wifi7Enabled", &v.wifi7_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
@@ -15234,105 +15418,103 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
             PskWifiWlanAdvancedCustomization,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(PskWifiWlanAdvancedCustomization {
+            let value = PskWifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
-                    .optional("applicationVisibilityEnabled")?,
-                arp_request_rate_limit: f.optional("arpRequestRateLimit")?,
+                    .optional("applicationVisibilityEnabled"),
+                arp_request_rate_limit: f.optional("arpRequestRateLimit"),
                 broadcast_probe_response_delay: f
-                    .optional("broadcastProbeResponseDelay")?,
-                bss_priority: f.optional("bssPriority")?,
-                client_inactivity_timeout: f.optional("clientInactivityTimeout")?,
-                client_isolation: f.optional("clientIsolation")?,
-                client_isolation_options: f.optional("clientIsolationOptions")?,
-                client_load_balancing_enable: f.optional("clientLoadBalancingEnable")?,
-                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
-                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat")?,
+                    .optional("broadcastProbeResponseDelay"),
+                bss_priority: f.optional("bssPriority"),
+                client_inactivity_timeout: f.optional("clientInactivityTimeout"),
+                client_isolation: f.optional("clientIsolation"),
+                client_isolation_options: f.optional("clientIsolationOptions"),
+                client_load_balancing_enable: f.optional("clientLoadBalancingEnable"),
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
+                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat"),
                 dhcp_option82_sub_option150_enabled: f
-                    .optional("dhcpOption82SubOption150Enabled")?,
+                    .optional("dhcpOption82SubOption150Enabled"),
                 dhcp_option82_sub_option151_enabled: f
-                    .optional("dhcpOption82SubOption151Enabled")?,
+                    .optional("dhcpOption82SubOption151Enabled"),
                 dhcp_option82_sub_option151_format: f
-                    .optional("dhcpOption82SubOption151Format")?,
+                    .optional("dhcpOption82SubOption151Format"),
                 dhcp_option82_sub_option151_input: f
-                    .optional("dhcpOption82SubOption151Input")?,
+                    .optional("dhcpOption82SubOption151Input"),
                 dhcp_option82_sub_option1_enabled: f
-                    .optional("dhcpOption82SubOption1Enabled")?,
+                    .optional("dhcpOption82SubOption1Enabled"),
                 dhcp_option82_sub_option1_format: f
-                    .optional("dhcpOption82SubOption1Format")?,
+                    .optional("dhcpOption82SubOption1Format"),
                 dhcp_option82_sub_option2_enabled: f
-                    .optional("dhcpOption82SubOption2Enabled")?,
+                    .optional("dhcpOption82SubOption2Enabled"),
                 dhcp_option82_sub_option2_format: f
-                    .optional("dhcpOption82SubOption2Format")?,
-                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit")?,
-                directed_threshold: f.optional("directedThreshold")?,
-                dns_proxy: f.optional("dnsProxy")?,
-                dns_proxy_enabled: f.optional("dnsProxyEnabled")?,
+                    .optional("dhcpOption82SubOption2Format"),
+                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit"),
+                directed_threshold: f.optional("directedThreshold"),
+                dns_proxy: f.optional("dnsProxy"),
+                dns_proxy_enabled: f.optional("dnsProxyEnabled"),
                 enable_additional_regulatory_domains: f
-                    .optional("enableAdditionalRegulatoryDomains")?,
-                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion")?,
-                enable_anti_spoofing: f.optional("enableAntiSpoofing")?,
+                    .optional("enableAdditionalRegulatoryDomains"),
+                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion"),
+                enable_anti_spoofing: f.optional("enableAntiSpoofing"),
                 enable_ap_host_name_advertisement: f
-                    .optional("enableApHostNameAdvertisement")?,
-                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit")?,
-                enable_band_balancing: f.optional("enableBandBalancing")?,
-                enable_dhcp_request_rate_limit: f
-                    .optional("enableDhcpRequestRateLimit")?,
-                enable_fast_roaming: f.optional("enableFastRoaming")?,
-                enable_gtk_rekey: f.optional("enableGtkRekey")?,
-                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold")?,
+                    .optional("enableApHostNameAdvertisement"),
+                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit"),
+                enable_band_balancing: f.optional("enableBandBalancing"),
+                enable_dhcp_request_rate_limit: f.optional("enableDhcpRequestRateLimit"),
+                enable_fast_roaming: f.optional("enableFastRoaming"),
+                enable_gtk_rekey: f.optional("enableGtkRekey"),
+                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
                 enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting")?,
+                    .optional("enableMulticastDownlinkRateLimiting"),
                 enable_multicast_downlink_rate_limiting6_g: f
-                    .optional("enableMulticastDownlinkRateLimiting6G")?,
+                    .optional("enableMulticastDownlinkRateLimiting6G"),
                 enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting")?,
+                    .optional("enableMulticastUplinkRateLimiting"),
                 enable_multicast_uplink_rate_limiting6_g: f
-                    .optional("enableMulticastUplinkRateLimiting6G")?,
-                enable_neighbor_report: f.optional("enableNeighborReport")?,
+                    .optional("enableMulticastUplinkRateLimiting6G"),
+                enable_neighbor_report: f.optional("enableNeighborReport"),
                 enable_optimized_connectivity_experience: f
-                    .optional("enableOptimizedConnectivityExperience")?,
-                enable_syslog: f.optional("enableSyslog")?,
+                    .optional("enableOptimizedConnectivityExperience"),
+                enable_syslog: f.optional("enableSyslog"),
                 enable_transient_client_management: f
-                    .optional("enableTransientClientManagement")?,
-                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp")?,
-                hide_ssid: f.optional("hideSsid")?,
-                join_expire_time: f.optional("joinExpireTime")?,
-                join_rssi_threshold: f.optional("joinRSSIThreshold")?,
-                join_wait_threshold: f.optional("joinWaitThreshold")?,
-                join_wait_time: f.optional("joinWaitTime")?,
-                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio")?,
-                mobility_domain_id: f.optional("mobilityDomainId")?,
-                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled")?,
-                multi_link_operation_options: f.optional("multiLinkOperationOptions")?,
+                    .optional("enableTransientClientManagement"),
+                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp"),
+                hide_ssid: f.optional("hideSsid"),
+                join_expire_time: f.optional("joinExpireTime"),
+                join_rssi_threshold: f.optional("joinRSSIThreshold"),
+                join_wait_threshold: f.optional("joinWaitThreshold"),
+                join_wait_time: f.optional("joinWaitTime"),
+                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio"),
+                mobility_domain_id: f.optional("mobilityDomainId"),
+                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled"),
+                multi_link_operation_options: f.optional("multiLinkOperationOptions"),
                 multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting")?,
-                multicast_filter_enabled: f.optional("multicastFilterEnabled")?,
+                    .optional("multicastDownlinkRateLimiting"),
+                multicast_filter_enabled: f.optional("multicastFilterEnabled"),
                 multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting")?,
-                proxy_arp: f.optional("proxyARP")?,
-                qos_map_set_enabled: f.optional("qosMapSetEnabled")?,
-                qos_map_set_options: f.optional("qosMapSetOptions")?,
-                qos_mirroring_enabled: f.optional("qosMirroringEnabled")?,
-                qos_mirroring_scope: f.optional("qosMirroringScope")?,
-                radio_customization: f.optional("radioCustomization")?,
-                radius_options: f.optional("radiusOptions")?,
-                respective_access_control: f.optional("respectiveAccessControl")?,
+                    .optional("multicastUplinkRateLimiting"),
+                proxy_arp: f.optional("proxyARP"),
+                qos_map_set_enabled: f.optional("qosMapSetEnabled"),
+                qos_map_set_options: f.optional("qosMapSetOptions"),
+                qos_mirroring_enabled: f.optional("qosMirroringEnabled"),
+                qos_mirroring_scope: f.optional("qosMirroringScope"),
+                radio_customization: f.optional("radioCustomization"),
+                radius_options: f.optional("radiusOptions"),
+                respective_access_control: f.optional("respectiveAccessControl"),
                 rssi_association_rejection_threshold: f
-                    .optional("rssiAssociationRejectionThreshold")?,
-                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting")?,
-                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting")?,
-                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting")?,
-                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting")?,
-                wifi6_enabled: f.optional("wifi6Enabled")?,
-                wifi7_enabled: f.optional("wifi7Enabled")?,
+                    .optional("rssiAssociationRejectionThreshold"),
+                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting"),
+                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting"),
+                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting"),
+                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting"),
+                wifi6_enabled: f.optional("wifi6Enabled"),
+                wifi7_enabled: f.optional("wifi7Enabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "PskWifiWlanAdvancedCustomization",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PskWifiWlanAdvancedCustomization"))
     }
 }
 impl PskWifiWlanAdvancedCustomization {
@@ -16395,7 +16577,9 @@ impl serde::Serialize for QosMapRule {
             w.field("priority", &v.priority);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QosMapRule {
@@ -16405,16 +16589,19 @@ impl<'de> serde::Deserialize<'de> for QosMapRule {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<QosMapRule, ruckus_one_runtime::object::FieldError> {
-            Ok(QosMapRule {
-                dscp_exception_values: f.optional("dscpExceptionValues")?,
+            let value = QosMapRule {
+                dscp_exception_values: f.optional("dscpExceptionValues"),
                 dscp_high: f.required("dscpHigh")?,
                 dscp_low: f.required("dscpLow")?,
-                enabled: f.optional("enabled")?,
+                enabled: f.optional("enabled"),
                 priority: f.required("priority")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "QosMapRule", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QosMapRule"))
     }
 }
 impl QosMapRule {
@@ -16461,7 +16648,9 @@ impl serde::Serialize for QosMapSetOptions {
             w.optional("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QosMapSetOptions {
@@ -16471,12 +16660,15 @@ impl<'de> serde::Deserialize<'de> for QosMapSetOptions {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<QosMapSetOptions, ruckus_one_runtime::object::FieldError> {
-            Ok(QosMapSetOptions {
-                rules: f.optional("rules")?,
+            let value = QosMapSetOptions {
+                rules: f.optional("rules"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "QosMapSetOptions", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QosMapSetOptions"))
     }
 }
 impl QosMapSetOptions {
@@ -16544,7 +16736,9 @@ impl serde::Serialize for QueryResponseGuest {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
@@ -16554,18 +16748,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<QueryResponseGuest, ruckus_one_runtime::object::FieldError> {
-            Ok(QueryResponseGuest {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseGuest {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "QueryResponseGuest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseGuest"))
     }
 }
 impl QueryResponseGuest {
@@ -16675,7 +16872,9 @@ impl serde::Serialize for QueryResponseGuestUserQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
@@ -16688,22 +16887,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseGuestUserQueryData {
             QueryResponseGuestUserQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseGuestUserQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseGuestUserQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseGuestUserQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseGuestUserQueryData"))
     }
 }
 impl QueryResponseGuestUserQueryData {
@@ -16813,7 +17011,9 @@ impl serde::Serialize for QueryResponsePortalServiceProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData {
@@ -16826,22 +17026,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponsePortalServiceProfileQueryData
             QueryResponsePortalServiceProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponsePortalServiceProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponsePortalServiceProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponsePortalServiceProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponsePortalServiceProfileQueryData"))
     }
 }
 impl QueryResponsePortalServiceProfileQueryData {
@@ -16956,7 +17156,9 @@ impl serde::Serialize for RadiusOptions {
             w.optional("userDefinedNasId", &v.user_defined_nas_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusOptions {
@@ -16966,19 +17168,22 @@ impl<'de> serde::Deserialize<'de> for RadiusOptions {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RadiusOptions, ruckus_one_runtime::object::FieldError> {
-            Ok(RadiusOptions {
-                called_station_id_type: f.optional("calledStationIdType")?,
-                nas_id_delimiter: f.optional("nasIdDelimiter")?,
-                nas_id_type: f.optional("nasIdType")?,
-                nas_max_retry: f.optional("nasMaxRetry")?,
-                nas_reconnect_primary_min: f.optional("nasReconnectPrimaryMin")?,
-                nas_request_timeout_sec: f.optional("nasRequestTimeoutSec")?,
-                single_session_id_accounting: f.optional("singleSessionIdAccounting")?,
-                user_defined_nas_id: f.optional("userDefinedNasId")?,
+            let value = RadiusOptions {
+                called_station_id_type: f.optional("calledStationIdType"),
+                nas_id_delimiter: f.optional("nasIdDelimiter"),
+                nas_id_type: f.optional("nasIdType"),
+                nas_max_retry: f.optional("nasMaxRetry"),
+                nas_reconnect_primary_min: f.optional("nasReconnectPrimaryMin"),
+                nas_request_timeout_sec: f.optional("nasRequestTimeoutSec"),
+                single_session_id_accounting: f.optional("singleSessionIdAccounting"),
+                user_defined_nas_id: f.optional("userDefinedNasId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RadiusOptions", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RadiusOptions"))
     }
 }
 impl RadiusOptions {
@@ -17260,7 +17465,9 @@ impl serde::Serialize for SocialIdentities {
             w.optional("twitter", &v.twitter);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SocialIdentities {
@@ -17270,15 +17477,18 @@ impl<'de> serde::Deserialize<'de> for SocialIdentities {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SocialIdentities, ruckus_one_runtime::object::FieldError> {
-            Ok(SocialIdentities {
-                facebook: f.optional("facebook")?,
-                google: f.optional("google")?,
-                linkedin: f.optional("linkedin")?,
-                twitter: f.optional("twitter")?,
+            let value = SocialIdentities {
+                facebook: f.optional("facebook"),
+                google: f.optional("google"),
+                linkedin: f.optional("linkedin"),
+                twitter: f.optional("twitter"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SocialIdentities", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SocialIdentities"))
     }
 }
 impl SocialIdentities {
@@ -17339,7 +17549,9 @@ impl serde::Serialize for SocialIdentity {
             w.optional("source", &v.source);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SocialIdentity {
@@ -17349,13 +17561,16 @@ impl<'de> serde::Deserialize<'de> for SocialIdentity {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SocialIdentity, ruckus_one_runtime::object::FieldError> {
-            Ok(SocialIdentity {
-                config: f.optional("config")?,
-                source: f.optional("source")?,
+            let value = SocialIdentity {
+                config: f.optional("config"),
+                source: f.optional("source"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SocialIdentity", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SocialIdentity"))
     }
 }
 impl SocialIdentity {
@@ -17474,7 +17689,9 @@ impl serde::Serialize for VenueWifiNetworkSettings {
             w.optional("scheduler", &v.scheduler);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettings {
@@ -17484,19 +17701,18 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueWifiNetworkSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueWifiNetworkSettings {
-                all_ap_groups_radio_types: f.optional("allApGroupsRadioTypes")?,
-                all_ap_groups_vlan_id: f.optional("allApGroupsVlanId")?,
-                is_all_ap_groups: f.optional("isAllApGroups")?,
-                scheduler: f.optional("scheduler")?,
+            let value = VenueWifiNetworkSettings {
+                all_ap_groups_radio_types: f.optional("allApGroupsRadioTypes"),
+                all_ap_groups_vlan_id: f.optional("allApGroupsVlanId"),
+                is_all_ap_groups: f.optional("isAllApGroups"),
+                scheduler: f.optional("scheduler"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueWifiNetworkSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueWifiNetworkSettings"))
     }
 }
 impl VenueWifiNetworkSettings {
@@ -17780,7 +17996,9 @@ impl serde::Serialize for WifiWisprPage {
             w.optional("integrationKey", &v.integration_key);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiWisprPage {
@@ -17790,17 +18008,20 @@ impl<'de> serde::Deserialize<'de> for WifiWisprPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WifiWisprPage, ruckus_one_runtime::object::FieldError> {
-            Ok(WifiWisprPage {
-                auth_type: f.optional("authType")?,
+            let value = WifiWisprPage {
+                auth_type: f.optional("authType"),
                 captive_portal_url: f.required("captivePortalUrl")?,
-                custom_external_provider: f.optional("customExternalProvider")?,
-                external_provider_name: f.optional("externalProviderName")?,
-                external_provider_region: f.optional("externalProviderRegion")?,
-                integration_key: f.optional("integrationKey")?,
+                custom_external_provider: f.optional("customExternalProvider"),
+                external_provider_name: f.optional("externalProviderName"),
+                external_provider_region: f.optional("externalProviderRegion"),
+                integration_key: f.optional("integrationKey"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "WifiWisprPage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiWisprPage"))
     }
 }
 impl WifiWisprPage {
@@ -17941,7 +18162,9 @@ impl serde::Serialize for WlanRadioCustomization {
             w.optional("rfBandUsage", &v.rf_band_usage);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WlanRadioCustomization {
@@ -17951,20 +18174,19 @@ impl<'de> serde::Deserialize<'de> for WlanRadioCustomization {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WlanRadioCustomization, ruckus_one_runtime::object::FieldError> {
-            Ok(WlanRadioCustomization {
-                bss_minimum_phy_rate: f.optional("bssMinimumPhyRate")?,
+            let value = WlanRadioCustomization {
+                bss_minimum_phy_rate: f.optional("bssMinimumPhyRate"),
                 management_frame_minimum_phy_rate: f
-                    .optional("managementFrameMinimumPhyRate")?,
-                phy_type_constraint: f.optional("phyTypeConstraint")?,
-                rf_band_usage: f.optional("rfBandUsage")?,
+                    .optional("managementFrameMinimumPhyRate"),
+                phy_type_constraint: f.optional("phyTypeConstraint"),
+                rf_band_usage: f.optional("rfBandUsage"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "WlanRadioCustomization",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WlanRadioCustomization"))
     }
 }
 impl WlanRadioCustomization {

@@ -96,7 +96,9 @@ impl serde::Serialize for TunnelServiceProfile {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TunnelServiceProfile {
@@ -106,26 +108,29 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TunnelServiceProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(TunnelServiceProfile {
-                keep_alive_interval: f.optional("keepAliveInterval")?,
-                keep_alive_retry: f.optional("keepAliveRetry")?,
-                mtu_request_timeout: f.optional("mtuRequestTimeout")?,
-                mtu_request_retry: f.optional("mtuRequestRetry")?,
-                age_time_minutes: f.optional("ageTimeMinutes")?,
-                destination_ip_address: f.optional("destinationIpAddress")?,
-                force_fragmentation: f.optional("forceFragmentation")?,
-                id: f.optional("id")?,
-                mtu_size: f.optional("mtuSize")?,
-                mtu_type: f.optional("mtuType")?,
-                name: f.optional("name")?,
-                nat_traversal_enabled: f.optional("natTraversalEnabled")?,
-                tag: f.optional("tag")?,
-                tunnel_type: f.optional("tunnelType")?,
-                type_: f.optional("type")?,
+            let value = TunnelServiceProfile {
+                keep_alive_interval: f.optional("keepAliveInterval"),
+                keep_alive_retry: f.optional("keepAliveRetry"),
+                mtu_request_timeout: f.optional("mtuRequestTimeout"),
+                mtu_request_retry: f.optional("mtuRequestRetry"),
+                age_time_minutes: f.optional("ageTimeMinutes"),
+                destination_ip_address: f.optional("destinationIpAddress"),
+                force_fragmentation: f.optional("forceFragmentation"),
+                id: f.optional("id"),
+                mtu_size: f.optional("mtuSize"),
+                mtu_type: f.optional("mtuType"),
+                name: f.optional("name"),
+                nat_traversal_enabled: f.optional("natTraversalEnabled"),
+                tag: f.optional("tag"),
+                tunnel_type: f.optional("tunnelType"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TunnelServiceProfile", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TunnelServiceProfile"))
     }
 }
 impl TunnelServiceProfile {
@@ -283,7 +288,9 @@ impl serde::Serialize for DevicePolicyRule {
             w.optional("vlan", &v.vlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
@@ -293,18 +300,21 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DevicePolicyRule, ruckus_one_runtime::object::FieldError> {
-            Ok(DevicePolicyRule {
-                os_vendor: f.optional("osVendor")?,
-                action: f.optional("action")?,
-                device_type: f.optional("deviceType")?,
-                download_rate_limit: f.optional("downloadRateLimit")?,
-                name: f.optional("name")?,
-                upload_rate_limit: f.optional("uploadRateLimit")?,
-                vlan: f.optional("vlan")?,
+            let value = DevicePolicyRule {
+                os_vendor: f.optional("osVendor"),
+                action: f.optional("action"),
+                device_type: f.optional("deviceType"),
+                download_rate_limit: f.optional("downloadRateLimit"),
+                name: f.optional("name"),
+                upload_rate_limit: f.optional("uploadRateLimit"),
+                vlan: f.optional("vlan"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DevicePolicyRule", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DevicePolicyRule"))
     }
 }
 impl DevicePolicyRule {
@@ -469,7 +479,9 @@ impl serde::Serialize for AccessControlProfile {
             w.optional("rateLimiting", &v.rate_limiting);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessControlProfile {
@@ -479,15 +491,18 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AccessControlProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(AccessControlProfile {
-                description: f.optional("description")?,
-                id: f.optional("id")?,
+            let value = AccessControlProfile {
+                description: f.optional("description"),
+                id: f.optional("id"),
                 name: f.required("name")?,
-                rate_limiting: f.optional("rateLimiting")?,
+                rate_limiting: f.optional("rateLimiting"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AccessControlProfile", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccessControlProfile"))
     }
 }
 impl AccessControlProfile {
@@ -601,7 +616,9 @@ impl serde::Serialize for AccessControlProfileQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
@@ -614,28 +631,27 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
             AccessControlProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(AccessControlProfileQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                l2_acl_policy_name: f.optional("l2AclPolicyName")?,
-                l2_acl_policy_id: f.optional("l2AclPolicyId")?,
-                l3_acl_policy_name: f.optional("l3AclPolicyName")?,
-                l3_acl_policy_id: f.optional("l3AclPolicyId")?,
-                device_policy_name: f.optional("devicePolicyName")?,
-                device_policy_id: f.optional("devicePolicyId")?,
-                application_policy_name: f.optional("applicationPolicyName")?,
-                application_policy_id: f.optional("applicationPolicyId")?,
-                client_rate_up_link_limit: f.optional("clientRateUpLinkLimit")?,
-                client_rate_down_link_limit: f.optional("clientRateDownLinkLimit")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
+            let value = AccessControlProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                l2_acl_policy_name: f.optional("l2AclPolicyName"),
+                l2_acl_policy_id: f.optional("l2AclPolicyId"),
+                l3_acl_policy_name: f.optional("l3AclPolicyName"),
+                l3_acl_policy_id: f.optional("l3AclPolicyId"),
+                device_policy_name: f.optional("devicePolicyName"),
+                device_policy_id: f.optional("devicePolicyId"),
+                application_policy_name: f.optional("applicationPolicyName"),
+                application_policy_id: f.optional("applicationPolicyId"),
+                client_rate_up_link_limit: f.optional("clientRateUpLinkLimit"),
+                client_rate_down_link_limit: f.optional("clientRateDownLinkLimit"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AccessControlProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccessControlProfileQueryData"))
     }
 }
 impl AccessControlProfileQueryData {
@@ -783,7 +799,9 @@ impl serde::Serialize for AccessControlProfileV1 {
             w.optional("rateLimiting", &v.rate_limiting);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AccessControlProfileV1 {
@@ -793,23 +811,22 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AccessControlProfileV1, ruckus_one_runtime::object::FieldError> {
-            Ok(AccessControlProfileV1 {
-                application_policy: f.optional("applicationPolicy")?,
-                description: f.optional("description")?,
-                device_policy: f.optional("devicePolicy")?,
-                id: f.optional("id")?,
-                l2_acl_policy: f.optional("l2AclPolicy")?,
-                l3_acl_policy: f.optional("l3AclPolicy")?,
+            let value = AccessControlProfileV1 {
+                application_policy: f.optional("applicationPolicy"),
+                description: f.optional("description"),
+                device_policy: f.optional("devicePolicy"),
+                id: f.optional("id"),
+                l2_acl_policy: f.optional("l2AclPolicy"),
+                l3_acl_policy: f.optional("l3AclPolicy"),
                 name: f.required("name")?,
-                rate_limiting: f.optional("rateLimiting")?,
+                rate_limiting: f.optional("rateLimiting"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "AccessControlProfileV1",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccessControlProfileV1"))
     }
 }
 impl AccessControlProfileV1 {
@@ -889,7 +906,9 @@ impl serde::Serialize for Activation {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Activation {
@@ -899,13 +918,16 @@ impl<'de> serde::Deserialize<'de> for Activation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Activation, ruckus_one_runtime::object::FieldError> {
-            Ok(Activation {
-                venue_id: f.optional("venueId")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
+            let value = Activation {
+                venue_id: f.optional("venueId"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Activation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Activation"))
     }
 }
 impl Activation {
@@ -959,7 +981,9 @@ impl serde::Serialize for ApActivation {
             w.optional("portId", &v.port_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApActivation {
@@ -969,14 +993,17 @@ impl<'de> serde::Deserialize<'de> for ApActivation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApActivation, ruckus_one_runtime::object::FieldError> {
-            Ok(ApActivation {
-                venue_id: f.optional("venueId")?,
-                ap_serial_number: f.optional("apSerialNumber")?,
-                port_id: f.optional("portId")?,
+            let value = ApActivation {
+                venue_id: f.optional("venueId"),
+                ap_serial_number: f.optional("apSerialNumber"),
+                port_id: f.optional("portId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApActivation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApActivation"))
     }
 }
 impl ApActivation {
@@ -1034,7 +1061,9 @@ impl serde::Serialize for ApplicationLibraryApplication {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplication {
@@ -1047,17 +1076,16 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplication {
             ApplicationLibraryApplication,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ApplicationLibraryApplication {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
+            let value = ApplicationLibraryApplication {
+                id: f.optional("id"),
+                name: f.optional("name"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApplicationLibraryApplication",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplicationLibraryApplication"))
     }
 }
 impl ApplicationLibraryApplication {
@@ -1104,7 +1132,9 @@ impl serde::Serialize for ApplicationLibraryApplications {
             w.optional("applications", &v.applications);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplications {
@@ -1117,16 +1147,15 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryApplications {
             ApplicationLibraryApplications,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ApplicationLibraryApplications {
-                applications: f.optional("applications")?,
+            let value = ApplicationLibraryApplications {
+                applications: f.optional("applications"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApplicationLibraryApplications",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplicationLibraryApplications"))
     }
 }
 impl ApplicationLibraryApplications {
@@ -1170,7 +1199,9 @@ impl serde::Serialize for ApplicationLibraryCategories {
             w.optional("categories", &v.categories);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategories {
@@ -1183,16 +1214,15 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategories {
             ApplicationLibraryCategories,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ApplicationLibraryCategories {
-                categories: f.optional("categories")?,
+            let value = ApplicationLibraryCategories {
+                categories: f.optional("categories"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApplicationLibraryCategories",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplicationLibraryCategories"))
     }
 }
 impl ApplicationLibraryCategories {
@@ -1241,7 +1271,9 @@ impl serde::Serialize for ApplicationLibraryCategory {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategory {
@@ -1251,17 +1283,16 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibraryCategory {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApplicationLibraryCategory, ruckus_one_runtime::object::FieldError> {
-            Ok(ApplicationLibraryCategory {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
+            let value = ApplicationLibraryCategory {
+                id: f.optional("id"),
+                name: f.optional("name"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApplicationLibraryCategory",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplicationLibraryCategory"))
     }
 }
 impl ApplicationLibraryCategory {
@@ -1333,7 +1364,9 @@ impl serde::Serialize for ApplicationLibrarySettings {
             w.optional("version", &v.version);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationLibrarySettings {
@@ -1343,21 +1376,20 @@ impl<'de> serde::Deserialize<'de> for ApplicationLibrarySettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApplicationLibrarySettings, ruckus_one_runtime::object::FieldError> {
-            Ok(ApplicationLibrarySettings {
-                changed_applications: f.optional("changedApplications")?,
-                latest_released_date: f.optional("latestReleasedDate")?,
-                latest_version: f.optional("latestVersion")?,
-                released_date: f.optional("releasedDate")?,
-                updated_date: f.optional("updatedDate")?,
-                version: f.optional("version")?,
+            let value = ApplicationLibrarySettings {
+                changed_applications: f.optional("changedApplications"),
+                latest_released_date: f.optional("latestReleasedDate"),
+                latest_version: f.optional("latestVersion"),
+                released_date: f.optional("releasedDate"),
+                updated_date: f.optional("updatedDate"),
+                version: f.optional("version"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApplicationLibrarySettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplicationLibrarySettings"))
     }
 }
 impl ApplicationLibrarySettings {
@@ -1443,7 +1475,9 @@ impl serde::Serialize for ApplicationPolicy {
             w.optional("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
@@ -1453,15 +1487,18 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApplicationPolicy, ruckus_one_runtime::object::FieldError> {
-            Ok(ApplicationPolicy {
-                description: f.optional("description")?,
-                id: f.optional("id")?,
+            let value = ApplicationPolicy {
+                description: f.optional("description"),
+                id: f.optional("id"),
                 name: f.required("name")?,
-                rules: f.optional("rules")?,
+                rules: f.optional("rules"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApplicationPolicy", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplicationPolicy"))
     }
 }
 impl ApplicationPolicy {
@@ -1535,7 +1572,9 @@ impl serde::Serialize for ApplicationPolicyQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationPolicyQueryData {
@@ -1545,20 +1584,19 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApplicationPolicyQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(ApplicationPolicyQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                rules: f.optional("rules")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
+            let value = ApplicationPolicyQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                rules: f.optional("rules"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ApplicationPolicyQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyQueryData"))
     }
 }
 impl ApplicationPolicyQueryData {
@@ -1713,7 +1751,9 @@ impl serde::Serialize for ApplicationPolicyRule {
             w.optional("uplink", &v.uplink);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
@@ -1723,30 +1763,33 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApplicationPolicyRule, ruckus_one_runtime::object::FieldError> {
-            Ok(ApplicationPolicyRule {
-                access_control: f.optional("accessControl")?,
-                application_id: f.optional("applicationId")?,
-                application_name: f.optional("applicationName")?,
-                category: f.optional("category")?,
-                category_id: f.optional("categoryId")?,
-                destination_ip: f.optional("destinationIp")?,
-                destination_port: f.optional("destinationPort")?,
-                down_link_marking_type: f.optional("downLinkMarkingType")?,
-                downlink: f.optional("downlink")?,
-                id: f.optional("id")?,
-                marking_priority: f.optional("markingPriority")?,
+            let value = ApplicationPolicyRule {
+                access_control: f.optional("accessControl"),
+                application_id: f.optional("applicationId"),
+                application_name: f.optional("applicationName"),
+                category: f.optional("category"),
+                category_id: f.optional("categoryId"),
+                destination_ip: f.optional("destinationIp"),
+                destination_port: f.optional("destinationPort"),
+                down_link_marking_type: f.optional("downLinkMarkingType"),
+                downlink: f.optional("downlink"),
+                id: f.optional("id"),
+                marking_priority: f.optional("markingPriority"),
                 name: f.required("name")?,
-                netmask: f.optional("netmask")?,
-                port_mapping: f.optional("portMapping")?,
+                netmask: f.optional("netmask"),
+                port_mapping: f.optional("portMapping"),
                 priority: f.required("priority")?,
-                protocol: f.optional("protocol")?,
-                rule_type: f.optional("ruleType")?,
-                up_link_marking_type: f.optional("upLinkMarkingType")?,
-                uplink: f.optional("uplink")?,
+                protocol: f.optional("protocol"),
+                rule_type: f.optional("ruleType"),
+                up_link_marking_type: f.optional("upLinkMarkingType"),
+                uplink: f.optional("uplink"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApplicationPolicyRule", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyRule"))
     }
 }
 impl ApplicationPolicyRule {
@@ -2333,7 +2376,9 @@ impl serde::Serialize for ApplicationPolicyV1 {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationPolicyV1 {
@@ -2343,16 +2388,19 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApplicationPolicyV1, ruckus_one_runtime::object::FieldError> {
-            Ok(ApplicationPolicyV1 {
-                description: f.optional("description")?,
-                id: f.optional("id")?,
+            let value = ApplicationPolicyV1 {
+                description: f.optional("description"),
+                id: f.optional("id"),
                 name: f.required("name")?,
-                rules: f.optional("rules")?,
-                tenant_id: f.optional("tenantId")?,
+                rules: f.optional("rules"),
+                tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApplicationPolicyV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyV1"))
     }
 }
 impl ApplicationPolicyV1 {
@@ -2454,7 +2502,9 @@ impl serde::Serialize for ChangedApplication {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ChangedApplication {
@@ -2464,21 +2514,24 @@ impl<'de> serde::Deserialize<'de> for ChangedApplication {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ChangedApplication, ruckus_one_runtime::object::FieldError> {
-            Ok(ChangedApplication {
-                application_id: f.optional("applicationId")?,
-                application_name: f.optional("applicationName")?,
-                category_id: f.optional("categoryId")?,
-                category_name: f.optional("categoryName")?,
-                impacted_items: f.optional("impactedItems")?,
-                to_application_id: f.optional("toApplicationId")?,
-                to_application_name: f.optional("toApplicationName")?,
-                to_category_id: f.optional("toCategoryId")?,
-                to_category_name: f.optional("toCategoryName")?,
-                type_: f.optional("type")?,
+            let value = ChangedApplication {
+                application_id: f.optional("applicationId"),
+                application_name: f.optional("applicationName"),
+                category_id: f.optional("categoryId"),
+                category_name: f.optional("categoryName"),
+                impacted_items: f.optional("impactedItems"),
+                to_application_id: f.optional("toApplicationId"),
+                to_application_name: f.optional("toApplicationName"),
+                to_category_id: f.optional("toCategoryId"),
+                to_category_name: f.optional("toCategoryName"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ChangedApplication", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ChangedApplication"))
     }
 }
 impl ChangedApplication {
@@ -2591,7 +2644,9 @@ impl serde::Serialize for ChangedApplicationImpactedItem {
             w.optional("applicationPolicyRuleName", &v.application_policy_rule_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ChangedApplicationImpactedItem {
@@ -2604,19 +2659,18 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationImpactedItem {
             ChangedApplicationImpactedItem,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ChangedApplicationImpactedItem {
-                application_policy_id: f.optional("applicationPolicyId")?,
-                application_policy_name: f.optional("applicationPolicyName")?,
-                application_policy_rule_id: f.optional("applicationPolicyRuleId")?,
-                application_policy_rule_name: f.optional("applicationPolicyRuleName")?,
+            let value = ChangedApplicationImpactedItem {
+                application_policy_id: f.optional("applicationPolicyId"),
+                application_policy_name: f.optional("applicationPolicyName"),
+                application_policy_rule_id: f.optional("applicationPolicyRuleId"),
+                application_policy_rule_name: f.optional("applicationPolicyRuleName"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ChangedApplicationImpactedItem",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ChangedApplicationImpactedItem"))
     }
 }
 impl ChangedApplicationImpactedItem {
@@ -2750,7 +2804,9 @@ impl serde::Serialize for ClientIsolationAllowlistEntry {
             w.field("mac", &v.mac);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
@@ -2763,17 +2819,16 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationAllowlistEntry {
             ClientIsolationAllowlistEntry,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ClientIsolationAllowlistEntry {
-                description: f.optional("description")?,
+            let value = ClientIsolationAllowlistEntry {
+                description: f.optional("description"),
                 mac: f.required("mac")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ClientIsolationAllowlistEntry",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClientIsolationAllowlistEntry"))
     }
 }
 impl ClientIsolationAllowlistEntry {
@@ -2830,7 +2885,9 @@ impl serde::Serialize for ClientIsolationProfile {
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
@@ -2840,19 +2897,18 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ClientIsolationProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(ClientIsolationProfile {
+            let value = ClientIsolationProfile {
                 allowlist: f.required("allowlist")?,
-                description: f.optional("description")?,
-                id: f.optional("id")?,
+                description: f.optional("description"),
+                id: f.optional("id"),
                 name: f.required("name")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ClientIsolationProfile",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClientIsolationProfile"))
     }
 }
 impl ClientIsolationProfile {
@@ -2921,7 +2977,9 @@ impl serde::Serialize for ClientIsolationProfileQueryData {
             w.optional("activations", &v.activations);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
@@ -2934,20 +2992,19 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationProfileQueryData {
             ClientIsolationProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ClientIsolationProfileQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                client_entries: f.optional("clientEntries")?,
-                activations: f.optional("activations")?,
+            let value = ClientIsolationProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                client_entries: f.optional("clientEntries"),
+                activations: f.optional("activations"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ClientIsolationProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClientIsolationProfileQueryData"))
     }
 }
 impl ClientIsolationProfileQueryData {
@@ -3029,7 +3086,9 @@ impl serde::Serialize for DevicePolicy {
             w.optional("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DevicePolicy {
@@ -3039,16 +3098,19 @@ impl<'de> serde::Deserialize<'de> for DevicePolicy {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DevicePolicy, ruckus_one_runtime::object::FieldError> {
-            Ok(DevicePolicy {
-                default_access: f.optional("defaultAccess")?,
-                description: f.optional("description")?,
-                id: f.optional("id")?,
+            let value = DevicePolicy {
+                default_access: f.optional("defaultAccess"),
+                description: f.optional("description"),
+                id: f.optional("id"),
                 name: f.required("name")?,
-                rules: f.optional("rules")?,
+                rules: f.optional("rules"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DevicePolicy", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DevicePolicy"))
     }
 }
 impl DevicePolicy {
@@ -3186,7 +3248,9 @@ impl serde::Serialize for DevicePolicyQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DevicePolicyQueryData {
@@ -3196,16 +3260,19 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DevicePolicyQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(DevicePolicyQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                rules: f.optional("rules")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
+            let value = DevicePolicyQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                rules: f.optional("rules"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DevicePolicyQueryData", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DevicePolicyQueryData"))
     }
 }
 impl DevicePolicyQueryData {
@@ -3430,7 +3497,9 @@ impl serde::Serialize for DevicePolicyV1 {
             w.optional("tenantId", &v.tenant_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DevicePolicyV1 {
@@ -3440,17 +3509,20 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DevicePolicyV1, ruckus_one_runtime::object::FieldError> {
-            Ok(DevicePolicyV1 {
-                default_access: f.optional("defaultAccess")?,
-                description: f.optional("description")?,
-                id: f.optional("id")?,
+            let value = DevicePolicyV1 {
+                default_access: f.optional("defaultAccess"),
+                description: f.optional("description"),
+                id: f.optional("id"),
                 name: f.required("name")?,
-                rules: f.optional("rules")?,
-                tenant_id: f.optional("tenantId")?,
+                rules: f.optional("rules"),
+                tenant_id: f.optional("tenantId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DevicePolicyV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DevicePolicyV1"))
     }
 }
 impl DevicePolicyV1 {
@@ -3589,7 +3661,9 @@ impl serde::Serialize for DhcpConfigServiceProfile {
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfile {
@@ -3599,19 +3673,18 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DhcpConfigServiceProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(DhcpConfigServiceProfile {
-                dhcp_mode: f.optional("dhcpMode")?,
+            let value = DhcpConfigServiceProfile {
+                dhcp_mode: f.optional("dhcpMode"),
                 dhcp_pools: f.required("dhcpPools")?,
-                id: f.optional("id")?,
+                id: f.optional("id"),
                 service_name: f.required("serviceName")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "DhcpConfigServiceProfile",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfile"))
     }
 }
 impl DhcpConfigServiceProfile {
@@ -3688,7 +3761,9 @@ impl serde::Serialize for DhcpConfigServiceProfileDeep {
             w.optional("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
@@ -3701,21 +3776,20 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeep {
             DhcpConfigServiceProfileDeep,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(DhcpConfigServiceProfileDeep {
-                dhcp_mode: f.optional("dhcpMode")?,
+            let value = DhcpConfigServiceProfileDeep {
+                dhcp_mode: f.optional("dhcpMode"),
                 dhcp_pools: f.required("dhcpPools")?,
-                id: f.optional("id")?,
+                id: f.optional("id"),
                 service_name: f.required("serviceName")?,
-                usage: f.optional("usage")?,
-                venue_ids: f.optional("venueIds")?,
+                usage: f.optional("usage"),
+                venue_ids: f.optional("venueIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "DhcpConfigServiceProfileDeep",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfileDeep"))
     }
 }
 impl DhcpConfigServiceProfileDeep {
@@ -3912,7 +3986,9 @@ impl serde::Serialize for DhcpConfigServiceProfileQueryData {
             w.optional("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileQueryData {
@@ -3925,19 +4001,18 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileQueryData {
             DhcpConfigServiceProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(DhcpConfigServiceProfileQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                dhcp_pools: f.optional("dhcpPools")?,
-                venue_ids: f.optional("venueIds")?,
+            let value = DhcpConfigServiceProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                dhcp_pools: f.optional("dhcpPools"),
+                venue_ids: f.optional("venueIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "DhcpConfigServiceProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfileQueryData"))
     }
 }
 impl DhcpConfigServiceProfileQueryData {
@@ -4043,7 +4118,9 @@ impl serde::Serialize for DhcpPool {
             w.field("vlanId", &v.vlan_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpPool {
@@ -4053,22 +4130,25 @@ impl<'de> serde::Deserialize<'de> for DhcpPool {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DhcpPool, ruckus_one_runtime::object::FieldError> {
-            Ok(DhcpPool {
-                description: f.optional("description")?,
+            let value = DhcpPool {
+                description: f.optional("description"),
                 end_ip_address: f.required("endIpAddress")?,
                 lease_time_hours: f.required("leaseTimeHours")?,
                 lease_time_minutes: f.required("leaseTimeMinutes")?,
                 name: f.required("name")?,
-                primary_dns_ip: f.optional("primaryDnsIp")?,
-                secondary_dns_ip: f.optional("secondaryDnsIp")?,
+                primary_dns_ip: f.optional("primaryDnsIp"),
+                secondary_dns_ip: f.optional("secondaryDnsIp"),
                 start_ip_address: f.required("startIpAddress")?,
                 subnet_address: f.required("subnetAddress")?,
                 subnet_mask: f.required("subnetMask")?,
                 vlan_id: f.required("vlanId")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DhcpPool", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpPool"))
     }
 }
 impl DhcpPool {
@@ -4248,7 +4328,9 @@ impl serde::Serialize for DhcpPoolV1 {
             w.field("vlanId", &v.vlan_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpPoolV1 {
@@ -4258,23 +4340,26 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DhcpPoolV1, ruckus_one_runtime::object::FieldError> {
-            Ok(DhcpPoolV1 {
-                description: f.optional("description")?,
+            let value = DhcpPoolV1 {
+                description: f.optional("description"),
                 end_ip_address: f.required("endIpAddress")?,
-                id: f.optional("id")?,
+                id: f.optional("id"),
                 lease_time_hours: f.required("leaseTimeHours")?,
                 lease_time_minutes: f.required("leaseTimeMinutes")?,
                 name: f.required("name")?,
-                primary_dns_ip: f.optional("primaryDnsIp")?,
-                secondary_dns_ip: f.optional("secondaryDnsIp")?,
+                primary_dns_ip: f.optional("primaryDnsIp"),
+                secondary_dns_ip: f.optional("secondaryDnsIp"),
                 start_ip_address: f.required("startIpAddress")?,
                 subnet_address: f.required("subnetAddress")?,
                 subnet_mask: f.required("subnetMask")?,
                 vlan_id: f.required("vlanId")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DhcpPoolV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpPoolV1"))
     }
 }
 impl DhcpPoolV1 {
@@ -4416,7 +4501,9 @@ impl serde::Serialize for DhcpPoolVenueUsage {
             w.optional("venueId", &v.venue_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpPoolVenueUsage {
@@ -4426,14 +4513,17 @@ impl<'de> serde::Deserialize<'de> for DhcpPoolVenueUsage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DhcpPoolVenueUsage, ruckus_one_runtime::object::FieldError> {
-            Ok(DhcpPoolVenueUsage {
-                total_ip_count: f.optional("totalIpCount")?,
-                used_ip_count: f.optional("usedIpCount")?,
-                venue_id: f.optional("venueId")?,
+            let value = DhcpPoolVenueUsage {
+                total_ip_count: f.optional("totalIpCount"),
+                used_ip_count: f.optional("usedIpCount"),
+                venue_id: f.optional("venueId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DhcpPoolVenueUsage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpPoolVenueUsage"))
     }
 }
 impl DhcpPoolVenueUsage {
@@ -4488,7 +4578,9 @@ impl serde::Serialize for Epdg {
             w.optional("ip", &v.ip);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Epdg {
@@ -4498,13 +4590,16 @@ impl<'de> serde::Deserialize<'de> for Epdg {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Epdg, ruckus_one_runtime::object::FieldError> {
-            Ok(Epdg {
+            let value = Epdg {
                 domain: f.required("domain")?,
-                ip: f.optional("ip")?,
+                ip: f.optional("ip"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Epdg", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Epdg"))
     }
 }
 impl Epdg {
@@ -4609,7 +4704,9 @@ impl serde::Serialize for EthernetPortProfile {
             w.optional("vlanMembers", &v.vlan_members);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
@@ -4619,26 +4716,29 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EthernetPortProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(EthernetPortProfile {
-                auth_type: f.optional("authType")?,
+            let value = EthernetPortProfile {
+                auth_type: f.optional("authType"),
                 bypass_mac_address_authentication: f
-                    .optional("bypassMacAddressAuthentication")?,
-                dynamic_vlan_enabled: f.optional("dynamicVlanEnabled")?,
-                enable_accounting_proxy: f.optional("enableAccountingProxy")?,
-                enable_auth_proxy: f.optional("enableAuthProxy")?,
-                id: f.optional("id")?,
-                is_default: f.optional("isDefault")?,
-                name: f.optional("name")?,
+                    .optional("bypassMacAddressAuthentication"),
+                dynamic_vlan_enabled: f.optional("dynamicVlanEnabled"),
+                enable_accounting_proxy: f.optional("enableAccountingProxy"),
+                enable_auth_proxy: f.optional("enableAuthProxy"),
+                id: f.optional("id"),
+                is_default: f.optional("isDefault"),
+                name: f.optional("name"),
                 supplicant_authentication_options: f
-                    .optional("supplicantAuthenticationOptions")?,
-                type_: f.optional("type")?,
-                unauthenticated_guest_vlan: f.optional("unauthenticatedGuestVlan")?,
-                untag_id: f.optional("untagId")?,
-                vlan_members: f.optional("vlanMembers")?,
+                    .optional("supplicantAuthenticationOptions"),
+                type_: f.optional("type"),
+                unauthenticated_guest_vlan: f.optional("unauthenticatedGuestVlan"),
+                untag_id: f.optional("untagId"),
+                vlan_members: f.optional("vlanMembers"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EthernetPortProfile", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EthernetPortProfile"))
     }
 }
 impl EthernetPortProfile {
@@ -4897,7 +4997,9 @@ impl serde::Serialize for EthernetPortProfileQueryData {
             w.optional("vni", &v.vni);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
@@ -4910,30 +5012,29 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
             EthernetPortProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(EthernetPortProfileQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                venue_ids: f.optional("venueIds")?,
-                ap_serial_numbers: f.optional("apSerialNumbers")?,
-                type_: f.optional("type")?,
-                untag_id: f.optional("untagId")?,
-                vlan_members: f.optional("vlanMembers")?,
-                is_default: f.optional("isDefault")?,
-                is_template: f.optional("isTemplate")?,
-                auth_type: f.optional("authType")?,
-                auth_radius_id: f.optional("authRadiusId")?,
-                accounting_radius_id: f.optional("accountingRadiusId")?,
-                venue_activations: f.optional("venueActivations")?,
-                ap_activations: f.optional("apActivations")?,
-                vni: f.optional("vni")?,
+            let value = EthernetPortProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                venue_ids: f.optional("venueIds"),
+                ap_serial_numbers: f.optional("apSerialNumbers"),
+                type_: f.optional("type"),
+                untag_id: f.optional("untagId"),
+                vlan_members: f.optional("vlanMembers"),
+                is_default: f.optional("isDefault"),
+                is_template: f.optional("isTemplate"),
+                auth_type: f.optional("authType"),
+                auth_radius_id: f.optional("authRadiusId"),
+                accounting_radius_id: f.optional("accountingRadiusId"),
+                venue_activations: f.optional("venueActivations"),
+                ap_activations: f.optional("apActivations"),
+                vni: f.optional("vni"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "EthernetPortProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EthernetPortProfileQueryData"))
     }
 }
 impl EthernetPortProfileQueryData {
@@ -5147,7 +5248,9 @@ impl serde::Serialize for Hotspot20AuthInfo {
             w.optional("vendorType", &v.vendor_type);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
@@ -5157,18 +5260,21 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Hotspot20AuthInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(Hotspot20AuthInfo {
-                credential_type: f.optional("credentialType")?,
-                eap_inner_auth: f.optional("eapInnerAuth")?,
-                info: f.optional("info")?,
-                non_eap_auth: f.optional("nonEapAuth")?,
-                tunneled_type: f.optional("tunneledType")?,
-                vendor_id: f.optional("vendorId")?,
-                vendor_type: f.optional("vendorType")?,
+            let value = Hotspot20AuthInfo {
+                credential_type: f.optional("credentialType"),
+                eap_inner_auth: f.optional("eapInnerAuth"),
+                info: f.optional("info"),
+                non_eap_auth: f.optional("nonEapAuth"),
+                tunneled_type: f.optional("tunneledType"),
+                vendor_id: f.optional("vendorId"),
+                vendor_type: f.optional("vendorType"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Hotspot20AuthInfo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20AuthInfo"))
     }
 }
 impl Hotspot20AuthInfo {
@@ -5626,7 +5732,9 @@ impl serde::Serialize for Hotspot20Eap {
             w.optional("method", &v.method);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
@@ -5636,13 +5744,16 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Eap {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Hotspot20Eap, ruckus_one_runtime::object::FieldError> {
-            Ok(Hotspot20Eap {
-                auth_infos: f.optional("authInfos")?,
-                method: f.optional("method")?,
+            let value = Hotspot20Eap {
+                auth_infos: f.optional("authInfos"),
+                method: f.optional("method"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Hotspot20Eap", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20Eap"))
     }
 }
 impl Hotspot20Eap {
@@ -5781,7 +5892,9 @@ impl serde::Serialize for Hotspot20FriendlyName {
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
@@ -5791,13 +5904,16 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyName {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Hotspot20FriendlyName, ruckus_one_runtime::object::FieldError> {
-            Ok(Hotspot20FriendlyName {
-                language: f.optional("language")?,
+            let value = Hotspot20FriendlyName {
+                language: f.optional("language"),
                 name: f.required("name")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Hotspot20FriendlyName", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20FriendlyName"))
     }
 }
 impl Hotspot20FriendlyName {
@@ -5962,7 +6078,9 @@ impl serde::Serialize for Hotspot20IdentityProvider {
             w.optional("roamConsortiumOIs", &v.roam_consortium_o_is);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
@@ -5972,21 +6090,20 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProvider {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Hotspot20IdentityProvider, ruckus_one_runtime::object::FieldError> {
-            Ok(Hotspot20IdentityProvider {
-                accounting_radius_enabled: f.optional("accountingRadiusEnabled")?,
-                id: f.optional("id")?,
+            let value = Hotspot20IdentityProvider {
+                accounting_radius_enabled: f.optional("accountingRadiusEnabled"),
+                id: f.optional("id"),
                 nai_realms: f.required("naiRealms")?,
                 name: f.required("name")?,
-                plmns: f.optional("plmns")?,
-                roam_consortium_o_is: f.optional("roamConsortiumOIs")?,
+                plmns: f.optional("plmns"),
+                roam_consortium_o_is: f.optional("roamConsortiumOIs"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "Hotspot20IdentityProvider",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20IdentityProvider"))
     }
 }
 impl Hotspot20IdentityProvider {
@@ -6085,7 +6202,9 @@ impl serde::Serialize for Hotspot20IdentityProviderQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
@@ -6098,23 +6217,22 @@ impl<'de> serde::Deserialize<'de> for Hotspot20IdentityProviderQueryData {
             Hotspot20IdentityProviderQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(Hotspot20IdentityProviderQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                nai_realms: f.optional("naiRealms")?,
-                plmns: f.optional("plmns")?,
-                roam_consortium_o_is: f.optional("roamConsortiumOIs")?,
-                auth_radius_id: f.optional("authRadiusId")?,
-                accounting_radius_id: f.optional("accountingRadiusId")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
+            let value = Hotspot20IdentityProviderQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                nai_realms: f.optional("naiRealms"),
+                plmns: f.optional("plmns"),
+                roam_consortium_o_is: f.optional("roamConsortiumOIs"),
+                auth_radius_id: f.optional("authRadiusId"),
+                accounting_radius_id: f.optional("accountingRadiusId"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "Hotspot20IdentityProviderQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20IdentityProviderQueryData"))
     }
 }
 impl Hotspot20IdentityProviderQueryData {
@@ -6210,7 +6328,9 @@ impl serde::Serialize for Hotspot20NaiRealm {
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
@@ -6220,14 +6340,17 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealm {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Hotspot20NaiRealm, ruckus_one_runtime::object::FieldError> {
-            Ok(Hotspot20NaiRealm {
-                eaps: f.optional("eaps")?,
-                encoding: f.optional("encoding")?,
+            let value = Hotspot20NaiRealm {
+                eaps: f.optional("eaps"),
+                encoding: f.optional("encoding"),
                 name: f.required("name")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Hotspot20NaiRealm", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20NaiRealm"))
     }
 }
 impl Hotspot20NaiRealm {
@@ -6342,7 +6465,9 @@ impl serde::Serialize for Hotspot20Operator {
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
@@ -6352,15 +6477,18 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Operator {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Hotspot20Operator, ruckus_one_runtime::object::FieldError> {
-            Ok(Hotspot20Operator {
+            let value = Hotspot20Operator {
                 domain_names: f.required("domainNames")?,
-                friendly_names: f.optional("friendlyNames")?,
-                id: f.optional("id")?,
+                friendly_names: f.optional("friendlyNames"),
+                id: f.optional("id"),
                 name: f.required("name")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Hotspot20Operator", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20Operator"))
     }
 }
 impl Hotspot20Operator {
@@ -6432,7 +6560,9 @@ impl serde::Serialize for Hotspot20OperatorQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
@@ -6442,20 +6572,19 @@ impl<'de> serde::Deserialize<'de> for Hotspot20OperatorQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Hotspot20OperatorQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(Hotspot20OperatorQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                domain_names: f.optional("domainNames")?,
-                friendly_names: f.optional("friendlyNames")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
+            let value = Hotspot20OperatorQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                domain_names: f.optional("domainNames"),
+                friendly_names: f.optional("friendlyNames"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "Hotspot20OperatorQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20OperatorQueryData"))
     }
 }
 impl Hotspot20OperatorQueryData {
@@ -6525,7 +6654,9 @@ impl serde::Serialize for Hotspot20Plmn {
             w.field("mnc", &v.mnc);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20Plmn {
@@ -6535,13 +6666,15 @@ impl<'de> serde::Deserialize<'de> for Hotspot20Plmn {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Hotspot20Plmn, ruckus_one_runtime::object::FieldError> {
-            Ok(Hotspot20Plmn {
+            let value = Hotspot20Plmn {
                 mcc: f.required("mcc")?,
                 mnc: f.required("mnc")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Hotspot20Plmn", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20Plmn"))
     }
 }
 impl Hotspot20Plmn {
@@ -6583,7 +6716,9 @@ impl serde::Serialize for Hotspot20RoamConsortium {
             w.field("organizationId", &v.organization_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortium {
@@ -6593,17 +6728,15 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortium {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Hotspot20RoamConsortium, ruckus_one_runtime::object::FieldError> {
-            Ok(Hotspot20RoamConsortium {
+            let value = Hotspot20RoamConsortium {
                 name: f.required("name")?,
                 organization_id: f.required("organizationId")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "Hotspot20RoamConsortium",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20RoamConsortium"))
     }
 }
 impl Hotspot20RoamConsortium {
@@ -6645,7 +6778,9 @@ impl serde::Serialize for Hotspot20RoamConsortiumOi {
             w.optional("organizationId", &v.organization_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortiumOi {
@@ -6655,17 +6790,16 @@ impl<'de> serde::Deserialize<'de> for Hotspot20RoamConsortiumOi {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Hotspot20RoamConsortiumOi, ruckus_one_runtime::object::FieldError> {
-            Ok(Hotspot20RoamConsortiumOi {
-                name: f.optional("name")?,
-                organization_id: f.optional("organizationId")?,
+            let value = Hotspot20RoamConsortiumOi {
+                name: f.optional("name"),
+                organization_id: f.optional("organizationId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "Hotspot20RoamConsortiumOi",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Hotspot20RoamConsortiumOi"))
     }
 }
 impl Hotspot20RoamConsortiumOi {
@@ -6714,7 +6848,9 @@ impl serde::Serialize for IdAndEnabled {
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdAndEnabled {
@@ -6724,13 +6860,16 @@ impl<'de> serde::Deserialize<'de> for IdAndEnabled {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IdAndEnabled, ruckus_one_runtime::object::FieldError> {
-            Ok(IdAndEnabled {
-                enabled: f.optional("enabled")?,
-                id: f.optional("id")?,
+            let value = IdAndEnabled {
+                enabled: f.optional("enabled"),
+                id: f.optional("id"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "IdAndEnabled", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdAndEnabled"))
     }
 }
 impl IdAndEnabled {
@@ -6779,7 +6918,9 @@ impl serde::Serialize for IdAndName {
             w.optional("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for IdAndName {
@@ -6789,13 +6930,16 @@ impl<'de> serde::Deserialize<'de> for IdAndName {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IdAndName, ruckus_one_runtime::object::FieldError> {
-            Ok(IdAndName {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
+            let value = IdAndName {
+                id: f.optional("id"),
+                name: f.optional("name"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "IdAndName", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdAndName"))
     }
 }
 impl IdAndName {
@@ -6859,7 +7003,9 @@ impl serde::Serialize for L2AclPolicy {
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for L2AclPolicy {
@@ -6869,16 +7015,19 @@ impl<'de> serde::Deserialize<'de> for L2AclPolicy {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<L2AclPolicy, ruckus_one_runtime::object::FieldError> {
-            Ok(L2AclPolicy {
-                access: f.optional("access")?,
-                description: f.optional("description")?,
-                id: f.optional("id")?,
+            let value = L2AclPolicy {
+                access: f.optional("access"),
+                description: f.optional("description"),
+                id: f.optional("id"),
                 mac_addresses: f.required("macAddresses")?,
                 name: f.required("name")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "L2AclPolicy", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("L2AclPolicy"))
     }
 }
 impl L2AclPolicy {
@@ -7005,7 +7154,9 @@ impl serde::Serialize for L2AclPolicyQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for L2AclPolicyQueryData {
@@ -7015,16 +7166,19 @@ impl<'de> serde::Deserialize<'de> for L2AclPolicyQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<L2AclPolicyQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(L2AclPolicyQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                mac_address_count: f.optional("macAddressCount")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
+            let value = L2AclPolicyQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                mac_address_count: f.optional("macAddressCount"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "L2AclPolicyQueryData", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("L2AclPolicyQueryData"))
     }
 }
 impl L2AclPolicyQueryData {
@@ -7106,7 +7260,9 @@ impl serde::Serialize for L3AclPolicy {
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for L3AclPolicy {
@@ -7116,16 +7272,19 @@ impl<'de> serde::Deserialize<'de> for L3AclPolicy {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<L3AclPolicy, ruckus_one_runtime::object::FieldError> {
-            Ok(L3AclPolicy {
-                default_access: f.optional("defaultAccess")?,
-                description: f.optional("description")?,
-                id: f.optional("id")?,
-                l3_rules: f.optional("l3Rules")?,
+            let value = L3AclPolicy {
+                default_access: f.optional("defaultAccess"),
+                description: f.optional("description"),
+                id: f.optional("id"),
+                l3_rules: f.optional("l3Rules"),
                 name: f.required("name")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "L3AclPolicy", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("L3AclPolicy"))
     }
 }
 impl L3AclPolicy {
@@ -7260,7 +7419,9 @@ impl serde::Serialize for L3AclPolicyQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for L3AclPolicyQueryData {
@@ -7270,16 +7431,19 @@ impl<'de> serde::Deserialize<'de> for L3AclPolicyQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<L3AclPolicyQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(L3AclPolicyQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                rules: f.optional("rules")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
+            let value = L3AclPolicyQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                rules: f.optional("rules"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "L3AclPolicyQueryData", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("L3AclPolicyQueryData"))
     }
 }
 impl L3AclPolicyQueryData {
@@ -7356,7 +7520,9 @@ impl serde::Serialize for L3IpPort {
             w.optional("port", &v.port);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for L3IpPort {
@@ -7366,15 +7532,18 @@ impl<'de> serde::Deserialize<'de> for L3IpPort {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<L3IpPort, ruckus_one_runtime::object::FieldError> {
-            Ok(L3IpPort {
-                enable_ip_subnet: f.optional("enableIpSubnet")?,
-                ip: f.optional("ip")?,
-                ip_mask: f.optional("ipMask")?,
-                port: f.optional("port")?,
+            let value = L3IpPort {
+                enable_ip_subnet: f.optional("enableIpSubnet"),
+                ip: f.optional("ip"),
+                ip_mask: f.optional("ipMask"),
+                port: f.optional("port"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "L3IpPort", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("L3IpPort"))
     }
 }
 impl L3IpPort {
@@ -7465,7 +7634,9 @@ impl serde::Serialize for L3Rule {
             w.optional("source", &v.source);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for L3Rule {
@@ -7475,19 +7646,22 @@ impl<'de> serde::Deserialize<'de> for L3Rule {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<L3Rule, ruckus_one_runtime::object::FieldError> {
-            Ok(L3Rule {
-                access: f.optional("access")?,
-                custom_protocol: f.optional("customProtocol")?,
-                description: f.optional("description")?,
-                destination: f.optional("destination")?,
-                id: f.optional("id")?,
+            let value = L3Rule {
+                access: f.optional("access"),
+                custom_protocol: f.optional("customProtocol"),
+                description: f.optional("description"),
+                destination: f.optional("destination"),
+                id: f.optional("id"),
                 priority: f.required("priority")?,
-                protocol: f.optional("protocol")?,
-                source: f.optional("source")?,
+                protocol: f.optional("protocol"),
+                source: f.optional("source"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "L3Rule", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("L3Rule"))
     }
 }
 impl L3Rule {
@@ -7729,7 +7903,9 @@ impl serde::Serialize for LbsServerProfile {
             w.field("serverPort", &v.server_port);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LbsServerProfile {
@@ -7739,17 +7915,20 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LbsServerProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(LbsServerProfile {
-                id: f.optional("id")?,
+            let value = LbsServerProfile {
+                id: f.optional("id"),
                 lbs_server_venue_name: f.required("lbsServerVenueName")?,
                 name: f.required("name")?,
                 password: f.required("password")?,
                 server_address: f.required("serverAddress")?,
                 server_port: f.required("serverPort")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LbsServerProfile", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LbsServerProfile"))
     }
 }
 impl LbsServerProfile {
@@ -7870,7 +8049,9 @@ impl serde::Serialize for LbsServerProfileQueryData {
             w.optional("serverConnected", &v.server_connected);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
@@ -7880,21 +8061,20 @@ impl<'de> serde::Deserialize<'de> for LbsServerProfileQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LbsServerProfileQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(LbsServerProfileQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                lbs_server_venue_name: f.optional("lbsServerVenueName")?,
-                server: f.optional("server")?,
-                venue_ids: f.optional("venueIds")?,
-                server_connected: f.optional("serverConnected")?,
+            let value = LbsServerProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                lbs_server_venue_name: f.optional("lbsServerVenueName"),
+                server: f.optional("server"),
+                venue_ids: f.optional("venueIds"),
+                server_connected: f.optional("serverConnected"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "LbsServerProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LbsServerProfileQueryData"))
     }
 }
 impl LbsServerProfileQueryData {
@@ -7975,7 +8155,9 @@ impl serde::Serialize for MulticastDnsProxyProfile {
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
@@ -7985,18 +8167,17 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MulticastDnsProxyProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(MulticastDnsProxyProfile {
-                id: f.optional("id")?,
-                rules: f.optional("rules")?,
+            let value = MulticastDnsProxyProfile {
+                id: f.optional("id"),
+                rules: f.optional("rules"),
                 service_name: f.required("serviceName")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "MulticastDnsProxyProfile",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyProfile"))
     }
 }
 impl MulticastDnsProxyProfile {
@@ -8062,7 +8243,9 @@ impl serde::Serialize for MulticastDnsProxyProfileQueryData {
             w.optional("activations", &v.activations);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
@@ -8075,19 +8258,18 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyProfileQueryData {
             MulticastDnsProxyProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(MulticastDnsProxyProfileQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                rules: f.optional("rules")?,
-                activations: f.optional("activations")?,
+            let value = MulticastDnsProxyProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                rules: f.optional("rules"),
+                activations: f.optional("activations"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "MulticastDnsProxyProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyProfileQueryData"))
     }
 }
 impl MulticastDnsProxyProfileQueryData {
@@ -8174,7 +8356,9 @@ impl serde::Serialize for MulticastDnsProxyServiceRule {
             w.field("toVlan", &v.to_vlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
@@ -8187,21 +8371,20 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRule {
             MulticastDnsProxyServiceRule,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(MulticastDnsProxyServiceRule {
-                enabled: f.optional("enabled")?,
+            let value = MulticastDnsProxyServiceRule {
+                enabled: f.optional("enabled"),
                 from_vlan: f.required("fromVlan")?,
-                mdns_name: f.optional("mdnsName")?,
-                mdns_protocol: f.optional("mdnsProtocol")?,
-                service: f.optional("service")?,
+                mdns_name: f.optional("mdnsName"),
+                mdns_protocol: f.optional("mdnsProtocol"),
+                service: f.optional("service"),
                 to_vlan: f.required("toVlan")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "MulticastDnsProxyServiceRule",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MulticastDnsProxyServiceRule"))
     }
 }
 impl MulticastDnsProxyServiceRule {
@@ -8484,7 +8667,9 @@ impl serde::Serialize for QueryResponseAccessControlProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData {
@@ -8497,22 +8682,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData
             QueryResponseAccessControlProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseAccessControlProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseAccessControlProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseAccessControlProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseAccessControlProfileQueryData"))
     }
 }
 impl QueryResponseAccessControlProfileQueryData {
@@ -8625,7 +8810,9 @@ impl serde::Serialize for QueryResponseApplicationPolicyQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
@@ -8638,22 +8825,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
             QueryResponseApplicationPolicyQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseApplicationPolicyQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseApplicationPolicyQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseApplicationPolicyQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseApplicationPolicyQueryData"))
     }
 }
 impl QueryResponseApplicationPolicyQueryData {
@@ -8766,7 +8953,9 @@ impl serde::Serialize for QueryResponseClientIsolationProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryData {
@@ -8779,22 +8968,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseClientIsolationProfileQueryDa
             QueryResponseClientIsolationProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseClientIsolationProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseClientIsolationProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseClientIsolationProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseClientIsolationProfileQueryData"))
     }
 }
 impl QueryResponseClientIsolationProfileQueryData {
@@ -8907,7 +9096,9 @@ impl serde::Serialize for QueryResponseDevicePolicyQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
@@ -8920,22 +9111,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
             QueryResponseDevicePolicyQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseDevicePolicyQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseDevicePolicyQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseDevicePolicyQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseDevicePolicyQueryData"))
     }
 }
 impl QueryResponseDevicePolicyQueryData {
@@ -9045,7 +9235,9 @@ impl serde::Serialize for QueryResponseDhcpConfigServiceProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseDhcpConfigServiceProfileQueryData {
@@ -9058,22 +9250,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDhcpConfigServiceProfileQuery
             QueryResponseDhcpConfigServiceProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseDhcpConfigServiceProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseDhcpConfigServiceProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseDhcpConfigServiceProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseDhcpConfigServiceProfileQueryData"))
     }
 }
 impl QueryResponseDhcpConfigServiceProfileQueryData {
@@ -9186,7 +9378,9 @@ impl serde::Serialize for QueryResponseEthernetPortProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseEthernetPortProfileQueryData {
@@ -9199,22 +9393,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseEthernetPortProfileQueryData 
             QueryResponseEthernetPortProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseEthernetPortProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseEthernetPortProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseEthernetPortProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseEthernetPortProfileQueryData"))
     }
 }
 impl QueryResponseEthernetPortProfileQueryData {
@@ -9327,7 +9521,9 @@ impl serde::Serialize for QueryResponseHotspot20IdentityProviderQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQueryData {
@@ -9340,22 +9536,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20IdentityProviderQuer
             QueryResponseHotspot20IdentityProviderQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseHotspot20IdentityProviderQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseHotspot20IdentityProviderQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseHotspot20IdentityProviderQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseHotspot20IdentityProviderQueryData"))
     }
 }
 impl QueryResponseHotspot20IdentityProviderQueryData {
@@ -9468,7 +9664,9 @@ impl serde::Serialize for QueryResponseHotspot20OperatorQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
@@ -9481,22 +9679,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseHotspot20OperatorQueryData {
             QueryResponseHotspot20OperatorQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseHotspot20OperatorQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseHotspot20OperatorQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseHotspot20OperatorQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseHotspot20OperatorQueryData"))
     }
 }
 impl QueryResponseHotspot20OperatorQueryData {
@@ -9609,7 +9807,9 @@ impl serde::Serialize for QueryResponseL2AclPolicyQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
@@ -9622,22 +9822,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
             QueryResponseL2AclPolicyQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseL2AclPolicyQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseL2AclPolicyQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseL2AclPolicyQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseL2AclPolicyQueryData"))
     }
 }
 impl QueryResponseL2AclPolicyQueryData {
@@ -9747,7 +9946,9 @@ impl serde::Serialize for QueryResponseL3AclPolicyQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
@@ -9760,22 +9961,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
             QueryResponseL3AclPolicyQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseL3AclPolicyQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseL3AclPolicyQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseL3AclPolicyQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseL3AclPolicyQueryData"))
     }
 }
 impl QueryResponseL3AclPolicyQueryData {
@@ -9885,7 +10085,9 @@ impl serde::Serialize for QueryResponseLbsServerProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
@@ -9898,22 +10100,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseLbsServerProfileQueryData {
             QueryResponseLbsServerProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseLbsServerProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseLbsServerProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseLbsServerProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseLbsServerProfileQueryData"))
     }
 }
 impl QueryResponseLbsServerProfileQueryData {
@@ -10026,7 +10228,9 @@ impl serde::Serialize for QueryResponseMulticastDnsProxyProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQueryData {
@@ -10039,22 +10243,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseMulticastDnsProxyProfileQuery
             QueryResponseMulticastDnsProxyProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseMulticastDnsProxyProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseMulticastDnsProxyProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseMulticastDnsProxyProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseMulticastDnsProxyProfileQueryData"))
     }
 }
 impl QueryResponseMulticastDnsProxyProfileQueryData {
@@ -10167,7 +10371,9 @@ impl serde::Serialize for QueryResponseRadiusServerProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseRadiusServerProfileQueryData {
@@ -10180,22 +10386,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRadiusServerProfileQueryData 
             QueryResponseRadiusServerProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseRadiusServerProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseRadiusServerProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseRadiusServerProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseRadiusServerProfileQueryData"))
     }
 }
 impl QueryResponseRadiusServerProfileQueryData {
@@ -10308,7 +10514,9 @@ impl serde::Serialize for QueryResponseRoguePolicyQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
@@ -10321,22 +10529,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
             QueryResponseRoguePolicyQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseRoguePolicyQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseRoguePolicyQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseRoguePolicyQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseRoguePolicyQueryData"))
     }
 }
 impl QueryResponseRoguePolicyQueryData {
@@ -10446,7 +10653,9 @@ impl serde::Serialize for QueryResponseSnmpAgentProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
@@ -10459,22 +10668,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSnmpAgentProfileQueryData {
             QueryResponseSnmpAgentProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseSnmpAgentProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseSnmpAgentProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseSnmpAgentProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseSnmpAgentProfileQueryData"))
     }
 }
 impl QueryResponseSnmpAgentProfileQueryData {
@@ -10587,7 +10796,9 @@ impl serde::Serialize for QueryResponseSoftGreProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
@@ -10600,22 +10811,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSoftGreProfileQueryData {
             QueryResponseSoftGreProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseSoftGreProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseSoftGreProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseSoftGreProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseSoftGreProfileQueryData"))
     }
 }
 impl QueryResponseSoftGreProfileQueryData {
@@ -10725,7 +10935,9 @@ impl serde::Serialize for QueryResponseSyslogServerProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseSyslogServerProfileQueryData {
@@ -10738,22 +10950,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseSyslogServerProfileQueryData 
             QueryResponseSyslogServerProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseSyslogServerProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseSyslogServerProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseSyslogServerProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseSyslogServerProfileQueryData"))
     }
 }
 impl QueryResponseSyslogServerProfileQueryData {
@@ -10866,7 +11078,9 @@ impl serde::Serialize for QueryResponseTunnelProfile {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
@@ -10876,22 +11090,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTunnelProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<QueryResponseTunnelProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(QueryResponseTunnelProfile {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseTunnelProfile {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseTunnelProfile",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseTunnelProfile"))
     }
 }
 impl QueryResponseTunnelProfile {
@@ -11001,7 +11214,9 @@ impl serde::Serialize for QueryResponseVlanPoolProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseVlanPoolProfileQueryData {
@@ -11014,22 +11229,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseVlanPoolProfileQueryData {
             QueryResponseVlanPoolProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseVlanPoolProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseVlanPoolProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseVlanPoolProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseVlanPoolProfileQueryData"))
     }
 }
 impl QueryResponseVlanPoolProfileQueryData {
@@ -11139,7 +11353,9 @@ impl serde::Serialize for QueryResponseWifiCallingServiceProfileQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseWifiCallingServiceProfileQueryData {
@@ -11152,22 +11368,22 @@ impl<'de> serde::Deserialize<'de> for QueryResponseWifiCallingServiceProfileQuer
             QueryResponseWifiCallingServiceProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseWifiCallingServiceProfileQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseWifiCallingServiceProfileQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseWifiCallingServiceProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("QueryResponseWifiCallingServiceProfileQueryData"))
     }
 }
 impl QueryResponseWifiCallingServiceProfileQueryData {
@@ -11267,7 +11483,9 @@ impl serde::Serialize for RadiusServerProfile {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusServerProfile {
@@ -11277,16 +11495,19 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RadiusServerProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(RadiusServerProfile {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
+            let value = RadiusServerProfile {
+                id: f.optional("id"),
+                name: f.optional("name"),
                 primary: f.required("primary")?,
-                secondary: f.optional("secondary")?,
-                type_: f.optional("type")?,
+                secondary: f.optional("secondary"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RadiusServerProfile", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RadiusServerProfile"))
     }
 }
 impl RadiusServerProfile {
@@ -11371,7 +11592,9 @@ impl serde::Serialize for RadiusServerProfileQueryData {
             w.optional("wifiNetworkIds", &v.wifi_network_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryData {
@@ -11384,21 +11607,20 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryData {
             RadiusServerProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(RadiusServerProfileQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                type_: f.optional("type")?,
-                primary: f.optional("primary")?,
-                secondary: f.optional("secondary")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
+            let value = RadiusServerProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                type_: f.optional("type"),
+                primary: f.optional("primary"),
+                secondary: f.optional("secondary"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "RadiusServerProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RadiusServerProfileQueryData"))
     }
 }
 impl RadiusServerProfileQueryData {
@@ -11531,7 +11753,9 @@ impl serde::Serialize for RadiusServerV1 {
             w.field("sharedSecret", &v.shared_secret);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
@@ -11541,14 +11765,16 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RadiusServerV1, ruckus_one_runtime::object::FieldError> {
-            Ok(RadiusServerV1 {
+            let value = RadiusServerV1 {
                 ip: f.required("ip")?,
                 port: f.required("port")?,
                 shared_secret: f.required("sharedSecret")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RadiusServerV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RadiusServerV1"))
     }
 }
 impl RadiusServerV1 {
@@ -11602,7 +11828,9 @@ impl serde::Serialize for RadiusServerV11 {
             w.optional("sharedSecret", &v.shared_secret);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusServerV11 {
@@ -11612,15 +11840,18 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV11 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RadiusServerV11, ruckus_one_runtime::object::FieldError> {
-            Ok(RadiusServerV11 {
-                auto_fallback_disable: f.optional("autoFallbackDisable")?,
+            let value = RadiusServerV11 {
+                auto_fallback_disable: f.optional("autoFallbackDisable"),
                 ip: f.required("ip")?,
                 port: f.required("port")?,
-                shared_secret: f.optional("sharedSecret")?,
+                shared_secret: f.optional("sharedSecret"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RadiusServerV11", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RadiusServerV11"))
     }
 }
 impl RadiusServerV11 {
@@ -11689,7 +11920,9 @@ impl serde::Serialize for RadiusV1 {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RadiusV1 {
@@ -11699,16 +11932,19 @@ impl<'de> serde::Deserialize<'de> for RadiusV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RadiusV1, ruckus_one_runtime::object::FieldError> {
-            Ok(RadiusV1 {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
+            let value = RadiusV1 {
+                id: f.optional("id"),
+                name: f.optional("name"),
                 primary: f.required("primary")?,
-                secondary: f.optional("secondary")?,
-                type_: f.optional("type")?,
+                secondary: f.optional("secondary"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RadiusV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RadiusV1"))
     }
 }
 impl RadiusV1 {
@@ -11830,7 +12066,9 @@ impl serde::Serialize for RateLimiting {
             w.optional("uplinkLimit", &v.uplink_limit);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RateLimiting {
@@ -11840,14 +12078,17 @@ impl<'de> serde::Deserialize<'de> for RateLimiting {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RateLimiting, ruckus_one_runtime::object::FieldError> {
-            Ok(RateLimiting {
-                downlink_limit: f.optional("downlinkLimit")?,
-                enabled: f.optional("enabled")?,
-                uplink_limit: f.optional("uplinkLimit")?,
+            let value = RateLimiting {
+                downlink_limit: f.optional("downlinkLimit"),
+                enabled: f.optional("enabled"),
+                uplink_limit: f.optional("uplinkLimit"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RateLimiting", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RateLimiting"))
     }
 }
 impl RateLimiting {
@@ -11920,7 +12161,9 @@ impl serde::Serialize for RogueClassificationPolicyRule {
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRule {
@@ -11933,20 +12176,19 @@ impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRule {
             RogueClassificationPolicyRule,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(RogueClassificationPolicyRule {
-                classification: f.optional("classification")?,
-                more_info: f.optional("moreInfo")?,
+            let value = RogueClassificationPolicyRule {
+                classification: f.optional("classification"),
+                more_info: f.optional("moreInfo"),
                 name: f.required("name")?,
                 priority: f.required("priority")?,
-                type_: f.optional("type")?,
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "RogueClassificationPolicyRule",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RogueClassificationPolicyRule"))
     }
 }
 impl RogueClassificationPolicyRule {
@@ -12181,7 +12423,9 @@ impl serde::Serialize for RoguePolicy {
             w.optional("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RoguePolicy {
@@ -12191,15 +12435,18 @@ impl<'de> serde::Deserialize<'de> for RoguePolicy {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RoguePolicy, ruckus_one_runtime::object::FieldError> {
-            Ok(RoguePolicy {
-                description: f.optional("description")?,
-                id: f.optional("id")?,
+            let value = RoguePolicy {
+                description: f.optional("description"),
+                id: f.optional("id"),
                 name: f.required("name")?,
-                rules: f.optional("rules")?,
+                rules: f.optional("rules"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RoguePolicy", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RoguePolicy"))
     }
 }
 impl RoguePolicy {
@@ -12273,7 +12520,9 @@ impl serde::Serialize for RoguePolicyQueryData {
             w.optional("venueIds", &v.venue_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for RoguePolicyQueryData {
@@ -12283,16 +12532,19 @@ impl<'de> serde::Deserialize<'de> for RoguePolicyQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<RoguePolicyQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(RoguePolicyQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                num_of_rules: f.optional("numOfRules")?,
-                venue_ids: f.optional("venueIds")?,
+            let value = RoguePolicyQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                num_of_rules: f.optional("numOfRules"),
+                venue_ids: f.optional("venueIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "RoguePolicyQueryData", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RoguePolicyQueryData"))
     }
 }
 impl RoguePolicyQueryData {
@@ -12367,7 +12619,9 @@ impl serde::Serialize for SnmpAgentNotificationSettings {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
@@ -12380,18 +12634,17 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettings {
             SnmpAgentNotificationSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(SnmpAgentNotificationSettings {
-                target_ip_address: f.optional("targetIpAddress")?,
-                target_port: f.optional("targetPort")?,
-                type_: f.optional("type")?,
+            let value = SnmpAgentNotificationSettings {
+                target_ip_address: f.optional("targetIpAddress"),
+                target_port: f.optional("targetPort"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "SnmpAgentNotificationSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpAgentNotificationSettings"))
     }
 }
 impl SnmpAgentNotificationSettings {
@@ -12514,7 +12767,9 @@ impl serde::Serialize for SnmpAgentProfile {
             w.optional("snmpV3Agents", &v.snmp_v3_agents);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
@@ -12524,15 +12779,18 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SnmpAgentProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(SnmpAgentProfile {
-                id: f.optional("id")?,
+            let value = SnmpAgentProfile {
+                id: f.optional("id"),
                 name: f.required("name")?,
-                snmp_v2_agents: f.optional("snmpV2Agents")?,
-                snmp_v3_agents: f.optional("snmpV3Agents")?,
+                snmp_v2_agents: f.optional("snmpV2Agents"),
+                snmp_v3_agents: f.optional("snmpV3Agents"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SnmpAgentProfile", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfile"))
     }
 }
 impl SnmpAgentProfile {
@@ -12626,7 +12884,9 @@ impl serde::Serialize for SnmpAgentProfileQueryData {
             w.optional("tags", &v.tags);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
@@ -12636,24 +12896,23 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentProfileQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SnmpAgentProfileQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(SnmpAgentProfileQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                community_names: f.optional("communityNames")?,
-                user_names: f.optional("userNames")?,
-                ap_serial_numbers: f.optional("apSerialNumbers")?,
-                ap_names: f.optional("apNames")?,
-                venue_ids: f.optional("venueIds")?,
-                venue_names: f.optional("venueNames")?,
-                tags: f.optional("tags")?,
+            let value = SnmpAgentProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                community_names: f.optional("communityNames"),
+                user_names: f.optional("userNames"),
+                ap_serial_numbers: f.optional("apSerialNumbers"),
+                ap_names: f.optional("apNames"),
+                venue_ids: f.optional("venueIds"),
+                venue_names: f.optional("venueNames"),
+                tags: f.optional("tags"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "SnmpAgentProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpAgentProfileQueryData"))
     }
 }
 impl SnmpAgentProfileQueryData {
@@ -12754,7 +13013,9 @@ impl serde::Serialize for SnmpV2Agent {
             w.optional("readOnlyPrivilege", &v.read_only_privilege);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
@@ -12764,15 +13025,18 @@ impl<'de> serde::Deserialize<'de> for SnmpV2Agent {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SnmpV2Agent, ruckus_one_runtime::object::FieldError> {
-            Ok(SnmpV2Agent {
+            let value = SnmpV2Agent {
                 community_name: f.required("communityName")?,
-                notification_privilege: f.optional("notificationPrivilege")?,
-                notification_settings: f.optional("notificationSettings")?,
-                read_only_privilege: f.optional("readOnlyPrivilege")?,
+                notification_privilege: f.optional("notificationPrivilege"),
+                notification_settings: f.optional("notificationSettings"),
+                read_only_privilege: f.optional("readOnlyPrivilege"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SnmpV2Agent", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpV2Agent"))
     }
 }
 impl SnmpV2Agent {
@@ -12861,7 +13125,9 @@ impl serde::Serialize for SnmpV3Agent {
             w.field("userName", &v.user_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
@@ -12871,19 +13137,22 @@ impl<'de> serde::Deserialize<'de> for SnmpV3Agent {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SnmpV3Agent, ruckus_one_runtime::object::FieldError> {
-            Ok(SnmpV3Agent {
+            let value = SnmpV3Agent {
                 authentication_passphrase: f.required("authenticationPassphrase")?,
-                authentication_type: f.optional("authenticationType")?,
-                notification_privilege: f.optional("notificationPrivilege")?,
-                notification_settings: f.optional("notificationSettings")?,
-                privacy_passphrase: f.optional("privacyPassphrase")?,
-                privacy_type: f.optional("privacyType")?,
-                read_only_privilege: f.optional("readOnlyPrivilege")?,
+                authentication_type: f.optional("authenticationType"),
+                notification_privilege: f.optional("notificationPrivilege"),
+                notification_settings: f.optional("notificationSettings"),
+                privacy_passphrase: f.optional("privacyPassphrase"),
+                privacy_type: f.optional("privacyType"),
+                read_only_privilege: f.optional("readOnlyPrivilege"),
                 user_name: f.required("userName")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SnmpV3Agent", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SnmpV3Agent"))
     }
 }
 impl SnmpV3Agent {
@@ -13140,7 +13409,9 @@ impl serde::Serialize for SoftGreProfile {
             w.optional("secondaryGatewayAddress", &v.secondary_gateway_address);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SoftGreProfile {
@@ -13150,24 +13421,27 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SoftGreProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(SoftGreProfile {
-                description: f.optional("description")?,
-                disassociate_client_enabled: f.optional("disassociateClientEnabled")?,
-                gateway_failback_enabled: f.optional("gatewayFailbackEnabled")?,
+            let value = SoftGreProfile {
+                description: f.optional("description"),
+                disassociate_client_enabled: f.optional("disassociateClientEnabled"),
+                gateway_failback_enabled: f.optional("gatewayFailbackEnabled"),
                 gateway_secondary_to_primary_timer: f
-                    .optional("gatewaySecondaryToPrimaryTimer")?,
-                id: f.optional("id")?,
-                keep_alive_interval: f.optional("keepAliveInterval")?,
-                keep_alive_retry_times: f.optional("keepAliveRetryTimes")?,
-                mtu_size: f.optional("mtuSize")?,
-                mtu_type: f.optional("mtuType")?,
+                    .optional("gatewaySecondaryToPrimaryTimer"),
+                id: f.optional("id"),
+                keep_alive_interval: f.optional("keepAliveInterval"),
+                keep_alive_retry_times: f.optional("keepAliveRetryTimes"),
+                mtu_size: f.optional("mtuSize"),
+                mtu_type: f.optional("mtuType"),
                 name: f.required("name")?,
                 primary_gateway_address: f.required("primaryGatewayAddress")?,
-                secondary_gateway_address: f.optional("secondaryGatewayAddress")?,
+                secondary_gateway_address: f.optional("secondaryGatewayAddress"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SoftGreProfile", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SoftGreProfile"))
     }
 }
 impl SoftGreProfile {
@@ -13377,7 +13651,9 @@ impl serde::Serialize for SoftGreProfileQueryData {
             w.optional("activations", &v.activations);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
@@ -13387,27 +13663,26 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SoftGreProfileQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(SoftGreProfileQueryData {
-                id: f.optional("id")?,
-                tenant_id: f.optional("tenantId")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                primary_gateway_address: f.optional("primaryGatewayAddress")?,
-                secondary_gateway_address: f.optional("secondaryGatewayAddress")?,
-                mtu_type: f.optional("mtuType")?,
-                mtu_size: f.optional("mtuSize")?,
-                keep_alive_interval: f.optional("keepAliveInterval")?,
-                keep_alive_retry_times: f.optional("keepAliveRetryTimes")?,
-                disassociate_client_enabled: f.optional("disassociateClientEnabled")?,
-                activations: f.optional("activations")?,
+            let value = SoftGreProfileQueryData {
+                id: f.optional("id"),
+                tenant_id: f.optional("tenantId"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                primary_gateway_address: f.optional("primaryGatewayAddress"),
+                secondary_gateway_address: f.optional("secondaryGatewayAddress"),
+                mtu_type: f.optional("mtuType"),
+                mtu_size: f.optional("mtuSize"),
+                keep_alive_interval: f.optional("keepAliveInterval"),
+                keep_alive_retry_times: f.optional("keepAliveRetryTimes"),
+                disassociate_client_enabled: f.optional("disassociateClientEnabled"),
+                activations: f.optional("activations"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "SoftGreProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SoftGreProfileQueryData"))
     }
 }
 impl SoftGreProfileQueryData {
@@ -13582,7 +13857,9 @@ impl serde::Serialize for SupplicantAuthenticationOptions {
             w.optional("username", &v.username);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
@@ -13595,18 +13872,17 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptions {
             SupplicantAuthenticationOptions,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(SupplicantAuthenticationOptions {
-                password: f.optional("password")?,
-                type_: f.optional("type")?,
-                username: f.optional("username")?,
+            let value = SupplicantAuthenticationOptions {
+                password: f.optional("password"),
+                type_: f.optional("type"),
+                username: f.optional("username"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "SupplicantAuthenticationOptions",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SupplicantAuthenticationOptions"))
     }
 }
 impl SupplicantAuthenticationOptions {
@@ -13731,7 +14007,9 @@ impl serde::Serialize for SyslogServer {
             w.field("server", &v.server);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SyslogServer {
@@ -13741,14 +14019,17 @@ impl<'de> serde::Deserialize<'de> for SyslogServer {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SyslogServer, ruckus_one_runtime::object::FieldError> {
-            Ok(SyslogServer {
-                port: f.optional("port")?,
-                protocol: f.optional("protocol")?,
+            let value = SyslogServer {
+                port: f.optional("port"),
+                protocol: f.optional("protocol"),
                 server: f.required("server")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SyslogServer", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SyslogServer"))
     }
 }
 impl SyslogServer {
@@ -13823,7 +14104,9 @@ impl serde::Serialize for SyslogServerProfile {
             w.optional("secondary", &v.secondary);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SyslogServerProfile {
@@ -13833,18 +14116,21 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SyslogServerProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(SyslogServerProfile {
-                facility: f.optional("facility")?,
-                flow_level: f.optional("flowLevel")?,
-                id: f.optional("id")?,
+            let value = SyslogServerProfile {
+                facility: f.optional("facility"),
+                flow_level: f.optional("flowLevel"),
+                id: f.optional("id"),
                 name: f.required("name")?,
                 primary: f.required("primary")?,
-                priority: f.optional("priority")?,
-                secondary: f.optional("secondary")?,
+                priority: f.optional("priority"),
+                secondary: f.optional("secondary"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SyslogServerProfile", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SyslogServerProfile"))
     }
 }
 impl SyslogServerProfile {
@@ -14171,7 +14457,9 @@ impl serde::Serialize for SyslogServerProfileQueryData {
             w.optional("flowLevel", &v.flow_level);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SyslogServerProfileQueryData {
@@ -14184,22 +14472,21 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileQueryData {
             SyslogServerProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(SyslogServerProfileQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                venue_ids: f.optional("venueIds")?,
-                primary_server: f.optional("primaryServer")?,
-                secondary_server: f.optional("secondaryServer")?,
-                facility: f.optional("facility")?,
-                flow_level: f.optional("flowLevel")?,
+            let value = SyslogServerProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                venue_ids: f.optional("venueIds"),
+                primary_server: f.optional("primaryServer"),
+                secondary_server: f.optional("secondaryServer"),
+                facility: f.optional("facility"),
+                flow_level: f.optional("flowLevel"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "SyslogServerProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SyslogServerProfileQueryData"))
     }
 }
 impl SyslogServerProfileQueryData {
@@ -14311,7 +14598,9 @@ impl serde::Serialize for SyslogServerProfileV1 {
             w.optional("venues", &v.venues);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
@@ -14321,19 +14610,22 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SyslogServerProfileV1, ruckus_one_runtime::object::FieldError> {
-            Ok(SyslogServerProfileV1 {
-                facility: f.optional("facility")?,
-                flow_level: f.optional("flowLevel")?,
-                id: f.optional("id")?,
+            let value = SyslogServerProfileV1 {
+                facility: f.optional("facility"),
+                flow_level: f.optional("flowLevel"),
+                id: f.optional("id"),
                 name: f.required("name")?,
                 primary: f.required("primary")?,
-                priority: f.optional("priority")?,
-                secondary: f.optional("secondary")?,
-                venues: f.optional("venues")?,
+                priority: f.optional("priority"),
+                secondary: f.optional("secondary"),
+                venues: f.optional("venues"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SyslogServerProfileV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SyslogServerProfileV1"))
     }
 }
 impl SyslogServerProfileV1 {
@@ -14768,7 +15060,9 @@ impl serde::Serialize for TunnelProfile {
             w.optional("natTraversalEnabled", &v.nat_traversal_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TunnelProfile {
@@ -14778,28 +15072,31 @@ impl<'de> serde::Deserialize<'de> for TunnelProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TunnelProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(TunnelProfile {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                mtu_type: f.optional("mtuType")?,
-                mtu_size: f.optional("mtuSize")?,
-                force_fragmentation: f.optional("forceFragmentation")?,
-                personal_identity_network_ids: f.optional("personalIdentityNetworkIds")?,
-                sd_lan_ids: f.optional("sdLanIds")?,
-                network_ids: f.optional("networkIds")?,
-                tags: f.optional("tags")?,
-                age_time_minutes: f.optional("ageTimeMinutes")?,
-                age_time_unit: f.optional("ageTimeUnit")?,
-                type_: f.optional("type")?,
-                keep_alive_interval: f.optional("keepAliveInterval")?,
-                keep_alive_retry: f.optional("keepAliveRetry")?,
-                mtu_request_timeout: f.optional("mtuRequestTimeout")?,
-                mtu_request_retry: f.optional("mtuRequestRetry")?,
-                nat_traversal_enabled: f.optional("natTraversalEnabled")?,
+            let value = TunnelProfile {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                mtu_type: f.optional("mtuType"),
+                mtu_size: f.optional("mtuSize"),
+                force_fragmentation: f.optional("forceFragmentation"),
+                personal_identity_network_ids: f.optional("personalIdentityNetworkIds"),
+                sd_lan_ids: f.optional("sdLanIds"),
+                network_ids: f.optional("networkIds"),
+                tags: f.optional("tags"),
+                age_time_minutes: f.optional("ageTimeMinutes"),
+                age_time_unit: f.optional("ageTimeUnit"),
+                type_: f.optional("type"),
+                keep_alive_interval: f.optional("keepAliveInterval"),
+                keep_alive_retry: f.optional("keepAliveRetry"),
+                mtu_request_timeout: f.optional("mtuRequestTimeout"),
+                mtu_request_retry: f.optional("mtuRequestRetry"),
+                nat_traversal_enabled: f.optional("natTraversalEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TunnelProfile", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TunnelProfile"))
     }
 }
 impl TunnelProfile {
@@ -15111,7 +15408,9 @@ impl serde::Serialize for VenueActivation {
             w.optional("portId", &v.port_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueActivation {
@@ -15121,14 +15420,17 @@ impl<'de> serde::Deserialize<'de> for VenueActivation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueActivation, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueActivation {
-                venue_id: f.optional("venueId")?,
-                ap_model: f.optional("apModel")?,
-                port_id: f.optional("portId")?,
+            let value = VenueActivation {
+                venue_id: f.optional("venueId"),
+                ap_model: f.optional("apModel"),
+                port_id: f.optional("portId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueActivation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueActivation"))
     }
 }
 impl VenueActivation {
@@ -15193,7 +15495,9 @@ impl serde::Serialize for ViewmodelDhcpPool {
             w.optional("networkAddress", &v.network_address);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelDhcpPool {
@@ -15203,15 +15507,18 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDhcpPool {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ViewmodelDhcpPool, ruckus_one_runtime::object::FieldError> {
-            Ok(ViewmodelDhcpPool {
-                name: f.optional("name")?,
-                start_address: f.optional("startAddress")?,
-                end_address: f.optional("endAddress")?,
-                network_address: f.optional("networkAddress")?,
+            let value = ViewmodelDhcpPool {
+                name: f.optional("name"),
+                start_address: f.optional("startAddress"),
+                end_address: f.optional("endAddress"),
+                network_address: f.optional("networkAddress"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ViewmodelDhcpPool", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ViewmodelDhcpPool"))
     }
 }
 impl ViewmodelDhcpPool {
@@ -15272,7 +15579,9 @@ impl serde::Serialize for ViewmodelEpdg {
             w.optional("domain", &v.domain);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelEpdg {
@@ -15282,13 +15591,16 @@ impl<'de> serde::Deserialize<'de> for ViewmodelEpdg {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ViewmodelEpdg, ruckus_one_runtime::object::FieldError> {
-            Ok(ViewmodelEpdg {
-                ip: f.optional("ip")?,
-                domain: f.optional("domain")?,
+            let value = ViewmodelEpdg {
+                ip: f.optional("ip"),
+                domain: f.optional("domain"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ViewmodelEpdg", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ViewmodelEpdg"))
     }
 }
 impl ViewmodelEpdg {
@@ -15335,7 +15647,9 @@ impl serde::Serialize for ViewmodelHotspot20Eap {
             w.optional("method", &v.method);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
@@ -15345,12 +15659,15 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Eap {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ViewmodelHotspot20Eap, ruckus_one_runtime::object::FieldError> {
-            Ok(ViewmodelHotspot20Eap {
-                method: f.optional("method")?,
+            let value = ViewmodelHotspot20Eap {
+                method: f.optional("method"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ViewmodelHotspot20Eap", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20Eap"))
     }
 }
 impl ViewmodelHotspot20Eap {
@@ -15396,7 +15713,9 @@ impl serde::Serialize for ViewmodelHotspot20FriendlyName {
             w.optional("language", &v.language);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20FriendlyName {
@@ -15409,17 +15728,16 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20FriendlyName {
             ViewmodelHotspot20FriendlyName,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ViewmodelHotspot20FriendlyName {
-                name: f.optional("name")?,
-                language: f.optional("language")?,
+            let value = ViewmodelHotspot20FriendlyName {
+                name: f.optional("name"),
+                language: f.optional("language"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ViewmodelHotspot20FriendlyName",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20FriendlyName"))
     }
 }
 impl ViewmodelHotspot20FriendlyName {
@@ -15471,7 +15789,9 @@ impl serde::Serialize for ViewmodelHotspot20NaiRealm {
             w.optional("eaps", &v.eaps);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
@@ -15481,17 +15801,16 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20NaiRealm {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ViewmodelHotspot20NaiRealm, ruckus_one_runtime::object::FieldError> {
-            Ok(ViewmodelHotspot20NaiRealm {
-                name: f.optional("name")?,
-                eaps: f.optional("eaps")?,
+            let value = ViewmodelHotspot20NaiRealm {
+                name: f.optional("name"),
+                eaps: f.optional("eaps"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ViewmodelHotspot20NaiRealm",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20NaiRealm"))
     }
 }
 impl ViewmodelHotspot20NaiRealm {
@@ -15543,7 +15862,9 @@ impl serde::Serialize for ViewmodelHotspot20Plmn {
             w.optional("mnc", &v.mnc);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Plmn {
@@ -15553,17 +15874,16 @@ impl<'de> serde::Deserialize<'de> for ViewmodelHotspot20Plmn {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ViewmodelHotspot20Plmn, ruckus_one_runtime::object::FieldError> {
-            Ok(ViewmodelHotspot20Plmn {
-                mcc: f.optional("mcc")?,
-                mnc: f.optional("mnc")?,
+            let value = ViewmodelHotspot20Plmn {
+                mcc: f.optional("mcc"),
+                mnc: f.optional("mnc"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ViewmodelHotspot20Plmn",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ViewmodelHotspot20Plmn"))
     }
 }
 impl ViewmodelHotspot20Plmn {
@@ -15640,7 +15960,9 @@ impl serde::Serialize for ViewmodelMulticastDnsProxyServiceRule {
             w.optional("toVlan", &v.to_vlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
@@ -15653,22 +15975,21 @@ impl<'de> serde::Deserialize<'de> for ViewmodelMulticastDnsProxyServiceRule {
             ViewmodelMulticastDnsProxyServiceRule,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(ViewmodelMulticastDnsProxyServiceRule {
-                rule_index: f.optional("ruleIndex")?,
-                enabled: f.optional("enabled")?,
-                service: f.optional("service")?,
-                mdns_name: f.optional("mdnsName")?,
-                mdns_protocol: f.optional("mdnsProtocol")?,
-                from_vlan: f.optional("fromVlan")?,
-                to_vlan: f.optional("toVlan")?,
+            let value = ViewmodelMulticastDnsProxyServiceRule {
+                rule_index: f.optional("ruleIndex"),
+                enabled: f.optional("enabled"),
+                service: f.optional("service"),
+                mdns_name: f.optional("mdnsName"),
+                mdns_protocol: f.optional("mdnsProtocol"),
+                from_vlan: f.optional("fromVlan"),
+                to_vlan: f.optional("toVlan"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "ViewmodelMulticastDnsProxyServiceRule",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ViewmodelMulticastDnsProxyServiceRule"))
     }
 }
 impl ViewmodelMulticastDnsProxyServiceRule {
@@ -15757,7 +16078,9 @@ impl serde::Serialize for VlanPoolProfile {
             w.field("vlanMembers", &v.vlan_members);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VlanPoolProfile {
@@ -15767,15 +16090,18 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VlanPoolProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(VlanPoolProfile {
-                description: f.optional("description")?,
-                id: f.optional("id")?,
+            let value = VlanPoolProfile {
+                description: f.optional("description"),
+                id: f.optional("id"),
                 name: f.required("name")?,
                 vlan_members: f.required("vlanMembers")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VlanPoolProfile", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VlanPoolProfile"))
     }
 }
 impl VlanPoolProfile {
@@ -15844,7 +16170,9 @@ impl serde::Serialize for VlanPoolProfileQueryData {
             w.optional("wifiNetworkVenueApGroups", &v.wifi_network_venue_ap_groups);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VlanPoolProfileQueryData {
@@ -15854,20 +16182,19 @@ impl<'de> serde::Deserialize<'de> for VlanPoolProfileQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VlanPoolProfileQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(VlanPoolProfileQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                vlan_members: f.optional("vlanMembers")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
-                wifi_network_venue_ap_groups: f.optional("wifiNetworkVenueApGroups")?,
+            let value = VlanPoolProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                vlan_members: f.optional("vlanMembers"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
+                wifi_network_venue_ap_groups: f.optional("wifiNetworkVenueApGroups"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VlanPoolProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VlanPoolProfileQueryData"))
     }
 }
 impl VlanPoolProfileQueryData {
@@ -15955,7 +16282,9 @@ impl serde::Serialize for WifiCallingServiceProfile {
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfile {
@@ -15965,20 +16294,19 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfile {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WifiCallingServiceProfile, ruckus_one_runtime::object::FieldError> {
-            Ok(WifiCallingServiceProfile {
-                description: f.optional("description")?,
+            let value = WifiCallingServiceProfile {
+                description: f.optional("description"),
                 epdgs: f.required("epdgs")?,
-                id: f.optional("id")?,
-                qos_priority: f.optional("qosPriority")?,
+                id: f.optional("id"),
+                qos_priority: f.optional("qosPriority"),
                 service_name: f.required("serviceName")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "WifiCallingServiceProfile",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiCallingServiceProfile"))
     }
 }
 impl WifiCallingServiceProfile {
@@ -16119,7 +16447,9 @@ impl serde::Serialize for WifiCallingServiceProfileQueryData {
             w.optional("epdgs", &v.epdgs);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQueryData {
@@ -16132,20 +16462,19 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQueryData {
             WifiCallingServiceProfileQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(WifiCallingServiceProfileQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                qos_priority: f.optional("qosPriority")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
-                epdgs: f.optional("epdgs")?,
+            let value = WifiCallingServiceProfileQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                qos_priority: f.optional("qosPriority"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
+                epdgs: f.optional("epdgs"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "WifiCallingServiceProfileQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiCallingServiceProfileQueryData"))
     }
 }
 impl WifiCallingServiceProfileQueryData {
@@ -16236,7 +16565,9 @@ impl serde::Serialize for WifiCallingServiceProfileV1 {
             w.field("serviceName", &v.service_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
@@ -16249,21 +16580,20 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
             WifiCallingServiceProfileV1,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(WifiCallingServiceProfileV1 {
-                description: f.optional("description")?,
+            let value = WifiCallingServiceProfileV1 {
+                description: f.optional("description"),
                 epdgs: f.required("epdgs")?,
-                id: f.optional("id")?,
-                network_ids: f.optional("networkIds")?,
-                qos_priority: f.optional("qosPriority")?,
+                id: f.optional("id"),
+                network_ids: f.optional("networkIds"),
+                qos_priority: f.optional("qosPriority"),
                 service_name: f.required("serviceName")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "WifiCallingServiceProfileV1",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiCallingServiceProfileV1"))
     }
 }
 impl WifiCallingServiceProfileV1 {
@@ -16405,7 +16735,9 @@ impl serde::Serialize for WifiNetworkVenueApGroupQueryData {
             w.optional("isAllApGroups", &v.is_all_ap_groups);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WifiNetworkVenueApGroupQueryData {
@@ -16418,19 +16750,18 @@ impl<'de> serde::Deserialize<'de> for WifiNetworkVenueApGroupQueryData {
             WifiNetworkVenueApGroupQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(WifiNetworkVenueApGroupQueryData {
-                venue_id: f.optional("venueId")?,
-                wifi_network_id: f.optional("wifiNetworkId")?,
-                ap_group_ids: f.optional("apGroupIds")?,
-                is_all_ap_groups: f.optional("isAllApGroups")?,
+            let value = WifiNetworkVenueApGroupQueryData {
+                venue_id: f.optional("venueId"),
+                wifi_network_id: f.optional("wifiNetworkId"),
+                ap_group_ids: f.optional("apGroupIds"),
+                is_all_ap_groups: f.optional("isAllApGroups"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "WifiNetworkVenueApGroupQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiNetworkVenueApGroupQueryData"))
     }
 }
 impl WifiNetworkVenueApGroupQueryData {

@@ -55,7 +55,9 @@ impl serde::Serialize for Radio6GhzSettings {
             w.optional("useVenueSettings", &v.use_venue_settings);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Radio6GhzSettings {
@@ -65,20 +67,23 @@ impl<'de> serde::Deserialize<'de> for Radio6GhzSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Radio6GhzSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(Radio6GhzSettings {
+            let value = Radio6GhzSettings {
                 enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting")?,
+                    .optional("enableMulticastDownlinkRateLimiting"),
                 enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting")?,
+                    .optional("enableMulticastUplinkRateLimiting"),
                 multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting")?,
+                    .optional("multicastDownlinkRateLimiting"),
                 multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting")?,
-                use_venue_settings: f.optional("useVenueSettings")?,
+                    .optional("multicastUplinkRateLimiting"),
+                use_venue_settings: f.optional("useVenueSettings"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Radio6GhzSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Radio6GhzSettings"))
     }
 }
 impl Radio6GhzSettings {
@@ -219,7 +224,9 @@ impl serde::Serialize for ApModelCapability {
             w.optional("supportMesh", &v.support_mesh);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApModelCapability {
@@ -229,16 +236,18 @@ impl<'de> serde::Deserialize<'de> for ApModelCapability {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApModelCapability, ruckus_one_runtime::object::FieldError> {
-            Ok(ApModelCapability {
-                band_combination_capabilities: f
-                    .optional("bandCombinationCapabilities")?,
-                default_band_combination: f.optional("defaultBandCombination")?,
-                support_band_combination: f.optional("supportBandCombination")?,
-                support_mesh: f.optional("supportMesh")?,
+            let value = ApModelCapability {
+                band_combination_capabilities: f.optional("bandCombinationCapabilities"),
+                default_band_combination: f.optional("defaultBandCombination"),
+                support_band_combination: f.optional("supportBandCombination"),
+                support_mesh: f.optional("supportMesh"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApModelCapability", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApModelCapability"))
     }
 }
 impl ApModelCapability {
@@ -322,7 +331,9 @@ impl serde::Serialize for Venue {
             w.optional("isTemplate", &v.is_template);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Venue {
@@ -332,17 +343,20 @@ impl<'de> serde::Deserialize<'de> for Venue {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Venue, ruckus_one_runtime::object::FieldError> {
-            Ok(Venue {
-                id: f.optional("id")?,
+            let value = Venue {
+                id: f.optional("id"),
                 name: f.required("name")?,
-                description: f.optional("description")?,
+                description: f.optional("description"),
                 address: f.required("address")?,
-                tags: f.optional("tags")?,
-                is_template: f.optional("isTemplate")?,
+                tags: f.optional("tags"),
+                is_template: f.optional("isTemplate"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Venue", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Venue"))
     }
 }
 impl Venue {
@@ -435,7 +449,9 @@ impl serde::Serialize for VenueAddress {
             w.optional("timezone", &v.timezone);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueAddress {
@@ -445,19 +461,22 @@ impl<'de> serde::Deserialize<'de> for VenueAddress {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueAddress, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueAddress {
-                address_line: f.optional("addressLine")?,
+            let value = VenueAddress {
+                address_line: f.optional("addressLine"),
                 city: f.required("city")?,
                 country: f.required("country")?,
-                country_code: f.optional("countryCode")?,
-                latitude: f.optional("latitude")?,
-                longitude: f.optional("longitude")?,
-                notes: f.optional("notes")?,
-                timezone: f.optional("timezone")?,
+                country_code: f.optional("countryCode"),
+                latitude: f.optional("latitude"),
+                longitude: f.optional("longitude"),
+                notes: f.optional("notes"),
+                timezone: f.optional("timezone"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueAddress", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueAddress"))
     }
 }
 impl VenueAddress {
@@ -537,7 +556,9 @@ impl serde::Serialize for FloorPlanPage {
             w.optional("totalSizes", &v.total_sizes);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for FloorPlanPage {
@@ -547,14 +568,17 @@ impl<'de> serde::Deserialize<'de> for FloorPlanPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<FloorPlanPage, ruckus_one_runtime::object::FieldError> {
-            Ok(FloorPlanPage {
-                items: f.optional("items")?,
-                total_pages: f.optional("totalPages")?,
-                total_sizes: f.optional("totalSizes")?,
+            let value = FloorPlanPage {
+                items: f.optional("items"),
+                total_pages: f.optional("totalPages"),
+                total_sizes: f.optional("totalSizes"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "FloorPlanPage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FloorPlanPage"))
     }
 }
 impl FloorPlanPage {
@@ -611,7 +635,9 @@ impl serde::Serialize for FloorPlanQuery {
             w.optional("pageSize", &v.page_size);
             w.optional("sortBy", &v.sort_by);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
@@ -621,13 +647,16 @@ impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<FloorPlanQuery, ruckus_one_runtime::object::FieldError> {
-            Ok(FloorPlanQuery {
-                page_number: f.optional("pageNumber")?,
-                page_size: f.optional("pageSize")?,
-                sort_by: f.optional("sortBy")?,
-            })
+            let value = FloorPlanQuery {
+                page_number: f.optional("pageNumber"),
+                page_size: f.optional("pageSize"),
+                sort_by: f.optional("sortBy"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "FloorPlanQuery", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FloorPlanQuery"))
     }
 }
 impl FloorPlanQuery {
@@ -736,7 +765,9 @@ impl serde::Serialize for TemplateInstanceQuery {
             w.optional("filter", &v.filter);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TemplateInstanceQuery {
@@ -746,12 +777,15 @@ impl<'de> serde::Deserialize<'de> for TemplateInstanceQuery {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TemplateInstanceQuery, ruckus_one_runtime::object::FieldError> {
-            Ok(TemplateInstanceQuery {
-                filter: f.optional("filter")?,
+            let value = TemplateInstanceQuery {
+                filter: f.optional("filter"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TemplateInstanceQuery", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TemplateInstanceQuery"))
     }
 }
 impl TemplateInstanceQuery {
@@ -904,7 +938,9 @@ impl serde::Serialize for AaaSetting {
             w.optional("acctExecThirdServer", &v.acct_exec_third_server);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AaaSetting {
@@ -914,35 +950,38 @@ impl<'de> serde::Deserialize<'de> for AaaSetting {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AaaSetting, ruckus_one_runtime::object::FieldError> {
-            Ok(AaaSetting {
-                id: f.optional("id")?,
-                authn_enabled_ssh: f.optional("authnEnabledSsh")?,
-                authn_first_pref: f.optional("authnFirstPref")?,
-                authn_second_pref: f.optional("authnSecondPref")?,
-                authn_third_pref: f.optional("authnThirdPref")?,
-                authn_fourth_pref: f.optional("authnFourthPref")?,
-                authz_enabled_command: f.optional("authzEnabledCommand")?,
-                authz_enabled_exec: f.optional("authzEnabledExec")?,
-                authz_commons_level: f.optional("authzCommonsLevel")?,
-                authz_commons_first_server: f.optional("authzCommonsFirstServer")?,
-                authz_commons_second_server: f.optional("authzCommonsSecondServer")?,
-                authz_commons_third_server: f.optional("authzCommonsThirdServer")?,
-                authz_exec_first_server: f.optional("authzExecFirstServer")?,
-                authz_exec_second_server: f.optional("authzExecSecondServer")?,
-                authz_exec_third_server: f.optional("authzExecThirdServer")?,
-                acct_enabled_command: f.optional("acctEnabledCommand")?,
-                acct_enabled_exec: f.optional("acctEnabledExec")?,
-                acct_commons_level: f.optional("acctCommonsLevel")?,
-                acct_commons_first_server: f.optional("acctCommonsFirstServer")?,
-                acct_commons_second_server: f.optional("acctCommonsSecondServer")?,
-                acct_commons_third_server: f.optional("acctCommonsThirdServer")?,
-                acct_exec_first_server: f.optional("acctExecFirstServer")?,
-                acct_exec_second_server: f.optional("acctExecSecondServer")?,
-                acct_exec_third_server: f.optional("acctExecThirdServer")?,
+            let value = AaaSetting {
+                id: f.optional("id"),
+                authn_enabled_ssh: f.optional("authnEnabledSsh"),
+                authn_first_pref: f.optional("authnFirstPref"),
+                authn_second_pref: f.optional("authnSecondPref"),
+                authn_third_pref: f.optional("authnThirdPref"),
+                authn_fourth_pref: f.optional("authnFourthPref"),
+                authz_enabled_command: f.optional("authzEnabledCommand"),
+                authz_enabled_exec: f.optional("authzEnabledExec"),
+                authz_commons_level: f.optional("authzCommonsLevel"),
+                authz_commons_first_server: f.optional("authzCommonsFirstServer"),
+                authz_commons_second_server: f.optional("authzCommonsSecondServer"),
+                authz_commons_third_server: f.optional("authzCommonsThirdServer"),
+                authz_exec_first_server: f.optional("authzExecFirstServer"),
+                authz_exec_second_server: f.optional("authzExecSecondServer"),
+                authz_exec_third_server: f.optional("authzExecThirdServer"),
+                acct_enabled_command: f.optional("acctEnabledCommand"),
+                acct_enabled_exec: f.optional("acctEnabledExec"),
+                acct_commons_level: f.optional("acctCommonsLevel"),
+                acct_commons_first_server: f.optional("acctCommonsFirstServer"),
+                acct_commons_second_server: f.optional("acctCommonsSecondServer"),
+                acct_commons_third_server: f.optional("acctCommonsThirdServer"),
+                acct_exec_first_server: f.optional("acctExecFirstServer"),
+                acct_exec_second_server: f.optional("acctExecSecondServer"),
+                acct_exec_third_server: f.optional("acctExecThirdServer"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AaaSetting", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AaaSetting"))
     }
 }
 impl AaaSetting {
@@ -1148,7 +1187,9 @@ impl serde::Serialize for AfcInfo {
             w.optional("geoLocation", &v.geo_location);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AfcInfo {
@@ -1158,18 +1199,21 @@ impl<'de> serde::Deserialize<'de> for AfcInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AfcInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(AfcInfo {
-                min_power_dbm: f.optional("minPowerDbm")?,
-                max_power_dbm: f.optional("maxPowerDbm")?,
-                available_channel: f.optional("availableChannel")?,
-                available_channels: f.optional("availableChannels")?,
-                afc_status: f.optional("afcStatus")?,
-                power_mode: f.optional("powerMode")?,
-                geo_location: f.optional("geoLocation")?,
+            let value = AfcInfo {
+                min_power_dbm: f.optional("minPowerDbm"),
+                max_power_dbm: f.optional("maxPowerDbm"),
+                available_channel: f.optional("availableChannel"),
+                available_channels: f.optional("availableChannels"),
+                afc_status: f.optional("afcStatus"),
+                power_mode: f.optional("powerMode"),
+                geo_location: f.optional("geoLocation"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AfcInfo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AfcInfo"))
     }
 }
 impl AfcInfo {
@@ -1246,7 +1290,9 @@ impl serde::Serialize for AggregatedDeviceModel {
             w.optional("models", &v.models);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for AggregatedDeviceModel {
@@ -1256,12 +1302,15 @@ impl<'de> serde::Deserialize<'de> for AggregatedDeviceModel {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<AggregatedDeviceModel, ruckus_one_runtime::object::FieldError> {
-            Ok(AggregatedDeviceModel {
-                models: f.optional("models")?,
+            let value = AggregatedDeviceModel {
+                models: f.optional("models"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "AggregatedDeviceModel", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AggregatedDeviceModel"))
     }
 }
 impl AggregatedDeviceModel {
@@ -1334,7 +1383,9 @@ impl serde::Serialize for ApGroupQueryData {
             w.optional("clientCount", &v.client_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
@@ -1344,19 +1395,22 @@ impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApGroupQueryData, ruckus_one_runtime::object::FieldError> {
-            Ok(ApGroupQueryData {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                is_default: f.optional("isDefault")?,
-                venue_id: f.optional("venueId")?,
-                ap_serial_numbers: f.optional("apSerialNumbers")?,
-                wifi_network_ids: f.optional("wifiNetworkIds")?,
-                client_count: f.optional("clientCount")?,
+            let value = ApGroupQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                is_default: f.optional("isDefault"),
+                venue_id: f.optional("venueId"),
+                ap_serial_numbers: f.optional("apSerialNumbers"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
+                client_count: f.optional("clientCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApGroupQueryData", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApGroupQueryData"))
     }
 }
 impl ApGroupQueryData {
@@ -1471,7 +1525,9 @@ impl serde::Serialize for ApRadio {
             w.optional("radioId", &v.radio_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApRadio {
@@ -1481,19 +1537,22 @@ impl<'de> serde::Deserialize<'de> for ApRadio {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApRadio, ruckus_one_runtime::object::FieldError> {
-            Ok(ApRadio {
-                tx_power: f.optional("txPower")?,
-                channel: f.optional("channel")?,
-                actual_tx_power: f.optional("actualTxPower")?,
-                calibration_tx_power: f.optional("calibrationTxPower")?,
-                band: f.optional("band")?,
-                rssi: f.optional("Rssi")?,
-                operative_channel_bandwidth: f.optional("operativeChannelBandwidth")?,
-                radio_id: f.optional("radioId")?,
+            let value = ApRadio {
+                tx_power: f.optional("txPower"),
+                channel: f.optional("channel"),
+                actual_tx_power: f.optional("actualTxPower"),
+                calibration_tx_power: f.optional("calibrationTxPower"),
+                band: f.optional("band"),
+                rssi: f.optional("Rssi"),
+                operative_channel_bandwidth: f.optional("operativeChannelBandwidth"),
+                radio_id: f.optional("radioId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApRadio", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApRadio"))
     }
 }
 impl ApRadio {
@@ -1593,7 +1652,9 @@ impl serde::Serialize for ApStatusData {
             w.optional("lanPortStatus", &v.lan_port_status);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApStatusData {
@@ -1603,16 +1664,19 @@ impl<'de> serde::Deserialize<'de> for ApStatusData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApStatusData, ruckus_one_runtime::object::FieldError> {
-            Ok(ApStatusData {
-                ap_radio: f.optional("APRadio")?,
-                ap_system: f.optional("APSystem")?,
-                cellular_info: f.optional("cellularInfo")?,
-                afc_info: f.optional("afcInfo")?,
-                lan_port_status: f.optional("lanPortStatus")?,
+            let value = ApStatusData {
+                ap_radio: f.optional("APRadio"),
+                ap_system: f.optional("APSystem"),
+                cellular_info: f.optional("cellularInfo"),
+                afc_info: f.optional("afcInfo"),
+                lan_port_status: f.optional("lanPortStatus"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApStatusData", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApStatusData"))
     }
 }
 impl ApStatusData {
@@ -1699,7 +1763,9 @@ impl serde::Serialize for ApSystem {
             w.optional("secondaryDnsServer", &v.secondary_dns_server);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApSystem {
@@ -1709,17 +1775,20 @@ impl<'de> serde::Deserialize<'de> for ApSystem {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApSystem, ruckus_one_runtime::object::FieldError> {
-            Ok(ApSystem {
-                uptime: f.optional("uptime")?,
-                ip_type: f.optional("ipType")?,
-                netmask: f.optional("netmask")?,
-                gateway: f.optional("gateway")?,
-                primary_dns_server: f.optional("primaryDnsServer")?,
-                secondary_dns_server: f.optional("secondaryDnsServer")?,
+            let value = ApSystem {
+                uptime: f.optional("uptime"),
+                ip_type: f.optional("ipType"),
+                netmask: f.optional("netmask"),
+                gateway: f.optional("gateway"),
+                primary_dns_server: f.optional("primaryDnsServer"),
+                secondary_dns_server: f.optional("secondaryDnsServer"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApSystem", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApSystem"))
     }
 }
 impl ApSystem {
@@ -1787,7 +1856,9 @@ impl serde::Serialize for ApplyRequest {
             w.optional("overrides", &v.overrides);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplyRequest {
@@ -1797,12 +1868,15 @@ impl<'de> serde::Deserialize<'de> for ApplyRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApplyRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(ApplyRequest {
-                overrides: f.optional("overrides")?,
+            let value = ApplyRequest {
+                overrides: f.optional("overrides"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApplyRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplyRequest"))
     }
 }
 impl ApplyRequest {
@@ -1843,7 +1917,9 @@ impl serde::Serialize for ApplyTemplateResponse {
             w.optional("requestId", &v.request_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplyTemplateResponse {
@@ -1853,12 +1929,15 @@ impl<'de> serde::Deserialize<'de> for ApplyTemplateResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ApplyTemplateResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(ApplyTemplateResponse {
-                request_id: f.optional("requestId")?,
+            let value = ApplyTemplateResponse {
+                request_id: f.optional("requestId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ApplyTemplateResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApplyTemplateResponse"))
     }
 }
 impl ApplyTemplateResponse {
@@ -2122,7 +2201,9 @@ impl serde::Serialize for CapabilitiesApModel {
             w.optional("wanConnection", &v.wan_connection);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
@@ -2132,60 +2213,61 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CapabilitiesApModel, ruckus_one_runtime::object::FieldError> {
-            Ok(CapabilitiesApModel {
-                allow_cband_country: f.optional("allowCbandCountry")?,
-                allow_dfs_country: f.optional("allowDfsCountry")?,
-                band_combination_capabilities: f
-                    .optional("bandCombinationCapabilities")?,
-                can_support_cellular: f.optional("canSupportCellular")?,
-                can_support_lacp: f.optional("canSupportLacp")?,
-                can_support_poe_mode: f.optional("canSupportPoeMode")?,
-                can_support_poe_out: f.optional("canSupportPoeOut")?,
-                capability_score: f.optional("capabilityScore")?,
-                default_band_combination: f.optional("defaultBandCombination")?,
-                external_antenna: f.optional("externalAntenna")?,
-                has160_m_hz_channel_bandwidth: f.optional("has160MHzChannelBandwidth")?,
-                is_outdoor: f.optional("isOutdoor")?,
-                lan_port_picture_download_url: f.optional("lanPortPictureDownloadUrl")?,
-                lan_ports: f.optional("lanPorts")?,
-                led_on: f.optional("ledOn")?,
-                lldp_ad_interval: f.optional("lldpAdInterval")?,
-                lldp_enable: f.optional("lldpEnable")?,
-                lldp_hold_time: f.optional("lldpHoldTime")?,
-                lldp_mgmt_enable: f.optional("lldpMgmtEnable")?,
-                max_channelization24_g: f.optional("maxChannelization24G")?,
-                max_channelization5_g: f.optional("maxChannelization5G")?,
-                max_channelization6_g: f.optional("maxChannelization6G")?,
-                model: f.optional("model")?,
-                picture_download_url: f.optional("pictureDownloadUrl")?,
-                poe_mode_capabilities: f.optional("poeModeCapabilities")?,
-                primary_wan_recovery_timer: f.optional("primaryWanRecoveryTimer")?,
-                require_one_enabled_trunk_port: f
-                    .optional("requireOneEnabledTrunkPort")?,
-                sim_card_primary_apn: f.optional("simCardPrimaryApn")?,
+            let value = CapabilitiesApModel {
+                allow_cband_country: f.optional("allowCbandCountry"),
+                allow_dfs_country: f.optional("allowDfsCountry"),
+                band_combination_capabilities: f.optional("bandCombinationCapabilities"),
+                can_support_cellular: f.optional("canSupportCellular"),
+                can_support_lacp: f.optional("canSupportLacp"),
+                can_support_poe_mode: f.optional("canSupportPoeMode"),
+                can_support_poe_out: f.optional("canSupportPoeOut"),
+                capability_score: f.optional("capabilityScore"),
+                default_band_combination: f.optional("defaultBandCombination"),
+                external_antenna: f.optional("externalAntenna"),
+                has160_m_hz_channel_bandwidth: f.optional("has160MHzChannelBandwidth"),
+                is_outdoor: f.optional("isOutdoor"),
+                lan_port_picture_download_url: f.optional("lanPortPictureDownloadUrl"),
+                lan_ports: f.optional("lanPorts"),
+                led_on: f.optional("ledOn"),
+                lldp_ad_interval: f.optional("lldpAdInterval"),
+                lldp_enable: f.optional("lldpEnable"),
+                lldp_hold_time: f.optional("lldpHoldTime"),
+                lldp_mgmt_enable: f.optional("lldpMgmtEnable"),
+                max_channelization24_g: f.optional("maxChannelization24G"),
+                max_channelization5_g: f.optional("maxChannelization5G"),
+                max_channelization6_g: f.optional("maxChannelization6G"),
+                model: f.optional("model"),
+                picture_download_url: f.optional("pictureDownloadUrl"),
+                poe_mode_capabilities: f.optional("poeModeCapabilities"),
+                primary_wan_recovery_timer: f.optional("primaryWanRecoveryTimer"),
+                require_one_enabled_trunk_port: f.optional("requireOneEnabledTrunkPort"),
+                sim_card_primary_apn: f.optional("simCardPrimaryApn"),
                 sim_card_primary_cellular_network_selection: f
-                    .optional("simCardPrimaryCellularNetworkSelection")?,
-                sim_card_primary_enabled: f.optional("simCardPrimaryEnabled")?,
-                sim_card_primary_roaming: f.optional("simCardPrimaryRoaming")?,
-                sim_card_secondary_apn: f.optional("simCardSecondaryApn")?,
+                    .optional("simCardPrimaryCellularNetworkSelection"),
+                sim_card_primary_enabled: f.optional("simCardPrimaryEnabled"),
+                sim_card_primary_roaming: f.optional("simCardPrimaryRoaming"),
+                sim_card_secondary_apn: f.optional("simCardSecondaryApn"),
                 sim_card_secondary_cellular_network_selection: f
-                    .optional("simCardSecondaryCellularNetworkSelection")?,
-                sim_card_secondary_enabled: f.optional("simCardSecondaryEnabled")?,
-                sim_card_secondary_roaming: f.optional("simCardSecondaryRoaming")?,
-                support11_ax: f.optional("support11AX")?,
+                    .optional("simCardSecondaryCellularNetworkSelection"),
+                sim_card_secondary_enabled: f.optional("simCardSecondaryEnabled"),
+                sim_card_secondary_roaming: f.optional("simCardSecondaryRoaming"),
+                support11_ax: f.optional("support11AX"),
                 support_ap_sticky_client_steering: f
-                    .optional("supportApStickyClientSteering")?,
-                support_band_combination: f.optional("supportBandCombination")?,
-                support_channel144: f.optional("supportChannel144")?,
-                support_dual5g_mode: f.optional("supportDual5gMode")?,
-                support_mesh: f.optional("supportMesh")?,
-                support_tri_radio: f.optional("supportTriRadio")?,
-                version: f.optional("version")?,
-                wan_connection: f.optional("wanConnection")?,
+                    .optional("supportApStickyClientSteering"),
+                support_band_combination: f.optional("supportBandCombination"),
+                support_channel144: f.optional("supportChannel144"),
+                support_dual5g_mode: f.optional("supportDual5gMode"),
+                support_mesh: f.optional("supportMesh"),
+                support_tri_radio: f.optional("supportTriRadio"),
+                version: f.optional("version"),
+                wan_connection: f.optional("wanConnection"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "CapabilitiesApModel", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CapabilitiesApModel"))
     }
 }
 impl CapabilitiesApModel {
@@ -2825,7 +2907,9 @@ impl serde::Serialize for CellularInfo {
             );
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for CellularInfo {
@@ -2835,55 +2919,58 @@ impl<'de> serde::Deserialize<'de> for CellularInfo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CellularInfo, ruckus_one_runtime::object::FieldError> {
-            Ok(CellularInfo {
-                cellular_active_sim: f.optional("cellularActiveSim")?,
-                cellular_connection_status: f.optional("cellularConnectionStatus")?,
-                cellular_wan_interface: f.optional("cellularWanInterface")?,
-                cellular_signal_strength: f.optional("cellularSignalStrength")?,
-                cellular_default_gateway: f.optional("cellularDefaultGateway")?,
-                cellular3_g4g_channel: f.optional("cellular3G4GChannel")?,
-                cellular_country: f.optional("cellularCountry")?,
-                cellular_roaming_status: f.optional("cellularRoamingStatus")?,
-                cellular_radio_uptime: f.optional("cellularRadioUptime")?,
-                cellular_imei: f.optional("cellularIMEI")?,
-                cellular_lte_firmware: f.optional("cellularLTEFirmware")?,
-                cellular_i_paddress: f.optional("cellularIPaddress")?,
-                cellular_subnet_mask: f.optional("cellularSubnetMask")?,
-                cellular_operator: f.optional("cellularOperator")?,
-                cellular_band: f.optional("cellularBand")?,
-                cellular_uplink_bandwidth: f.optional("cellularUplinkBandwidth")?,
-                cellular_downlink_bandwidth: f.optional("cellularDownlinkBandwidth")?,
-                cellular_rsrp: f.optional("cellularRSRP")?,
-                cellular_rsrq: f.optional("cellularRSRQ")?,
-                cellular_sinr: f.optional("cellularSINR")?,
-                cellular_ecio: f.optional("cellularECIO")?,
-                cellular_rscp: f.optional("cellularRSCP")?,
-                cellular_is_sim0_present: f.optional("cellularIsSIM0Present")?,
-                cellular_imsisim0: f.optional("cellularIMSISIM0")?,
-                cellular_iccidsim0: f.optional("cellularICCIDSIM0")?,
-                cellular_tx_bytes_sim0: f.optional("cellularTxBytesSIM0")?,
-                cellular_rx_bytes_sim0: f.optional("cellularRxBytesSIM0")?,
-                cellular_switch_count_sim0: f.optional("cellularSwitchCountSIM0")?,
-                cellular_nw_lost_count_sim0: f.optional("cellularNWLostCountSIM0")?,
+            let value = CellularInfo {
+                cellular_active_sim: f.optional("cellularActiveSim"),
+                cellular_connection_status: f.optional("cellularConnectionStatus"),
+                cellular_wan_interface: f.optional("cellularWanInterface"),
+                cellular_signal_strength: f.optional("cellularSignalStrength"),
+                cellular_default_gateway: f.optional("cellularDefaultGateway"),
+                cellular3_g4g_channel: f.optional("cellular3G4GChannel"),
+                cellular_country: f.optional("cellularCountry"),
+                cellular_roaming_status: f.optional("cellularRoamingStatus"),
+                cellular_radio_uptime: f.optional("cellularRadioUptime"),
+                cellular_imei: f.optional("cellularIMEI"),
+                cellular_lte_firmware: f.optional("cellularLTEFirmware"),
+                cellular_i_paddress: f.optional("cellularIPaddress"),
+                cellular_subnet_mask: f.optional("cellularSubnetMask"),
+                cellular_operator: f.optional("cellularOperator"),
+                cellular_band: f.optional("cellularBand"),
+                cellular_uplink_bandwidth: f.optional("cellularUplinkBandwidth"),
+                cellular_downlink_bandwidth: f.optional("cellularDownlinkBandwidth"),
+                cellular_rsrp: f.optional("cellularRSRP"),
+                cellular_rsrq: f.optional("cellularRSRQ"),
+                cellular_sinr: f.optional("cellularSINR"),
+                cellular_ecio: f.optional("cellularECIO"),
+                cellular_rscp: f.optional("cellularRSCP"),
+                cellular_is_sim0_present: f.optional("cellularIsSIM0Present"),
+                cellular_imsisim0: f.optional("cellularIMSISIM0"),
+                cellular_iccidsim0: f.optional("cellularICCIDSIM0"),
+                cellular_tx_bytes_sim0: f.optional("cellularTxBytesSIM0"),
+                cellular_rx_bytes_sim0: f.optional("cellularRxBytesSIM0"),
+                cellular_switch_count_sim0: f.optional("cellularSwitchCountSIM0"),
+                cellular_nw_lost_count_sim0: f.optional("cellularNWLostCountSIM0"),
                 cellular_card_removal_count_sim0: f
-                    .optional("cellularCardRemovalCountSIM0")?,
+                    .optional("cellularCardRemovalCountSIM0"),
                 cellular_dhcp_timeout_count_sim0: f
-                    .optional("cellularDHCPTimeoutCountSIM0")?,
-                cellular_is_sim1_present: f.optional("cellularIsSIM1Present")?,
-                cellular_imsisim1: f.optional("cellularIMSISIM1")?,
-                cellular_iccidsim1: f.optional("cellularICCIDSIM1")?,
-                cellular_tx_bytes_sim1: f.optional("cellularTxBytesSIM1")?,
-                cellular_rx_bytes_sim1: f.optional("cellularRxBytesSIM1")?,
-                cellular_switch_count_sim1: f.optional("cellularSwitchCountSIM1")?,
-                cellular_nw_lost_count_sim1: f.optional("cellularNWLostCountSIM1")?,
+                    .optional("cellularDHCPTimeoutCountSIM0"),
+                cellular_is_sim1_present: f.optional("cellularIsSIM1Present"),
+                cellular_imsisim1: f.optional("cellularIMSISIM1"),
+                cellular_iccidsim1: f.optional("cellularICCIDSIM1"),
+                cellular_tx_bytes_sim1: f.optional("cellularTxBytesSIM1"),
+                cellular_rx_bytes_sim1: f.optional("cellularRxBytesSIM1"),
+                cellular_switch_count_sim1: f.optional("cellularSwitchCountSIM1"),
+                cellular_nw_lost_count_sim1: f.optional("cellularNWLostCountSIM1"),
                 cellular_card_removal_count_sim1: f
-                    .optional("cellularCardRemovalCountSIM1")?,
+                    .optional("cellularCardRemovalCountSIM1"),
                 cellular_dhcp_timeout_count_sim1: f
-                    .optional("cellularDHCPTimeoutCountSIM1")?,
+                    .optional("cellularDHCPTimeoutCountSIM1"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "CellularInfo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CellularInfo"))
     }
 }
 impl CellularInfo {
@@ -3212,7 +3299,9 @@ impl serde::Serialize for DhcpOption82Settings {
             w.optional("subOption2Format", &v.sub_option2_format);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpOption82Settings {
@@ -3222,21 +3311,24 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82Settings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DhcpOption82Settings, ruckus_one_runtime::object::FieldError> {
-            Ok(DhcpOption82Settings {
-                mac_delimiter: f.optional("macDelimiter")?,
-                sub_option150_enabled: f.optional("subOption150Enabled")?,
-                sub_option151_enabled: f.optional("subOption151Enabled")?,
-                sub_option151_format: f.optional("subOption151Format")?,
-                sub_option151_text: f.optional("subOption151Text")?,
-                sub_option1_customization: f.optional("subOption1Customization")?,
-                sub_option1_enabled: f.optional("subOption1Enabled")?,
-                sub_option1_format: f.optional("subOption1Format")?,
-                sub_option2_enabled: f.optional("subOption2Enabled")?,
-                sub_option2_format: f.optional("subOption2Format")?,
+            let value = DhcpOption82Settings {
+                mac_delimiter: f.optional("macDelimiter"),
+                sub_option150_enabled: f.optional("subOption150Enabled"),
+                sub_option151_enabled: f.optional("subOption151Enabled"),
+                sub_option151_format: f.optional("subOption151Format"),
+                sub_option151_text: f.optional("subOption151Text"),
+                sub_option1_customization: f.optional("subOption1Customization"),
+                sub_option1_enabled: f.optional("subOption1Enabled"),
+                sub_option1_format: f.optional("subOption1Format"),
+                sub_option2_enabled: f.optional("subOption2Enabled"),
+                sub_option2_format: f.optional("subOption2Format"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DhcpOption82Settings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpOption82Settings"))
     }
 }
 impl DhcpOption82Settings {
@@ -3622,7 +3714,9 @@ impl serde::Serialize for DhcpOption82SubOption1Customization {
             w.field("attributes", &v.attributes);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
@@ -3635,16 +3729,14 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
             DhcpOption82SubOption1Customization,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(DhcpOption82SubOption1Customization {
+            let value = DhcpOption82SubOption1Customization {
                 attributes: f.required("attributes")?,
                 additional_fields: f.rest(),
-            })
+            };
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "DhcpOption82SubOption1Customization",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpOption82SubOption1Customization"))
     }
 }
 impl DhcpOption82SubOption1Customization {
@@ -3685,7 +3777,9 @@ impl serde::Serialize for DhcpOption82SubOption1CustomizationAttribute {
             w.field("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribute {
@@ -3698,17 +3792,17 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribu
             DhcpOption82SubOption1CustomizationAttribute,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(DhcpOption82SubOption1CustomizationAttribute {
-                text: f.optional("text")?,
-                type_: f.optional("type")?,
+            let value = DhcpOption82SubOption1CustomizationAttribute {
+                text: f.optional("text"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "DhcpOption82SubOption1CustomizationAttribute",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("DhcpOption82SubOption1CustomizationAttribute"))
     }
 }
 impl DhcpOption82SubOption1CustomizationAttribute {
@@ -3839,7 +3933,9 @@ impl serde::Serialize for DiffData {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DiffData {
@@ -3849,13 +3945,16 @@ impl<'de> serde::Deserialize<'de> for DiffData {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DiffData, ruckus_one_runtime::object::FieldError> {
-            Ok(DiffData {
-                path: f.optional("path")?,
-                data: f.optional("data")?,
+            let value = DiffData {
+                path: f.optional("path"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DiffData", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DiffData"))
     }
 }
 impl DiffData {
@@ -3904,7 +4003,9 @@ impl serde::Serialize for DiffReport {
             w.optional("diffData", &v.diff_data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DiffReport {
@@ -3914,13 +4015,16 @@ impl<'de> serde::Deserialize<'de> for DiffReport {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DiffReport, ruckus_one_runtime::object::FieldError> {
-            Ok(DiffReport {
-                diff_name: f.optional("diffName")?,
-                diff_data: f.optional("diffData")?,
+            let value = DiffReport {
+                diff_name: f.optional("diffName"),
+                diff_data: f.optional("diffData"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DiffReport", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DiffReport"))
     }
 }
 impl DiffReport {
@@ -4314,7 +4418,9 @@ impl serde::Serialize for DownLink {
             w.optional("downMac", &v.down_mac);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DownLink {
@@ -4324,82 +4430,85 @@ impl<'de> serde::Deserialize<'de> for DownLink {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DownLink, ruckus_one_runtime::object::FieldError> {
-            Ok(DownLink {
-                is_mesh_enable: f.optional("isMeshEnable")?,
-                device_dto: f.optional("deviceDto")?,
-                down_link_count: f.optional("downLinkCount")?,
-                serial_number: f.optional("serialNumber")?,
-                tenant_id: f.optional("tenantId")?,
-                crt_time: f.optional("crtTime")?,
-                last_upd_time: f.optional("lastUpdTime")?,
-                last_seen_time: f.optional("lastSeenTime")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                model: f.optional("model")?,
-                fw_version: f.optional("fwVersion")?,
-                venue_id: f.optional("venueId")?,
-                venue_name: f.optional("venueName")?,
-                ap_group_id: f.optional("apGroupId")?,
-                ap_group_name: f.optional("apGroupName")?,
-                wlan_group24_g_id: f.optional("wlanGroup24GId")?,
-                wlan_group5_g_id: f.optional("wlanGroup5GId")?,
-                wlan_groups: f.optional("wlanGroups")?,
-                config_status: f.optional("configStatus")?,
-                connection_status: f.optional("connectionStatus")?,
-                device_status: f.optional("deviceStatus")?,
-                device_status_severity: f.optional("deviceStatusSeverity")?,
-                ip: f.optional("IP")?,
-                ext_ip: f.optional("extIp")?,
-                external_port: f.optional("externalPort")?,
-                ap_mac: f.optional("apMac")?,
-                ap_status_data: f.optional("apStatusData")?,
-                uplink: f.optional("uplink")?,
-                downlink_down_mac: f.optional("downlink.downMac")?,
-                downlink_rssi: f.optional("downlink.rssi")?,
-                downlink_type: f.optional("downlink.type")?,
-                uplink_up_mac: f.optional("uplink.upMac")?,
-                uplink_rssi: f.optional("uplink.rssi")?,
-                uplink_type: f.optional("uplink.type")?,
-                mesh_role: f.optional("meshRole")?,
-                hops: f.optional("hops")?,
-                device_group_id: f.optional("deviceGroupId")?,
-                floorplan_id: f.optional("floorplanId")?,
-                x_percent: f.optional("xPercent")?,
-                y_percent: f.optional("yPercent")?,
-                clients: f.optional("clients")?,
-                downlink_count: f.optional("downlinkCount")?,
-                tags: f.optional("tags")?,
-                device_group_name: f.optional("deviceGroupName")?,
-                device_model_type: f.optional("deviceModelType")?,
-                switch_name: f.optional("switchName")?,
-                switch_serial_number: f.optional("switchSerialNumber")?,
-                switch_id: f.optional("switchId")?,
-                switch_port: f.optional("switchPort")?,
-                latitude: f.optional("latitude")?,
-                longitude: f.optional("longitude")?,
-                poe_port: f.optional("poePort")?,
-                rogue_category: f.optional("rogueCategory")?,
-                device_session_cache_weight: f.optional("deviceSessionCacheWeight")?,
-                health_status: f.optional("healthStatus")?,
-                downlink_channel: f.optional("downlinkChannel")?,
-                uplink_channel: f.optional("uplinkChannel")?,
-                geolocation_source: f.optional("geolocationSource")?,
-                ap_radio_deploy: f.optional("apRadioDeploy")?,
-                reboot: f.optional("reboot")?,
-                ap_neighbor_macs: f.optional("apNeighborMacs")?,
-                ap_neighbor_rssis: f.optional("apNeighborRssis")?,
-                neighbors: f.optional("neighbors")?,
-                tx_frames: f.optional("txFrames")?,
-                rssi: f.optional("rssi")?,
-                rx_bytes: f.optional("rxBytes")?,
-                tx_bytes: f.optional("txBytes")?,
-                rx_frames: f.optional("rxFrames")?,
-                type_: f.optional("type")?,
-                down_mac: f.optional("downMac")?,
+            let value = DownLink {
+                is_mesh_enable: f.optional("isMeshEnable"),
+                device_dto: f.optional("deviceDto"),
+                down_link_count: f.optional("downLinkCount"),
+                serial_number: f.optional("serialNumber"),
+                tenant_id: f.optional("tenantId"),
+                crt_time: f.optional("crtTime"),
+                last_upd_time: f.optional("lastUpdTime"),
+                last_seen_time: f.optional("lastSeenTime"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                model: f.optional("model"),
+                fw_version: f.optional("fwVersion"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                ap_group_id: f.optional("apGroupId"),
+                ap_group_name: f.optional("apGroupName"),
+                wlan_group24_g_id: f.optional("wlanGroup24GId"),
+                wlan_group5_g_id: f.optional("wlanGroup5GId"),
+                wlan_groups: f.optional("wlanGroups"),
+                config_status: f.optional("configStatus"),
+                connection_status: f.optional("connectionStatus"),
+                device_status: f.optional("deviceStatus"),
+                device_status_severity: f.optional("deviceStatusSeverity"),
+                ip: f.optional("IP"),
+                ext_ip: f.optional("extIp"),
+                external_port: f.optional("externalPort"),
+                ap_mac: f.optional("apMac"),
+                ap_status_data: f.optional("apStatusData"),
+                uplink: f.optional("uplink"),
+                downlink_down_mac: f.optional("downlink.downMac"),
+                downlink_rssi: f.optional("downlink.rssi"),
+                downlink_type: f.optional("downlink.type"),
+                uplink_up_mac: f.optional("uplink.upMac"),
+                uplink_rssi: f.optional("uplink.rssi"),
+                uplink_type: f.optional("uplink.type"),
+                mesh_role: f.optional("meshRole"),
+                hops: f.optional("hops"),
+                device_group_id: f.optional("deviceGroupId"),
+                floorplan_id: f.optional("floorplanId"),
+                x_percent: f.optional("xPercent"),
+                y_percent: f.optional("yPercent"),
+                clients: f.optional("clients"),
+                downlink_count: f.optional("downlinkCount"),
+                tags: f.optional("tags"),
+                device_group_name: f.optional("deviceGroupName"),
+                device_model_type: f.optional("deviceModelType"),
+                switch_name: f.optional("switchName"),
+                switch_serial_number: f.optional("switchSerialNumber"),
+                switch_id: f.optional("switchId"),
+                switch_port: f.optional("switchPort"),
+                latitude: f.optional("latitude"),
+                longitude: f.optional("longitude"),
+                poe_port: f.optional("poePort"),
+                rogue_category: f.optional("rogueCategory"),
+                device_session_cache_weight: f.optional("deviceSessionCacheWeight"),
+                health_status: f.optional("healthStatus"),
+                downlink_channel: f.optional("downlinkChannel"),
+                uplink_channel: f.optional("uplinkChannel"),
+                geolocation_source: f.optional("geolocationSource"),
+                ap_radio_deploy: f.optional("apRadioDeploy"),
+                reboot: f.optional("reboot"),
+                ap_neighbor_macs: f.optional("apNeighborMacs"),
+                ap_neighbor_rssis: f.optional("apNeighborRssis"),
+                neighbors: f.optional("neighbors"),
+                tx_frames: f.optional("txFrames"),
+                rssi: f.optional("rssi"),
+                rx_bytes: f.optional("rxBytes"),
+                tx_bytes: f.optional("txBytes"),
+                rx_frames: f.optional("rxFrames"),
+                type_: f.optional("type"),
+                down_mac: f.optional("downMac"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DownLink", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DownLink"))
     }
 }
 impl DownLink {
@@ -4865,7 +4974,9 @@ impl serde::Serialize for DriftInstance {
             w.optional("instanceId", &v.instance_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DriftInstance {
@@ -4875,13 +4986,16 @@ impl<'de> serde::Deserialize<'de> for DriftInstance {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DriftInstance, ruckus_one_runtime::object::FieldError> {
-            Ok(DriftInstance {
-                tenant_id: f.optional("tenantId")?,
-                instance_id: f.optional("instanceId")?,
+            let value = DriftInstance {
+                tenant_id: f.optional("tenantId"),
+                instance_id: f.optional("instanceId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DriftInstance", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DriftInstance"))
     }
 }
 impl DriftInstance {
@@ -4938,7 +5052,9 @@ impl serde::Serialize for DriftInstanceResponse {
             w.optional("totalCount", &v.total_count);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DriftInstanceResponse {
@@ -4948,14 +5064,17 @@ impl<'de> serde::Deserialize<'de> for DriftInstanceResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DriftInstanceResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(DriftInstanceResponse {
-                data: f.optional("data")?,
-                page: f.optional("page")?,
-                total_count: f.optional("totalCount")?,
+            let value = DriftInstanceResponse {
+                data: f.optional("data"),
+                page: f.optional("page"),
+                total_count: f.optional("totalCount"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DriftInstanceResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DriftInstanceResponse"))
     }
 }
 impl DriftInstanceResponse {
@@ -5138,7 +5257,9 @@ impl serde::Serialize for Edge {
             w.optional("extraEdges", &v.extra_edges);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Edge {
@@ -5148,40 +5269,43 @@ impl<'de> serde::Deserialize<'de> for Edge {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Edge, ruckus_one_runtime::object::FieldError> {
-            Ok(Edge {
-                from: f.optional("from")?,
-                to: f.optional("to")?,
-                from_mac: f.optional("fromMac")?,
-                to_mac: f.optional("toMac")?,
-                from_name: f.optional("fromName")?,
-                to_name: f.optional("toName")?,
-                poe_enabled: f.optional("poeEnabled")?,
-                link_speed: f.optional("linkSpeed")?,
-                poe_used: f.optional("poeUsed")?,
-                poe_total: f.optional("poeTotal")?,
-                connected_port: f.optional("connectedPort")?,
-                corresponding_port: f.optional("correspondingPort")?,
-                connection_type: f.optional("connectionType")?,
-                connection_status: f.optional("connectionStatus")?,
-                from_role: f.optional("fromRole")?,
-                to_role: f.optional("toRole")?,
-                from_snr: f.optional("fromSNR")?,
-                to_snr: f.optional("toSNR")?,
-                band: f.optional("band")?,
-                channel: f.optional("channel")?,
-                from_serial: f.optional("fromSerial")?,
-                to_serial: f.optional("toSerial")?,
-                connected_port_untagged_vlan: f.optional("connectedPortUntaggedVlan")?,
+            let value = Edge {
+                from: f.optional("from"),
+                to: f.optional("to"),
+                from_mac: f.optional("fromMac"),
+                to_mac: f.optional("toMac"),
+                from_name: f.optional("fromName"),
+                to_name: f.optional("toName"),
+                poe_enabled: f.optional("poeEnabled"),
+                link_speed: f.optional("linkSpeed"),
+                poe_used: f.optional("poeUsed"),
+                poe_total: f.optional("poeTotal"),
+                connected_port: f.optional("connectedPort"),
+                corresponding_port: f.optional("correspondingPort"),
+                connection_type: f.optional("connectionType"),
+                connection_status: f.optional("connectionStatus"),
+                from_role: f.optional("fromRole"),
+                to_role: f.optional("toRole"),
+                from_snr: f.optional("fromSNR"),
+                to_snr: f.optional("toSNR"),
+                band: f.optional("band"),
+                channel: f.optional("channel"),
+                from_serial: f.optional("fromSerial"),
+                to_serial: f.optional("toSerial"),
+                connected_port_untagged_vlan: f.optional("connectedPortUntaggedVlan"),
                 corresponding_port_untagged_vlan: f
-                    .optional("correspondingPortUntaggedVlan")?,
-                connected_port_tagged_vlan: f.optional("connectedPortTaggedVlan")?,
+                    .optional("correspondingPortUntaggedVlan"),
+                connected_port_tagged_vlan: f.optional("connectedPortTaggedVlan"),
                 corresponding_port_tagged_vlan: f
-                    .optional("correspondingPortTaggedVlan")?,
-                extra_edges: f.optional("extraEdges")?,
+                    .optional("correspondingPortTaggedVlan"),
+                extra_edges: f.optional("extraEdges"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Edge", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Edge"))
     }
 }
 impl Edge {
@@ -5505,7 +5629,9 @@ impl serde::Serialize for EnforceRequest {
             w.optional("isEnforced", &v.is_enforced);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for EnforceRequest {
@@ -5515,12 +5641,15 @@ impl<'de> serde::Deserialize<'de> for EnforceRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<EnforceRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(EnforceRequest {
-                is_enforced: f.optional("isEnforced")?,
+            let value = EnforceRequest {
+                is_enforced: f.optional("isEnforced"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "EnforceRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EnforceRequest"))
     }
 }
 impl EnforceRequest {
@@ -5616,7 +5745,9 @@ impl serde::Serialize for ExtraEdge {
             w.optional("correspondingPortTaggedVlan", &v.corresponding_port_tagged_vlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ExtraEdge {
@@ -5626,25 +5757,28 @@ impl<'de> serde::Deserialize<'de> for ExtraEdge {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ExtraEdge, ruckus_one_runtime::object::FieldError> {
-            Ok(ExtraEdge {
-                poe_enabled: f.optional("poeEnabled")?,
-                link_speed: f.optional("linkSpeed")?,
-                poe_used: f.optional("poeUsed")?,
-                poe_total: f.optional("poeTotal")?,
-                connected_port: f.optional("connectedPort")?,
-                corresponding_port: f.optional("correspondingPort")?,
-                connection_type: f.optional("connectionType")?,
-                connection_status: f.optional("connectionStatus")?,
-                connected_port_untagged_vlan: f.optional("connectedPortUntaggedVlan")?,
+            let value = ExtraEdge {
+                poe_enabled: f.optional("poeEnabled"),
+                link_speed: f.optional("linkSpeed"),
+                poe_used: f.optional("poeUsed"),
+                poe_total: f.optional("poeTotal"),
+                connected_port: f.optional("connectedPort"),
+                corresponding_port: f.optional("correspondingPort"),
+                connection_type: f.optional("connectionType"),
+                connection_status: f.optional("connectionStatus"),
+                connected_port_untagged_vlan: f.optional("connectedPortUntaggedVlan"),
                 corresponding_port_untagged_vlan: f
-                    .optional("correspondingPortUntaggedVlan")?,
-                connected_port_tagged_vlan: f.optional("connectedPortTaggedVlan")?,
+                    .optional("correspondingPortUntaggedVlan"),
+                connected_port_tagged_vlan: f.optional("connectedPortTaggedVlan"),
                 corresponding_port_tagged_vlan: f
-                    .optional("correspondingPortTaggedVlan")?,
+                    .optional("correspondingPortTaggedVlan"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ExtraEdge", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ExtraEdge"))
     }
 }
 impl ExtraEdge {
@@ -5906,7 +6040,9 @@ impl serde::Serialize for GeoLocation {
             w.optional("source", &v.source);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for GeoLocation {
@@ -5916,17 +6052,20 @@ impl<'de> serde::Deserialize<'de> for GeoLocation {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<GeoLocation, ruckus_one_runtime::object::FieldError> {
-            Ok(GeoLocation {
-                vertical_uncertainty: f.optional("verticalUncertainty")?,
-                lateral_uncertainty: f.optional("lateralUncertainty")?,
-                latitude: f.optional("latitude")?,
-                longitude: f.optional("longitude")?,
-                height: f.optional("height")?,
-                source: f.optional("source")?,
+            let value = GeoLocation {
+                vertical_uncertainty: f.optional("verticalUncertainty"),
+                lateral_uncertainty: f.optional("lateralUncertainty"),
+                latitude: f.optional("latitude"),
+                longitude: f.optional("longitude"),
+                height: f.optional("height"),
+                source: f.optional("source"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "GeoLocation", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GeoLocation"))
     }
 }
 impl GeoLocation {
@@ -6089,7 +6228,9 @@ impl serde::Serialize for HierarchyNode {
             w.optional("supportsChildren", &v.supports_children);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for HierarchyNode {
@@ -6099,31 +6240,34 @@ impl<'de> serde::Deserialize<'de> for HierarchyNode {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<HierarchyNode, ruckus_one_runtime::object::FieldError> {
-            Ok(HierarchyNode {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                template_type: f.optional("templateType")?,
-                tenant_id: f.optional("tenantId")?,
-                template_context: f.optional("templateContext")?,
-                tags: f.optional("tags")?,
-                created_by: f.optional("createdBy")?,
-                created_on: f.optional("createdOn")?,
-                last_modified: f.optional("lastModified")?,
-                last_applied: f.optional("lastApplied")?,
-                authorization_token: f.optional("authorizationToken")?,
-                version: f.optional("version")?,
-                drift_status: f.optional("driftStatus")?,
-                is_enforced: f.optional("isEnforced")?,
-                type_: f.optional("type")?,
-                applied_on_ec_tenants: f.optional("appliedOnEcTenants")?,
-                applied_on_instances: f.optional("appliedOnInstances")?,
-                parent_id: f.optional("parentId")?,
-                children: f.optional("children")?,
-                supports_children: f.optional("supportsChildren")?,
+            let value = HierarchyNode {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                template_type: f.optional("templateType"),
+                tenant_id: f.optional("tenantId"),
+                template_context: f.optional("templateContext"),
+                tags: f.optional("tags"),
+                created_by: f.optional("createdBy"),
+                created_on: f.optional("createdOn"),
+                last_modified: f.optional("lastModified"),
+                last_applied: f.optional("lastApplied"),
+                authorization_token: f.optional("authorizationToken"),
+                version: f.optional("version"),
+                drift_status: f.optional("driftStatus"),
+                is_enforced: f.optional("isEnforced"),
+                type_: f.optional("type"),
+                applied_on_ec_tenants: f.optional("appliedOnEcTenants"),
+                applied_on_instances: f.optional("appliedOnInstances"),
+                parent_id: f.optional("parentId"),
+                children: f.optional("children"),
+                supports_children: f.optional("supportsChildren"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "HierarchyNode", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("HierarchyNode"))
     }
 }
 impl HierarchyNode {
@@ -6453,7 +6597,9 @@ impl serde::Serialize for HierarchyQueryResponse {
             w.optional("data", &v.data);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for HierarchyQueryResponse {
@@ -6463,21 +6609,20 @@ impl<'de> serde::Deserialize<'de> for HierarchyQueryResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<HierarchyQueryResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(HierarchyQueryResponse {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                page_size: f.optional("pageSize")?,
-                request_id: f.optional("requestId")?,
-                data: f.optional("data")?,
+            let value = HierarchyQueryResponse {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                request_id: f.optional("requestId"),
+                data: f.optional("data"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "HierarchyQueryResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("HierarchyQueryResponse"))
     }
 }
 impl HierarchyQueryResponse {
@@ -6553,7 +6698,9 @@ impl serde::Serialize for LanPortClientIsolationSettings {
             w.optional("packetsType", &v.packets_type);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LanPortClientIsolationSettings {
@@ -6566,17 +6713,16 @@ impl<'de> serde::Deserialize<'de> for LanPortClientIsolationSettings {
             LanPortClientIsolationSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(LanPortClientIsolationSettings {
-                auto_vrrp: f.optional("autoVrrp")?,
-                packets_type: f.optional("packetsType")?,
+            let value = LanPortClientIsolationSettings {
+                auto_vrrp: f.optional("autoVrrp"),
+                packets_type: f.optional("packetsType"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "LanPortClientIsolationSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LanPortClientIsolationSettings"))
     }
 }
 impl LanPortClientIsolationSettings {
@@ -6687,7 +6833,9 @@ impl serde::Serialize for LanPortStatus {
             w.optional("phyLink", &v.phy_link);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LanPortStatus {
@@ -6697,13 +6845,16 @@ impl<'de> serde::Deserialize<'de> for LanPortStatus {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LanPortStatus, ruckus_one_runtime::object::FieldError> {
-            Ok(LanPortStatus {
-                port: f.optional("port")?,
-                phy_link: f.optional("phyLink")?,
+            let value = LanPortStatus {
+                port: f.optional("port"),
+                phy_link: f.optional("phyLink"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LanPortStatus", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LanPortStatus"))
     }
 }
 impl LanPortStatus {
@@ -6757,7 +6908,9 @@ impl serde::Serialize for LteBandLockChannel {
             w.field("region", &v.region);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LteBandLockChannel {
@@ -6767,14 +6920,17 @@ impl<'de> serde::Deserialize<'de> for LteBandLockChannel {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LteBandLockChannel, ruckus_one_runtime::object::FieldError> {
-            Ok(LteBandLockChannel {
-                band3_g: f.optional("band3G")?,
-                band4_g: f.optional("band4G")?,
-                region: f.optional("region")?,
+            let value = LteBandLockChannel {
+                band3_g: f.optional("band3G"),
+                band4_g: f.optional("band4G"),
+                region: f.optional("region"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LteBandLockChannel", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LteBandLockChannel"))
     }
 }
 impl LteBandLockChannel {
@@ -6930,7 +7086,9 @@ impl serde::Serialize for MulticastDnsFencingRule {
             w.optional("wirelessRule", &v.wireless_rule);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRule {
@@ -6940,24 +7098,23 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRule {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<MulticastDnsFencingRule, ruckus_one_runtime::object::FieldError> {
-            Ok(MulticastDnsFencingRule {
-                custom_mapping_enabled: f.optional("customMappingEnabled")?,
-                custom_service_name: f.optional("customServiceName")?,
+            let value = MulticastDnsFencingRule {
+                custom_mapping_enabled: f.optional("customMappingEnabled"),
+                custom_service_name: f.optional("customServiceName"),
                 custom_strings: f.required("customStrings")?,
-                description: f.optional("description")?,
-                service: f.optional("service")?,
-                wired_enabled: f.optional("wiredEnabled")?,
+                description: f.optional("description"),
+                service: f.optional("service"),
+                wired_enabled: f.optional("wiredEnabled"),
                 wired_rules: f.required("wiredRules")?,
-                wireless_enabled: f.optional("wirelessEnabled")?,
-                wireless_rule: f.optional("wirelessRule")?,
+                wireless_enabled: f.optional("wirelessEnabled"),
+                wireless_rule: f.optional("wirelessRule"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "MulticastDnsFencingRule",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MulticastDnsFencingRule"))
     }
 }
 impl MulticastDnsFencingRule {
@@ -7191,7 +7348,9 @@ impl serde::Serialize for MulticastDnsFencingWiredRule {
             w.field("name", &v.name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWiredRule {
@@ -7204,19 +7363,18 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWiredRule {
             MulticastDnsFencingWiredRule,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(MulticastDnsFencingWiredRule {
+            let value = MulticastDnsFencingWiredRule {
                 closest_ap_mac: f.required("closestApMac")?,
                 device_mac_addresses: f.required("deviceMacAddresses")?,
-                fencing_range: f.optional("fencingRange")?,
+                fencing_range: f.optional("fencingRange"),
                 name: f.required("name")?,
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "MulticastDnsFencingWiredRule",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MulticastDnsFencingWiredRule"))
     }
 }
 impl MulticastDnsFencingWiredRule {
@@ -7322,7 +7480,9 @@ impl serde::Serialize for MulticastDnsFencingWirelessRule {
             w.optional("fencingRange", &v.fencing_range);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWirelessRule {
@@ -7335,16 +7495,15 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWirelessRule {
             MulticastDnsFencingWirelessRule,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(MulticastDnsFencingWirelessRule {
-                fencing_range: f.optional("fencingRange")?,
+            let value = MulticastDnsFencingWirelessRule {
+                fencing_range: f.optional("fencingRange"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "MulticastDnsFencingWirelessRule",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MulticastDnsFencingWirelessRule"))
     }
 }
 impl MulticastDnsFencingWirelessRule {
@@ -7450,7 +7609,9 @@ impl serde::Serialize for Neighbor {
             w.optional("apName", &v.ap_name);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Neighbor {
@@ -7460,14 +7621,17 @@ impl<'de> serde::Deserialize<'de> for Neighbor {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Neighbor, ruckus_one_runtime::object::FieldError> {
-            Ok(Neighbor {
-                rssi: f.optional("rssi")?,
-                mac: f.optional("mac")?,
-                ap_name: f.optional("apName")?,
+            let value = Neighbor {
+                rssi: f.optional("rssi"),
+                mac: f.optional("mac"),
+                ap_name: f.optional("apName"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Neighbor", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Neighbor"))
     }
 }
 impl Neighbor {
@@ -7622,7 +7786,9 @@ impl serde::Serialize for Node {
             w.optional("untaggedVlan", &v.untagged_vlan);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Node {
@@ -7632,33 +7798,36 @@ impl<'de> serde::Deserialize<'de> for Node {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Node, ruckus_one_runtime::object::FieldError> {
-            Ok(Node {
-                type_: f.optional("type")?,
-                name: f.optional("name")?,
-                mac: f.optional("mac")?,
-                serial: f.optional("serial")?,
-                id: f.optional("id")?,
-                status: f.optional("status")?,
-                child_count: f.optional("childCount")?,
-                parent_id: f.optional("parentId")?,
-                parent_mac: f.optional("parentMac")?,
-                cloud_port: f.optional("cloudPort")?,
-                mesh_role: f.optional("meshRole")?,
-                uplink: f.optional("uplink")?,
-                downlink: f.optional("downlink")?,
-                downlink_channel: f.optional("downlinkChannel")?,
-                uplink_channel: f.optional("uplinkChannel")?,
-                downlink_type: f.optional("downlinkType")?,
-                uplink_type: f.optional("uplinkType")?,
-                is_mesh_enable: f.optional("isMeshEnable")?,
-                is_connected_cloud: f.optional("isConnectedCloud")?,
-                ip_address: f.optional("ipAddress")?,
-                tagged_vlan: f.optional("taggedVlan")?,
-                untagged_vlan: f.optional("untaggedVlan")?,
+            let value = Node {
+                type_: f.optional("type"),
+                name: f.optional("name"),
+                mac: f.optional("mac"),
+                serial: f.optional("serial"),
+                id: f.optional("id"),
+                status: f.optional("status"),
+                child_count: f.optional("childCount"),
+                parent_id: f.optional("parentId"),
+                parent_mac: f.optional("parentMac"),
+                cloud_port: f.optional("cloudPort"),
+                mesh_role: f.optional("meshRole"),
+                uplink: f.optional("uplink"),
+                downlink: f.optional("downlink"),
+                downlink_channel: f.optional("downlinkChannel"),
+                uplink_channel: f.optional("uplinkChannel"),
+                downlink_type: f.optional("downlinkType"),
+                uplink_type: f.optional("uplinkType"),
+                is_mesh_enable: f.optional("isMeshEnable"),
+                is_connected_cloud: f.optional("isConnectedCloud"),
+                ip_address: f.optional("ipAddress"),
+                tagged_vlan: f.optional("taggedVlan"),
+                untagged_vlan: f.optional("untaggedVlan"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Node", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Node"))
     }
 }
 impl Node {
@@ -8003,7 +8172,9 @@ impl serde::Serialize for QosStats {
             w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QosStats {
@@ -8013,19 +8184,22 @@ impl<'de> serde::Deserialize<'de> for QosStats {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<QosStats, ruckus_one_runtime::object::FieldError> {
-            Ok(QosStats {
-                personal_identity_network_id: f.optional("personalIdentityNetworkId")?,
-                vni: f.optional("vni")?,
-                upload_packets: f.optional("uploadPackets")?,
-                download_packets: f.optional("downloadPackets")?,
-                upload_bytes: f.optional("uploadBytes")?,
-                download_bytes: f.optional("downloadBytes")?,
-                billing_start_epoch: f.optional("billingStartEpoch")?,
-                identity_id: f.optional("identityId")?,
+            let value = QosStats {
+                personal_identity_network_id: f.optional("personalIdentityNetworkId"),
+                vni: f.optional("vni"),
+                upload_packets: f.optional("uploadPackets"),
+                download_packets: f.optional("downloadPackets"),
+                upload_bytes: f.optional("uploadBytes"),
+                download_bytes: f.optional("downloadBytes"),
+                billing_start_epoch: f.optional("billingStartEpoch"),
+                identity_id: f.optional("identityId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "QosStats", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QosStats"))
     }
 }
 impl QosStats {
@@ -8141,7 +8315,9 @@ impl serde::Serialize for QueryResponseApGroupQueryData {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseApGroupQueryData {
@@ -8154,22 +8330,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApGroupQueryData {
             QueryResponseApGroupQueryData,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseApGroupQueryData {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseApGroupQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseApGroupQueryData",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseApGroupQueryData"))
     }
 }
 impl QueryResponseApGroupQueryData {
@@ -8279,7 +8454,9 @@ impl serde::Serialize for QueryResponseQosStats {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseQosStats {
@@ -8289,18 +8466,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseQosStats {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<QueryResponseQosStats, ruckus_one_runtime::object::FieldError> {
-            Ok(QueryResponseQosStats {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseQosStats {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "QueryResponseQosStats", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseQosStats"))
     }
 }
 impl QueryResponseQosStats {
@@ -8410,7 +8590,9 @@ impl serde::Serialize for QueryResponseTopologyResponse {
             w.optional("subsequentQueries", &v.subsequent_queries);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for QueryResponseTopologyResponse {
@@ -8423,22 +8605,21 @@ impl<'de> serde::Deserialize<'de> for QueryResponseTopologyResponse {
             QueryResponseTopologyResponse,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(QueryResponseTopologyResponse {
-                fields: f.optional("fields")?,
-                total_count: f.optional("totalCount")?,
-                page: f.optional("page")?,
-                object_id: f.optional("objectId")?,
-                data: f.optional("data")?,
-                error_message: f.optional("errorMessage")?,
-                subsequent_queries: f.optional("subsequentQueries")?,
+            let value = QueryResponseTopologyResponse {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "QueryResponseTopologyResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseTopologyResponse"))
     }
 }
 impl QueryResponseTopologyResponse {
@@ -8520,7 +8701,9 @@ impl serde::Serialize for SignedUrlResponse {
             w.optional("signedUrl", &v.signed_url);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SignedUrlResponse {
@@ -8530,13 +8713,16 @@ impl<'de> serde::Deserialize<'de> for SignedUrlResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SignedUrlResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(SignedUrlResponse {
-                file_id: f.optional("fileId")?,
-                signed_url: f.optional("signedUrl")?,
+            let value = SignedUrlResponse {
+                file_id: f.optional("fileId"),
+                signed_url: f.optional("signedUrl"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SignedUrlResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SignedUrlResponse"))
     }
 }
 impl SignedUrlResponse {
@@ -8600,7 +8786,9 @@ impl serde::Serialize for SimSettings {
             w.optional("roaming", &v.roaming);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SimSettings {
@@ -8610,16 +8798,19 @@ impl<'de> serde::Deserialize<'de> for SimSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SimSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(SimSettings {
-                apn: f.optional("apn")?,
-                enabled: f.optional("enabled")?,
-                lte_bands: f.optional("lteBands")?,
-                network_selection: f.optional("networkSelection")?,
-                roaming: f.optional("roaming")?,
+            let value = SimSettings {
+                apn: f.optional("apn"),
+                enabled: f.optional("enabled"),
+                lte_bands: f.optional("lteBands"),
+                network_selection: f.optional("networkSelection"),
+                roaming: f.optional("roaming"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SimSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SimSettings"))
     }
 }
 impl SimSettings {
@@ -8748,7 +8939,9 @@ impl serde::Serialize for TopologyResponse {
             w.optional("nodes", &v.nodes);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for TopologyResponse {
@@ -8758,13 +8951,16 @@ impl<'de> serde::Deserialize<'de> for TopologyResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<TopologyResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(TopologyResponse {
-                edges: f.optional("edges")?,
-                nodes: f.optional("nodes")?,
+            let value = TopologyResponse {
+                edges: f.optional("edges"),
+                nodes: f.optional("nodes"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "TopologyResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TopologyResponse"))
     }
 }
 impl TopologyResponse {
@@ -9153,7 +9349,9 @@ impl serde::Serialize for UpLink {
             w.optional("upMac", &v.up_mac);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpLink {
@@ -9163,81 +9361,84 @@ impl<'de> serde::Deserialize<'de> for UpLink {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpLink, ruckus_one_runtime::object::FieldError> {
-            Ok(UpLink {
-                is_mesh_enable: f.optional("isMeshEnable")?,
-                device_dto: f.optional("deviceDto")?,
-                down_link_count: f.optional("downLinkCount")?,
-                serial_number: f.optional("serialNumber")?,
-                tenant_id: f.optional("tenantId")?,
-                crt_time: f.optional("crtTime")?,
-                last_upd_time: f.optional("lastUpdTime")?,
-                last_seen_time: f.optional("lastSeenTime")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                model: f.optional("model")?,
-                fw_version: f.optional("fwVersion")?,
-                venue_id: f.optional("venueId")?,
-                venue_name: f.optional("venueName")?,
-                ap_group_id: f.optional("apGroupId")?,
-                ap_group_name: f.optional("apGroupName")?,
-                wlan_group24_g_id: f.optional("wlanGroup24GId")?,
-                wlan_group5_g_id: f.optional("wlanGroup5GId")?,
-                wlan_groups: f.optional("wlanGroups")?,
-                config_status: f.optional("configStatus")?,
-                connection_status: f.optional("connectionStatus")?,
-                device_status: f.optional("deviceStatus")?,
-                device_status_severity: f.optional("deviceStatusSeverity")?,
-                ip: f.optional("IP")?,
-                ext_ip: f.optional("extIp")?,
-                external_port: f.optional("externalPort")?,
-                ap_mac: f.optional("apMac")?,
-                ap_status_data: f.optional("apStatusData")?,
-                downlink_down_mac: f.optional("downlink.downMac")?,
-                downlink_rssi: f.optional("downlink.rssi")?,
-                downlink_type: f.optional("downlink.type")?,
-                uplink_up_mac: f.optional("uplink.upMac")?,
-                uplink_rssi: f.optional("uplink.rssi")?,
-                uplink_type: f.optional("uplink.type")?,
-                mesh_role: f.optional("meshRole")?,
-                hops: f.optional("hops")?,
-                device_group_id: f.optional("deviceGroupId")?,
-                floorplan_id: f.optional("floorplanId")?,
-                x_percent: f.optional("xPercent")?,
-                y_percent: f.optional("yPercent")?,
-                clients: f.optional("clients")?,
-                downlink_count: f.optional("downlinkCount")?,
-                tags: f.optional("tags")?,
-                device_group_name: f.optional("deviceGroupName")?,
-                device_model_type: f.optional("deviceModelType")?,
-                switch_name: f.optional("switchName")?,
-                switch_serial_number: f.optional("switchSerialNumber")?,
-                switch_id: f.optional("switchId")?,
-                switch_port: f.optional("switchPort")?,
-                latitude: f.optional("latitude")?,
-                longitude: f.optional("longitude")?,
-                poe_port: f.optional("poePort")?,
-                rogue_category: f.optional("rogueCategory")?,
-                device_session_cache_weight: f.optional("deviceSessionCacheWeight")?,
-                health_status: f.optional("healthStatus")?,
-                downlink_channel: f.optional("downlinkChannel")?,
-                uplink_channel: f.optional("uplinkChannel")?,
-                geolocation_source: f.optional("geolocationSource")?,
-                ap_radio_deploy: f.optional("apRadioDeploy")?,
-                reboot: f.optional("reboot")?,
-                ap_neighbor_macs: f.optional("apNeighborMacs")?,
-                ap_neighbor_rssis: f.optional("apNeighborRssis")?,
-                neighbors: f.optional("neighbors")?,
-                tx_frames: f.optional("txFrames")?,
-                rssi: f.optional("rssi")?,
-                rx_bytes: f.optional("rxBytes")?,
-                tx_bytes: f.optional("txBytes")?,
-                rx_frames: f.optional("rxFrames")?,
-                type_: f.optional("type")?,
-                up_mac: f.optional("upMac")?,
+            let value = UpLink {
+                is_mesh_enable: f.optional("isMeshEnable"),
+                device_dto: f.optional("deviceDto"),
+                down_link_count: f.optional("downLinkCount"),
+                serial_number: f.optional("serialNumber"),
+                tenant_id: f.optional("tenantId"),
+                crt_time: f.optional("crtTime"),
+                last_upd_time: f.optional("lastUpdTime"),
+                last_seen_time: f.optional("lastSeenTime"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                model: f.optional("model"),
+                fw_version: f.optional("fwVersion"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                ap_group_id: f.optional("apGroupId"),
+                ap_group_name: f.optional("apGroupName"),
+                wlan_group24_g_id: f.optional("wlanGroup24GId"),
+                wlan_group5_g_id: f.optional("wlanGroup5GId"),
+                wlan_groups: f.optional("wlanGroups"),
+                config_status: f.optional("configStatus"),
+                connection_status: f.optional("connectionStatus"),
+                device_status: f.optional("deviceStatus"),
+                device_status_severity: f.optional("deviceStatusSeverity"),
+                ip: f.optional("IP"),
+                ext_ip: f.optional("extIp"),
+                external_port: f.optional("externalPort"),
+                ap_mac: f.optional("apMac"),
+                ap_status_data: f.optional("apStatusData"),
+                downlink_down_mac: f.optional("downlink.downMac"),
+                downlink_rssi: f.optional("downlink.rssi"),
+                downlink_type: f.optional("downlink.type"),
+                uplink_up_mac: f.optional("uplink.upMac"),
+                uplink_rssi: f.optional("uplink.rssi"),
+                uplink_type: f.optional("uplink.type"),
+                mesh_role: f.optional("meshRole"),
+                hops: f.optional("hops"),
+                device_group_id: f.optional("deviceGroupId"),
+                floorplan_id: f.optional("floorplanId"),
+                x_percent: f.optional("xPercent"),
+                y_percent: f.optional("yPercent"),
+                clients: f.optional("clients"),
+                downlink_count: f.optional("downlinkCount"),
+                tags: f.optional("tags"),
+                device_group_name: f.optional("deviceGroupName"),
+                device_model_type: f.optional("deviceModelType"),
+                switch_name: f.optional("switchName"),
+                switch_serial_number: f.optional("switchSerialNumber"),
+                switch_id: f.optional("switchId"),
+                switch_port: f.optional("switchPort"),
+                latitude: f.optional("latitude"),
+                longitude: f.optional("longitude"),
+                poe_port: f.optional("poePort"),
+                rogue_category: f.optional("rogueCategory"),
+                device_session_cache_weight: f.optional("deviceSessionCacheWeight"),
+                health_status: f.optional("healthStatus"),
+                downlink_channel: f.optional("downlinkChannel"),
+                uplink_channel: f.optional("uplinkChannel"),
+                geolocation_source: f.optional("geolocationSource"),
+                ap_radio_deploy: f.optional("apRadioDeploy"),
+                reboot: f.optional("reboot"),
+                ap_neighbor_macs: f.optional("apNeighborMacs"),
+                ap_neighbor_rssis: f.optional("apNeighborRssis"),
+                neighbors: f.optional("neighbors"),
+                tx_frames: f.optional("txFrames"),
+                rssi: f.optional("rssi"),
+                rx_bytes: f.optional("rxBytes"),
+                tx_bytes: f.optional("txBytes"),
+                rx_frames: f.optional("rxFrames"),
+                type_: f.optional("type"),
+                up_mac: f.optional("upMac"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UpLink", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpLink"))
     }
 }
 impl UpLink {
@@ -9717,7 +9918,9 @@ impl serde::Serialize for UpdateVenueSettingBo {
             w.optional("profileId", &v.profile_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UpdateVenueSettingBo {
@@ -9727,17 +9930,20 @@ impl<'de> serde::Deserialize<'de> for UpdateVenueSettingBo {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UpdateVenueSettingBo, ruckus_one_runtime::object::FieldError> {
-            Ok(UpdateVenueSettingBo {
-                id: f.optional("id")?,
-                dns: f.optional("dns")?,
-                syslog_enabled: f.optional("syslogEnabled")?,
-                syslog_primary_server: f.optional("syslogPrimaryServer")?,
-                syslog_secondary_server: f.optional("syslogSecondaryServer")?,
-                profile_id: f.optional("profileId")?,
+            let value = UpdateVenueSettingBo {
+                id: f.optional("id"),
+                dns: f.optional("dns"),
+                syslog_enabled: f.optional("syslogEnabled"),
+                syslog_primary_server: f.optional("syslogPrimaryServer"),
+                syslog_secondary_server: f.optional("syslogSecondaryServer"),
+                profile_id: f.optional("profileId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UpdateVenueSettingBo", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateVenueSettingBo"))
     }
 }
 impl UpdateVenueSettingBo {
@@ -9805,7 +10011,9 @@ impl serde::Serialize for UploadUrlRequest {
             w.optional("fileExtension", &v.file_extension);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UploadUrlRequest {
@@ -9815,12 +10023,15 @@ impl<'de> serde::Deserialize<'de> for UploadUrlRequest {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UploadUrlRequest, ruckus_one_runtime::object::FieldError> {
-            Ok(UploadUrlRequest {
-                file_extension: f.optional("fileExtension")?,
+            let value = UploadUrlRequest {
+                file_extension: f.optional("fileExtension"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UploadUrlRequest", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UploadUrlRequest"))
     }
 }
 impl UploadUrlRequest {
@@ -9861,7 +10072,9 @@ impl serde::Serialize for VenueApBssColoringSettings {
             w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApBssColoringSettings {
@@ -9871,16 +10084,15 @@ impl<'de> serde::Deserialize<'de> for VenueApBssColoringSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApBssColoringSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApBssColoringSettings {
-                bss_coloring_enabled: f.optional("bssColoringEnabled")?,
+            let value = VenueApBssColoringSettings {
+                bss_coloring_enabled: f.optional("bssColoringEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApBssColoringSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApBssColoringSettings"))
     }
 }
 impl VenueApBssColoringSettings {
@@ -9941,7 +10153,9 @@ impl serde::Serialize for VenueApCellularSettings {
             w.field("wanConnection", &v.wan_connection);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApCellularSettings {
@@ -9951,20 +10165,19 @@ impl<'de> serde::Deserialize<'de> for VenueApCellularSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApCellularSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApCellularSettings {
-                model: f.optional("model")?,
-                primary_sim: f.optional("primarySim")?,
+            let value = VenueApCellularSettings {
+                model: f.optional("model"),
+                primary_sim: f.optional("primarySim"),
                 primary_wan_recovery_timer: f.required("primaryWanRecoveryTimer")?,
-                secondary_sim: f.optional("secondarySim")?,
-                wan_connection: f.optional("wanConnection")?,
+                secondary_sim: f.optional("secondarySim"),
+                wan_connection: f.optional("wanConnection"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApCellularSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApCellularSettings"))
     }
 }
 impl VenueApCellularSettings {
@@ -10125,7 +10338,9 @@ impl serde::Serialize for VenueApClientAdmissionControlSettings {
             w.optional("minClientThroughput50G", &v.min_client_throughput50_g);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApClientAdmissionControlSettings {
@@ -10138,23 +10353,22 @@ impl<'de> serde::Deserialize<'de> for VenueApClientAdmissionControlSettings {
             VenueApClientAdmissionControlSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApClientAdmissionControlSettings {
-                enable24_g: f.optional("enable24G")?,
-                enable50_g: f.optional("enable50G")?,
-                max_radio_load24_g: f.optional("maxRadioLoad24G")?,
-                max_radio_load50_g: f.optional("maxRadioLoad50G")?,
-                min_client_count24_g: f.optional("minClientCount24G")?,
-                min_client_count50_g: f.optional("minClientCount50G")?,
-                min_client_throughput24_g: f.optional("minClientThroughput24G")?,
-                min_client_throughput50_g: f.optional("minClientThroughput50G")?,
+            let value = VenueApClientAdmissionControlSettings {
+                enable24_g: f.optional("enable24G"),
+                enable50_g: f.optional("enable50G"),
+                max_radio_load24_g: f.optional("maxRadioLoad24G"),
+                max_radio_load50_g: f.optional("maxRadioLoad50G"),
+                min_client_count24_g: f.optional("minClientCount24G"),
+                min_client_count50_g: f.optional("minClientCount50G"),
+                min_client_throughput24_g: f.optional("minClientThroughput24G"),
+                min_client_throughput50_g: f.optional("minClientThroughput50G"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApClientAdmissionControlSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApClientAdmissionControlSettings"))
     }
 }
 impl VenueApClientAdmissionControlSettings {
@@ -10247,7 +10461,9 @@ impl serde::Serialize for VenueApDirectedMulticastSettings {
             w.optional("wirelessEnabled", &v.wireless_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApDirectedMulticastSettings {
@@ -10260,18 +10476,17 @@ impl<'de> serde::Deserialize<'de> for VenueApDirectedMulticastSettings {
             VenueApDirectedMulticastSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApDirectedMulticastSettings {
-                network_enabled: f.optional("networkEnabled")?,
-                wired_enabled: f.optional("wiredEnabled")?,
-                wireless_enabled: f.optional("wirelessEnabled")?,
+            let value = VenueApDirectedMulticastSettings {
+                network_enabled: f.optional("networkEnabled"),
+                wired_enabled: f.optional("wiredEnabled"),
+                wireless_enabled: f.optional("wirelessEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApDirectedMulticastSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApDirectedMulticastSettings"))
     }
 }
 impl VenueApDirectedMulticastSettings {
@@ -10339,7 +10554,9 @@ impl serde::Serialize for VenueApDosProtectionSettings {
             w.optional("failThreshold", &v.fail_threshold);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApDosProtectionSettings {
@@ -10352,19 +10569,18 @@ impl<'de> serde::Deserialize<'de> for VenueApDosProtectionSettings {
             VenueApDosProtectionSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApDosProtectionSettings {
-                blocking_period: f.optional("blockingPeriod")?,
-                check_period: f.optional("checkPeriod")?,
-                enabled: f.optional("enabled")?,
-                fail_threshold: f.optional("failThreshold")?,
+            let value = VenueApDosProtectionSettings {
+                blocking_period: f.optional("blockingPeriod"),
+                check_period: f.optional("checkPeriod"),
+                enabled: f.optional("enabled"),
+                fail_threshold: f.optional("failThreshold"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApDosProtectionSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApDosProtectionSettings"))
     }
 }
 impl VenueApDosProtectionSettings {
@@ -10464,7 +10680,9 @@ impl serde::Serialize for VenueApLoadBalancingSettings {
             w.optional("stickyClientSteeringEnabled", &v.sticky_client_steering_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettings {
@@ -10477,26 +10695,25 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettings {
             VenueApLoadBalancingSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApLoadBalancingSettings {
+            let value = VenueApLoadBalancingSettings {
                 band_balancing_client_percent24_g: f
-                    .optional("bandBalancingClientPercent24G")?,
-                band_balancing_enabled: f.optional("bandBalancingEnabled")?,
-                enabled: f.optional("enabled")?,
-                load_balancing_method: f.optional("loadBalancingMethod")?,
-                steering_mode: f.optional("steeringMode")?,
+                    .optional("bandBalancingClientPercent24G"),
+                band_balancing_enabled: f.optional("bandBalancingEnabled"),
+                enabled: f.optional("enabled"),
+                load_balancing_method: f.optional("loadBalancingMethod"),
+                steering_mode: f.optional("steeringMode"),
                 sticky_client_nbr_ap_percentage_threshold: f
-                    .optional("stickyClientNbrApPercentageThreshold")?,
-                sticky_client_snr_threshold: f.optional("stickyClientSnrThreshold")?,
+                    .optional("stickyClientNbrApPercentageThreshold"),
+                sticky_client_snr_threshold: f.optional("stickyClientSnrThreshold"),
                 sticky_client_steering_enabled: f
-                    .optional("stickyClientSteeringEnabled")?,
+                    .optional("stickyClientSteeringEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApLoadBalancingSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApLoadBalancingSettings"))
     }
 }
 impl VenueApLoadBalancingSettings {
@@ -10708,7 +10925,9 @@ impl serde::Serialize for VenueApManagementTrafficVlanSettings {
             w.optional("vlanId", &v.vlan_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
@@ -10721,16 +10940,15 @@ impl<'de> serde::Deserialize<'de> for VenueApManagementTrafficVlanSettings {
             VenueApManagementTrafficVlanSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApManagementTrafficVlanSettings {
-                vlan_id: f.optional("vlanId")?,
+            let value = VenueApManagementTrafficVlanSettings {
+                vlan_id: f.optional("vlanId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApManagementTrafficVlanSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApManagementTrafficVlanSettings"))
     }
 }
 impl VenueApManagementTrafficVlanSettings {
@@ -10783,7 +11001,9 @@ impl serde::Serialize for VenueApMeshSettings {
             w.optional("ssid", &v.ssid);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApMeshSettings {
@@ -10793,15 +11013,18 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApMeshSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApMeshSettings {
-                enabled: f.optional("enabled")?,
-                passphrase: f.optional("passphrase")?,
-                radio_type: f.optional("radioType")?,
-                ssid: f.optional("ssid")?,
+            let value = VenueApMeshSettings {
+                enabled: f.optional("enabled"),
+                passphrase: f.optional("passphrase"),
+                radio_type: f.optional("radioType"),
+                ssid: f.optional("ssid"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueApMeshSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApMeshSettings"))
     }
 }
 impl VenueApMeshSettings {
@@ -10944,7 +11167,9 @@ impl serde::Serialize for VenueApMeshSettingsV1 {
             w.optional("ssid", &v.ssid);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1 {
@@ -10954,15 +11179,18 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApMeshSettingsV1, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApMeshSettingsV1 {
-                enabled: f.optional("enabled")?,
-                passphrase: f.optional("passphrase")?,
-                radio_type: f.optional("radioType")?,
-                ssid: f.optional("ssid")?,
+            let value = VenueApMeshSettingsV1 {
+                enabled: f.optional("enabled"),
+                passphrase: f.optional("passphrase"),
+                radio_type: f.optional("radioType"),
+                ssid: f.optional("ssid"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueApMeshSettingsV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApMeshSettingsV1"))
     }
 }
 impl VenueApMeshSettingsV1 {
@@ -11082,7 +11310,9 @@ impl serde::Serialize for VenueApModelAntennaTypeSettings {
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApModelAntennaTypeSettings {
@@ -11095,16 +11325,15 @@ impl<'de> serde::Deserialize<'de> for VenueApModelAntennaTypeSettings {
             VenueApModelAntennaTypeSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApModelAntennaTypeSettings {
-                model: f.optional("model")?,
+            let value = VenueApModelAntennaTypeSettings {
+                model: f.optional("model"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApModelAntennaTypeSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApModelAntennaTypeSettings"))
     }
 }
 impl VenueApModelAntennaTypeSettings {
@@ -11150,7 +11379,9 @@ impl serde::Serialize for VenueApModelBandModeSettings {
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettings {
@@ -11163,17 +11394,16 @@ impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettings {
             VenueApModelBandModeSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApModelBandModeSettings {
-                band_mode: f.optional("bandMode")?,
-                model: f.optional("model")?,
+            let value = VenueApModelBandModeSettings {
+                band_mode: f.optional("bandMode"),
+                model: f.optional("model"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApModelBandModeSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApModelBandModeSettings"))
     }
 }
 impl VenueApModelBandModeSettings {
@@ -11278,7 +11508,9 @@ impl serde::Serialize for VenueApModelCapabilities {
             w.optional("apModels", &v.ap_models);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApModelCapabilities {
@@ -11288,16 +11520,15 @@ impl<'de> serde::Deserialize<'de> for VenueApModelCapabilities {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApModelCapabilities, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApModelCapabilities {
-                ap_models: f.optional("apModels")?,
+            let value = VenueApModelCapabilities {
+                ap_models: f.optional("apModels"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApModelCapabilities",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApModelCapabilities"))
     }
 }
 impl VenueApModelCapabilities {
@@ -11358,7 +11589,9 @@ impl serde::Serialize for VenueApModelExternalAntennaSettings {
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApModelExternalAntennaSettings {
@@ -11371,20 +11604,19 @@ impl<'de> serde::Deserialize<'de> for VenueApModelExternalAntennaSettings {
             VenueApModelExternalAntennaSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApModelExternalAntennaSettings {
-                enable24_g: f.optional("enable24G")?,
-                enable50_g: f.optional("enable50G")?,
-                gain24_g: f.optional("gain24G")?,
-                gain50_g: f.optional("gain50G")?,
-                model: f.optional("model")?,
+            let value = VenueApModelExternalAntennaSettings {
+                enable24_g: f.optional("enable24G"),
+                enable50_g: f.optional("enable50G"),
+                gain24_g: f.optional("gain24G"),
+                gain50_g: f.optional("gain50G"),
+                model: f.optional("model"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApModelExternalAntennaSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApModelExternalAntennaSettings"))
     }
 }
 impl VenueApModelExternalAntennaSettings {
@@ -11474,7 +11706,9 @@ impl serde::Serialize for VenueApModelLanPortSettings {
             w.optional("softGreEnabled", &v.soft_gre_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSettings {
@@ -11487,21 +11721,20 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSettings {
             VenueApModelLanPortSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApModelLanPortSettings {
-                client_isolation_enabled: f.optional("clientIsolationEnabled")?,
-                client_isolation_settings: f.optional("clientIsolationSettings")?,
-                dhcp_option82_enabled: f.optional("dhcpOption82Enabled")?,
-                dhcp_option82_settings: f.optional("dhcpOption82Settings")?,
-                enabled: f.optional("enabled")?,
-                soft_gre_enabled: f.optional("softGreEnabled")?,
+            let value = VenueApModelLanPortSettings {
+                client_isolation_enabled: f.optional("clientIsolationEnabled"),
+                client_isolation_settings: f.optional("clientIsolationSettings"),
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
+                dhcp_option82_settings: f.optional("dhcpOption82Settings"),
+                enabled: f.optional("enabled"),
+                soft_gre_enabled: f.optional("softGreEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApModelLanPortSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApModelLanPortSettings"))
     }
 }
 impl VenueApModelLanPortSettings {
@@ -11583,7 +11816,9 @@ impl serde::Serialize for VenueApModelLanPortSpecificSettings {
             w.optional("poeOut", &v.poe_out);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettings {
@@ -11596,17 +11831,16 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettings {
             VenueApModelLanPortSpecificSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApModelLanPortSpecificSettings {
-                poe_mode: f.optional("poeMode")?,
-                poe_out: f.optional("poeOut")?,
+            let value = VenueApModelLanPortSpecificSettings {
+                poe_mode: f.optional("poeMode"),
+                poe_out: f.optional("poeOut"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApModelLanPortSpecificSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApModelLanPortSpecificSettings"))
     }
 }
 impl VenueApModelLanPortSpecificSettings {
@@ -11736,7 +11970,9 @@ impl serde::Serialize for VenueApModelLedSettings {
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApModelLedSettings {
@@ -11746,17 +11982,16 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLedSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApModelLedSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApModelLedSettings {
-                led_enabled: f.optional("ledEnabled")?,
-                model: f.optional("model")?,
+            let value = VenueApModelLedSettings {
+                led_enabled: f.optional("ledEnabled"),
+                model: f.optional("model"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApModelLedSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApModelLedSettings"))
     }
 }
 impl VenueApModelLedSettings {
@@ -11803,7 +12038,9 @@ impl serde::Serialize for VenueApModelUsbPortSettings {
             w.optional("model", &v.model);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApModelUsbPortSettings {
@@ -11816,16 +12053,15 @@ impl<'de> serde::Deserialize<'de> for VenueApModelUsbPortSettings {
             VenueApModelUsbPortSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApModelUsbPortSettings {
-                model: f.optional("model")?,
+            let value = VenueApModelUsbPortSettings {
+                model: f.optional("model"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApModelUsbPortSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApModelUsbPortSettings"))
     }
 }
 impl VenueApModelUsbPortSettings {
@@ -11871,7 +12107,9 @@ impl serde::Serialize for VenueApMulticastDnsFencingSettings {
             w.optional("rules", &v.rules);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApMulticastDnsFencingSettings {
@@ -11884,17 +12122,16 @@ impl<'de> serde::Deserialize<'de> for VenueApMulticastDnsFencingSettings {
             VenueApMulticastDnsFencingSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApMulticastDnsFencingSettings {
-                enabled: f.optional("enabled")?,
-                rules: f.optional("rules")?,
+            let value = VenueApMulticastDnsFencingSettings {
+                enabled: f.optional("enabled"),
+                rules: f.optional("rules"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApMulticastDnsFencingSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApMulticastDnsFencingSettings"))
     }
 }
 impl VenueApMulticastDnsFencingSettings {
@@ -11966,7 +12203,9 @@ impl serde::Serialize for VenueApRadio24GHzSettings {
             w.optional("txPower", &v.tx_power);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettings {
@@ -11976,21 +12215,20 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApRadio24GHzSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApRadio24GHzSettings {
-                allowed_channels: f.optional("allowedChannels")?,
-                change_interval: f.optional("changeInterval")?,
-                channel_bandwidth: f.optional("channelBandwidth")?,
-                method: f.optional("method")?,
-                scan_interval: f.optional("scanInterval")?,
-                tx_power: f.optional("txPower")?,
+            let value = VenueApRadio24GHzSettings {
+                allowed_channels: f.optional("allowedChannels"),
+                change_interval: f.optional("changeInterval"),
+                channel_bandwidth: f.optional("channelBandwidth"),
+                method: f.optional("method"),
+                scan_interval: f.optional("scanInterval"),
+                tx_power: f.optional("txPower"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApRadio24GHzSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadio24GHzSettings"))
     }
 }
 impl VenueApRadio24GHzSettings {
@@ -12428,7 +12666,9 @@ impl serde::Serialize for VenueApRadio5GHzSettings {
             w.optional("txPower", &v.tx_power);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettings {
@@ -12438,23 +12678,22 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApRadio5GHzSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApRadio5GHzSettings {
-                allowed_indoor_channels: f.optional("allowedIndoorChannels")?,
-                allowed_outdoor_channels: f.optional("allowedOutdoorChannels")?,
-                change_interval: f.optional("changeInterval")?,
-                channel_bandwidth: f.optional("channelBandwidth")?,
-                combine_channels: f.optional("combineChannels")?,
-                method: f.optional("method")?,
-                scan_interval: f.optional("scanInterval")?,
-                tx_power: f.optional("txPower")?,
+            let value = VenueApRadio5GHzSettings {
+                allowed_indoor_channels: f.optional("allowedIndoorChannels"),
+                allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
+                change_interval: f.optional("changeInterval"),
+                channel_bandwidth: f.optional("channelBandwidth"),
+                combine_channels: f.optional("combineChannels"),
+                method: f.optional("method"),
+                scan_interval: f.optional("scanInterval"),
+                tx_power: f.optional("txPower"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApRadio5GHzSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadio5GHzSettings"))
     }
 }
 impl VenueApRadio5GHzSettings {
@@ -13192,7 +13431,9 @@ impl serde::Serialize for VenueApRadio6GHzSettings {
             w.optional("venueHeight", &v.venue_height);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
@@ -13202,35 +13443,34 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApRadio6GHzSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApRadio6GHzSettings {
-                allowed_channels: f.optional("allowedChannels")?,
-                allowed_indoor_channels: f.optional("allowedIndoorChannels")?,
-                allowed_outdoor_channels: f.optional("allowedOutdoorChannels")?,
-                bss_min_rate6_g: f.optional("bssMinRate6G")?,
-                change_interval: f.optional("changeInterval")?,
-                channel_bandwidth: f.optional("channelBandwidth")?,
-                enable_afc: f.optional("enableAfc")?,
+            let value = VenueApRadio6GHzSettings {
+                allowed_channels: f.optional("allowedChannels"),
+                allowed_indoor_channels: f.optional("allowedIndoorChannels"),
+                allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
+                bss_min_rate6_g: f.optional("bssMinRate6G"),
+                change_interval: f.optional("changeInterval"),
+                channel_bandwidth: f.optional("channelBandwidth"),
+                enable_afc: f.optional("enableAfc"),
                 enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting")?,
+                    .optional("enableMulticastDownlinkRateLimiting"),
                 enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting")?,
-                method: f.optional("method")?,
-                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G")?,
+                    .optional("enableMulticastUplinkRateLimiting"),
+                method: f.optional("method"),
+                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G"),
                 multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting")?,
+                    .optional("multicastDownlinkRateLimiting"),
                 multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting")?,
-                scan_interval: f.optional("scanInterval")?,
-                tx_power: f.optional("txPower")?,
-                venue_height: f.optional("venueHeight")?,
+                    .optional("multicastUplinkRateLimiting"),
+                scan_interval: f.optional("scanInterval"),
+                tx_power: f.optional("txPower"),
+                venue_height: f.optional("venueHeight"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApRadio6GHzSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadio6GHzSettings"))
     }
 }
 impl VenueApRadio6GHzSettings {
@@ -14668,7 +14908,9 @@ impl serde::Serialize for VenueApRadio6GHzSettingsV1 {
             w.optional("venueHeight", &v.venue_height);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
@@ -14678,33 +14920,32 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApRadio6GHzSettingsV1, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApRadio6GHzSettingsV1 {
-                allowed_channels: f.optional("allowedChannels")?,
-                bss_min_rate6_g: f.optional("bssMinRate6G")?,
-                change_interval: f.optional("changeInterval")?,
-                channel_bandwidth: f.optional("channelBandwidth")?,
-                enable_afc: f.optional("enableAfc")?,
+            let value = VenueApRadio6GHzSettingsV1 {
+                allowed_channels: f.optional("allowedChannels"),
+                bss_min_rate6_g: f.optional("bssMinRate6G"),
+                change_interval: f.optional("changeInterval"),
+                channel_bandwidth: f.optional("channelBandwidth"),
+                enable_afc: f.optional("enableAfc"),
                 enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting")?,
+                    .optional("enableMulticastDownlinkRateLimiting"),
                 enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting")?,
-                method: f.optional("method")?,
-                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G")?,
+                    .optional("enableMulticastUplinkRateLimiting"),
+                method: f.optional("method"),
+                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G"),
                 multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting")?,
+                    .optional("multicastDownlinkRateLimiting"),
                 multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting")?,
-                scan_interval: f.optional("scanInterval")?,
-                tx_power: f.optional("txPower")?,
-                venue_height: f.optional("venueHeight")?,
+                    .optional("multicastUplinkRateLimiting"),
+                scan_interval: f.optional("scanInterval"),
+                tx_power: f.optional("txPower"),
+                venue_height: f.optional("venueHeight"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApRadio6GHzSettingsV1",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadio6GHzSettingsV1"))
     }
 }
 impl VenueApRadio6GHzSettingsV1 {
@@ -15504,7 +15745,9 @@ impl serde::Serialize for VenueApRadioDual5GHzSettings {
             w.optional("radioParamsUpper5G", &v.radio_params_upper5_g);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRadioDual5GHzSettings {
@@ -15517,20 +15760,19 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioDual5GHzSettings {
             VenueApRadioDual5GHzSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApRadioDual5GHzSettings {
-                enabled: f.optional("enabled")?,
-                inherit_params_lower5_g: f.optional("inheritParamsLower5G")?,
-                inherit_params_upper5_g: f.optional("inheritParamsUpper5G")?,
-                radio_params_lower5_g: f.optional("radioParamsLower5G")?,
-                radio_params_upper5_g: f.optional("radioParamsUpper5G")?,
+            let value = VenueApRadioDual5GHzSettings {
+                enabled: f.optional("enabled"),
+                inherit_params_lower5_g: f.optional("inheritParamsLower5G"),
+                inherit_params_upper5_g: f.optional("inheritParamsUpper5G"),
+                radio_params_lower5_g: f.optional("radioParamsLower5G"),
+                radio_params_upper5_g: f.optional("radioParamsUpper5G"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApRadioDual5GHzSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadioDual5GHzSettings"))
     }
 }
 impl VenueApRadioDual5GHzSettings {
@@ -15635,7 +15877,9 @@ impl serde::Serialize for VenueApRadioLower5GHzSettings {
             w.optional("txPower", &v.tx_power);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettings {
@@ -15648,22 +15892,21 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettings {
             VenueApRadioLower5GHzSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApRadioLower5GHzSettings {
-                allowed_indoor_channels: f.optional("allowedIndoorChannels")?,
-                allowed_outdoor_channels: f.optional("allowedOutdoorChannels")?,
-                change_interval: f.optional("changeInterval")?,
-                channel_bandwidth: f.optional("channelBandwidth")?,
-                method: f.optional("method")?,
-                scan_interval: f.optional("scanInterval")?,
-                tx_power: f.optional("txPower")?,
+            let value = VenueApRadioLower5GHzSettings {
+                allowed_indoor_channels: f.optional("allowedIndoorChannels"),
+                allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
+                change_interval: f.optional("changeInterval"),
+                channel_bandwidth: f.optional("channelBandwidth"),
+                method: f.optional("method"),
+                scan_interval: f.optional("scanInterval"),
+                tx_power: f.optional("txPower"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApRadioLower5GHzSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadioLower5GHzSettings"))
     }
 }
 impl VenueApRadioLower5GHzSettings {
@@ -16320,7 +16563,9 @@ impl serde::Serialize for VenueApRadioSettings {
             w.optional("radioParamsDual5G", &v.radio_params_dual5_g);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
@@ -16330,15 +16575,18 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApRadioSettings, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApRadioSettings {
-                radio_params24_g: f.optional("radioParams24G")?,
-                radio_params50_g: f.optional("radioParams50G")?,
-                radio_params6_g: f.optional("radioParams6G")?,
-                radio_params_dual5_g: f.optional("radioParamsDual5G")?,
+            let value = VenueApRadioSettings {
+                radio_params24_g: f.optional("radioParams24G"),
+                radio_params50_g: f.optional("radioParams50G"),
+                radio_params6_g: f.optional("radioParams6G"),
+                radio_params_dual5_g: f.optional("radioParamsDual5G"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueApRadioSettings", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadioSettings"))
     }
 }
 impl VenueApRadioSettings {
@@ -16424,7 +16672,9 @@ impl serde::Serialize for VenueApRadioSettingsV1 {
             w.optional("radioParamsDual5G", &v.radio_params_dual5_g);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
@@ -16434,19 +16684,18 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioSettingsV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueApRadioSettingsV1, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueApRadioSettingsV1 {
-                radio_params24_g: f.optional("radioParams24G")?,
-                radio_params50_g: f.optional("radioParams50G")?,
-                radio_params6_g: f.optional("radioParams6G")?,
-                radio_params_dual5_g: f.optional("radioParamsDual5G")?,
+            let value = VenueApRadioSettingsV1 {
+                radio_params24_g: f.optional("radioParams24G"),
+                radio_params50_g: f.optional("radioParams50G"),
+                radio_params6_g: f.optional("radioParams6G"),
+                radio_params_dual5_g: f.optional("radioParamsDual5G"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApRadioSettingsV1",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadioSettingsV1"))
     }
 }
 impl VenueApRadioSettingsV1 {
@@ -16551,7 +16800,9 @@ impl serde::Serialize for VenueApRadioUpper5GHzSettings {
             w.optional("txPower", &v.tx_power);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettings {
@@ -16564,22 +16815,21 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettings {
             VenueApRadioUpper5GHzSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApRadioUpper5GHzSettings {
-                allowed_indoor_channels: f.optional("allowedIndoorChannels")?,
-                allowed_outdoor_channels: f.optional("allowedOutdoorChannels")?,
-                change_interval: f.optional("changeInterval")?,
-                channel_bandwidth: f.optional("channelBandwidth")?,
-                method: f.optional("method")?,
-                scan_interval: f.optional("scanInterval")?,
-                tx_power: f.optional("txPower")?,
+            let value = VenueApRadioUpper5GHzSettings {
+                allowed_indoor_channels: f.optional("allowedIndoorChannels"),
+                allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
+                change_interval: f.optional("changeInterval"),
+                channel_bandwidth: f.optional("channelBandwidth"),
+                method: f.optional("method"),
+                scan_interval: f.optional("scanInterval"),
+                tx_power: f.optional("txPower"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApRadioUpper5GHzSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadioUpper5GHzSettings"))
     }
 }
 impl VenueApRadioUpper5GHzSettings {
@@ -17264,7 +17514,9 @@ impl serde::Serialize for VenueApRadiusOptionSettings {
             w.optional("userDefinedNasId", &v.user_defined_nas_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettings {
@@ -17277,24 +17529,23 @@ impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettings {
             VenueApRadiusOptionSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApRadiusOptionSettings {
-                called_station_id_type: f.optional("calledStationIdType")?,
-                nas_id_delimiter: f.optional("nasIdDelimiter")?,
-                nas_id_type: f.optional("nasIdType")?,
-                nas_max_retry: f.optional("nasMaxRetry")?,
-                nas_reconnect_primary_min: f.optional("nasReconnectPrimaryMin")?,
-                nas_request_timeout_sec: f.optional("nasRequestTimeoutSec")?,
-                override_enabled: f.optional("overrideEnabled")?,
-                single_session_id_accounting: f.optional("singleSessionIdAccounting")?,
-                user_defined_nas_id: f.optional("userDefinedNasId")?,
+            let value = VenueApRadiusOptionSettings {
+                called_station_id_type: f.optional("calledStationIdType"),
+                nas_id_delimiter: f.optional("nasIdDelimiter"),
+                nas_id_type: f.optional("nasIdType"),
+                nas_max_retry: f.optional("nasMaxRetry"),
+                nas_reconnect_primary_min: f.optional("nasReconnectPrimaryMin"),
+                nas_request_timeout_sec: f.optional("nasRequestTimeoutSec"),
+                override_enabled: f.optional("overrideEnabled"),
+                single_session_id_accounting: f.optional("singleSessionIdAccounting"),
+                user_defined_nas_id: f.optional("userDefinedNasId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApRadiusOptionSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRadiusOptionSettings"))
     }
 }
 impl VenueApRadiusOptionSettings {
@@ -17578,7 +17829,9 @@ impl serde::Serialize for VenueApRebootTimeoutSettings {
             w.optional("serverLossTimeout", &v.server_loss_timeout);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApRebootTimeoutSettings {
@@ -17591,17 +17844,16 @@ impl<'de> serde::Deserialize<'de> for VenueApRebootTimeoutSettings {
             VenueApRebootTimeoutSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApRebootTimeoutSettings {
-                gateway_loss_timeout: f.optional("gatewayLossTimeout")?,
-                server_loss_timeout: f.optional("serverLossTimeout")?,
+            let value = VenueApRebootTimeoutSettings {
+                gateway_loss_timeout: f.optional("gatewayLossTimeout"),
+                server_loss_timeout: f.optional("serverLossTimeout"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApRebootTimeoutSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApRebootTimeoutSettings"))
     }
 }
 impl VenueApRebootTimeoutSettings {
@@ -17658,7 +17910,9 @@ impl serde::Serialize for VenueApSmartMonitorSettings {
             w.optional("threshold", &v.threshold);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApSmartMonitorSettings {
@@ -17671,18 +17925,17 @@ impl<'de> serde::Deserialize<'de> for VenueApSmartMonitorSettings {
             VenueApSmartMonitorSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApSmartMonitorSettings {
-                enabled: f.optional("enabled")?,
-                interval: f.optional("interval")?,
-                threshold: f.optional("threshold")?,
+            let value = VenueApSmartMonitorSettings {
+                enabled: f.optional("enabled"),
+                interval: f.optional("interval"),
+                threshold: f.optional("threshold"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApSmartMonitorSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApSmartMonitorSettings"))
     }
 }
 impl VenueApSmartMonitorSettings {
@@ -17735,7 +17988,9 @@ impl serde::Serialize for VenueApTlsKeyEnhancedModeSettings {
             w.optional("tlsKeyEnhancedModeEnabled", &v.tls_key_enhanced_mode_enabled);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueApTlsKeyEnhancedModeSettings {
@@ -17748,16 +18003,15 @@ impl<'de> serde::Deserialize<'de> for VenueApTlsKeyEnhancedModeSettings {
             VenueApTlsKeyEnhancedModeSettings,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueApTlsKeyEnhancedModeSettings {
-                tls_key_enhanced_mode_enabled: f.optional("tlsKeyEnhancedModeEnabled")?,
+            let value = VenueApTlsKeyEnhancedModeSettings {
+                tls_key_enhanced_mode_enabled: f.optional("tlsKeyEnhancedModeEnabled"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueApTlsKeyEnhancedModeSettings",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApTlsKeyEnhancedModeSettings"))
     }
 }
 impl VenueApTlsKeyEnhancedModeSettings {
@@ -17800,7 +18054,9 @@ impl serde::Serialize for VenueHeight {
             w.optional("minFloor", &v.min_floor);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueHeight {
@@ -17810,13 +18066,16 @@ impl<'de> serde::Deserialize<'de> for VenueHeight {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueHeight, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueHeight {
-                max_floor: f.optional("maxFloor")?,
-                min_floor: f.optional("minFloor")?,
+            let value = VenueHeight {
+                max_floor: f.optional("maxFloor"),
+                min_floor: f.optional("minFloor"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueHeight", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueHeight"))
     }
 }
 impl VenueHeight {
@@ -17865,7 +18124,9 @@ impl serde::Serialize for VenueResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueResponse {
@@ -17875,13 +18136,16 @@ impl<'de> serde::Deserialize<'de> for VenueResponse {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueResponse, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = VenueResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueResponse", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueResponse"))
     }
 }
 impl VenueResponse {
@@ -17950,7 +18214,9 @@ impl serde::Serialize for VenueTemplate {
             w.optional("profileId", &v.profile_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueTemplate {
@@ -17960,17 +18226,20 @@ impl<'de> serde::Deserialize<'de> for VenueTemplate {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueTemplate, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueTemplate {
-                id: f.optional("id")?,
-                syslog_enabled: f.optional("syslogEnabled")?,
-                syslog_primary_server: f.optional("syslogPrimaryServer")?,
-                syslog_secondary_server: f.optional("syslogSecondaryServer")?,
-                dns: f.optional("dns")?,
-                profile_id: f.optional("profileId")?,
+            let value = VenueTemplate {
+                id: f.optional("id"),
+                syslog_enabled: f.optional("syslogEnabled"),
+                syslog_primary_server: f.optional("syslogPrimaryServer"),
+                syslog_secondary_server: f.optional("syslogSecondaryServer"),
+                dns: f.optional("dns"),
+                profile_id: f.optional("profileId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueTemplate", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueTemplate"))
     }
 }
 impl VenueTemplate {
@@ -18046,7 +18315,9 @@ impl serde::Serialize for VenueTemplateAaaServerResponse {
             w.optional("response", &v.response);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerResponse {
@@ -18059,17 +18330,16 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerResponse {
             VenueTemplateAaaServerResponse,
             ruckus_one_runtime::object::FieldError,
         > {
-            Ok(VenueTemplateAaaServerResponse {
-                request_id: f.optional("requestId")?,
-                response: f.optional("response")?,
+            let value = VenueTemplateAaaServerResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueTemplateAaaServerResponse",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueTemplateAaaServerResponse"))
     }
 }
 impl VenueTemplateAaaServerResponse {
@@ -18169,7 +18439,9 @@ impl serde::Serialize for VenueTemplateAaaServerView {
             w.optional("authPort", &v.auth_port);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerView {
@@ -18179,26 +18451,25 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueTemplateAaaServerView, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueTemplateAaaServerView {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                username: f.optional("username")?,
-                password: f.optional("password")?,
-                purpose: f.optional("purpose")?,
-                level: f.optional("level")?,
-                server_type: f.optional("serverType")?,
-                secret: f.optional("secret")?,
-                ip: f.optional("ip")?,
-                acct_port: f.optional("acctPort")?,
-                auth_port: f.optional("authPort")?,
+            let value = VenueTemplateAaaServerView {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                username: f.optional("username"),
+                password: f.optional("password"),
+                purpose: f.optional("purpose"),
+                level: f.optional("level"),
+                server_type: f.optional("serverType"),
+                secret: f.optional("secret"),
+                ip: f.optional("ip"),
+                acct_port: f.optional("acctPort"),
+                auth_port: f.optional("authPort"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(
-            deserializer,
-            "VenueTemplateAaaServerView",
-            fields,
-        )
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueTemplateAaaServerView"))
     }
 }
 impl VenueTemplateAaaServerView {
@@ -18554,7 +18825,9 @@ impl serde::Serialize for VenueTemplateView {
             w.optional("switchCliProfileIds", &v.switch_cli_profile_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueTemplateView {
@@ -18564,21 +18837,24 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueTemplateView, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueTemplateView {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                dns: f.optional("dns")?,
-                syslog_enabled: f.optional("syslogEnabled")?,
-                syslog_primary_server: f.optional("syslogPrimaryServer")?,
-                syslog_secondary_server: f.optional("syslogSecondaryServer")?,
-                cli_applied: f.optional("cliApplied")?,
-                profile_id: f.optional("profileId")?,
-                switch_profile_ids: f.optional("switchProfileIds")?,
-                switch_cli_profile_ids: f.optional("switchCliProfileIds")?,
+            let value = VenueTemplateView {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                dns: f.optional("dns"),
+                syslog_enabled: f.optional("syslogEnabled"),
+                syslog_primary_server: f.optional("syslogPrimaryServer"),
+                syslog_secondary_server: f.optional("syslogSecondaryServer"),
+                cli_applied: f.optional("cliApplied"),
+                profile_id: f.optional("profileId"),
+                switch_profile_ids: f.optional("switchProfileIds"),
+                switch_cli_profile_ids: f.optional("switchCliProfileIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueTemplateView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueTemplateView"))
     }
 }
 impl VenueTemplateView {
@@ -18700,7 +18976,9 @@ impl serde::Serialize for VenueTemplateView2 {
             w.optional("templateVersion", &v.template_version);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
@@ -18710,18 +18988,21 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateView2 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueTemplateView2, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueTemplateView2 {
-                id: f.optional("id")?,
+            let value = VenueTemplateView2 {
+                id: f.optional("id"),
                 name: f.required("name")?,
-                description: f.optional("description")?,
+                description: f.optional("description"),
                 address: f.required("address")?,
-                tags: f.optional("tags")?,
-                is_template: f.optional("isTemplate")?,
-                template_version: f.optional("templateVersion")?,
+                tags: f.optional("tags"),
+                is_template: f.optional("isTemplate"),
+                template_version: f.optional("templateVersion"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueTemplateView2", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueTemplateView2"))
     }
 }
 impl VenueTemplateView2 {
@@ -18840,7 +19121,9 @@ impl serde::Serialize for VenueV1 {
             w.optional("switchCliProfileIds", &v.switch_cli_profile_ids);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueV1 {
@@ -18850,23 +19133,26 @@ impl<'de> serde::Deserialize<'de> for VenueV1 {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueV1, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueV1 {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                dns: f.optional("dns")?,
-                switch_login_username: f.optional("switchLoginUsername")?,
-                switch_login_password: f.optional("switchLoginPassword")?,
-                syslog_enabled: f.optional("syslogEnabled")?,
-                syslog_primary_server: f.optional("syslogPrimaryServer")?,
-                syslog_secondary_server: f.optional("syslogSecondaryServer")?,
-                cli_applied: f.optional("cliApplied")?,
-                profile_id: f.optional("profileId")?,
-                switch_profile_ids: f.optional("switchProfileIds")?,
-                switch_cli_profile_ids: f.optional("switchCliProfileIds")?,
+            let value = VenueV1 {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                dns: f.optional("dns"),
+                switch_login_username: f.optional("switchLoginUsername"),
+                switch_login_password: f.optional("switchLoginPassword"),
+                syslog_enabled: f.optional("syslogEnabled"),
+                syslog_primary_server: f.optional("syslogPrimaryServer"),
+                syslog_secondary_server: f.optional("syslogSecondaryServer"),
+                cli_applied: f.optional("cliApplied"),
+                profile_id: f.optional("profileId"),
+                switch_profile_ids: f.optional("switchProfileIds"),
+                switch_cli_profile_ids: f.optional("switchCliProfileIds"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueV1", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueV1"))
     }
 }
 impl VenueV1 {
@@ -19008,7 +19294,9 @@ impl serde::Serialize for VenueView {
             w.optional("profileId", &v.profile_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for VenueView {
@@ -19018,19 +19306,22 @@ impl<'de> serde::Deserialize<'de> for VenueView {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<VenueView, ruckus_one_runtime::object::FieldError> {
-            Ok(VenueView {
-                id: f.optional("id")?,
-                name: f.optional("name")?,
-                dns: f.optional("dns")?,
-                syslog_enabled: f.optional("syslogEnabled")?,
-                syslog_primary_server: f.optional("syslogPrimaryServer")?,
-                syslog_secondary_server: f.optional("syslogSecondaryServer")?,
-                cli_applied: f.optional("cliApplied")?,
-                profile_id: f.optional("profileId")?,
+            let value = VenueView {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                dns: f.optional("dns"),
+                syslog_enabled: f.optional("syslogEnabled"),
+                syslog_primary_server: f.optional("syslogPrimaryServer"),
+                syslog_secondary_server: f.optional("syslogSecondaryServer"),
+                cli_applied: f.optional("cliApplied"),
+                profile_id: f.optional("profileId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "VenueView", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueView"))
     }
 }
 impl VenueView {
@@ -19420,7 +19711,9 @@ impl serde::Serialize for ViewmodelDevice {
             w.optional("neighbors", &v.neighbors);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
@@ -19430,74 +19723,77 @@ impl<'de> serde::Deserialize<'de> for ViewmodelDevice {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ViewmodelDevice, ruckus_one_runtime::object::FieldError> {
-            Ok(ViewmodelDevice {
-                is_mesh_enable: f.optional("isMeshEnable")?,
-                down_link_count: f.optional("downLinkCount")?,
-                serial_number: f.optional("serialNumber")?,
-                tenant_id: f.optional("tenantId")?,
-                crt_time: f.optional("crtTime")?,
-                last_upd_time: f.optional("lastUpdTime")?,
-                last_seen_time: f.optional("lastSeenTime")?,
-                name: f.optional("name")?,
-                description: f.optional("description")?,
-                model: f.optional("model")?,
-                fw_version: f.optional("fwVersion")?,
-                venue_id: f.optional("venueId")?,
-                venue_name: f.optional("venueName")?,
-                ap_group_id: f.optional("apGroupId")?,
-                ap_group_name: f.optional("apGroupName")?,
-                wlan_group24_g_id: f.optional("wlanGroup24GId")?,
-                wlan_group5_g_id: f.optional("wlanGroup5GId")?,
-                wlan_groups: f.optional("wlanGroups")?,
-                config_status: f.optional("configStatus")?,
-                connection_status: f.optional("connectionStatus")?,
-                device_status: f.optional("deviceStatus")?,
-                device_status_severity: f.optional("deviceStatusSeverity")?,
-                ip: f.optional("IP")?,
-                ext_ip: f.optional("extIp")?,
-                external_port: f.optional("externalPort")?,
-                ap_mac: f.optional("apMac")?,
-                ap_status_data: f.optional("apStatusData")?,
-                uplink: f.optional("uplink")?,
-                downlink_down_mac: f.optional("downlink.downMac")?,
-                downlink_rssi: f.optional("downlink.rssi")?,
-                downlink_type: f.optional("downlink.type")?,
-                uplink_up_mac: f.optional("uplink.upMac")?,
-                uplink_rssi: f.optional("uplink.rssi")?,
-                uplink_type: f.optional("uplink.type")?,
-                mesh_role: f.optional("meshRole")?,
-                hops: f.optional("hops")?,
-                device_group_id: f.optional("deviceGroupId")?,
-                floorplan_id: f.optional("floorplanId")?,
-                x_percent: f.optional("xPercent")?,
-                y_percent: f.optional("yPercent")?,
-                clients: f.optional("clients")?,
-                downlink_count: f.optional("downlinkCount")?,
-                tags: f.optional("tags")?,
-                device_group_name: f.optional("deviceGroupName")?,
-                device_model_type: f.optional("deviceModelType")?,
-                switch_name: f.optional("switchName")?,
-                switch_serial_number: f.optional("switchSerialNumber")?,
-                switch_id: f.optional("switchId")?,
-                switch_port: f.optional("switchPort")?,
-                latitude: f.optional("latitude")?,
-                longitude: f.optional("longitude")?,
-                poe_port: f.optional("poePort")?,
-                rogue_category: f.optional("rogueCategory")?,
-                device_session_cache_weight: f.optional("deviceSessionCacheWeight")?,
-                health_status: f.optional("healthStatus")?,
-                downlink_channel: f.optional("downlinkChannel")?,
-                uplink_channel: f.optional("uplinkChannel")?,
-                geolocation_source: f.optional("geolocationSource")?,
-                ap_radio_deploy: f.optional("apRadioDeploy")?,
-                reboot: f.optional("reboot")?,
-                ap_neighbor_macs: f.optional("apNeighborMacs")?,
-                ap_neighbor_rssis: f.optional("apNeighborRssis")?,
-                neighbors: f.optional("neighbors")?,
+            let value = ViewmodelDevice {
+                is_mesh_enable: f.optional("isMeshEnable"),
+                down_link_count: f.optional("downLinkCount"),
+                serial_number: f.optional("serialNumber"),
+                tenant_id: f.optional("tenantId"),
+                crt_time: f.optional("crtTime"),
+                last_upd_time: f.optional("lastUpdTime"),
+                last_seen_time: f.optional("lastSeenTime"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                model: f.optional("model"),
+                fw_version: f.optional("fwVersion"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                ap_group_id: f.optional("apGroupId"),
+                ap_group_name: f.optional("apGroupName"),
+                wlan_group24_g_id: f.optional("wlanGroup24GId"),
+                wlan_group5_g_id: f.optional("wlanGroup5GId"),
+                wlan_groups: f.optional("wlanGroups"),
+                config_status: f.optional("configStatus"),
+                connection_status: f.optional("connectionStatus"),
+                device_status: f.optional("deviceStatus"),
+                device_status_severity: f.optional("deviceStatusSeverity"),
+                ip: f.optional("IP"),
+                ext_ip: f.optional("extIp"),
+                external_port: f.optional("externalPort"),
+                ap_mac: f.optional("apMac"),
+                ap_status_data: f.optional("apStatusData"),
+                uplink: f.optional("uplink"),
+                downlink_down_mac: f.optional("downlink.downMac"),
+                downlink_rssi: f.optional("downlink.rssi"),
+                downlink_type: f.optional("downlink.type"),
+                uplink_up_mac: f.optional("uplink.upMac"),
+                uplink_rssi: f.optional("uplink.rssi"),
+                uplink_type: f.optional("uplink.type"),
+                mesh_role: f.optional("meshRole"),
+                hops: f.optional("hops"),
+                device_group_id: f.optional("deviceGroupId"),
+                floorplan_id: f.optional("floorplanId"),
+                x_percent: f.optional("xPercent"),
+                y_percent: f.optional("yPercent"),
+                clients: f.optional("clients"),
+                downlink_count: f.optional("downlinkCount"),
+                tags: f.optional("tags"),
+                device_group_name: f.optional("deviceGroupName"),
+                device_model_type: f.optional("deviceModelType"),
+                switch_name: f.optional("switchName"),
+                switch_serial_number: f.optional("switchSerialNumber"),
+                switch_id: f.optional("switchId"),
+                switch_port: f.optional("switchPort"),
+                latitude: f.optional("latitude"),
+                longitude: f.optional("longitude"),
+                poe_port: f.optional("poePort"),
+                rogue_category: f.optional("rogueCategory"),
+                device_session_cache_weight: f.optional("deviceSessionCacheWeight"),
+                health_status: f.optional("healthStatus"),
+                downlink_channel: f.optional("downlinkChannel"),
+                uplink_channel: f.optional("uplinkChannel"),
+                geolocation_source: f.optional("geolocationSource"),
+                ap_radio_deploy: f.optional("apRadioDeploy"),
+                reboot: f.optional("reboot"),
+                ap_neighbor_macs: f.optional("apNeighborMacs"),
+                ap_neighbor_rssis: f.optional("apNeighborRssis"),
+                neighbors: f.optional("neighbors"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ViewmodelDevice", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ViewmodelDevice"))
     }
 }
 impl ViewmodelDevice {
@@ -19920,7 +20216,9 @@ impl serde::Serialize for WlanGroup {
             w.optional("radioId", &v.radio_id);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for WlanGroup {
@@ -19930,14 +20228,17 @@ impl<'de> serde::Deserialize<'de> for WlanGroup {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<WlanGroup, ruckus_one_runtime::object::FieldError> {
-            Ok(WlanGroup {
-                wlan_group_id: f.optional("wlanGroupId")?,
-                wlan_group_name: f.optional("wlanGroupName")?,
-                radio_id: f.optional("radioId")?,
+            let value = WlanGroup {
+                wlan_group_id: f.optional("wlanGroupId"),
+                wlan_group_name: f.optional("wlanGroupName"),
+                radio_id: f.optional("radioId"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "WlanGroup", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WlanGroup"))
     }
 }
 impl WlanGroup {

@@ -43,7 +43,9 @@ impl serde::Serialize for UnitUserQuery {
             w.optional("sortFields", &v.sort_fields);
             w.optional("userId", &v.user_id);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnitUserQuery {
@@ -53,15 +55,18 @@ impl<'de> serde::Deserialize<'de> for UnitUserQuery {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UnitUserQuery, ruckus_one_runtime::object::FieldError> {
-            Ok(UnitUserQuery {
-                page: f.optional("page")?,
-                page_size: f.optional("pageSize")?,
-                sort_direction: f.optional("sortDirection")?,
-                sort_fields: f.optional("sortFields")?,
-                user_id: f.optional("userId")?,
-            })
+            let value = UnitUserQuery {
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                sort_direction: f.optional("sortDirection"),
+                sort_fields: f.optional("sortFields"),
+                user_id: f.optional("userId"),
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UnitUserQuery", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UnitUserQuery"))
     }
 }
 impl UnitUserQuery {
@@ -232,7 +237,9 @@ impl serde::Serialize for UnitUserPage {
             w.optional("pageable", &v.pageable);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnitUserPage {
@@ -242,22 +249,25 @@ impl<'de> serde::Deserialize<'de> for UnitUserPage {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UnitUserPage, ruckus_one_runtime::object::FieldError> {
-            Ok(UnitUserPage {
-                content: f.optional("content")?,
-                total_elements: f.optional("totalElements")?,
-                total_pages: f.optional("totalPages")?,
-                number: f.optional("number")?,
-                size: f.optional("size")?,
-                number_of_elements: f.optional("numberOfElements")?,
-                first: f.optional("first")?,
-                last: f.optional("last")?,
-                empty: f.optional("empty")?,
-                sort: f.optional("sort")?,
-                pageable: f.optional("pageable")?,
+            let value = UnitUserPage {
+                content: f.optional("content"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                number: f.optional("number"),
+                size: f.optional("size"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UnitUserPage", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UnitUserPage"))
     }
 }
 impl UnitUserPage {
@@ -360,7 +370,9 @@ impl serde::Serialize for DevicesListResource {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for DevicesListResource {
@@ -370,13 +382,16 @@ impl<'de> serde::Deserialize<'de> for DevicesListResource {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<DevicesListResource, ruckus_one_runtime::object::FieldError> {
-            Ok(DevicesListResource {
-                contents: f.optional("contents")?,
-                links: f.optional("_links")?,
+            let value = DevicesListResource {
+                contents: f.optional("contents"),
+                links: f.optional("_links"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "DevicesListResource", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DevicesListResource"))
     }
 }
 impl DevicesListResource {
@@ -458,7 +473,9 @@ impl serde::Serialize for Link {
             w.optional("templated", &v.templated);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Link {
@@ -468,19 +485,22 @@ impl<'de> serde::Deserialize<'de> for Link {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Link, ruckus_one_runtime::object::FieldError> {
-            Ok(Link {
-                href: f.optional("href")?,
-                hreflang: f.optional("hreflang")?,
-                title: f.optional("title")?,
-                type_: f.optional("type")?,
-                deprecation: f.optional("deprecation")?,
-                profile: f.optional("profile")?,
-                name: f.optional("name")?,
-                templated: f.optional("templated")?,
+            let value = Link {
+                href: f.optional("href"),
+                hreflang: f.optional("hreflang"),
+                title: f.optional("title"),
+                type_: f.optional("type"),
+                deprecation: f.optional("deprecation"),
+                profile: f.optional("profile"),
+                name: f.optional("name"),
+                templated: f.optional("templated"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Link", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Link"))
     }
 }
 impl Link {
@@ -560,7 +580,9 @@ impl serde::Serialize for LoginResource {
             w.optional("hashedSecret", &v.hashed_secret);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for LoginResource {
@@ -570,12 +592,15 @@ impl<'de> serde::Deserialize<'de> for LoginResource {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<LoginResource, ruckus_one_runtime::object::FieldError> {
-            Ok(LoginResource {
-                hashed_secret: f.optional("hashedSecret")?,
+            let value = LoginResource {
+                hashed_secret: f.optional("hashedSecret"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "LoginResource", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LoginResource"))
     }
 }
 impl LoginResource {
@@ -641,7 +666,9 @@ impl serde::Serialize for PageableObject {
             w.optional("unpaged", &v.unpaged);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PageableObject {
@@ -651,17 +678,20 @@ impl<'de> serde::Deserialize<'de> for PageableObject {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PageableObject, ruckus_one_runtime::object::FieldError> {
-            Ok(PageableObject {
-                offset: f.optional("offset")?,
-                sort: f.optional("sort")?,
-                page_number: f.optional("pageNumber")?,
-                page_size: f.optional("pageSize")?,
-                paged: f.optional("paged")?,
-                unpaged: f.optional("unpaged")?,
+            let value = PageableObject {
+                offset: f.optional("offset"),
+                sort: f.optional("sort"),
+                page_number: f.optional("pageNumber"),
+                page_size: f.optional("pageSize"),
+                paged: f.optional("paged"),
+                unpaged: f.optional("unpaged"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PageableObject", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PageableObject"))
     }
 }
 impl PageableObject {
@@ -744,7 +774,9 @@ impl serde::Serialize for PortalTokenResource {
             w.optional("expireDateTime", &v.expire_date_time);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalTokenResource {
@@ -754,15 +786,18 @@ impl<'de> serde::Deserialize<'de> for PortalTokenResource {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PortalTokenResource, ruckus_one_runtime::object::FieldError> {
-            Ok(PortalTokenResource {
+            let value = PortalTokenResource {
                 unit_guid: f.required("unitGuid")?,
-                token: f.optional("token")?,
-                server_version: f.optional("serverVersion")?,
-                expire_date_time: f.optional("expireDateTime")?,
+                token: f.optional("token"),
+                server_version: f.optional("serverVersion"),
+                expire_date_time: f.optional("expireDateTime"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PortalTokenResource", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PortalTokenResource"))
     }
 }
 impl PortalTokenResource {
@@ -886,7 +921,9 @@ impl serde::Serialize for PortalUiConfiguration {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for PortalUiConfiguration {
@@ -896,26 +933,29 @@ impl<'de> serde::Deserialize<'de> for PortalUiConfiguration {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<PortalUiConfiguration, ruckus_one_runtime::object::FieldError> {
-            Ok(PortalUiConfiguration {
-                api_allowed: f.optional("apiAllowed")?,
-                tenant_set_dpsk: f.optional("tenantSetDpsk")?,
-                logo_file_name: f.optional("logoFileName")?,
-                tenant_title: f.optional("tenantTitle")?,
-                tenant_subtitle: f.optional("tenantSubtitle")?,
-                announcements: f.optional("announcements")?,
-                help_text: f.optional("helpText")?,
-                portal_allowed: f.optional("portalAllowed")?,
-                main_color: f.optional("mainColor")?,
-                accent_color: f.optional("accentColor")?,
-                separator_color: f.optional("separatorColor")?,
-                text_color: f.optional("textColor")?,
-                icon_file_name: f.optional("iconFileName")?,
-                login_text: f.optional("loginText")?,
-                links: f.optional("_links")?,
+            let value = PortalUiConfiguration {
+                api_allowed: f.optional("apiAllowed"),
+                tenant_set_dpsk: f.optional("tenantSetDpsk"),
+                logo_file_name: f.optional("logoFileName"),
+                tenant_title: f.optional("tenantTitle"),
+                tenant_subtitle: f.optional("tenantSubtitle"),
+                announcements: f.optional("announcements"),
+                help_text: f.optional("helpText"),
+                portal_allowed: f.optional("portalAllowed"),
+                main_color: f.optional("mainColor"),
+                accent_color: f.optional("accentColor"),
+                separator_color: f.optional("separatorColor"),
+                text_color: f.optional("textColor"),
+                icon_file_name: f.optional("iconFileName"),
+                login_text: f.optional("loginText"),
+                links: f.optional("_links"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "PortalUiConfiguration", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PortalUiConfiguration"))
     }
 }
 impl PortalUiConfiguration {
@@ -1115,7 +1155,9 @@ impl serde::Serialize for Property {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Property {
@@ -1125,27 +1167,30 @@ impl<'de> serde::Deserialize<'de> for Property {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Property, ruckus_one_runtime::object::FieldError> {
-            Ok(Property {
-                guid: f.optional("guid")?,
-                name: f.optional("name")?,
-                address: f.optional("address")?,
-                description: f.optional("description")?,
-                management_name: f.optional("managementName")?,
-                management_phone: f.optional("managementPhone")?,
-                management_email: f.optional("managementEmail")?,
-                tenant_portal_help_text: f.optional("tenantPortalHelpText")?,
-                tenant_portal_announcements: f.optional("tenantPortalAnnouncements")?,
-                allow_separate_guest_secret: f.optional("allowSeparateGuestSecret")?,
-                enforce_max_units: f.optional("enforceMaxUnits")?,
-                max_units: f.optional("maxUnits")?,
-                send_email: f.optional("sendEmail")?,
-                send_sms: f.optional("sendSms")?,
-                ssids: f.optional("ssids")?,
-                links: f.optional("_links")?,
+            let value = Property {
+                guid: f.optional("guid"),
+                name: f.optional("name"),
+                address: f.optional("address"),
+                description: f.optional("description"),
+                management_name: f.optional("managementName"),
+                management_phone: f.optional("managementPhone"),
+                management_email: f.optional("managementEmail"),
+                tenant_portal_help_text: f.optional("tenantPortalHelpText"),
+                tenant_portal_announcements: f.optional("tenantPortalAnnouncements"),
+                allow_separate_guest_secret: f.optional("allowSeparateGuestSecret"),
+                enforce_max_units: f.optional("enforceMaxUnits"),
+                max_units: f.optional("maxUnits"),
+                send_email: f.optional("sendEmail"),
+                send_sms: f.optional("sendSms"),
+                ssids: f.optional("ssids"),
+                links: f.optional("_links"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Property", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Property"))
     }
 }
 impl Property {
@@ -1281,7 +1326,9 @@ impl serde::Serialize for ResidentPortalAccess {
             w.optional("portalAllowed", &v.portal_allowed);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResidentPortalAccess {
@@ -1291,13 +1338,16 @@ impl<'de> serde::Deserialize<'de> for ResidentPortalAccess {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ResidentPortalAccess, ruckus_one_runtime::object::FieldError> {
-            Ok(ResidentPortalAccess {
-                login_text: f.optional("loginText")?,
-                portal_allowed: f.optional("portalAllowed")?,
+            let value = ResidentPortalAccess {
+                login_text: f.optional("loginText"),
+                portal_allowed: f.optional("portalAllowed"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ResidentPortalAccess", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResidentPortalAccess"))
     }
 }
 impl ResidentPortalAccess {
@@ -1371,7 +1421,9 @@ impl serde::Serialize for ResidentUnit {
             w.optional("guestSecret", &v.guest_secret);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResidentUnit {
@@ -1381,18 +1433,21 @@ impl<'de> serde::Deserialize<'de> for ResidentUnit {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ResidentUnit, ruckus_one_runtime::object::FieldError> {
-            Ok(ResidentUnit {
-                guid: f.optional("guid")?,
+            let value = ResidentUnit {
+                guid: f.optional("guid"),
                 number: f.required("number")?,
-                description: f.optional("description")?,
-                contact: f.optional("contact")?,
-                status: f.optional("status")?,
-                secret: f.optional("secret")?,
-                guest_secret: f.optional("guestSecret")?,
+                description: f.optional("description"),
+                contact: f.optional("contact"),
+                status: f.optional("status"),
+                secret: f.optional("secret"),
+                guest_secret: f.optional("guestSecret"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ResidentUnit", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResidentUnit"))
     }
 }
 impl ResidentUnit {
@@ -1549,7 +1604,9 @@ impl serde::Serialize for ResidentUnitUser {
             w.optional("type", &v.type_);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for ResidentUnitUser {
@@ -1559,18 +1616,21 @@ impl<'de> serde::Deserialize<'de> for ResidentUnitUser {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<ResidentUnitUser, ruckus_one_runtime::object::FieldError> {
-            Ok(ResidentUnitUser {
-                user_id: f.optional("userId")?,
-                user_name: f.optional("userName")?,
-                email: f.optional("email")?,
-                phone_number: f.optional("phoneNumber")?,
-                passphrase: f.optional("passphrase")?,
-                status: f.optional("status")?,
-                type_: f.optional("type")?,
+            let value = ResidentUnitUser {
+                user_id: f.optional("userId"),
+                user_name: f.optional("userName"),
+                email: f.optional("email"),
+                phone_number: f.optional("phoneNumber"),
+                passphrase: f.optional("passphrase"),
+                status: f.optional("status"),
+                type_: f.optional("type"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "ResidentUnitUser", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResidentUnitUser"))
     }
 }
 impl ResidentUnitUser {
@@ -1771,7 +1831,9 @@ impl serde::Serialize for SortObject {
             w.optional("unsorted", &v.unsorted);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for SortObject {
@@ -1781,14 +1843,17 @@ impl<'de> serde::Deserialize<'de> for SortObject {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<SortObject, ruckus_one_runtime::object::FieldError> {
-            Ok(SortObject {
-                empty: f.optional("empty")?,
-                sorted: f.optional("sorted")?,
-                unsorted: f.optional("unsorted")?,
+            let value = SortObject {
+                empty: f.optional("empty"),
+                sorted: f.optional("sorted"),
+                unsorted: f.optional("unsorted"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "SortObject", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SortObject"))
     }
 }
 impl SortObject {
@@ -1873,7 +1938,9 @@ impl serde::Serialize for Unit {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for Unit {
@@ -1883,19 +1950,22 @@ impl<'de> serde::Deserialize<'de> for Unit {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<Unit, ruckus_one_runtime::object::FieldError> {
-            Ok(Unit {
-                guid: f.optional("guid")?,
+            let value = Unit {
+                guid: f.optional("guid"),
                 number: f.required("number")?,
-                description: f.optional("description")?,
-                contact: f.optional("contact")?,
-                status: f.optional("status")?,
-                secret: f.optional("secret")?,
-                guest_secret: f.optional("guestSecret")?,
-                links: f.optional("_links")?,
+                description: f.optional("description"),
+                contact: f.optional("contact"),
+                status: f.optional("status"),
+                secret: f.optional("secret"),
+                guest_secret: f.optional("guestSecret"),
+                links: f.optional("_links"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "Unit", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Unit"))
     }
 }
 impl Unit {
@@ -1986,7 +2056,9 @@ impl serde::Serialize for UnitContact {
             w.optional("phoneNumber", &v.phone_number);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnitContact {
@@ -1996,14 +2068,17 @@ impl<'de> serde::Deserialize<'de> for UnitContact {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UnitContact, ruckus_one_runtime::object::FieldError> {
-            Ok(UnitContact {
+            let value = UnitContact {
                 contact_name: f.required("contactName")?,
-                email: f.optional("email")?,
-                phone_number: f.optional("phoneNumber")?,
+                email: f.optional("email"),
+                phone_number: f.optional("phoneNumber"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UnitContact", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UnitContact"))
     }
 }
 impl UnitContact {
@@ -2068,7 +2143,9 @@ impl serde::Serialize for UnitDevice {
             w.optional("authType", &v.auth_type);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnitDevice {
@@ -2078,16 +2155,19 @@ impl<'de> serde::Deserialize<'de> for UnitDevice {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UnitDevice, ruckus_one_runtime::object::FieldError> {
-            Ok(UnitDevice {
-                guid: f.optional("guid")?,
-                type_: f.optional("type")?,
-                mac_address: f.optional("macAddress")?,
-                last_connected_date: f.optional("lastConnectedDate")?,
-                auth_type: f.optional("authType")?,
+            let value = UnitDevice {
+                guid: f.optional("guid"),
+                type_: f.optional("type"),
+                mac_address: f.optional("macAddress"),
+                last_connected_date: f.optional("lastConnectedDate"),
+                auth_type: f.optional("authType"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UnitDevice", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UnitDevice"))
     }
 }
 impl UnitDevice {
@@ -2294,7 +2374,9 @@ impl serde::Serialize for UnitUser {
             w.optional("_links", &v.links);
             w.rest(&v.additional_fields);
         }
-        ruckus_one_runtime::object::encode(serializer, self, fields)
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 impl<'de> serde::Deserialize<'de> for UnitUser {
@@ -2304,19 +2386,22 @@ impl<'de> serde::Deserialize<'de> for UnitUser {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<UnitUser, ruckus_one_runtime::object::FieldError> {
-            Ok(UnitUser {
-                user_id: f.optional("userId")?,
-                user_name: f.optional("userName")?,
-                email: f.optional("email")?,
-                phone_number: f.optional("phoneNumber")?,
-                passphrase: f.optional("passphrase")?,
-                status: f.optional("status")?,
-                type_: f.optional("type")?,
-                links: f.optional("_links")?,
+            let value = UnitUser {
+                user_id: f.optional("userId"),
+                user_name: f.optional("userName"),
+                email: f.optional("email"),
+                phone_number: f.optional("phoneNumber"),
+                passphrase: f.optional("passphrase"),
+                status: f.optional("status"),
+                type_: f.optional("type"),
+                links: f.optional("_links"),
                 additional_fields: f.rest(),
-            })
+            };
+            f.check()?;
+            Ok(value)
         }
-        ruckus_one_runtime::object::decode(deserializer, "UnitUser", fields)
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UnitUser"))
     }
 }
 impl UnitUser {
