@@ -1,0 +1,386 @@
+//! `cargo xtask bench generator`: the generator's wall time and peak memory.
+//!
+//! Every in-process figure comes from a child process (this binary, `bench --child SPEC`), so
+//! that each run starts from a fresh heap and its peak resident memory (`VmHWM`) is its own:
+//!
+//! - the full spec: load + validate ([`ruckus_codegen::build`]), load + validate + emit of the
+//!   client crate and docs ([`ruckus_codegen::generate`]) and the OpenAPI export
+//!   ([`ruckus_codegen::openapi`], which loads and validates again), the two calls `cargo xtask
+//!   generate` makes;
+//! - `cargo xtask generate` end to end as a maintainer runs it (warm: after a first run),
+//!   writing into a temporary directory so the workspace is not touched;
+//! - synthetic specs of 1×, 4× and 16× today's operations ([`synth::replicate`]): time, peak
+//!   memory and memory per input byte, and whether they grow linearly;
+//! - one area file of small object types added to the spec ([`synth::with_small_types`]) at two
+//!   sizes: memory per byte of that file.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use super::synth::{self, Synthetic};
+use super::{Options, Row, Spread, verdict};
+
+/// What one child run measured.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    /// Seconds of `build` (load + validate).
+    build: f64,
+    /// Seconds of `generate` (load + validate + emit of the crate and docs).
+    generate: f64,
+    /// Seconds of `openapi` (load + validate + export).
+    openapi: f64,
+    /// `VmHWM` before any work, KiB.
+    base_kib: f64,
+    /// `VmHWM` at the end, KiB.
+    peak_kib: f64,
+    /// Operations in the spec (removed ones included).
+    operations: f64,
+    /// Bytes of generated output.
+    output_bytes: f64,
+}
+
+impl Child {
+    /// What `cargo xtask generate` spends in the generator: `generate` and `openapi`.
+    fn total(&self) -> f64 {
+        self.generate + self.openapi
+    }
+
+    /// Peak memory above the process's own start, KiB.
+    fn grown_kib(&self) -> f64 {
+        self.peak_kib - self.base_kib
+    }
+}
+
+/// The child: runs the generator on `args[0]` and prints its figures on one line.
+pub fn child(args: &[String]) -> Result<(), String> {
+    let spec = Path::new(args.first().ok_or("--child takes a spec file")?);
+    let report = |d: Vec<ruckus_codegen::Diagnostic>| {
+        let first: Vec<String> = d.iter().take(5).map(|d| d.to_string()).collect();
+        format!(
+            "{} error(s) in {}:\n{}",
+            d.len(),
+            spec.display(),
+            first.join("\n")
+        )
+    };
+    let base = vm_hwm_kib();
+    let t = Instant::now();
+    let ir = ruckus_codegen::build(spec).map_err(report)?;
+    let build = t.elapsed().as_secs_f64();
+    let operations: usize = ir
+        .apis
+        .iter()
+        .flat_map(|a| &a.areas)
+        .map(|a| a.operations.len())
+        .sum();
+    drop(ir);
+    // As `run_generator` in main.rs: the crate's files are kept while the export runs.
+    let t = Instant::now();
+    let files = ruckus_codegen::generate(spec).map_err(report)?;
+    let generate = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let export = ruckus_codegen::openapi(spec).map_err(report)?;
+    let openapi = t.elapsed().as_secs_f64();
+    let output_bytes: usize = files.values().chain(export.values()).map(String::len).sum();
+    let peak = vm_hwm_kib();
+    println!("{build} {generate} {openapi} {base} {peak} {operations} {output_bytes}");
+    Ok(())
+}
+
+/// Peak resident memory of this process so far (`VmHWM`), in KiB; 0 without /proc.
+fn vm_hwm_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Runs the child `runs` times on `top`.
+fn children(top: &Path, runs: usize, env: &[(&str, String)]) -> Result<Vec<Child>, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find xtask itself: {e}"))?;
+    (0..runs)
+        .map(|_| {
+            let output = Command::new(&exe)
+                .args(["bench", "--child"])
+                .arg(top)
+                .envs(env.iter().map(|(k, v)| (k, v)))
+                .output()
+                .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+            if !output.status.success() {
+                return Err(format!(
+                    "the generator failed on {}:\n{}",
+                    top.display(),
+                    String::from_utf8_lossy(&output.stderr)
+                ));
+            }
+            let text = String::from_utf8_lossy(&output.stdout);
+            let n: Vec<f64> = text
+                .split_whitespace()
+                .filter_map(|w| w.parse().ok())
+                .collect();
+            match n[..] {
+                [
+                    build,
+                    generate,
+                    openapi,
+                    base_kib,
+                    peak_kib,
+                    operations,
+                    output_bytes,
+                ] => Ok(Child {
+                    build,
+                    generate,
+                    openapi,
+                    base_kib,
+                    peak_kib,
+                    operations,
+                    output_bytes,
+                }),
+                _ => Err(format!("unexpected child output: {text}")),
+            }
+        })
+        .collect()
+}
+
+fn spread(runs: &[Child], f: impl Fn(&Child) -> f64) -> Spread {
+    Spread::of(&runs.iter().map(f).collect::<Vec<_>>())
+}
+
+pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), String> {
+    let top = root.join(crate::SPEC);
+    let runs = options.runs.unwrap_or(if options.quick { 1 } else { 5 });
+    let bench = "generator";
+    let mut push = |measure: String, spread: Spread, unit: &str, target: String| {
+        rows.push(Row::new(bench, measure, spread, unit, target));
+    };
+
+    // The full spec, in process.
+    eprintln!("generator: full spec in process, {runs} run(s)");
+    let full = children(&top, runs, &[])?;
+    let ops = full[0].operations;
+    let spec_bytes = spec_bytes(&root.join("spec"));
+    let at = format!("full spec ({ops} operations, {} KB)", spec_bytes / 1000);
+    push(
+        format!("{at}: load + validate"),
+        spread(&full, |c| c.build),
+        "s",
+        String::new(),
+    );
+    push(
+        format!("{at}: load + validate + emit crate and docs"),
+        spread(&full, |c| c.generate),
+        "s",
+        String::new(),
+    );
+    push(
+        format!("{at}: OpenAPI export (loads and validates again)"),
+        spread(&full, |c| c.openapi),
+        "s",
+        String::new(),
+    );
+    push(
+        format!("{at}: in-process total of `generate`"),
+        spread(&full, Child::total),
+        "s",
+        String::new(),
+    );
+    push(
+        format!("{at}: peak memory"),
+        spread(&full, |c| c.peak_kib / 1024.0),
+        "MiB",
+        String::new(),
+    );
+
+    // End to end, as a maintainer runs it.
+    let e2e = end_to_end(root, runs)?;
+    push(
+        "`cargo xtask generate` end to end, warm".into(),
+        e2e,
+        "s",
+        verdict(e2e.median < 1.0, "< 1 s"),
+    );
+
+    // Scaling: 1×, 4×, 16× today's operations.
+    let factors: &[(usize, usize)] = if options.quick {
+        &[(1, 1), (2, 1)]
+    } else {
+        &[(1, runs), (4, 3.min(runs)), (16, 3.min(runs))]
+    };
+    let temp = TempDir::new("scale")?;
+    let mut measured: Vec<(usize, Synthetic, Vec<Child>)> = Vec::new();
+    for &(factor, runs) in factors {
+        eprintln!("generator: synthetic spec {factor}×, {runs} run(s)");
+        let spec = synth::replicate(&top, factor, &temp.0.join(format!("x{factor}")))?;
+        let results = children(&spec.top, runs, &[])?;
+        measured.push((factor, spec, results));
+    }
+    for (factor, spec, results) in &measured {
+        let at = format!(
+            "{factor}× spec ({} operations, {:.1} MB)",
+            results[0].operations,
+            spec.bytes as f64 / 1e6
+        );
+        push(
+            format!("{at}: time"),
+            spread(results, Child::total),
+            "s",
+            String::new(),
+        );
+        push(
+            format!("{at}: peak memory"),
+            spread(results, |c| c.peak_kib / 1024.0),
+            "MiB",
+            String::new(),
+        );
+        push(
+            format!("{at}: memory per input byte"),
+            spread(results, |c| c.grown_kib() * 1024.0 / spec.bytes as f64),
+            "B/B",
+            String::new(),
+        );
+    }
+    if let [(1, _, one), .., (last, _, big)] = &measured[..] {
+        let base_time = spread(one, Child::total).median;
+        let base_mem = spread(one, Child::grown_kib).median;
+        let time = spread(big, Child::total).median / base_time;
+        let memory = spread(big, Child::grown_kib).median / base_mem;
+        let linear = |ratio: f64| verdict(ratio <= *last as f64 * 1.25, "linear (≤ 1.25 × factor)");
+        push(
+            format!("time {last}× / 1× (linear: {last})"),
+            Spread::single(time),
+            "ratio",
+            linear(time),
+        );
+        push(
+            format!("peak memory above start {last}× / 1× (linear: {last})"),
+            Spread::single(memory),
+            "ratio",
+            linear(memory),
+        );
+    }
+
+    // One area file of small types: memory per byte of that file.
+    let sizes: &[usize] = if options.quick {
+        &[200]
+    } else {
+        &[4_000, 16_000]
+    };
+    let plain = spread(&full, Child::grown_kib).median;
+    for &count in sizes {
+        eprintln!("generator: spec + area file of {count} small types");
+        let spec = synth::with_small_types(&top, count, &temp.0.join(format!("small{count}")))?;
+        // The added file may be above the default limit of 4 MiB per file.
+        let limit = ruckus_codegen::limits::Limits::default().max_file_bytes;
+        let env = [(
+            ruckus_codegen::limits::ENV_FILE_BYTES,
+            limit.max(spec.extra_bytes * 2).to_string(),
+        )];
+        let results = children(&spec.top, 1, &env)?;
+        let at = format!(
+            "spec + area file of {count} small types ({:.2} MB)",
+            spec.extra_bytes as f64 / 1e6
+        );
+        push(
+            format!("{at}: time"),
+            spread(&results, Child::total),
+            "s",
+            String::new(),
+        );
+        push(
+            format!("{at}: peak memory"),
+            spread(&results, |c| c.peak_kib / 1024.0),
+            "MiB",
+            String::new(),
+        );
+        push(
+            format!("{at}: memory per byte of that file"),
+            spread(&results, |c| {
+                (c.grown_kib() - plain) * 1024.0 / spec.extra_bytes as f64
+            }),
+            "B/B",
+            String::new(),
+        );
+        push(
+            format!("{at}: output per byte of that file"),
+            spread(&results, |c| {
+                (c.output_bytes - full[0].output_bytes) / spec.extra_bytes as f64
+            }),
+            "B/B",
+            String::new(),
+        );
+    }
+    Ok(())
+}
+
+/// `cargo xtask generate --out <temp>`: one untimed run (it writes every file), then `runs`
+/// timed ones (nothing to write, as after a maintainer's small edit).
+fn end_to_end(root: &Path, runs: usize) -> Result<Spread, String> {
+    eprintln!("generator: `cargo xtask generate` end to end, {runs} run(s) after a first one");
+    let temp = TempDir::new("e2e")?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut times = Vec::new();
+    for i in 0..=runs {
+        let started = Instant::now();
+        let output = Command::new(&cargo)
+            .args(["xtask", "generate", "--out"])
+            .arg(&temp.0)
+            .current_dir(root)
+            .output()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        let elapsed = started.elapsed().as_secs_f64();
+        if !output.status.success() {
+            return Err(format!(
+                "`cargo xtask generate` failed:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+        if i > 0 {
+            times.push(elapsed);
+        }
+    }
+    Ok(Spread::of(&times))
+}
+
+/// Bytes of the YAML files under `dir`.
+fn spec_bytes(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| e.path())
+        .map(|p| {
+            if p.is_dir() {
+                spec_bytes(&p)
+            } else if p.extension().is_some_and(|e| e == "yaml") {
+                std::fs::metadata(&p).map_or(0, |m| m.len())
+            } else {
+                0
+            }
+        })
+        .sum()
+}
+
+/// A directory under the system's temporary directory, removed when dropped.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(what: &str) -> Result<TempDir, String> {
+        let dir = std::env::temp_dir().join(format!("ruckus-bench-{what}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
