@@ -13,38 +13,33 @@ use std::time::{Duration, Instant};
 
 pub const CRATE: &str = "ruckus-one";
 
-/// Feature sets measured: (label, cargo arguments).
+/// Feature sets measured: (label, cargo arguments). `--no-default-features` also turns off the
+/// default TLS provider, which would change the runtime's and reqwest's features and time their
+/// rebuild too: every configuration keeps `tls-aws-lc`, so only the client crate is built.
 pub fn configurations() -> Vec<(&'static str, Vec<&'static str>)> {
+    let areas = |features: &'static str| vec!["--no-default-features", "--features", features];
     vec![
         ("default (every area)", vec![]),
         (
             "every area + experimental",
             vec!["--features", "experimental"],
         ),
-        ("no area (client skeleton)", vec!["--no-default-features"]),
+        ("no area (client skeleton)", areas("tls-aws-lc")),
         (
             "one area: network-switches (largest)",
-            vec!["--no-default-features", "--features", "network-switches"],
+            areas("network-switches,tls-aws-lc"),
         ),
         (
             "one area: network-wireless-aps",
-            vec![
-                "--no-default-features",
-                "--features",
-                "network-wireless-aps",
-            ],
+            areas("network-wireless-aps,tls-aws-lc"),
         ),
         (
             "one area: analytics-users",
-            vec!["--no-default-features", "--features", "analytics-users"],
+            areas("analytics-users,tls-aws-lc"),
         ),
         (
             "one area: network-events-alarms",
-            vec![
-                "--no-default-features",
-                "--features",
-                "network-events-alarms",
-            ],
+            areas("network-events-alarms,tls-aws-lc"),
         ),
     ]
 }
@@ -107,27 +102,35 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         None => 1,
     };
     let measured = measure(root, runs, full)?;
-    println!(
-        "cold build of `{CRATE}` (dev profile), median of {runs} run(s), target {}",
+    let rows = super::compile::report(root, &measured)?;
+    let mut text = format!(
+        "cold build of `{CRATE}` (dev profile), median of {runs} run(s), target {}\n",
         measured.target.display()
     );
     if let Some(t) = measured.full {
-        println!(
-            "{:<42} {:>8.1} s",
+        text += &format!(
+            "{:<44} {:>8.1} s\n",
             "from an empty target dir (dependencies too)",
             t.as_secs_f64()
         );
     }
-    println!("{:<42} {:>10}", "configuration", "seconds");
-    for (label, _, mut times) in measured.configurations {
+    text += &format!("{:<44} {:>10}\n", "configuration", "seconds");
+    for (label, _, times) in &measured.configurations {
+        let mut times = times.clone();
         times.sort();
-        println!("{label:<42} {:>10.1}", times[times.len() / 2].as_secs_f64());
+        text += &format!(
+            "{label:<44} {:>10.1}\n",
+            times[times.len() / 2].as_secs_f64()
+        );
     }
-    let lines = count_lines(&root.join("generated").join(CRATE).join("src"));
-    println!("generated Rust under generated/{CRATE}/src: {lines} lines");
-    println!(
-        "(`cargo xtask bench compile` adds lines per operation and seconds per 100 operations)"
-    );
+    // Lines per operation, operations per configuration and seconds per 100 operations.
+    for row in rows
+        .iter()
+        .filter(|r| r.unit != "s" || r.measure.starts_with('…'))
+    {
+        text += &format!("{}: {:.1} {}\n", row.measure, row.spread.median, row.unit);
+    }
+    crate::out(&text);
     Ok(())
 }
 

@@ -101,6 +101,35 @@ fn features(manifest: &str) -> BTreeMap<String, Vec<String>> {
 
 pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), String> {
     let areas = Areas::load(root)?;
+    line_rows(root, &areas, rows);
+    if options.quick {
+        rows.push(Row::new(
+            "compile",
+            "cold debug builds: skipped with --quick".into(),
+            Spread::single(f64::NAN),
+            "s",
+            String::new(),
+        ));
+        return Ok(());
+    }
+    let runs = options.runs.unwrap_or(3);
+    let measured = build::measure(root, runs, options.full)?;
+    build_rows(&areas, &measured, rows);
+    Ok(())
+}
+
+/// The rows of `cargo xtask bench-build`'s report: lines per operation, then the builds of
+/// `measured` with seconds per 100 operations.
+pub fn report(root: &Path, measured: &build::Measured) -> Result<Vec<Row>, String> {
+    let areas = Areas::load(root)?;
+    let mut rows = Vec::new();
+    line_rows(root, &areas, &mut rows);
+    build_rows(&areas, measured, &mut rows);
+    Ok(rows)
+}
+
+/// Lines of generated Rust per operation: the whole crate, and its three largest area files.
+fn line_rows(root: &Path, areas: &Areas, rows: &mut Vec<Row>) {
     let bench = "compile";
     let src = root.join("generated").join(CRATE).join("src");
     let lines = build::count_lines(&src);
@@ -112,7 +141,6 @@ pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), St
         "lines/op",
         String::new(),
     ));
-    // The largest area files.
     let mut largest: Vec<(&String, &(usize, usize, usize))> = areas.by_feature.iter().collect();
     largest.sort_by_key(|(_, (_, _, lines))| std::cmp::Reverse(*lines));
     for (feature, (plain, exp, lines)) in largest.into_iter().take(3) {
@@ -127,18 +155,11 @@ pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), St
             ));
         }
     }
-    if options.quick {
-        rows.push(Row::new(
-            bench,
-            "cold debug builds: skipped with --quick".into(),
-            Spread::single(f64::NAN),
-            "s",
-            String::new(),
-        ));
-        return Ok(());
-    }
-    let runs = options.runs.unwrap_or(3);
-    let measured = build::measure(root, runs, options.full)?;
+}
+
+/// Build seconds per configuration and per 100 operations above the skeleton (no area).
+fn build_rows(areas: &Areas, measured: &build::Measured, rows: &mut Vec<Row>) {
+    let bench = "compile";
     if let Some(t) = measured.full {
         rows.push(Row::new(
             bench,
@@ -181,5 +202,4 @@ pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), St
             ));
         }
     }
-    Ok(())
 }

@@ -70,9 +70,9 @@ impl Spread {
 /// One line of the table.
 pub struct Row {
     bench: String,
-    measure: String,
-    spread: Spread,
-    unit: String,
+    pub measure: String,
+    pub spread: Spread,
+    pub unit: String,
     target: String,
 }
 
@@ -223,20 +223,20 @@ fn print_table(options: &Options, rows: &[Row]) {
         .and_then(|l| l.split_whitespace().next().map(str::to_owned))
         .unwrap_or_else(|| "?".into());
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    println!(
-        "\n## cargo xtask bench{}\n\n{cores} cores, load average {load} at the end. Median, min and max of several runs (one run where min = max); ratios are computed per run pair, then summarised.\n",
+    let mut text = format!(
+        "\n## cargo xtask bench{}\n\n{cores} cores, load average {load} at the end. Median, min and max of several runs (one run where min = max); ratios are computed per run pair, then summarised.\n\n",
         if options.quick {
             " --quick (harness check: the figures mean nothing)"
         } else {
             ""
         }
     );
-    println!("| part | measure | median | min | max | unit | target |");
-    println!("|---|---|---:|---:|---:|---|---|");
+    text += "| part | measure | median | min | max | unit | target |\n";
+    text += "|---|---|---:|---:|---:|---|---|\n";
     for row in rows {
         let s = row.spread;
-        println!(
-            "| {} | {} | {} | {} | {} | {} | {} |",
+        text += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} |\n",
             row.bench,
             row.measure.replace('|', "\\|"),
             number(s.median, &row.unit),
@@ -246,6 +246,7 @@ fn print_table(options: &Options, rows: &[Row]) {
             row.target
         );
     }
+    crate::out(&text);
 }
 
 /// A figure with as many decimals as its unit and size call for.
