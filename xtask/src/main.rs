@@ -123,9 +123,7 @@ fn workspace_root() -> PathBuf {
 
 /// The client crate, its docs and the OpenAPI export of each API.
 fn run_generator(paths: &Paths) -> Result<BTreeMap<String, String>, String> {
-    let mut files = ruckus_codegen::generate(&paths.spec).map_err(|d| report(d, &paths.out))?;
-    files.extend(ruckus_codegen::openapi(&paths.spec).map_err(|d| report(d, &paths.out))?);
-    Ok(files)
+    ruckus_codegen::generate_all(&paths.spec).map_err(|d| report(d, &paths.out))
 }
 
 fn report(diags: Vec<ruckus_codegen::Diagnostic>, out: &Path) -> String {

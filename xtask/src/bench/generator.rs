@@ -3,10 +3,9 @@
 //! Every in-process figure comes from a child process (this binary, `bench --child SPEC`), so
 //! that each run starts from a fresh heap and its peak resident memory (`VmHWM`) is its own:
 //!
-//! - the full spec: load + validate ([`ruckus_codegen::build`]), load + validate + emit of the
-//!   client crate and docs ([`ruckus_codegen::generate`]) and the OpenAPI export
-//!   ([`ruckus_codegen::openapi`], which loads and validates again), the two calls `cargo xtask
-//!   generate` makes;
+//! - the full spec: load + validate ([`ruckus_codegen::build`]), and load + validate + emit of
+//!   the client crate, docs and OpenAPI export ([`ruckus_codegen::generate_all`], what `cargo
+//!   xtask generate` runs);
 //! - `cargo xtask generate` end to end as a maintainer runs it (warm: after a first run),
 //!   writing into a temporary directory so the workspace is not touched;
 //! - synthetic specs of 1×, 4× and 16× today's operations ([`synth::replicate`]): time, peak
@@ -26,10 +25,8 @@ use super::{Options, Row, Spread, verdict};
 struct Child {
     /// Seconds of `build` (load + validate).
     build: f64,
-    /// Seconds of `generate` (load + validate + emit of the crate and docs).
-    generate: f64,
-    /// Seconds of `openapi` (load + validate + export).
-    openapi: f64,
+    /// Seconds of `generate_all` (load + validate + emit of the crate, docs and OpenAPI).
+    all: f64,
     /// `VmHWM` before any work, KiB.
     base_kib: f64,
     /// `VmHWM` at the end, KiB.
@@ -41,9 +38,14 @@ struct Child {
 }
 
 impl Child {
-    /// What `cargo xtask generate` spends in the generator: `generate` and `openapi`.
+    /// What `cargo xtask generate` spends in the generator.
     fn total(&self) -> f64 {
-        self.generate + self.openapi
+        self.all
+    }
+
+    /// Seconds of emitting, beyond load + validate.
+    fn emit(&self) -> f64 {
+        self.all - self.build
     }
 
     /// Peak memory above the process's own start, KiB.
@@ -75,16 +77,13 @@ pub fn child(args: &[String]) -> Result<(), String> {
         .map(|a| a.operations.len())
         .sum();
     drop(ir);
-    // As `run_generator` in main.rs: the crate's files are kept while the export runs.
+    // As `run_generator` in main.rs.
     let t = Instant::now();
-    let files = ruckus_codegen::generate(spec).map_err(report)?;
-    let generate = t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    let export = ruckus_codegen::openapi(spec).map_err(report)?;
-    let openapi = t.elapsed().as_secs_f64();
-    let output_bytes: usize = files.values().chain(export.values()).map(String::len).sum();
+    let files = ruckus_codegen::generate_all(spec).map_err(report)?;
+    let all = t.elapsed().as_secs_f64();
+    let output_bytes: usize = files.values().map(String::len).sum();
     let peak = vm_hwm_kib();
-    println!("{build} {generate} {openapi} {base} {peak} {operations} {output_bytes}");
+    println!("{build} {all} {base} {peak} {operations} {output_bytes}");
     Ok(())
 }
 
@@ -124,18 +123,9 @@ fn children(top: &Path, runs: usize, env: &[(&str, String)]) -> Result<Vec<Child
                 .filter_map(|w| w.parse().ok())
                 .collect();
             match n[..] {
-                [
+                [build, all, base_kib, peak_kib, operations, output_bytes] => Ok(Child {
                     build,
-                    generate,
-                    openapi,
-                    base_kib,
-                    peak_kib,
-                    operations,
-                    output_bytes,
-                ] => Ok(Child {
-                    build,
-                    generate,
-                    openapi,
+                    all,
                     base_kib,
                     peak_kib,
                     operations,
@@ -172,19 +162,13 @@ pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), St
         String::new(),
     );
     push(
-        format!("{at}: load + validate + emit crate and docs"),
-        spread(&full, |c| c.generate),
+        format!("{at}: emit crate, docs and OpenAPI"),
+        spread(&full, Child::emit),
         "s",
         String::new(),
     );
     push(
-        format!("{at}: OpenAPI export (loads and validates again)"),
-        spread(&full, |c| c.openapi),
-        "s",
-        String::new(),
-    );
-    push(
-        format!("{at}: in-process total of `generate`"),
+        format!("{at}: load + validate + emit, in process (what `cargo xtask generate` runs)"),
         spread(&full, Child::total),
         "s",
         String::new(),
