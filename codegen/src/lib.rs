@@ -44,6 +44,15 @@ pub fn openapi(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> 
     Ok(emit::openapi::files(&build(top)?))
 }
 
+/// The files of [`generate`] and of [`openapi`] together, from one load and validation of the
+/// spec (what `cargo xtask generate` writes).
+pub fn generate_all(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> {
+    let ir = build(top)?;
+    let mut files = emit::emit(&ir).map_err(|d| vec![d])?;
+    files.extend(emit::openapi::files(&ir));
+    Ok(files)
+}
+
 /// The TSV listing of every operation (removed ones included), header first.
 ///
 /// After the seven descriptive columns come the wire facts the client works with: the 2xx

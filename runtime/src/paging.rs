@@ -203,7 +203,11 @@ impl<'a> Request<'a> {
     /// page with `"last": true` or a page whose `number` (else its position from `first_page`)
     /// reaches `totalPages`.
     pub fn pages<T: DeserializeOwned + Send + 'a>(self, paging: Paging) -> Pages<'a, T> {
-        self.page_stream(paging, |json| serde_json::from_value::<T>(json))
+        // The page is read twice: once for what the stop conditions need (items counted, not
+        // kept), once into `T`; no `serde_json::Value` of the whole page is built.
+        self.page_stream(paging, |body: &[u8], count: Option<Count>| {
+            Ok((serde_json::from_slice::<T>(body)?, count.map_or(0, |c| c.0)))
+        })
     }
 
     /// Every item of every page of a paged operation: the elements of each page's
@@ -211,13 +215,11 @@ impl<'a> Request<'a> {
     /// for [`pages`](Self::pages); a page whose items do not decode ends the stream with
     /// that error. A page without the items field has no items.
     pub fn items<I: DeserializeOwned + Send + 'a>(self, paging: Paging) -> Pages<'a, I> {
-        let items = paging.items;
-        let pages = self.page_stream(paging, move |mut json: Value| {
-            let list = json.get_mut(items).map_or(Value::Null, Value::take);
-            match list {
-                Value::Null => Ok(Vec::new()),
-                list => serde_json::from_value::<Vec<I>>(list),
-            }
+        // One read of the page: its items decoded, the paging keys kept, the rest skipped.
+        let pages = self.page_stream(paging, |_: &[u8], items: Option<Option<Vec<I>>>| {
+            let items = items.flatten().unwrap_or_default();
+            let count = items.len();
+            Ok((items, count))
         });
         let items = futures_util::StreamExt::flat_map(pages, |page| {
             futures_util::stream::iter(match page {
@@ -228,11 +230,13 @@ impl<'a> Request<'a> {
         Box::pin(items)
     }
 
-    /// The pages of `paging`, each turned into `T` by `decode` (given the page's JSON).
-    fn page_stream<T, D>(self, paging: Paging, decode: D) -> Pages<'a, T>
+    /// The pages of `paging`, each turned into `T` and its item count by `decode`, given the
+    /// page's body and its items field read as `X` (see [`JsonPage::parse`]).
+    fn page_stream<T, X, D>(self, paging: Paging, decode: D) -> Pages<'a, T>
     where
         T: Send + 'a,
-        D: Fn(Value) -> Result<T, serde_json::Error> + Send + Copy + 'a,
+        X: DeserializeOwned,
+        D: Fn(&[u8], Option<X>) -> Result<(T, usize), serde_json::Error> + Send + Copy + 'a,
     {
         let request_size = requested_page_size(&self, paging.style);
         let stream = pages(paging.first_page, move |number| {
@@ -296,24 +300,23 @@ struct JsonPage<T> {
 }
 
 impl<T> JsonPage<T> {
-    /// Page `number` of a `paging` operation, its JSON turned into `T` by `decode`.
-    fn parse(
+    /// Page `number` of a `paging` operation. The body is read once for the paging keys (see
+    /// [`Scanned`]), its items field as `X`; `decode` then gives the page's value and its item
+    /// count from the body and that `X`.
+    fn parse<X: DeserializeOwned>(
         raw: RawResponse,
         paging: &Paging,
         number: u32,
         request_size: Option<usize>,
-        decode: impl FnOnce(Value) -> Result<T, serde_json::Error>,
+        decode: impl FnOnce(&[u8], Option<X>) -> Result<(T, usize), serde_json::Error>,
     ) -> Result<Self, Error> {
-        let json: Value = match serde_json::from_slice(raw.body()) {
+        let scanned = match Scanned::<X>::read(raw.body(), paging.items) {
             Ok(v) => v,
             Err(e) => return Err(raw.into_decode_error(e)),
         };
-        let count = json
-            .get(paging.items)
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
+        let json = &scanned.keys;
         let (size, last, total) = if paging.style == PageStyle::Spring {
-            spring_state(&json, number.saturating_sub(paging.first_page))
+            spring_state(json, number.saturating_sub(paging.first_page))
         } else {
             let paging_block = json.get("paging");
             let stated = |key: &str| {
@@ -328,9 +331,14 @@ impl<T> JsonPage<T> {
             (size, false, stated("totalCount"))
         };
         let size = size.and_then(|n| usize::try_from(n).ok()).or(request_size);
-        let fingerprint = fingerprint_of(&json);
-        match decode(json) {
-            Ok(value) => Ok(JsonPage {
+        // The body's bytes: a service repeating a page repeats its answer.
+        let fingerprint = {
+            let mut hasher = DefaultHasher::new();
+            raw.body().as_ref().hash(&mut hasher);
+            hasher.finish()
+        };
+        match decode(raw.body(), scanned.items) {
+            Ok((value, count)) => Ok(JsonPage {
                 value,
                 count,
                 size,
@@ -340,6 +348,177 @@ impl<T> JsonPage<T> {
             }),
             Err(e) => Err(raw.into_decode_error(e)),
         }
+    }
+}
+
+/// The top-level keys of a page that paging reads.
+const PAGING_KEYS: [&str; 8] = [
+    "paging",
+    "pageSize",
+    "totalCount",
+    "size",
+    "number",
+    "last",
+    "totalPages",
+    "totalElements",
+];
+
+/// A page body read in one pass without building all of it: its items field (decoded as `X`)
+/// and its [`PAGING_KEYS`] (as a JSON object); everything else is skipped. A body that is not
+/// an object has neither.
+struct Scanned<X> {
+    items: Option<X>,
+    keys: Value,
+}
+
+impl<X: DeserializeOwned> Scanned<X> {
+    fn read(body: &[u8], items: &str) -> Result<Scanned<X>, serde_json::Error> {
+        use serde::de::DeserializeSeed;
+        let mut de = serde_json::Deserializer::from_slice(body);
+        let scanned = ScanSeed::<X> {
+            items,
+            _items: std::marker::PhantomData,
+        }
+        .deserialize(&mut de)?;
+        de.end()?;
+        Ok(scanned)
+    }
+}
+
+struct ScanSeed<'s, X> {
+    items: &'s str,
+    _items: std::marker::PhantomData<X>,
+}
+
+impl<'de, X: DeserializeOwned> serde::de::DeserializeSeed<'de> for ScanSeed<'_, X> {
+    type Value = Scanned<X>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Scanned<X>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, X: DeserializeOwned> serde::de::Visitor<'de> for ScanSeed<'_, X> {
+    type Value = Scanned<X>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Scanned<X>, A::Error> {
+        let mut items = None;
+        let mut keys = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if key == self.items {
+                items = Some(map.next_value::<X>()?);
+            } else if PAGING_KEYS.contains(&key.as_str()) {
+                let value = map.next_value::<Value>()?;
+                keys.insert(key, value);
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(Scanned {
+            items,
+            keys: Value::Object(keys),
+        })
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Scanned<X>, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(Scanned::none())
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Scanned<X>, E> {
+        Ok(Scanned::none())
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Scanned<X>, E> {
+        Ok(Scanned::none())
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Scanned<X>, E> {
+        Ok(Scanned::none())
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Scanned<X>, E> {
+        Ok(Scanned::none())
+    }
+
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Scanned<X>, E> {
+        Ok(Scanned::none())
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Scanned<X>, E> {
+        Ok(Scanned::none())
+    }
+}
+
+impl<X> Scanned<X> {
+    fn none() -> Scanned<X> {
+        Scanned {
+            items: None,
+            keys: Value::Null,
+        }
+    }
+}
+
+/// The number of elements of a JSON array, read without keeping them (0 for any other value).
+struct Count(usize);
+
+impl<'de> serde::Deserialize<'de> for Count {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
+        d.deserialize_any(CountVisitor)
+    }
+}
+
+struct CountVisitor;
+
+impl<'de> serde::de::Visitor<'de> for CountVisitor {
+    type Value = Count;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Count, A::Error> {
+        let mut n = 0;
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+            n += 1;
+        }
+        Ok(Count(n))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Count, A::Error> {
+        while map
+            .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(Count(0))
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Count, E> {
+        Ok(Count(0))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Count, E> {
+        Ok(Count(0))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Count, E> {
+        Ok(Count(0))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Count, E> {
+        Ok(Count(0))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Count, E> {
+        Ok(Count(0))
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Count, E> {
+        Ok(Count(0))
     }
 }
 
@@ -588,6 +767,25 @@ mod tests {
         });
         let _: Vec<_> = stream.collect().await;
         assert_eq!(requested.into_inner(), [0, 1, 2]);
+    }
+
+    #[test]
+    fn a_page_is_read_for_its_items_and_paging_keys_only() {
+        let body = br#"{"data":[1,{"a":[2]},"x"],"totalCount":7,"paging":{"pageSize":3},"other":{"b":[1]}}"#;
+        let page = Scanned::<Count>::read(body, "data").expect("reads");
+        assert_eq!(page.items.map(|c| c.0), Some(3));
+        assert_eq!(
+            page.keys,
+            serde_json::json!({"totalCount": 7, "paging": {"pageSize": 3}})
+        );
+        let null = Scanned::<Option<Vec<u32>>>::read(br#"{"data":null}"#, "data").expect("reads");
+        assert!(matches!(null.items, Some(None)));
+        assert!(Scanned::<Option<Vec<u32>>>::read(br#"{"data":"no"}"#, "data").is_err());
+        let not_object = Scanned::<Count>::read(b"[1,2]", "data").expect("reads");
+        assert!(not_object.items.is_none() && not_object.keys.is_null());
+        let object = Scanned::<Count>::read(br#"{"data":{"a":1}}"#, "data").expect("reads");
+        assert_eq!(object.items.map(|c| c.0), Some(0));
+        assert!(Scanned::<Count>::read(br#"{"data":[1]} x"#, "data").is_err());
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //!   revision BASE (default `HEAD`) means for callers, with the version bump it needs.
 //! - `cargo xtask bench-build [--runs N] [--full]`: cold build times of the client crate per
 //!   feature set (a benchmark that prints figures, not a test).
+//! - `cargo xtask bench [generator|runtime|paging|compile] [--quick] [--runs N] [--full]`:
+//!   performance figures as a Markdown table (see `bench/mod.rs`).
 //! - `cargo xtask fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]`: the generator on
 //!   N randomly mutated specs; prints panics, hangs, unlocated diagnostics and accepted specs
 //!   whose output is broken (see `fuzz.rs`).
@@ -79,7 +81,8 @@ fn parse_args(args: &[String]) -> Result<(String, Paths), String> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("bench-build") => bench::run(&workspace_root(), &args[1..]),
+        Some("bench-build") => bench::build::run(&workspace_root(), &args[1..]),
+        Some("bench") => bench::run(&workspace_root(), &args[1..]),
         Some("fuzz") => fuzz::run(&workspace_root(), &args[1..]),
         Some("audit") => audit::run(&args[1..]),
         Some("import") => import::run(&args[1..]),
@@ -107,9 +110,10 @@ fn run(args: &[String]) -> Result<(), String> {
 
 fn usage() -> String {
     format!(
-        "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n{}\n  diff [BASE] [--json] [--fail-on breaking] [--base-spec FILE]\n            classify the spec changes since the git revision BASE (default HEAD)\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set\n  fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]\n            run the generator on mutated specs and print figures\n{}",
+        "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n{}\n{}\n  diff [BASE] [--json] [--fail-on breaking] [--base-spec FILE]\n            classify the spec changes since the git revision BASE (default HEAD)\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set\n{}\n  fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]\n            run the generator on mutated specs and print figures",
         audit::usage(),
-        import::usage()
+        import::usage(),
+        bench::usage()
     )
 }
 
@@ -122,9 +126,7 @@ fn workspace_root() -> PathBuf {
 
 /// The client crate, its docs and the OpenAPI export of each API.
 fn run_generator(paths: &Paths) -> Result<BTreeMap<String, String>, String> {
-    let mut files = ruckus_codegen::generate(&paths.spec).map_err(|d| report(d, &paths.out))?;
-    files.extend(ruckus_codegen::openapi(&paths.spec).map_err(|d| report(d, &paths.out))?);
-    Ok(files)
+    ruckus_codegen::generate_all(&paths.spec).map_err(|d| report(d, &paths.out))
 }
 
 fn report(diags: Vec<ruckus_codegen::Diagnostic>, out: &Path) -> String {

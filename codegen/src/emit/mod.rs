@@ -61,8 +61,8 @@ fn emit_files(ir: &Ir) -> Result<BTreeMap<String, String>, Diagnostic> {
         for area in &api.areas {
             let path = format!("{krate}/src/{}/{}.rs", api.name, area.name);
             let examples = ir.krate.doc_examples.then(|| krate.replace('-', "_"));
-            let tokens = krate::area_file(api, area, examples.as_deref());
-            files.insert(path, rust(tokens, &area.spec_file)?);
+            let pieces = krate::area_file(api, area, examples.as_deref());
+            files.insert(path, rust_pieces(pieces, &area.spec_file)?);
         }
     }
     for (path, tokens) in conformance::files(ir) {
@@ -78,16 +78,28 @@ fn emit_files(ir: &Ir) -> Result<BTreeMap<String, String>, Diagnostic> {
 /// Formats tokens with prettyplease behind the preamble. Tokens that do not parse are a bug in
 /// the generator, reported as a diagnostic rather than a panic.
 fn rust(tokens: TokenStream, what: &str) -> Result<String, Diagnostic> {
-    let file: syn::File = syn::parse2(tokens).map_err(|e| {
-        Diagnostic::new(
-            Path::new(what),
-            0,
-            format!("internal generator error: emitted Rust does not parse: {e}"),
-        )
-    })?;
-    // prettyplease's layout is the canonical one; `cargo fmt` leaves generated files alone.
-    Ok(format!(
-        "// {PREAMBLE}\n#![cfg_attr(rustfmt, rustfmt::skip)]\n{}",
-        prettyplease::unparse(&file)
-    ))
+    rust_pieces(std::iter::once(tokens), what)
+}
+
+/// [`rust`] of a file given as pieces (inner attributes first, then items), each parsed and
+/// formatted on its own as it comes: memory holds one piece's tokens and syntax tree at a time
+/// (about 200 bytes per byte of Rust for a whole file), plus the text. prettyplease prints the
+/// items of a file one after the other, so the text is the same as for the whole file at once.
+fn rust_pieces(
+    pieces: impl IntoIterator<Item = TokenStream>,
+    what: &str,
+) -> Result<String, Diagnostic> {
+    let mut text = format!("// {PREAMBLE}\n#![cfg_attr(rustfmt, rustfmt::skip)]\n");
+    for tokens in pieces {
+        let file: syn::File = syn::parse2(tokens).map_err(|e| {
+            Diagnostic::new(
+                Path::new(what),
+                0,
+                format!("internal generator error: emitted Rust does not parse: {e}"),
+            )
+        })?;
+        // prettyplease's layout is the canonical one; `cargo fmt` leaves generated files alone.
+        text.push_str(&prettyplease::unparse(&file));
+    }
+    Ok(text)
 }

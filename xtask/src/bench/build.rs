@@ -1,0 +1,168 @@
+//! `cargo xtask bench-build`: cold build times of the generated client crate, per feature set.
+//! The same figures, with lines of generated Rust per operation and build seconds per 100
+//! operations, are the `compile` part of `cargo xtask bench` (see `compile.rs`).
+//!
+//! Dependencies are built once in a separate target directory; then, for each configuration,
+//! only the client crate's artifacts are removed and its build is timed (median of `--runs`).
+//! `--full` also times a build from an empty target directory (dependencies included).
+//! It prints figures; it asserts nothing (targets are checked by people, not by timed tests).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+pub const CRATE: &str = "ruckus-one";
+
+/// Feature sets measured: (label, cargo arguments). `--no-default-features` also turns off the
+/// default TLS provider, which would change the runtime's and reqwest's features and time their
+/// rebuild too: every configuration keeps `tls-aws-lc`, so only the client crate is built.
+pub fn configurations() -> Vec<(&'static str, Vec<&'static str>)> {
+    let areas = |features: &'static str| vec!["--no-default-features", "--features", features];
+    vec![
+        ("default (every area)", vec![]),
+        (
+            "every area + experimental",
+            vec!["--features", "experimental"],
+        ),
+        ("no area (client skeleton)", areas("tls-aws-lc")),
+        (
+            "one area: network-switches (largest)",
+            areas("network-switches,tls-aws-lc"),
+        ),
+        (
+            "one area: network-wireless-aps",
+            areas("network-wireless-aps,tls-aws-lc"),
+        ),
+        (
+            "one area: analytics-users",
+            areas("analytics-users,tls-aws-lc"),
+        ),
+        (
+            "one area: network-events-alarms",
+            areas("network-events-alarms,tls-aws-lc"),
+        ),
+    ]
+}
+
+/// Build times: of each configuration (every run), and from an empty target directory.
+pub struct Measured {
+    pub target: PathBuf,
+    pub full: Option<Duration>,
+    pub configurations: Vec<(&'static str, Vec<&'static str>, Vec<Duration>)>,
+}
+
+/// The target directory of these builds: `bench-build` under `CARGO_TARGET_DIR` when set,
+/// else under the workspace's `target`.
+fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|t| if t.is_absolute() { t } else { root.join(t) })
+        .unwrap_or_else(|| root.join("target"))
+        .join("bench-build")
+}
+
+/// Times `runs` cold builds of the client crate per configuration (after building its
+/// dependencies, untimed, unless `full` times that build from an empty target directory).
+pub fn measure(root: &Path, runs: usize, full: bool) -> Result<Measured, String> {
+    let target = target_dir(root);
+    let full = if full {
+        let _ = std::fs::remove_dir_all(&target);
+        Some(cargo(root, &target, &["build", "-p", CRATE])?)
+    } else {
+        cargo(root, &target, &["build", "-p", CRATE])?; // dependencies, untimed
+        None
+    };
+    let mut measured = Vec::new();
+    for (label, extra) in configurations() {
+        eprintln!("compile: {label}, {runs} run(s)");
+        let mut times = Vec::new();
+        for _ in 0..runs {
+            cargo(root, &target, &["clean", "-p", CRATE])?;
+            let mut build = vec!["build", "-p", CRATE];
+            build.extend(&extra);
+            times.push(cargo(root, &target, &build)?);
+        }
+        measured.push((label, extra, times));
+    }
+    Ok(Measured {
+        target,
+        full,
+        configurations: measured,
+    })
+}
+
+pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
+    let full = args.iter().any(|a| a == "--full");
+    let runs = match args.iter().position(|a| a == "--runs") {
+        Some(i) => args
+            .get(i + 1)
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|n| *n > 0)
+            .ok_or("--runs takes a positive number")?,
+        None => 1,
+    };
+    let measured = measure(root, runs, full)?;
+    let rows = super::compile::report(root, &measured)?;
+    let mut text = format!(
+        "cold build of `{CRATE}` (dev profile), median of {runs} run(s), target {}\n",
+        measured.target.display()
+    );
+    if let Some(t) = measured.full {
+        text += &format!(
+            "{:<44} {:>8.1} s\n",
+            "from an empty target dir (dependencies too)",
+            t.as_secs_f64()
+        );
+    }
+    text += &format!("{:<44} {:>10}\n", "configuration", "seconds");
+    for (label, _, times) in &measured.configurations {
+        let mut times = times.clone();
+        times.sort();
+        text += &format!(
+            "{label:<44} {:>10.1}\n",
+            times[times.len() / 2].as_secs_f64()
+        );
+    }
+    // Lines per operation, operations per configuration and seconds per 100 operations.
+    for row in rows
+        .iter()
+        .filter(|r| r.unit != "s" || r.measure.starts_with('…'))
+    {
+        text += &format!("{}: {:.1} {}\n", row.measure, row.spread.median, row.unit);
+    }
+    crate::out(&text);
+    Ok(())
+}
+
+fn cargo(root: &Path, target: &Path, args: &[&str]) -> Result<Duration, String> {
+    let started = Instant::now();
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(args)
+        .arg("--quiet")
+        .env("CARGO_TARGET_DIR", target)
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!("`cargo {}` failed", args.join(" ")));
+    }
+    Ok(started.elapsed())
+}
+
+/// Lines of the files under `dir` (recursively).
+pub fn count_lines(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| e.path())
+        .map(|p| {
+            if p.is_dir() {
+                count_lines(&p)
+            } else {
+                std::fs::read_to_string(&p).map_or(0, |t| t.lines().count())
+            }
+        })
+        .sum()
+}

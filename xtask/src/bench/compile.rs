@@ -1,0 +1,205 @@
+//! `cargo xtask bench compile`: the `bench-build` figures (cold debug builds of the client crate
+//! per feature set), lines of generated Rust per operation, and debug build seconds per 100
+//! operations, so growth from typed bodies shows.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use super::build::{self, CRATE};
+use super::{Options, Row, Spread};
+
+/// Operations compiled per area feature, and the lines of each area's file.
+struct Areas {
+    /// Area feature -> (operations without the experimental feature, experimental ones, lines).
+    by_feature: BTreeMap<String, (usize, usize, usize)>,
+    /// Feature -> the features it turns on.
+    features: BTreeMap<String, Vec<String>>,
+}
+
+impl Areas {
+    fn load(root: &Path) -> Result<Areas, String> {
+        let ir = ruckus_codegen::build(&root.join(crate::SPEC))
+            .map_err(|d| format!("the spec has {} error(s)", d.len()))?;
+        let src = root.join("generated").join(CRATE).join("src");
+        let mut by_feature = BTreeMap::new();
+        for api in &ir.apis {
+            for area in &api.areas {
+                let (mut plain, mut experimental) = (0, 0);
+                for op in &area.operations {
+                    match op.lifecycle.label() {
+                        "removed" => {}
+                        "experimental" => experimental += 1,
+                        _ => plain += 1,
+                    }
+                }
+                let file = src.join(&api.name).join(format!("{}.rs", area.name));
+                let lines = std::fs::read_to_string(&file).map_or(0, |t| t.lines().count());
+                by_feature.insert(area.feature.clone(), (plain, experimental, lines));
+            }
+        }
+        let manifest =
+            std::fs::read_to_string(root.join("generated").join(CRATE).join("Cargo.toml"))
+                .map_err(|e| format!("cannot read the client crate's manifest: {e}"))?;
+        Ok(Areas {
+            by_feature,
+            features: features(&manifest),
+        })
+    }
+
+    /// Operations compiled with cargo arguments `args` (`--features`, `--no-default-features`).
+    fn operations(&self, args: &[&str]) -> usize {
+        let mut wanted: Vec<String> = Vec::new();
+        if !args.contains(&"--no-default-features") {
+            wanted.push("default".into());
+        }
+        if let Some(i) = args.iter().position(|a| *a == "--features") {
+            wanted.extend(
+                args.get(i + 1)
+                    .into_iter()
+                    .flat_map(|f| f.split(','))
+                    .map(str::to_owned),
+            );
+        }
+        let mut on = BTreeSet::new();
+        while let Some(f) = wanted.pop() {
+            if on.insert(f.clone()) {
+                wanted.extend(self.features.get(&f).into_iter().flatten().cloned());
+            }
+        }
+        let experimental = on.contains("experimental");
+        self.by_feature
+            .iter()
+            .filter(|(feature, _)| on.contains(*feature))
+            .map(|(_, (plain, exp, _))| plain + if experimental { *exp } else { 0 })
+            .sum()
+    }
+}
+
+/// The `[features]` table of a manifest: name -> the features it lists.
+fn features(manifest: &str) -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    let mut inside = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') && !line.contains('=') {
+            inside = line == "[features]";
+            continue;
+        }
+        let Some((name, list)) = line.split_once('=').filter(|_| inside) else {
+            continue;
+        };
+        let items = list
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect();
+        out.insert(name.trim().to_owned(), items);
+    }
+    out
+}
+
+pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), String> {
+    let areas = Areas::load(root)?;
+    line_rows(root, &areas, rows);
+    if options.quick {
+        rows.push(Row::new(
+            "compile",
+            "cold debug builds: skipped with --quick".into(),
+            Spread::single(f64::NAN),
+            "s",
+            String::new(),
+        ));
+        return Ok(());
+    }
+    let runs = options.runs.unwrap_or(3);
+    let measured = build::measure(root, runs, options.full)?;
+    build_rows(&areas, &measured, rows);
+    Ok(())
+}
+
+/// The rows of `cargo xtask bench-build`'s report: lines per operation, then the builds of
+/// `measured` with seconds per 100 operations.
+pub fn report(root: &Path, measured: &build::Measured) -> Result<Vec<Row>, String> {
+    let areas = Areas::load(root)?;
+    let mut rows = Vec::new();
+    line_rows(root, &areas, &mut rows);
+    build_rows(&areas, measured, &mut rows);
+    Ok(rows)
+}
+
+/// Lines of generated Rust per operation: the whole crate, and its three largest area files.
+fn line_rows(root: &Path, areas: &Areas, rows: &mut Vec<Row>) {
+    let bench = "compile";
+    let src = root.join("generated").join(CRATE).join("src");
+    let lines = build::count_lines(&src);
+    let all_ops = areas.operations(&["--features", "experimental"]);
+    rows.push(Row::new(
+        bench,
+        format!("generated Rust: {lines} lines, {all_ops} operations (experimental included)"),
+        Spread::single(lines as f64 / all_ops as f64),
+        "lines/op",
+        String::new(),
+    ));
+    let mut largest: Vec<(&String, &(usize, usize, usize))> = areas.by_feature.iter().collect();
+    largest.sort_by_key(|(_, (_, _, lines))| std::cmp::Reverse(*lines));
+    for (feature, (plain, exp, lines)) in largest.into_iter().take(3) {
+        let ops = plain + exp;
+        if ops > 0 {
+            rows.push(Row::new(
+                bench,
+                format!("area {feature}: {lines} lines, {ops} operations"),
+                Spread::single(*lines as f64 / ops as f64),
+                "lines/op",
+                String::new(),
+            ));
+        }
+    }
+}
+
+/// Build seconds per configuration and per 100 operations above the skeleton (no area).
+fn build_rows(areas: &Areas, measured: &build::Measured, rows: &mut Vec<Row>) {
+    let bench = "compile";
+    if let Some(t) = measured.full {
+        rows.push(Row::new(
+            bench,
+            "cold debug build from an empty target dir (dependencies too)".into(),
+            Spread::single(t.as_secs_f64()),
+            "s",
+            String::new(),
+        ));
+    }
+    let secs = |times: &[std::time::Duration]| {
+        Spread::of(&times.iter().map(|t| t.as_secs_f64()).collect::<Vec<_>>())
+    };
+    let skeleton = measured
+        .configurations
+        .iter()
+        .find(|(_, args, _)| areas.operations(args) == 0)
+        .map_or(0.0, |(_, _, times)| secs(times).median);
+    for (label, args, times) in &measured.configurations {
+        let ops = areas.operations(args);
+        let spread = secs(times);
+        rows.push(Row::new(
+            bench,
+            format!("cold debug build of `{CRATE}`, {label} ({ops} operations)"),
+            spread,
+            "s",
+            String::new(),
+        ));
+        if ops > 0 {
+            let per = |t: f64| (t - skeleton) * 100.0 / ops as f64;
+            rows.push(Row::new(
+                bench,
+                format!("… {label}: per 100 operations, above the skeleton"),
+                Spread {
+                    median: per(spread.median),
+                    min: per(spread.min),
+                    max: per(spread.max),
+                },
+                "s",
+                String::new(),
+            ));
+        }
+    }
+}
