@@ -1,0 +1,1156 @@
+//! One realistic answer per area, decoded by the real client into its typed response.
+//!
+//! Each body is built from the official description's schema (named in the comments): every
+//! required field, several optional ones, nested objects and arrays, plus a field the spec
+//! does not know (`fieldAddedLater`) and an enum value it does not list (`SOMETHING_NEW`).
+//! The tests check typed values, that the unknown enum value decodes to `Unknown` and keeps
+//! its text, that the unknown field lands in the `additional_fields` of the struct it was
+//! sent in, and that serializing the decoded value again gives back exactly the body.
+//!
+//! Exceptions: the switches_legacy and events_alarms responses declare no enum, so those two
+//! tests check no unknown enum value; every edge_services operation is experimental, so its
+//! test runs only with `--features experimental`.
+
+mod common;
+
+use common::expect_once;
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use wiremock::matchers::{header, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+/// The enum value no description lists.
+const NEW_VALUE: &str = "SOMETHING_NEW";
+
+/// A server with the token endpoint and a network client for it (no retries).
+async fn network() -> (MockServer, ruckus_one::Client) {
+    let server = common::server().await;
+    let config = common::config(&server).retry(ruckus_one::RetryPolicy::none());
+    let client = ruckus_one::Client::new(config).expect("valid configuration");
+    (server, client)
+}
+
+/// Mounts the one answer to `verb path`: a 200 with `body`, sent as `media_type`, which must
+/// also be what the request accepts (the operation's default representation).
+async fn answer(server: &MockServer, verb: &str, path_: &str, media_type: &str, body: &Value) {
+    let mock = Mock::given(method(verb))
+        .and(path(path_))
+        .and(header("accept", media_type));
+    let bytes = serde_json::to_vec(body).expect("JSON body");
+    let response = ResponseTemplate::new(200).set_body_raw(bytes, media_type);
+    expect_once(server, mock, response).await;
+}
+
+/// What a struct that received the unknown field keeps of it.
+fn field_added_later() -> BTreeMap<String, Value> {
+    BTreeMap::from([("fieldAddedLater".to_owned(), json!({"x": 1}))])
+}
+
+/// Serializing `decoded` again gives back `body` exactly: the unknown field at the JSON
+/// pointer `added_at` and the unknown enum value at `new_value_at` included.
+fn assert_sent_back<T: Serialize>(decoded: &T, body: &Value, added_at: &str, new_value_at: &str) {
+    let again = serde_json::to_value(decoded).expect("the decoded value serializes");
+    assert_eq!(again.pointer(added_at), Some(&json!({"x": 1})), "{again:#}");
+    assert_eq!(
+        again.pointer(new_value_at),
+        Some(&json!(NEW_VALUE)),
+        "{again:#}"
+    );
+    assert_eq!(&again, body);
+}
+
+// activities: `get_activity` -> `Activity` (activities_api-0.0.1.yaml ActivityDto).
+#[tokio::test]
+async fn activities_get_activity_decodes_an_activity() {
+    use ruckus_one::network::activities::ActivityStatus;
+    let (server, client) = network().await;
+    let body = json!({
+        "requestId": "9f4c2a1e-5b7d-4e8a-b6c3-2d1f0e9a8b7c",
+        "status": "SOMETHING_NEW",
+        "useCase": "AddWifiNetwork",
+        "startDatetime": "2026-03-02T09:15:04.123Z",
+        "endDatetime": "2026-03-02T09:15:06.456Z",
+        "steps": [
+            {"id": "AddWifiNetwork", "description": "Add Wi-Fi network", "status": "SUCCESS",
+             "startDatetime": "2026-03-02T09:15:04.200Z", "endDatetime": "2026-03-02T09:15:06.400Z"}
+        ],
+        "fieldAddedLater": {"x": 1}
+    });
+    let request_id = "9f4c2a1e-5b7d-4e8a-b6c3-2d1f0e9a8b7c";
+    answer(
+        &server,
+        "GET",
+        &format!("/activities/{request_id}"),
+        "application/json",
+        &body,
+    )
+    .await;
+
+    let activity = client
+        .network()
+        .activities()
+        .get_activity(request_id)
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(activity.request_id.as_deref(), Some(request_id));
+    assert_eq!(activity.use_case.as_deref(), Some("AddWifiNetwork"));
+    assert_eq!(
+        activity.end_datetime.as_deref(),
+        Some("2026-03-02T09:15:06.456Z")
+    );
+    // `steps` is raw JSON in the spec.
+    assert_eq!(activity.steps.as_ref().unwrap()[0]["status"], "SUCCESS");
+    let status = activity.status.as_ref().unwrap();
+    assert!(matches!(status, ActivityStatus::Unknown(_)), "{status:?}");
+    assert_eq!(status.as_str(), NEW_VALUE);
+    assert_eq!(activity.additional_fields, field_added_later());
+    assert_sent_back(&activity, &body, "/fieldAddedLater", "/status");
+}
+
+// edge_services (all experimental): `get_venue_edge_lag` -> `LinkAggregationGroup`
+// (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto).
+#[cfg(feature = "experimental")]
+#[tokio::test]
+async fn edge_services_get_venue_edge_lag_decodes_a_link_aggregation_group() {
+    use ruckus_one::network::edge_services::{
+        LinkAggregationGroupLacpMode, LinkAggregationGroupLacpTimeout, LinkAggregationGroupLagType,
+        LinkAggregationGroupPortType,
+    };
+    let (server, client) = network().await;
+    let body = json!({
+        "id": 1,
+        "description": "Uplink to the core",
+        "lagType": "LACP",
+        "lacpMode": "ACTIVE",
+        "lacpTimeout": "SHORT",
+        "lagMembers": [
+            {"portId": "6c0e7a2b-1f3d-4e5a-9b8c-7d6e5f4a3b21", "portEnabled": true},
+            {"portId": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "portEnabled": true,
+             "fieldAddedLater": {"x": 1}}
+        ],
+        "portType": "SOMETHING_NEW",
+        "ipMode": "STATIC",
+        "ip": "192.168.14.2",
+        "subnet": "255.255.255.0",
+        "gateway": "192.168.14.1",
+        "corePortEnabled": true,
+        "accessPortEnabled": false,
+        "natEnabled": true,
+        "natPools": [{"startIpAddress": "192.168.14.100", "endIpAddress": "192.168.14.150"}],
+        "lagEnabled": true
+    });
+    let path_ = "/venues/v-1/edgeClusters/c-1/edges/962E5C7A1F30/lags/1";
+    answer(
+        &server,
+        "GET",
+        path_,
+        "application/vnd.ruckus.v1+json",
+        &body,
+    )
+    .await;
+
+    let lag = client
+        .network()
+        .edge_services()
+        .get_venue_edge_lag("v-1", "c-1", "962E5C7A1F30", "1")
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(lag.id, 1);
+    assert!(lag.lag_enabled);
+    assert_eq!(lag.lacp_mode, LinkAggregationGroupLacpMode::Active);
+    assert_eq!(lag.lacp_timeout, LinkAggregationGroupLacpTimeout::Short);
+    assert_eq!(lag.lag_type, Some(LinkAggregationGroupLagType::Lacp));
+    assert_eq!(lag.ip.as_deref(), Some("192.168.14.2"));
+    let members = lag.lag_members.as_ref().unwrap();
+    assert_eq!(
+        members[0].port_id.as_deref(),
+        Some("6c0e7a2b-1f3d-4e5a-9b8c-7d6e5f4a3b21")
+    );
+    assert_eq!(
+        lag.nat_pools.as_ref().unwrap()[0].end_ip_address.as_deref(),
+        Some("192.168.14.150")
+    );
+    // A required enum field with a value the description does not list.
+    assert!(
+        matches!(lag.port_type, LinkAggregationGroupPortType::Unknown(_)),
+        "{:?}",
+        lag.port_type
+    );
+    assert_eq!(lag.port_type.as_str(), NEW_VALUE);
+    assert!(members[0].additional_fields.is_empty());
+    assert_eq!(members[1].additional_fields, field_added_later());
+    assert!(lag.additional_fields.is_empty());
+    assert_sent_back(&lag, &body, "/lagMembers/1/fieldAddedLater", "/portType");
+}
+
+// identity: `get_identity` -> `Identity` (the document's identity; ethernet ports from
+// identity_management-0.0.2.yaml EthernetPort).
+#[tokio::test]
+async fn identity_get_identity_decodes_an_identity() {
+    use ruckus_one::network::identity::{IdentityDeviceAccessStatus, IdentityDeviceAuthType};
+    let (server, client) = network().await;
+    let body = json!({
+        "id": "5d2e8f4a-7b1c-4d3e-9a6f-0b8c2d4e6f1a",
+        "groupId": "a3b4c5d6-e7f8-4a9b-8c0d-1e2f3a4b5c6d",
+        "name": "Alex Doe",
+        "email": "alex.doe@example.com",
+        "phoneNumber": "+14085550142",
+        "description": "Resident, unit 4B",
+        "dpskPassphrase": "maple-orbit-7421",
+        "revoked": false,
+        "vlan": 210,
+        "createdAt": "2026-01-12T16:20:00Z",
+        "updatedAt": "2026-02-28T08:05:13Z",
+        "deviceCount": 2,
+        "devices": [{
+            "status": [
+                {"macAddress": "3C:22:FB:12:34:56", "authType": "Dpsk", "status": "Accept",
+                 "lastConnectedAt": "2026-03-01T21:44:09Z",
+                 "identityId": "5d2e8f4a-7b1c-4d3e-9a6f-0b8c2d4e6f1a"},
+                {"macAddress": "A4:83:E7:9A:BC:DE", "authType": "SOMETHING_NEW", "status": "Reject",
+                 "lastConnectedAt": "2026-03-02T07:12:55Z"}
+            ]
+        }],
+        "ethernetPorts": [
+            {"macAddress": "94:B3:4F:01:02:03", "portIndex": 2, "name": "LAN 2",
+             "identityId": "5d2e8f4a-7b1c-4d3e-9a6f-0b8c2d4e6f1a"}
+        ],
+        "fieldAddedLater": {"x": 1}
+    });
+    let path_ = "/identityGroups/a3b4c5d6-e7f8-4a9b-8c0d-1e2f3a4b5c6d/identities/5d2e8f4a-7b1c-4d3e-9a6f-0b8c2d4e6f1a";
+    answer(
+        &server,
+        "GET",
+        path_,
+        "application/vnd.ruckus.v1+json",
+        &body,
+    )
+    .await;
+
+    let identity = client
+        .network()
+        .identity()
+        .get_identity(
+            "a3b4c5d6-e7f8-4a9b-8c0d-1e2f3a4b5c6d",
+            "5d2e8f4a-7b1c-4d3e-9a6f-0b8c2d4e6f1a",
+        )
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(identity.name.as_deref(), Some("Alex Doe"));
+    assert_eq!(identity.vlan, Some(210));
+    assert_eq!(
+        identity.dpsk_passphrase.as_ref().map(|s| s.expose()),
+        Some("maple-orbit-7421")
+    );
+    let port = &identity.ethernet_ports.as_ref().unwrap()[0];
+    assert_eq!(
+        (
+            port.mac_address.as_str(),
+            port.port_index,
+            port.name.as_str()
+        ),
+        ("94:B3:4F:01:02:03", 2, "LAN 2")
+    );
+    let seen = identity.devices.as_ref().unwrap()[0]
+        .status
+        .as_ref()
+        .unwrap();
+    assert_eq!(seen[0].auth_type, Some(IdentityDeviceAuthType::Dpsk));
+    assert_eq!(seen[1].status, Some(IdentityDeviceAccessStatus::Reject));
+    let auth = seen[1].auth_type.as_ref().unwrap();
+    assert!(
+        matches!(auth, IdentityDeviceAuthType::Unknown(_)),
+        "{auth:?}"
+    );
+    assert_eq!(auth.as_str(), NEW_VALUE);
+    assert_eq!(identity.additional_fields, field_added_later());
+    assert_sent_back(
+        &identity,
+        &body,
+        "/fieldAddedLater",
+        "/devices/0/status/1/authType",
+    );
+}
+
+// entitlements: `list_entitlement_assignments` -> `array<Assignment>`
+// (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
+#[tokio::test]
+async fn entitlements_list_entitlement_assignments_decodes_assignments() {
+    use ruckus_one::network::entitlements::{AssignmentDeviceType, AssignmentStatus};
+    let (server, client) = network().await;
+    let body = json!([
+        {
+            "id": 40211,
+            "mspTenantId": "2f6a8c0e4b1d4e3f9a7c5b3d1e0f2a4c",
+            "mspEcTenantId": "7b9d1f3a5c7e4b2d8f0a1c3e5b7d9f1a",
+            "deviceType": "MSP_WIFI",
+            "deviceSubType": "AP",
+            "quantity": 50,
+            "dateEffective": "2026-01-01T00:00:00Z",
+            "dateExpires": "2027-01-01T00:00:00Z",
+            "trialAssignment": false,
+            "dateAssignmentCreated": "2025-12-15T10:30:00Z",
+            "createdBy": "msp.admin@example.com",
+            "ownAssignment": false,
+            "status": "VALID"
+        },
+        {
+            "id": 40212,
+            "mspTenantId": "2f6a8c0e4b1d4e3f9a7c5b3d1e0f2a4c",
+            "mspEcTenantId": "7b9d1f3a5c7e4b2d8f0a1c3e5b7d9f1a",
+            "deviceType": "SOMETHING_NEW",
+            "quantity": 10,
+            "dateEffective": "2026-03-01T00:00:00Z",
+            "dateExpires": "2026-04-01T00:00:00Z",
+            "trialAssignment": true,
+            "status": "FUTURE",
+            "fieldAddedLater": {"x": 1}
+        }
+    ]);
+    answer(&server, "GET", "/assignments", "application/json", &body).await;
+
+    let assignments = client
+        .network()
+        .entitlements()
+        .list_entitlement_assignments()
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(assignments.len(), 2);
+    let (wifi, added) = (&assignments[0], &assignments[1]);
+    assert_eq!(wifi.id, Some(40211));
+    assert_eq!(wifi.device_type, Some(AssignmentDeviceType::MspWifi));
+    assert_eq!(wifi.quantity, Some(50));
+    assert_eq!(wifi.status, Some(AssignmentStatus::Valid));
+    assert!(wifi.additional_fields.is_empty());
+    assert_eq!(added.status, Some(AssignmentStatus::Future));
+    assert_eq!(added.trial_assignment, Some(true));
+    let device_type = added.device_type.as_ref().unwrap();
+    assert!(
+        matches!(device_type, AssignmentDeviceType::Unknown(_)),
+        "{device_type:?}"
+    );
+    assert_eq!(device_type.as_str(), NEW_VALUE);
+    assert_eq!(added.additional_fields, field_added_later());
+    assert_sent_back(&assignments, &body, "/1/fieldAddedLater", "/1/deviceType");
+}
+
+// tenants: `get_self_tenant` -> `Tenant` (tenant_management-0.3.0.yaml Tenant, Admin,
+// AdminAppSettings).
+#[tokio::test]
+async fn tenants_get_self_tenant_decodes_a_tenant() {
+    use ruckus_one::network::tenants::{
+        AdminAppSettingsAppType, AdminAppSettingsProductType, AdminDateFormat, AdminDetailLevel,
+        TenantStatus, TenantTenantType,
+    };
+    let (server, client) = network().await;
+    let body = json!({
+        "id": "7b9d1f3a5c7e4b2d8f0a1c3e5b7d9f1a",
+        "createdDate": "2024-05-20T12:00:00Z",
+        "updatedDate": "2026-02-11T09:30:00Z",
+        "name": "Harbor View Apartments",
+        "externalId": "0015000000XyZ12AAB",
+        "tenantType": "SOMETHING_NEW",
+        "status": "active",
+        "isActivated": true,
+        "maintenanceState": false,
+        "accountTier": "Gold",
+        "admins": [{
+            "id": "c1d2e3f4a5b64c7d8e9f0a1b2c3d4e5f",
+            "username": "it.admin@harborview.example",
+            "firstName": "Sam",
+            "lastName": "Lee",
+            "detailLevel": "it",
+            "dateFormat": "yyyy/mm/dd",
+            "local": true,
+            "adminAppSettings": [
+                {"appType": "UI", "productType": "WIFI", "value": "{\"dashboard\":\"compact\"}"}
+            ],
+            "fieldAddedLater": {"x": 1}
+        }],
+        "account": {"city": "Sunnyvale", "state": "CA", "country": "US", "postalCode": "94089"}
+    });
+    answer(
+        &server,
+        "GET",
+        "/tenants/self",
+        "application/vnd.ruckus.v1+json",
+        &body,
+    )
+    .await;
+
+    let tenant = client
+        .network()
+        .tenants()
+        .get_self_tenant()
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(tenant.external_id, "0015000000XyZ12AAB");
+    assert_eq!(tenant.name.as_deref(), Some("Harbor View Apartments"));
+    assert_eq!(tenant.status, Some(TenantStatus::Active));
+    assert_eq!(
+        tenant.account.as_ref().unwrap().city.as_deref(),
+        Some("Sunnyvale")
+    );
+    let admin = &tenant.admins.as_ref().unwrap()[0];
+    assert_eq!(
+        admin.username.as_deref(),
+        Some("it.admin@harborview.example")
+    );
+    assert_eq!(admin.detail_level, Some(AdminDetailLevel::It));
+    assert_eq!(admin.date_format, Some(AdminDateFormat::YyyyMmDd));
+    let settings = &admin.admin_app_settings.as_ref().unwrap()[0];
+    assert_eq!(settings.app_type, AdminAppSettingsAppType::Ui);
+    assert_eq!(settings.product_type, AdminAppSettingsProductType::Wifi);
+    assert_eq!(settings.value, "{\"dashboard\":\"compact\"}");
+    // The enum lists a wire value `UNKNOWN` of its own; an unlisted value is still `Unknown`.
+    let tenant_type = tenant.tenant_type.as_ref().unwrap();
+    assert!(
+        matches!(tenant_type, TenantTenantType::Unknown(_)),
+        "{tenant_type:?}"
+    );
+    assert_eq!(tenant_type.as_str(), NEW_VALUE);
+    assert_eq!(admin.additional_fields, field_added_later());
+    assert!(tenant.additional_fields.is_empty());
+    assert_sent_back(&tenant, &body, "/admins/0/fieldAddedLater", "/tenantType");
+}
+
+// wireless_networks: `get_wifi_network` -> `WifiNetwork`, variant `PskWifiNetwork`
+// (wifi_api-17.3.3.205.yaml PskWifiNetwork, PskWifiWlan, PskWifiWlanAdvancedCustomization).
+#[tokio::test]
+async fn wireless_networks_get_wifi_network_decodes_a_psk_network() {
+    use ruckus_one::network::wireless_networks::{
+        PskWifiWlanAdvancedCustomizationBssPriority, PskWifiWlanManagementFrameProtection,
+        PskWifiWlanWlanSecurity, WifiNetwork, WlanRadioCustomizationRfBandUsage,
+    };
+    let (server, client) = network().await;
+    let body = json!({
+        "id": "b7e3c9a15d2f4e6a8c0b1d3f5a7c9e2b",
+        "name": "Residents",
+        "type": "PskWifiNetwork",
+        "description": "Passphrase network for residents",
+        "wlan": {
+            "ssid": "HarborView-Residents",
+            "enabled": true,
+            "wlanSecurity": "SOMETHING_NEW",
+            "passphrase": "tide-lantern-5831",
+            "vlanId": 20,
+            "macAddressAuthentication": false,
+            "managementFrameProtection": "Optional",
+            "advancedCustomization": {
+                "clientIsolation": true,
+                "hideSsid": false,
+                "maxClientsOnWlanPerRadio": 100,
+                "enableBandBalancing": true,
+                "bssPriority": "HIGH",
+                "radioCustomization": {"rfBandUsage": "BOTH", "phyTypeConstraint": "OFDM"},
+                "fieldAddedLater": {"x": 1}
+            }
+        }
+    });
+    let path_ = "/wifiNetworks/b7e3c9a15d2f4e6a8c0b1d3f5a7c9e2b";
+    answer(
+        &server,
+        "GET",
+        path_,
+        "application/vnd.ruckus.v1+json",
+        &body,
+    )
+    .await;
+
+    let decoded = client
+        .network()
+        .wireless_networks()
+        .get_wifi_network("b7e3c9a15d2f4e6a8c0b1d3f5a7c9e2b")
+        .send()
+        .await
+        .unwrap();
+
+    let WifiNetwork::Psk(network) = &decoded else {
+        panic!("not the PSK variant: {decoded:?}")
+    };
+    assert_eq!(network.name, "Residents");
+    assert_eq!(network.type_, "PskWifiNetwork");
+    let wlan = &network.wlan;
+    assert_eq!(wlan.ssid, "HarborView-Residents");
+    assert_eq!(wlan.vlan_id, Some(20));
+    assert_eq!(
+        wlan.management_frame_protection,
+        Some(PskWifiWlanManagementFrameProtection::Optional)
+    );
+    let advanced = wlan.advanced_customization.as_ref().unwrap();
+    assert_eq!(advanced.max_clients_on_wlan_per_radio, Some(100));
+    assert_eq!(
+        advanced.bss_priority,
+        Some(PskWifiWlanAdvancedCustomizationBssPriority::High)
+    );
+    assert_eq!(
+        advanced.radio_customization.as_ref().unwrap().rf_band_usage,
+        Some(WlanRadioCustomizationRfBandUsage::Both)
+    );
+    let security = wlan.wlan_security.as_ref().unwrap();
+    assert!(
+        matches!(security, PskWifiWlanWlanSecurity::Unknown(_)),
+        "{security:?}"
+    );
+    assert_eq!(security.as_str(), NEW_VALUE);
+    assert_eq!(advanced.additional_fields, field_added_later());
+    assert!(network.additional_fields.is_empty() && wlan.additional_fields.is_empty());
+    assert_sent_back(
+        &decoded,
+        &body,
+        "/wlan/advancedCustomization/fieldAddedLater",
+        "/wlan/wlanSecurity",
+    );
+}
+
+// wireless_policies: `get_radius_server_profile` -> `RadiusServerProfile`
+// (wifi_api-17.3.3.205.yaml RadiusServerProfile, RadiusServerV1_1).
+#[tokio::test]
+async fn wireless_policies_get_radius_server_profile_decodes_a_profile() {
+    use ruckus_one::network::wireless_policies::RadiusServerProfileType;
+    let (server, client) = network().await;
+    let body = json!({
+        "id": "4e1a7c3b9d5f4a2e8b6c0d1f3a5e7c9b",
+        "name": "Corporate RADIUS",
+        "type": "SOMETHING_NEW",
+        "primary": {
+            "ip": "10.10.1.20",
+            "port": 1812,
+            "sharedSecret": "r4d1us-s3cret",
+            "autoFallbackDisable": false,
+            "fieldAddedLater": {"x": 1}
+        },
+        "secondary": {"ip": "10.10.2.20", "port": 1812, "sharedSecret": "r4d1us-s3cret"}
+    });
+    let path_ = "/radiusServerProfiles/4e1a7c3b9d5f4a2e8b6c0d1f3a5e7c9b";
+    answer(
+        &server,
+        "GET",
+        path_,
+        "application/vnd.ruckus.v1.1+json",
+        &body,
+    )
+    .await;
+
+    let profile = client
+        .network()
+        .wireless_policies()
+        .get_radius_server_profile("4e1a7c3b9d5f4a2e8b6c0d1f3a5e7c9b")
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(profile.name.as_deref(), Some("Corporate RADIUS"));
+    assert_eq!(profile.primary.ip, "10.10.1.20");
+    assert_eq!(profile.primary.port, 1812);
+    let secondary = profile.secondary.as_ref().unwrap();
+    assert_eq!(secondary.ip, "10.10.2.20");
+    assert_eq!(
+        secondary.shared_secret.as_ref().map(|s| s.expose()),
+        Some("r4d1us-s3cret")
+    );
+    let kind = profile.type_.as_ref().unwrap();
+    assert!(
+        matches!(kind, RadiusServerProfileType::Unknown(_)),
+        "{kind:?}"
+    );
+    assert_eq!(kind.as_str(), NEW_VALUE);
+    assert_eq!(profile.primary.additional_fields, field_added_later());
+    assert!(profile.additional_fields.is_empty() && secondary.additional_fields.is_empty());
+    assert_sent_back(&profile, &body, "/primary/fieldAddedLater", "/type");
+}
+
+// wireless_venues: `get_venue_ap_multicast_dns_fencing_settings` ->
+// `VenueApMulticastDnsFencingSettings` (wifi_api-17.3.3.205.yaml
+// VenueApMulticastDnsFencingSettings, MulticastDnsFencingRule, MulticastDnsFencingWiredRule).
+#[tokio::test]
+async fn wireless_venues_get_venue_ap_multicast_dns_fencing_settings_decodes_rules() {
+    use ruckus_one::network::wireless_venues::{
+        MulticastDnsFencingRuleService, MulticastDnsFencingWiredRuleFencingRange,
+        MulticastDnsFencingWirelessRuleFencingRange,
+    };
+    let (server, client) = network().await;
+    let body = json!({
+        "enabled": true,
+        "rules": [
+            {
+                "service": "AIRPLAY",
+                "description": "Keep AirPlay within the unit",
+                "customStrings": [],
+                "wirelessEnabled": true,
+                "wirelessRule": {"fencingRange": "SAME_AP"},
+                "wiredEnabled": true,
+                "wiredRules": [{
+                    "name": "Lobby Apple TV",
+                    "closestApMac": "D8:38:FC:3A:10:20",
+                    "deviceMacAddresses": ["F0:B3:EC:11:22:33"],
+                    "fencingRange": "ONE_HOP_AP"
+                }]
+            },
+            {
+                "service": "SOMETHING_NEW",
+                "customMappingEnabled": false,
+                "customStrings": ["_matter._tcp"],
+                "wirelessEnabled": true,
+                "wirelessRule": {"fencingRange": "ONE_HOP_AP"},
+                "wiredEnabled": false,
+                "wiredRules": [],
+                "fieldAddedLater": {"x": 1}
+            }
+        ]
+    });
+    let path_ = "/venues/v-7/apMulticastDnsFencingSettings";
+    answer(
+        &server,
+        "GET",
+        path_,
+        "application/vnd.ruckus.v1+json",
+        &body,
+    )
+    .await;
+
+    let settings = client
+        .network()
+        .wireless_venues()
+        .get_venue_ap_multicast_dns_fencing_settings("v-7")
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(settings.enabled, Some(true));
+    let rules = settings.rules.as_ref().unwrap();
+    assert_eq!(rules.len(), 2);
+    assert_eq!(
+        rules[0].service,
+        Some(MulticastDnsFencingRuleService::Airplay)
+    );
+    let wired = &rules[0].wired_rules[0];
+    assert_eq!(wired.name, "Lobby Apple TV");
+    assert_eq!(wired.closest_ap_mac, "D8:38:FC:3A:10:20");
+    assert_eq!(wired.device_mac_addresses, ["F0:B3:EC:11:22:33"]);
+    assert_eq!(
+        wired.fencing_range,
+        Some(MulticastDnsFencingWiredRuleFencingRange::OneHopAp)
+    );
+    assert_eq!(
+        rules[1].wireless_rule.as_ref().unwrap().fencing_range,
+        Some(MulticastDnsFencingWirelessRuleFencingRange::OneHopAp)
+    );
+    assert_eq!(rules[1].custom_strings, ["_matter._tcp"]);
+    assert!(rules[1].wired_rules.is_empty());
+    let service = rules[1].service.as_ref().unwrap();
+    assert!(
+        matches!(service, MulticastDnsFencingRuleService::Unknown(_)),
+        "{service:?}"
+    );
+    assert_eq!(service.as_str(), NEW_VALUE);
+    assert!(rules[0].additional_fields.is_empty());
+    assert_eq!(rules[1].additional_fields, field_added_later());
+    assert_sent_back(
+        &settings,
+        &body,
+        "/rules/1/fieldAddedLater",
+        "/rules/1/service",
+    );
+}
+
+// wireless_aps: `get_ap_radio_settings` -> `ApRadioSettings` (wifi_api-17.3.3.205.yaml
+// ApRadioSettings, ApRadio24GHzSettings, ApRadio5GHzSettings).
+#[tokio::test]
+async fn wireless_aps_get_ap_radio_settings_decodes_per_band_settings() {
+    use ruckus_one::network::wireless_aps::{
+        ApRadio5GHzSettingsAllowedChannels, ApRadio5GHzSettingsChannelBandwidth,
+        ApRadio24GHzSettingsAllowedChannels, ApRadio24GHzSettingsChannelBandwidth,
+        ApRadio24GHzSettingsMethod, ApRadio24GHzSettingsTxPower,
+    };
+    let (server, client) = network().await;
+    let body = json!({
+        "enable24G": true,
+        "enable50G": true,
+        "enable6G": false,
+        "apRadioParams24G": {
+            "useVenueSettings": false,
+            "method": "BACKGROUND_SCANNING",
+            "changeInterval": 33,
+            "channelBandwidth": "20MHz",
+            "txPower": "-3",
+            "allowedChannels": ["1", "6", "11"],
+            "operativeChannel": 6,
+            "operativeTxPower": "-3",
+            "snr_dB": 31
+        },
+        "apRadioParams50G": {
+            "useVenueSettings": false,
+            "method": "CHANNELFLY",
+            "channelBandwidth": "SOMETHING_NEW",
+            "txPower": "MAX",
+            "allowedChannels": ["36", "40", "44", "48"],
+            "operativeChannel": 44,
+            "fieldAddedLater": {"x": 1}
+        }
+    });
+    let path_ = "/venues/v-7/aps/302139001234/radioSettings";
+    answer(
+        &server,
+        "GET",
+        path_,
+        "application/vnd.ruckus.v1+json",
+        &body,
+    )
+    .await;
+
+    let radio = client
+        .network()
+        .wireless_aps()
+        .get_ap_radio_settings("v-7", "302139001234")
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(
+        (radio.enable24_g, radio.enable50_g, radio.enable6_g),
+        (Some(true), Some(true), Some(false))
+    );
+    assert!(radio.ap_radio_params6_g.is_none());
+    let band24 = radio.ap_radio_params24_g.as_ref().unwrap();
+    assert_eq!(
+        band24.method,
+        Some(ApRadio24GHzSettingsMethod::BackgroundScanning)
+    );
+    assert_eq!(
+        band24.channel_bandwidth,
+        Some(ApRadio24GHzSettingsChannelBandwidth::V20mHz)
+    );
+    assert_eq!(band24.tx_power.as_ref().map(|p| p.as_str()), Some("-3"));
+    assert!(!matches!(
+        band24.tx_power,
+        Some(ApRadio24GHzSettingsTxPower::Unknown(_))
+    ));
+    assert_eq!(band24.snr_d_b, Some(31));
+    assert_eq!(band24.operative_channel, Some(6));
+    assert_eq!(
+        band24.allowed_channels.as_deref().unwrap().last(),
+        Some(&ApRadio24GHzSettingsAllowedChannels::from("11"))
+    );
+    let band5 = radio.ap_radio_params50_g.as_ref().unwrap();
+    assert_eq!(band5.allowed_channels.as_ref().unwrap().len(), 4);
+    assert!(
+        !band5
+            .allowed_channels
+            .iter()
+            .flatten()
+            .any(|c| matches!(c, ApRadio5GHzSettingsAllowedChannels::Unknown(_)))
+    );
+    let width = band5.channel_bandwidth.as_ref().unwrap();
+    assert!(
+        matches!(width, ApRadio5GHzSettingsChannelBandwidth::Unknown(_)),
+        "{width:?}"
+    );
+    assert_eq!(width.as_str(), NEW_VALUE);
+    assert_eq!(band5.additional_fields, field_added_later());
+    assert!(radio.additional_fields.is_empty() && band24.additional_fields.is_empty());
+    assert_sent_back(
+        &radio,
+        &body,
+        "/apRadioParams50G/fieldAddedLater",
+        "/apRadioParams50G/channelBandwidth",
+    );
+}
+
+// switches: `get_venue_switch_vlan` -> `SwitchVlanView` (switch_service_api-0.4.0.yaml
+// SwitchVlanViewV1001, SwitchVlanPortModelViewV1001).
+#[tokio::test]
+async fn switches_get_venue_switch_vlan_decodes_a_vlan() {
+    use ruckus_one::network::switches::{
+        SwitchVlanPortModelViewSwitchModel, SwitchVlanViewIgmpSnooping,
+        SwitchVlanViewSpanningTreeProtocol,
+    };
+    let (server, client) = network().await;
+    let body = json!({
+        "id": "e2c4a6b8d0f24e1a9c3b5d7f9a1c3e5b",
+        "vlanId": 30,
+        "vlanName": "voice",
+        "ipv4DhcpSnooping": true,
+        "arpInspection": false,
+        "igmpSnooping": "SOMETHING_NEW",
+        "multicastVersion": 2,
+        "spanningTreeProtocol": "rstp",
+        "taggedPorts": "1/1/1,1/1/2",
+        "untaggedPorts": "1/1/10",
+        "switchVlanPortModels": [{
+            "id": "0f1e2d3c4b5a49687766554433221100",
+            "switchModel": "ICX7150-48P",
+            "taggedPorts": "1/1/1,1/1/2",
+            "untaggedPorts": "1/1/10",
+            "voicePorts": "1/1/5",
+            "fieldAddedLater": {"x": 1}
+        }],
+        "enableAsDefaultVlan": false,
+        "usedByVePort": true,
+        "isAuthDefaultVlan": false,
+        "isAuthVlan": false
+    });
+    // The switch id (its MAC address) goes out with its colons percent-encoded.
+    let path_ =
+        "/venues/v-7/switches/c0%3Ac5%3A20%3Aaa%3Abb%3A01/vlans/e2c4a6b8d0f24e1a9c3b5d7f9a1c3e5b";
+    answer(
+        &server,
+        "GET",
+        path_,
+        "application/vnd.ruckus.v1+json",
+        &body,
+    )
+    .await;
+
+    let vlan = client
+        .network()
+        .switches()
+        .get_venue_switch_vlan(
+            "v-7",
+            "c0:c5:20:aa:bb:01",
+            "e2c4a6b8d0f24e1a9c3b5d7f9a1c3e5b",
+        )
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(vlan.vlan_id, Some(30));
+    assert_eq!(vlan.vlan_name.as_deref(), Some("voice"));
+    assert_eq!(vlan.used_by_ve_port, Some(true));
+    assert_eq!(
+        vlan.spanning_tree_protocol,
+        Some(SwitchVlanViewSpanningTreeProtocol::Rstp)
+    );
+    let model = &vlan.switch_vlan_port_models.as_ref().unwrap()[0];
+    assert_eq!(
+        model.switch_model.as_ref().map(|m| m.as_str()),
+        Some("ICX7150-48P")
+    );
+    assert!(!matches!(
+        model.switch_model,
+        Some(SwitchVlanPortModelViewSwitchModel::Unknown(_))
+    ));
+    assert_eq!(model.voice_ports.as_deref(), Some("1/1/5"));
+    let igmp = vlan.igmp_snooping.as_ref().unwrap();
+    assert!(
+        matches!(igmp, SwitchVlanViewIgmpSnooping::Unknown(_)),
+        "{igmp:?}"
+    );
+    assert_eq!(igmp.as_str(), NEW_VALUE);
+    assert_eq!(model.additional_fields, field_added_later());
+    assert!(vlan.additional_fields.is_empty());
+    assert_sent_back(
+        &vlan,
+        &body,
+        "/switchVlanPortModels/0/fieldAddedLater",
+        "/igmpSnooping",
+    );
+}
+
+// switch_profiles: `get_switch_profile` -> `ProfileView` (switch_service_api-0.4.0.yaml
+// ProfileViewV1001, ProfileAclViewV1001, ProfileAclRuleViewV1001, ProfileVlanViewV1001).
+#[tokio::test]
+async fn switch_profiles_get_switch_profile_decodes_a_profile() {
+    use ruckus_one::network::common::{
+        ProfileAclRuleViewAction, ProfileAclRuleViewProtocol, ProfileAclViewAclType,
+        ProfileViewProfileType, ProfileVlanViewIgmpSnooping, ProfileVlanViewSpanningTreeProtocol,
+    };
+    let (server, client) = network().await;
+    let body = json!({
+        "id": "9a8b7c6d5e4f40312a1b0c9d8e7f6a5b",
+        "name": "Campus access",
+        "description": "Access switches of the residential buildings",
+        "profileType": "Regular",
+        "acls": [{
+            "id": "1c2d3e4f5a6b47c8d9e0f1a2b3c4d5e6",
+            "name": "block-telnet",
+            "aclType": "extended",
+            "aclRules": [
+                {"id": "r-1", "sequence": 10, "action": "deny", "protocol": "tcp",
+                 "source": "any", "destination": "any", "destinationPort": 23},
+                {"id": "r-2", "sequence": 20, "action": "permit", "protocol": "ip",
+                 "source": "any", "destination": "any"}
+            ]
+        }],
+        "vlans": [{
+            "id": "5f6e7d8c9b0a41b2c3d4e5f6a7b8c9d0",
+            "vlanId": 20,
+            "vlanName": "residents",
+            "ipv4DhcpSnooping": true,
+            "arpInspection": true,
+            "igmpSnooping": "none",
+            "spanningTreeProtocol": "SOMETHING_NEW",
+            "spanningTreePriority": 32768,
+            "switchFamilyModels": [{
+                "id": "m-1",
+                "model": "ICX7150-48P",
+                "untaggedPorts": "1/1/1-1/1/44",
+                "taggedPorts": "1/2/1",
+                "slots": [{"slotNumber": 1, "enable": true}, {"slotNumber": 2, "enable": true, "option": "2X10G"}]
+            }],
+            "fieldAddedLater": {"x": 1}
+        }],
+        "venues": ["v-7"],
+        "venueCount": 1,
+        "applyOnboardOnly": false
+    });
+    let path_ = "/switchProfiles/9a8b7c6d5e4f40312a1b0c9d8e7f6a5b";
+    answer(
+        &server,
+        "GET",
+        path_,
+        "application/vnd.ruckus.v1.1+json",
+        &body,
+    )
+    .await;
+
+    let profile = client
+        .network()
+        .switch_profiles()
+        .get_switch_profile("9a8b7c6d5e4f40312a1b0c9d8e7f6a5b")
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(profile.name.as_deref(), Some("Campus access"));
+    assert_eq!(profile.profile_type, Some(ProfileViewProfileType::Regular));
+    assert_eq!(profile.venue_count, Some(1));
+    let acl = &profile.acls.as_ref().unwrap()[0];
+    assert_eq!(acl.acl_type, Some(ProfileAclViewAclType::Extended));
+    let deny = &acl.acl_rules.as_ref().unwrap()[0];
+    assert_eq!(
+        (
+            deny.action.clone(),
+            deny.protocol.clone(),
+            deny.destination_port
+        ),
+        (
+            Some(ProfileAclRuleViewAction::Deny),
+            Some(ProfileAclRuleViewProtocol::Tcp),
+            Some(23)
+        )
+    );
+    let vlan = &profile.vlans.as_ref().unwrap()[0];
+    assert_eq!(vlan.vlan_id, 20);
+    assert_eq!(vlan.igmp_snooping, Some(ProfileVlanViewIgmpSnooping::None));
+    let family = &vlan.switch_family_models.as_ref().unwrap()[0];
+    assert_eq!(
+        family.slots.as_ref().unwrap()[1].option.as_deref(),
+        Some("2X10G")
+    );
+    let stp = vlan.spanning_tree_protocol.as_ref().unwrap();
+    assert!(
+        matches!(stp, ProfileVlanViewSpanningTreeProtocol::Unknown(_)),
+        "{stp:?}"
+    );
+    assert_eq!(stp.as_str(), NEW_VALUE);
+    assert_eq!(vlan.additional_fields, field_added_later());
+    assert!(profile.additional_fields.is_empty());
+    assert_sent_back(
+        &profile,
+        &body,
+        "/vlans/0/fieldAddedLater",
+        "/vlans/0/spanningTreeProtocol",
+    );
+}
+
+// switches_legacy (deprecated): `get_switch_legacy` -> `Switch` (the document's switch row;
+// stack member status from viewmodel_service_api-1.0.42.yaml StackMemberStatus). `Switch` and
+// the types it contains declare no enum (the spec keeps the switch model a string), so this
+// test has no unknown enum value to check.
+#[allow(deprecated)]
+#[tokio::test]
+async fn switches_legacy_get_switch_legacy_decodes_a_switch() {
+    let (server, client) = network().await;
+    let body = json!({
+        "id": "c0:c5:20:aa:bb:01",
+        "serialNumber": "FEK3224R0AB",
+        "name": "bldg-a-access-1",
+        "model": "ICX7150-48P",
+        "firmwareVersion": "SPR09010f",
+        "ipAddress": "10.20.0.11",
+        "subnetMask": "255.255.255.0",
+        "defaultGateway": "10.20.0.1",
+        "venueId": "v-7",
+        "deviceStatus": "ONLINE",
+        "isStack": true,
+        "numOfUnits": 2,
+        "clientCount": 37,
+        "stackMembers": [{"activeSwitch": "FEK3224R0AB"}],
+        "stackMembersStatus": [
+            {"unitName": "unit-1", "unitStatus": "Active", "switchId": "c0:c5:20:aa:bb:01"}
+        ],
+        "portStatuses": [{
+            "portId": "1/1/1",
+            "name": "lobby-ap",
+            "status": "Up",
+            "adminStatus": "Up",
+            "poeEnabled": true,
+            "poeUsed": 12,
+            "poeTotal": 30,
+            "portSpeed": "1 Gb/sec",
+            "fieldAddedLater": {"x": 1}
+        }]
+    });
+    // The switch id (its MAC address) goes out with its colons percent-encoded.
+    let path_ = "/switches/c0%3Ac5%3A20%3Aaa%3Abb%3A01";
+    answer(&server, "GET", path_, "application/json", &body).await;
+
+    let switch = client
+        .network()
+        .switches_legacy()
+        .get_switch_legacy("c0:c5:20:aa:bb:01")
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(switch.serial_number.as_deref(), Some("FEK3224R0AB"));
+    assert_eq!(switch.model.as_deref(), Some("ICX7150-48P"));
+    assert_eq!(switch.is_stack, Some(true));
+    assert_eq!(switch.num_of_units, Some(2));
+    assert_eq!(
+        switch.stack_members.as_ref().unwrap()[0]
+            .active_switch
+            .as_deref(),
+        Some("FEK3224R0AB")
+    );
+    assert_eq!(
+        switch.stack_members_status.as_ref().unwrap()[0]
+            .unit_status
+            .as_deref(),
+        Some("Active")
+    );
+    let port = &switch.port_statuses.as_ref().unwrap()[0];
+    assert_eq!(port.port_id.as_deref(), Some("1/1/1"));
+    assert_eq!((port.poe_used, port.poe_total), (Some(12), Some(30)));
+    assert_eq!(port.additional_fields, field_added_later());
+    assert!(switch.additional_fields.is_empty());
+    let again = serde_json::to_value(&switch).unwrap();
+    assert_eq!(
+        again.pointer("/portStatuses/0/fieldAddedLater"),
+        Some(&json!({"x": 1}))
+    );
+    assert_eq!(again, body);
+}
+
+// events_alarms: `query_events` -> `EventData` (events_and_alarms_api-0.0.3.yaml EventData,
+// Error). The description declares no enum in any response of this area (event rows are
+// free-form maps), so this test has no unknown enum value to check.
+#[tokio::test]
+async fn events_alarms_query_events_decodes_event_data() {
+    let (server, client) = network().await;
+    let body = json!({
+        "requestId": "3a5c7e9b-1d2f-4a6c-8e0b-2d4f6a8c0e1f",
+        "totalCount": 2,
+        "fields": ["event_datetime", "severity", "entity_type", "message"],
+        "data": [
+            {"event_datetime": "2026-03-02T08:59:41Z", "severity": "Info", "entity_type": "AP",
+             "message": "AP 302139001234 joined"},
+            {"event_datetime": "2026-03-02T09:02:10Z", "severity": "Major", "entity_type": "SWITCH",
+             "message": "Switch bldg-a-access-1 went offline"}
+        ],
+        "subsequentQueries": [{"fields": ["event_datetime"], "page": 2}],
+        "errors": [],
+        "fieldAddedLater": {"x": 1}
+    });
+    answer(
+        &server,
+        "POST",
+        "/events/query",
+        "application/vnd.ruckus.v1+json",
+        &body,
+    )
+    .await;
+
+    let events = client
+        .network()
+        .events_alarms()
+        .query_events(&ruckus_one::network::QueryRequest::new())
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(
+        events.request_id.as_deref(),
+        Some("3a5c7e9b-1d2f-4a6c-8e0b-2d4f6a8c0e1f")
+    );
+    assert_eq!(events.total_count, Some(2));
+    assert_eq!(events.fields.as_ref().unwrap()[1], "severity");
+    let rows = events.data.as_ref().unwrap();
+    assert_eq!(rows[1]["severity"], "Major");
+    assert_eq!(events.errors.as_ref().map(Vec::len), Some(0));
+    assert_eq!(events.additional_fields, field_added_later());
+    let again = serde_json::to_value(&events).unwrap();
+    assert_eq!(again.pointer("/fieldAddedLater"), Some(&json!({"x": 1})));
+    assert_eq!(again, body);
+}
+
+// portal (resident portal API, unit token): `get_unit` -> `Unit` (resident_portal_api-0.0.1.yaml
+// EntityModelUnitDto, UnitContactDto, Link).
+#[tokio::test]
+async fn portal_get_unit_decodes_a_unit() {
+    use ruckus_one::resident_portal::portal::UnitStatus;
+    let portal = MockServer::start().await;
+    let config = ruckus_one::Config::new(ruckus_one::Credentials::new("id", "secret"))
+        .api_base_url("resident_portal", portal.uri())
+        .unit_token("unit-42")
+        .retry(ruckus_one::RetryPolicy::none());
+    let client = ruckus_one::Client::new(config).expect("valid configuration");
+    let body = json!({
+        "guid": "8c1e3a5b-7d9f-4b2d-a6c8-e0f2a4b6c8d0",
+        "number": "4B",
+        "description": "Two-bedroom, fourth floor",
+        "contact": {
+            "contactName": "Alex Doe",
+            "email": "alex.doe@example.com",
+            "phoneNumber": "+14085550142",
+            "fieldAddedLater": {"x": 1}
+        },
+        "status": "SOMETHING_NEW",
+        "secret": "unit-4b-passphrase",
+        "guestSecret": "guest-4b-passphrase",
+        "_links": {
+            "self": {"href": "https://portal.example/residents/properties/p-1/units"}
+        }
+    });
+    let path_ = "/residents/properties/p-1/units";
+    answer(&portal, "GET", path_, "application/hal+json", &body).await;
+
+    let unit = client
+        .resident_portal()
+        .portal()
+        .get_unit("p-1")
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(unit.number, "4B");
+    assert_eq!(
+        unit.secret.as_ref().map(|s| s.expose()),
+        Some("unit-4b-passphrase")
+    );
+    let contact = unit.contact.as_ref().unwrap();
+    assert_eq!(contact.contact_name, "Alex Doe");
+    assert_eq!(contact.email.as_deref(), Some("alex.doe@example.com"));
+    assert_eq!(
+        unit.links.as_ref().unwrap()["self"].href.as_deref(),
+        Some("https://portal.example/residents/properties/p-1/units")
+    );
+    let status = unit.status.as_ref().unwrap();
+    assert!(matches!(status, UnitStatus::Unknown(_)), "{status:?}");
+    assert_eq!(status.as_str(), NEW_VALUE);
+    assert_eq!(contact.additional_fields, field_added_later());
+    assert!(unit.additional_fields.is_empty());
+    assert_sent_back(&unit, &body, "/contact/fieldAddedLater", "/status");
+}
