@@ -31,6 +31,8 @@ pub struct AsyncResult {
     /// Wire name `id`; `string`; optional.
     /// Provenance: reference (switch_service_api-0.4.0.yaml AsycRequestResponse).
     pub id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for AsyncResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -39,6 +41,7 @@ impl serde::Serialize for AsyncResult {
             w.field("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.optional("id", &v.id);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -57,6 +60,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
                 request_id: f.required("requestId")?,
                 response: f.optional("response"),
                 id: f.optional("id"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -73,6 +77,7 @@ impl AsyncResult {
             request_id,
             response: None,
             id: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `links`.
@@ -131,6 +136,8 @@ pub struct AsyncResultLink {
     ///
     /// Wire name `type`; `string`; optional.
     pub type_: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for AsyncResultLink {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -143,6 +150,7 @@ impl serde::Serialize for AsyncResultLink {
             w.optional("templated", &v.templated);
             w.optional("title", &v.title);
             w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -165,6 +173,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
                 templated: f.optional("templated"),
                 title: f.optional("title"),
                 type_: f.optional("type"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -185,6 +194,7 @@ impl AsyncResultLink {
             templated: None,
             title: None,
             type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `deprecation`.
@@ -252,6 +262,8 @@ pub struct PagingInfo {
     ///
     /// Wire name `pageCount`; `integer`; optional.
     pub page_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for PagingInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -260,6 +272,7 @@ impl serde::Serialize for PagingInfo {
             w.optional("page", &v.page);
             w.optional("pageSize", &v.page_size);
             w.optional("pageCount", &v.page_count);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -278,6 +291,7 @@ impl<'de> serde::Deserialize<'de> for PagingInfo {
                 page: f.optional("page"),
                 page_size: f.optional("pageSize"),
                 page_count: f.optional("pageCount"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -294,6 +308,7 @@ impl PagingInfo {
             page: None,
             page_size: None,
             page_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `totalCount`.
@@ -341,6 +356,8 @@ pub struct PagedResult {
     ///
     /// Wire name `data`; array of raw JSON, shape not shown: The item shape depends on the operation and is not shown.; optional.
     pub data: Option<Vec<serde_json::Value>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for PagedResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -349,6 +366,7 @@ impl serde::Serialize for PagedResult {
             w.optional("_links", &v.links);
             w.optional("content", &v.content);
             w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -367,6 +385,7 @@ impl<'de> serde::Deserialize<'de> for PagedResult {
                 links: f.optional("_links"),
                 content: f.optional("content"),
                 data: f.optional("data"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -383,6 +402,7 @@ impl PagedResult {
             links: None,
             content: None,
             data: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `paging`.
@@ -464,6 +484,8 @@ pub struct LegacyPage {
     /// Wire name `empty`; `boolean`; optional.
     /// Deprecated: Removed.
     pub empty: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for LegacyPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -478,6 +500,7 @@ impl serde::Serialize for LegacyPage {
             w.optional("numberOfElements", &v.number_of_elements);
             w.optional("pageable", &v.pageable);
             w.optional("empty", &v.empty);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -502,6 +525,7 @@ impl<'de> serde::Deserialize<'de> for LegacyPage {
                 number_of_elements: f.optional("numberOfElements"),
                 pageable: f.optional("pageable"),
                 empty: f.optional("empty"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -524,6 +548,7 @@ impl LegacyPage {
             number_of_elements: None,
             pageable: None,
             empty: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `totalElements`.
@@ -885,6 +910,8 @@ pub struct ConfigurationErrorBody {
     ///
     /// Wire name `errors`; `array<ConfigurationError>`; optional.
     pub errors: Option<Vec<ConfigurationError>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for ConfigurationErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -894,6 +921,7 @@ impl serde::Serialize for ConfigurationErrorBody {
         ) {
             w.optional("requestId", &v.request_id);
             w.optional("errors", &v.errors);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -910,6 +938,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationErrorBody {
             let value = ConfigurationErrorBody {
                 request_id: f.optional("requestId"),
                 errors: f.optional("errors"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -924,6 +953,7 @@ impl ConfigurationErrorBody {
         Self {
             request_id: None,
             errors: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `requestId`.
@@ -963,6 +993,8 @@ pub struct ConfigurationError {
     ///
     /// Wire name `suggestion`; `string`; optional.
     pub suggestion: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for ConfigurationError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -971,6 +1003,7 @@ impl serde::Serialize for ConfigurationError {
             w.optional("message", &v.message);
             w.optional("reason", &v.reason);
             w.optional("suggestion", &v.suggestion);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -989,6 +1022,7 @@ impl<'de> serde::Deserialize<'de> for ConfigurationError {
                 message: f.optional("message"),
                 reason: f.optional("reason"),
                 suggestion: f.optional("suggestion"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -1005,6 +1039,7 @@ impl ConfigurationError {
             message: None,
             reason: None,
             suggestion: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `code`.
@@ -1150,6 +1185,8 @@ pub struct IdentityErrorBody {
     ///
     /// Wire name `subErrors`; `array<json>`; optional.
     pub sub_errors: Option<Vec<serde_json::Value>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for IdentityErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1159,6 +1196,7 @@ impl serde::Serialize for IdentityErrorBody {
             w.optional("message", &v.message);
             w.optional("debugMessage", &v.debug_message);
             w.optional("subErrors", &v.sub_errors);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -1178,6 +1216,7 @@ impl<'de> serde::Deserialize<'de> for IdentityErrorBody {
                 message: f.optional("message"),
                 debug_message: f.optional("debugMessage"),
                 sub_errors: f.optional("subErrors"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -1195,6 +1234,7 @@ impl IdentityErrorBody {
             message: None,
             debug_message: None,
             sub_errors: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `status`.
@@ -16326,12 +16366,15 @@ pub struct QosMatchField {
     ///
     /// Wire name `value`; `string`; optional.
     pub value: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for QosMatchField {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &QosMatchField, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("field", &v.field);
             w.optional("value", &v.value);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -16348,6 +16391,7 @@ impl<'de> serde::Deserialize<'de> for QosMatchField {
             let value = QosMatchField {
                 field: f.optional("field"),
                 value: f.optional("value"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -16359,7 +16403,11 @@ impl<'de> serde::Deserialize<'de> for QosMatchField {
 impl QosMatchField {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
-        Self { field: None, value: None }
+        Self {
+            field: None,
+            value: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
     /// Sets `field`.
     pub fn with_field(mut self, value: impl Into<String>) -> Self {

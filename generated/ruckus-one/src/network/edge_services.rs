@@ -145,6 +145,8 @@ pub struct PinEdgeClusterInfo {
     ///
     /// Wire name `segments`; `integer`; optional.
     pub segments: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for PinEdgeClusterInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -153,6 +155,7 @@ impl serde::Serialize for PinEdgeClusterInfo {
             w.optional("dhcpPoolId", &v.dhcp_pool_id);
             w.optional("edgeClusterId", &v.edge_cluster_id);
             w.optional("segments", &v.segments);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -171,6 +174,7 @@ impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
                 dhcp_pool_id: f.optional("dhcpPoolId"),
                 edge_cluster_id: f.optional("edgeClusterId"),
                 segments: f.optional("segments"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -187,6 +191,7 @@ impl PinEdgeClusterInfo {
             dhcp_pool_id: None,
             edge_cluster_id: None,
             segments: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `dhcpInfoId`.
@@ -262,6 +267,8 @@ pub struct PinAccessSwitchInfo {
     ///
     /// Wire name `webAuthPasswordLabel`; `string`; optional.
     pub web_auth_password_label: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for PinAccessSwitchInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -277,6 +284,7 @@ impl serde::Serialize for PinAccessSwitchInfo {
             w.optional("webAuthCustomTop", &v.web_auth_custom_top);
             w.optional("webAuthPageType", &v.web_auth_page_type);
             w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -302,6 +310,7 @@ impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
                 web_auth_custom_top: f.optional("webAuthCustomTop"),
                 web_auth_page_type: f.optional("webAuthPageType"),
                 web_auth_password_label: f.optional("webAuthPasswordLabel"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -325,6 +334,7 @@ impl PinAccessSwitchInfo {
             web_auth_custom_top: None,
             web_auth_page_type: None,
             web_auth_password_label: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `distributionSwitchId`.
@@ -402,12 +412,15 @@ pub struct PinUplinkInfo {
     ///
     /// Wire name `uplinkType`; `string`; optional.
     pub uplink_type: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for PinUplinkInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &PinUplinkInfo, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("uplinkId", &v.uplink_id);
             w.optional("uplinkType", &v.uplink_type);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -424,6 +437,7 @@ impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
             let value = PinUplinkInfo {
                 uplink_id: f.optional("uplinkId"),
                 uplink_type: f.optional("uplinkType"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -438,6 +452,7 @@ impl PinUplinkInfo {
         Self {
             uplink_id: None,
             uplink_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `uplinkId`.
@@ -487,6 +502,8 @@ pub struct PinDistributionSwitchInfo {
     ///
     /// Wire name `vlans`; `string`; optional.
     pub vlans: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for PinDistributionSwitchInfo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -501,6 +518,7 @@ impl serde::Serialize for PinDistributionSwitchInfo {
             w.optional("siteKeepAlive", &v.site_keep_alive);
             w.optional("siteRetry", &v.site_retry);
             w.optional("vlans", &v.vlans);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -523,6 +541,7 @@ impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
                 site_keep_alive: f.optional("siteKeepAlive"),
                 site_retry: f.optional("siteRetry"),
                 vlans: f.optional("vlans"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -542,6 +561,7 @@ impl PinDistributionSwitchInfo {
             site_keep_alive: None,
             site_retry: None,
             vlans: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.
@@ -599,6 +619,8 @@ pub struct PersonalIdentityNetworkPage {
     ///
     /// Wire name `paging`; `PagingInfo`; optional.
     pub paging: Option<super::common::PagingInfo>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for PersonalIdentityNetworkPage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -608,6 +630,7 @@ impl serde::Serialize for PersonalIdentityNetworkPage {
         ) {
             w.optional("content", &v.content);
             w.optional("paging", &v.paging);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -627,6 +650,7 @@ impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
             let value = PersonalIdentityNetworkPage {
                 content: f.optional("content"),
                 paging: f.optional("paging"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -641,6 +665,7 @@ impl PersonalIdentityNetworkPage {
         Self {
             content: None,
             paging: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `content`.
@@ -763,6 +788,8 @@ pub struct EdgeServiceCompatibilityQuery {
     ///
     /// Wire name `filters`; `EdgeServiceCompatibilityFilters`; optional.
     pub filters: Option<EdgeServiceCompatibilityFilters>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for EdgeServiceCompatibilityQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -771,6 +798,7 @@ impl serde::Serialize for EdgeServiceCompatibilityQuery {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("filters", &v.filters);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -789,6 +817,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
         > {
             let value = EdgeServiceCompatibilityQuery {
                 filters: f.optional("filters"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -800,7 +829,10 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
 impl EdgeServiceCompatibilityQuery {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
-        Self { filters: None }
+        Self {
+            filters: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
     /// Sets `filters`.
     pub fn with_filters(
@@ -882,6 +914,8 @@ pub struct EdgeServiceCompatibilityResult {
     ///
     /// Wire name `compatibilities`; `array<EdgeServiceCompatibility>`; optional.
     pub compatibilities: Option<Vec<EdgeServiceCompatibility>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for EdgeServiceCompatibilityResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -890,6 +924,7 @@ impl serde::Serialize for EdgeServiceCompatibilityResult {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("compatibilities", &v.compatibilities);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -908,6 +943,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
         > {
             let value = EdgeServiceCompatibilityResult {
                 compatibilities: f.optional("compatibilities"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -919,7 +955,10 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
 impl EdgeServiceCompatibilityResult {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
-        Self { compatibilities: None }
+        Self {
+            compatibilities: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
     /// Sets `compatibilities`.
     pub fn with_compatibilities(
@@ -946,6 +985,8 @@ pub struct EdgeServiceCompatibility {
     ///
     /// Wire name `clusterEdgeCompatibilities`; `array<EdgeClusterCompatibility>`; optional.
     pub cluster_edge_compatibilities: Option<Vec<EdgeClusterCompatibility>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for EdgeServiceCompatibility {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -955,6 +996,7 @@ impl serde::Serialize for EdgeServiceCompatibility {
         ) {
             w.optional("serviceId", &v.service_id);
             w.optional("clusterEdgeCompatibilities", &v.cluster_edge_compatibilities);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -971,6 +1013,7 @@ impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
             let value = EdgeServiceCompatibility {
                 service_id: f.optional("serviceId"),
                 cluster_edge_compatibilities: f.optional("clusterEdgeCompatibilities"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -985,6 +1028,7 @@ impl EdgeServiceCompatibility {
         Self {
             service_id: None,
             cluster_edge_compatibilities: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `serviceId`.
@@ -1029,6 +1073,8 @@ pub struct EdgeClusterCompatibility {
     ///
     /// Wire name `incompatibleFeatures`; `array<EdgeIncompatibleFeature>`; optional.
     pub incompatible_features: Option<Vec<EdgeIncompatibleFeature>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for EdgeClusterCompatibility {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1041,6 +1087,7 @@ impl serde::Serialize for EdgeClusterCompatibility {
             w.optional("incompatible", &v.incompatible);
             w.optional("total", &v.total);
             w.optional("incompatibleFeatures", &v.incompatible_features);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -1060,6 +1107,7 @@ impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
                 incompatible: f.optional("incompatible"),
                 total: f.optional("total"),
                 incompatible_features: f.optional("incompatibleFeatures"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -1077,6 +1125,7 @@ impl EdgeClusterCompatibility {
             incompatible: None,
             total: None,
             incompatible_features: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `id`.
@@ -1124,6 +1173,8 @@ pub struct EdgeIncompatibleFeature {
     ///
     /// Wire name `incompatibleDevices`; `array<EdgeIncompatibleDevices>`; optional.
     pub incompatible_devices: Option<Vec<EdgeIncompatibleDevices>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for EdgeIncompatibleFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1133,6 +1184,7 @@ impl serde::Serialize for EdgeIncompatibleFeature {
         ) {
             w.optional("featureRequirement", &v.feature_requirement);
             w.optional("incompatibleDevices", &v.incompatible_devices);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -1149,6 +1201,7 @@ impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
             let value = EdgeIncompatibleFeature {
                 feature_requirement: f.optional("featureRequirement"),
                 incompatible_devices: f.optional("incompatibleDevices"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -1163,6 +1216,7 @@ impl EdgeIncompatibleFeature {
         Self {
             feature_requirement: None,
             incompatible_devices: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `featureRequirement`.

@@ -733,6 +733,8 @@ pub struct IdentityDeviceStatusEntry {
     /// Wire name `identityId`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
     pub identity_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for IdentityDeviceStatusEntry {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -746,6 +748,7 @@ impl serde::Serialize for IdentityDeviceStatusEntry {
             w.optional("status", &v.status);
             w.optional("referenceId", &v.reference_id);
             w.optional("identityId", &v.identity_id);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -766,6 +769,7 @@ impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
                 status: f.optional("status"),
                 reference_id: f.optional("referenceId"),
                 identity_id: f.optional("identityId"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -784,6 +788,7 @@ impl IdentityDeviceStatusEntry {
             status: None,
             reference_id: None,
             identity_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `macAddress`.

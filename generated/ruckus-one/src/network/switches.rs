@@ -458,12 +458,15 @@ pub struct SwitchPortSelection {
     ///
     /// Wire name `ports`; `array<string>`; optional.
     pub ports: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for SwitchPortSelection {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &SwitchPortSelection, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("switchId", &v.switch_id);
             w.optional("ports", &v.ports);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -480,6 +483,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
             let value = SwitchPortSelection {
                 switch_id: f.optional("switchId"),
                 ports: f.optional("ports"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -494,6 +498,7 @@ impl SwitchPortSelection {
         Self {
             switch_id: None,
             ports: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `switchId`.

@@ -139,11 +139,14 @@ pub struct VenueWifiNetwork {
     ///
     /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
     pub is_all_ap_groups: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for VenueWifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VenueWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("isAllApGroups", &v.is_all_ap_groups);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -159,6 +162,7 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
         ) -> Result<VenueWifiNetwork, ruckus_one_runtime::object::FieldError> {
             let value = VenueWifiNetwork {
                 is_all_ap_groups: f.optional("isAllApGroups"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -170,7 +174,10 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
 impl VenueWifiNetwork {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
-        Self { is_all_ap_groups: None }
+        Self {
+            is_all_ap_groups: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
     /// Sets `isAllApGroups`.
     pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
@@ -1262,6 +1269,8 @@ pub struct PortalServiceProfileImage {
     /// Wire name `image`; `string`; required; max_length: 6990507; min_length: 0.
     /// Provenance: reference (guest_api-1.7.1.yaml PortalServiceProfileImage (required: inferred, the upload has no other content)).
     pub image: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for PortalServiceProfileImage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -1270,6 +1279,7 @@ impl serde::Serialize for PortalServiceProfileImage {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.field("image", &v.image);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -1285,6 +1295,7 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
         ) -> Result<PortalServiceProfileImage, ruckus_one_runtime::object::FieldError> {
             let value = PortalServiceProfileImage {
                 image: f.required("image")?,
+                additional_fields: f.rest(),
             };
             Ok(value)
         }
@@ -1295,7 +1306,10 @@ impl<'de> serde::Deserialize<'de> for PortalServiceProfileImage {
 impl PortalServiceProfileImage {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(image: String) -> Self {
-        Self { image }
+        Self {
+            image,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
 }
 /// Aaa wifi network, with the fields the official description lists.

@@ -627,6 +627,8 @@ pub struct FloorPlanQuery {
     ///
     /// Wire name `sortBy`; `FloorPlanSortBy`; optional.
     pub sort_by: Option<FloorPlanSortBy>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for FloorPlanQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -634,6 +636,7 @@ impl serde::Serialize for FloorPlanQuery {
             w.optional("pageNumber", &v.page_number);
             w.optional("pageSize", &v.page_size);
             w.optional("sortBy", &v.sort_by);
+            w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
         fields(self, &mut w);
@@ -651,6 +654,7 @@ impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
                 page_number: f.optional("pageNumber"),
                 page_size: f.optional("pageSize"),
                 sort_by: f.optional("sortBy"),
+                additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
@@ -666,6 +670,7 @@ impl FloorPlanQuery {
             page_number: None,
             page_size: None,
             sort_by: None,
+            additional_fields: std::collections::BTreeMap::new(),
         }
     }
     /// Sets `pageNumber`.

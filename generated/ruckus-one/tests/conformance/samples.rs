@@ -1621,11 +1621,20 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::PinEdgeClusterInfo {
     fn sample() -> Self {
-        Self::new()
-            .with_dhcp_info_id("sample".to_owned())
-            .with_dhcp_pool_id("sample".to_owned())
-            .with_edge_cluster_id("sample".to_owned())
-            .with_segments(1)
+        {
+            let mut value = Self::new()
+                .with_dhcp_info_id("sample".to_owned())
+                .with_dhcp_pool_id("sample".to_owned())
+                .with_edge_cluster_id("sample".to_owned())
+                .with_segments(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1633,6 +1642,7 @@ impl support::Sample for ruckus_one::network::edge_services::PinEdgeClusterInfo 
             ("dhcpPoolId", serde_json::Value::from("sample")),
             ("edgeClusterId", serde_json::Value::from("sample")),
             ("segments", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1640,14 +1650,24 @@ impl support::Sample for ruckus_one::network::edge_services::PinEdgeClusterInfo 
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::PinUplinkInfo {
     fn sample() -> Self {
-        Self::new()
-            .with_uplink_id("sample".to_owned())
-            .with_uplink_type("sample".to_owned())
+        {
+            let mut value = Self::new()
+                .with_uplink_id("sample".to_owned())
+                .with_uplink_type("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
             ("uplinkId", serde_json::Value::from("sample")),
             ("uplinkType", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1655,20 +1675,29 @@ impl support::Sample for ruckus_one::network::edge_services::PinUplinkInfo {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::PinAccessSwitchInfo {
     fn sample() -> Self {
-        Self::new()
-            .with_distribution_switch_id("sample".to_owned())
-            .with_id("sample".to_owned())
-            .with_template_id("sample".to_owned())
-            .with_uplink_info(
-                <ruckus_one::network::edge_services::PinUplinkInfo as support::Sample>::sample(),
-            )
-            .with_vlan_id("sample".to_owned())
-            .with_web_auth_custom_bottom("sample".to_owned())
-            .with_web_auth_custom_login_button("sample".to_owned())
-            .with_web_auth_custom_title("sample".to_owned())
-            .with_web_auth_custom_top("sample".to_owned())
-            .with_web_auth_page_type("sample".to_owned())
-            .with_web_auth_password_label("sample".to_owned())
+        {
+            let mut value = Self::new()
+                .with_distribution_switch_id("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_template_id("sample".to_owned())
+                .with_uplink_info(
+                    <ruckus_one::network::edge_services::PinUplinkInfo as support::Sample>::sample(),
+                )
+                .with_vlan_id("sample".to_owned())
+                .with_web_auth_custom_bottom("sample".to_owned())
+                .with_web_auth_custom_login_button("sample".to_owned())
+                .with_web_auth_custom_title("sample".to_owned())
+                .with_web_auth_custom_top("sample".to_owned())
+                .with_web_auth_page_type("sample".to_owned())
+                .with_web_auth_password_label("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1686,6 +1715,7 @@ impl support::Sample for ruckus_one::network::edge_services::PinAccessSwitchInfo
             ("webAuthCustomTop", serde_json::Value::from("sample")),
             ("webAuthPageType", serde_json::Value::from("sample")),
             ("webAuthPasswordLabel", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1693,14 +1723,23 @@ impl support::Sample for ruckus_one::network::edge_services::PinAccessSwitchInfo
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::PinDistributionSwitchInfo {
     fn sample() -> Self {
-        Self::new()
-            .with_id("sample".to_owned())
-            .with_loopback_interface_id("sample".to_owned())
-            .with_loopback_interface_ip("sample".to_owned())
-            .with_loopback_interface_subnet_mask("sample".to_owned())
-            .with_site_keep_alive("sample".to_owned())
-            .with_site_retry("sample".to_owned())
-            .with_vlans("sample".to_owned())
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_loopback_interface_id("sample".to_owned())
+                .with_loopback_interface_ip("sample".to_owned())
+                .with_loopback_interface_subnet_mask("sample".to_owned())
+                .with_site_keep_alive("sample".to_owned())
+                .with_site_retry("sample".to_owned())
+                .with_vlans("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1711,6 +1750,7 @@ impl support::Sample for ruckus_one::network::edge_services::PinDistributionSwit
             ("siteKeepAlive", serde_json::Value::from("sample")),
             ("siteRetry", serde_json::Value::from("sample")),
             ("vlans", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1781,7 +1821,20 @@ impl support::Sample for ruckus_one::network::edge_services::PersonalIdentityNet
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 impl support::Sample for ruckus_one::network::common::PagingInfo {
     fn sample() -> Self {
-        Self::new().with_total_count(1).with_page(1).with_page_size(1).with_page_count(1)
+        {
+            let mut value = Self::new()
+                .with_total_count(1)
+                .with_page(1)
+                .with_page_size(1)
+                .with_page_count(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1789,6 +1842,7 @@ impl support::Sample for ruckus_one::network::common::PagingInfo {
             ("page", serde_json::Value::from(1)),
             ("pageSize", serde_json::Value::from(1)),
             ("pageCount", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1797,16 +1851,25 @@ impl support::Sample for ruckus_one::network::common::PagingInfo {
 impl support::Sample
 for ruckus_one::network::edge_services::PersonalIdentityNetworkPage {
     fn sample() -> Self {
-        Self::new()
-            .with_content(
-                vec![
-                    < ruckus_one::network::edge_services::PersonalIdentityNetwork as
-                    support::Sample > ::sample()
-                ],
-            )
-            .with_paging(
-                <ruckus_one::network::common::PagingInfo as support::Sample>::sample(),
-            )
+        {
+            let mut value = Self::new()
+                .with_content(
+                    vec![
+                        < ruckus_one::network::edge_services::PersonalIdentityNetwork as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_paging(
+                    <ruckus_one::network::common::PagingInfo as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1823,6 +1886,7 @@ for ruckus_one::network::edge_services::PersonalIdentityNetworkPage {
                 "paging",
                 <ruckus_one::network::common::PagingInfo as support::Sample>::sample_json(),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1830,15 +1894,24 @@ for ruckus_one::network::edge_services::PersonalIdentityNetworkPage {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 impl support::Sample for ruckus_one::network::common::AsyncResultLink {
     fn sample() -> Self {
-        Self::new()
-            .with_deprecation("sample".to_owned())
-            .with_href("sample".to_owned())
-            .with_hreflang("sample".to_owned())
-            .with_name("sample".to_owned())
-            .with_profile("sample".to_owned())
-            .with_templated(true)
-            .with_title("sample".to_owned())
-            .with_type("sample".to_owned())
+        {
+            let mut value = Self::new()
+                .with_deprecation("sample".to_owned())
+                .with_href("sample".to_owned())
+                .with_hreflang("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_profile("sample".to_owned())
+                .with_templated(true)
+                .with_title("sample".to_owned())
+                .with_type("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1850,6 +1923,7 @@ impl support::Sample for ruckus_one::network::common::AsyncResultLink {
             ("templated", serde_json::Value::from(true)),
             ("title", serde_json::Value::from("sample")),
             ("type", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1857,15 +1931,24 @@ impl support::Sample for ruckus_one::network::common::AsyncResultLink {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 impl support::Sample for ruckus_one::network::common::AsyncResult {
     fn sample() -> Self {
-        Self::new("sample".to_owned())
-            .with_links(
-                vec![
-                    < ruckus_one::network::common::AsyncResultLink as support::Sample >
-                    ::sample()
-                ],
-            )
-            .with_response(serde_json::json!({ "sample" : true }))
-            .with_id("sample".to_owned())
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_links(
+                    vec![
+                        < ruckus_one::network::common::AsyncResultLink as support::Sample
+                        > ::sample()
+                    ],
+                )
+                .with_response(serde_json::json!({ "sample" : true }))
+                .with_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1881,6 +1964,7 @@ impl support::Sample for ruckus_one::network::common::AsyncResult {
             ("requestId", serde_json::Value::from("sample")),
             ("response", serde_json::json!({ "sample" : true })),
             ("id", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1905,10 +1989,19 @@ for ruckus_one::network::edge_services::EdgeServiceCompatibilityFilters {
 impl support::Sample
 for ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery {
     fn sample() -> Self {
-        Self::new()
-            .with_filters(
-                <ruckus_one::network::edge_services::EdgeServiceCompatibilityFilters as support::Sample>::sample(),
-            )
+        {
+            let mut value = Self::new()
+                .with_filters(
+                    <ruckus_one::network::edge_services::EdgeServiceCompatibilityFilters as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1916,6 +2009,7 @@ for ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery {
                 "filters",
                 <ruckus_one::network::edge_services::EdgeServiceCompatibilityFilters as support::Sample>::sample_json(),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1951,16 +2045,25 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeIncompatibleDev
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::EdgeIncompatibleFeature {
     fn sample() -> Self {
-        Self::new()
-            .with_feature_requirement(
-                <ruckus_one::network::edge_services::EdgeFeatureRequirement as support::Sample>::sample(),
-            )
-            .with_incompatible_devices(
-                vec![
-                    < ruckus_one::network::edge_services::EdgeIncompatibleDevices as
-                    support::Sample > ::sample()
-                ],
-            )
+        {
+            let mut value = Self::new()
+                .with_feature_requirement(
+                    <ruckus_one::network::edge_services::EdgeFeatureRequirement as support::Sample>::sample(),
+                )
+                .with_incompatible_devices(
+                    vec![
+                        < ruckus_one::network::edge_services::EdgeIncompatibleDevices as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -1977,6 +2080,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeIncompatibleFea
                     ],
                 ),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -1984,17 +2088,26 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeIncompatibleFea
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::EdgeClusterCompatibility {
     fn sample() -> Self {
-        Self::new()
-            .with_id("sample".to_owned())
-            .with_identity_type("sample".to_owned())
-            .with_incompatible(1)
-            .with_total(1)
-            .with_incompatible_features(
-                vec![
-                    < ruckus_one::network::edge_services::EdgeIncompatibleFeature as
-                    support::Sample > ::sample()
-                ],
-            )
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_identity_type("sample".to_owned())
+                .with_incompatible(1)
+                .with_total(1)
+                .with_incompatible_features(
+                    vec![
+                        < ruckus_one::network::edge_services::EdgeIncompatibleFeature as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -2011,6 +2124,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeClusterCompatib
                     ],
                 ),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -2018,14 +2132,23 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeClusterCompatib
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::EdgeServiceCompatibility {
     fn sample() -> Self {
-        Self::new()
-            .with_service_id("sample".to_owned())
-            .with_cluster_edge_compatibilities(
-                vec![
-                    < ruckus_one::network::edge_services::EdgeClusterCompatibility as
-                    support::Sample > ::sample()
-                ],
-            )
+        {
+            let mut value = Self::new()
+                .with_service_id("sample".to_owned())
+                .with_cluster_edge_compatibilities(
+                    vec![
+                        < ruckus_one::network::edge_services::EdgeClusterCompatibility as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -2039,6 +2162,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeServiceCompatib
                     ],
                 ),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -2047,13 +2171,22 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeServiceCompatib
 impl support::Sample
 for ruckus_one::network::edge_services::EdgeServiceCompatibilityResult {
     fn sample() -> Self {
-        Self::new()
-            .with_compatibilities(
-                vec![
-                    < ruckus_one::network::edge_services::EdgeServiceCompatibility as
-                    support::Sample > ::sample()
-                ],
-            )
+        {
+            let mut value = Self::new()
+                .with_compatibilities(
+                    vec![
+                        < ruckus_one::network::edge_services::EdgeServiceCompatibility as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -2066,6 +2199,7 @@ for ruckus_one::network::edge_services::EdgeServiceCompatibilityResult {
                     ],
                 ),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -5112,17 +5246,26 @@ impl support::Sample for ruckus_one::network::identity::IdentityDeviceAccessStat
 #[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
 impl support::Sample for ruckus_one::network::identity::IdentityDeviceStatusEntry {
     fn sample() -> Self {
-        Self::new()
-            .with_mac_address("sample".to_owned())
-            .with_auth_type(
-                <ruckus_one::network::identity::IdentityDeviceAuthType as support::Sample>::sample(),
-            )
-            .with_last_connected_at("sample".to_owned())
-            .with_status(
-                <ruckus_one::network::identity::IdentityDeviceAccessStatus as support::Sample>::sample(),
-            )
-            .with_reference_id("sample".to_owned())
-            .with_identity_id("sample".to_owned())
+        {
+            let mut value = Self::new()
+                .with_mac_address("sample".to_owned())
+                .with_auth_type(
+                    <ruckus_one::network::identity::IdentityDeviceAuthType as support::Sample>::sample(),
+                )
+                .with_last_connected_at("sample".to_owned())
+                .with_status(
+                    <ruckus_one::network::identity::IdentityDeviceAccessStatus as support::Sample>::sample(),
+                )
+                .with_reference_id("sample".to_owned())
+                .with_identity_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -5138,6 +5281,7 @@ impl support::Sample for ruckus_one::network::identity::IdentityDeviceStatusEntr
             ),
             ("referenceId", serde_json::Value::from("sample")),
             ("identityId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -13249,10 +13393,22 @@ for ruckus_one::network::wireless_networks::VenueWifiNetworkSettings {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 impl support::Sample for ruckus_one::network::wireless_networks::VenueWifiNetwork {
     fn sample() -> Self {
-        Self::new().with_is_all_ap_groups(true)
+        {
+            let mut value = Self::new().with_is_all_ap_groups(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
-        support::object([("isAllApGroups", serde_json::Value::from(true))])
+        support::object([
+            ("isAllApGroups", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
     }
 }
 #[cfg(feature = "network-wireless-networks")]
@@ -14424,10 +14580,22 @@ for ruckus_one::network::wireless_networks::QueryResponsePortalServiceProfileQue
 impl support::Sample
 for ruckus_one::network::wireless_networks::PortalServiceProfileImage {
     fn sample() -> Self {
-        Self::new("sample".to_owned())
+        {
+            let mut value = Self::new("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
-        support::object([("image", serde_json::Value::from("sample"))])
+        support::object([
+            ("image", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
     }
 }
 #[cfg(feature = "network-wireless-policies")]
@@ -26965,12 +27133,21 @@ impl support::Sample for ruckus_one::network::wireless_venues::FloorPlanSortBy {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
 impl support::Sample for ruckus_one::network::wireless_venues::FloorPlanQuery {
     fn sample() -> Self {
-        Self::new()
-            .with_page_number(1)
-            .with_page_size(1)
-            .with_sort_by(
-                <ruckus_one::network::wireless_venues::FloorPlanSortBy as support::Sample>::sample(),
-            )
+        {
+            let mut value = Self::new()
+                .with_page_number(1)
+                .with_page_size(1)
+                .with_sort_by(
+                    <ruckus_one::network::wireless_venues::FloorPlanSortBy as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
@@ -26980,6 +27157,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::FloorPlanQuery {
                 "sortBy",
                 <ruckus_one::network::wireless_venues::FloorPlanSortBy as support::Sample>::sample_json(),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -27017,12 +27195,24 @@ impl support::Sample for ruckus_one::network::wireless_venues::FloorPlanPage {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 impl support::Sample for ruckus_one::network::common::QosMatchField {
     fn sample() -> Self {
-        Self::new().with_field("sample".to_owned()).with_value("sample".to_owned())
+        {
+            let mut value = Self::new()
+                .with_field("sample".to_owned())
+                .with_value("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
             ("field", serde_json::Value::from("sample")),
             ("value", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
@@ -32979,14 +33169,24 @@ impl support::Sample for ruckus_one::network::switches::PortResponse {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
 impl support::Sample for ruckus_one::network::switches::SwitchPortSelection {
     fn sample() -> Self {
-        Self::new()
-            .with_switch_id("sample".to_owned())
-            .with_ports(vec!["sample".to_owned()])
+        {
+            let mut value = Self::new()
+                .with_switch_id("sample".to_owned())
+                .with_ports(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
     }
     fn sample_json() -> serde_json::Value {
         support::object([
             ("switchId", serde_json::Value::from("sample")),
             ("ports", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
