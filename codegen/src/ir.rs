@@ -143,6 +143,9 @@ pub struct TypeIr {
     /// For inline types: where the document shows them.
     pub origin: Option<String>,
     pub kind: TypeKind,
+    /// For a type of a types-only area (`common`): the features of the areas that need it,
+    /// directly or through other such types; empty when it is always compiled with its area.
+    pub users: Vec<String>,
 }
 
 #[derive(Debug)]

@@ -367,7 +367,9 @@ impl<'a> Samples<'a> {
             self.path.pop();
             self.calls.insert(name, uses);
             let ty = self.path(&area.name, name);
-            let gate = gates::area(area, self.area_features);
+            let area_gate = gates::area(area, self.area_features);
+            let shared = gates::shared_type(t, self.area_features);
+            let gate = quote!(#area_gate #shared);
             self.impls.push(quote! {
                 #gate
                 impl support::Sample for #ty {

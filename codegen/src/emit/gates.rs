@@ -3,7 +3,7 @@
 //! Two features gate generated items: `experimental` (operations the spec marks experimental)
 //! and, when the crate has area features, one feature per API area.
 
-use crate::ir::{AreaIr, Lifecycle, OpIr};
+use crate::ir::{AreaIr, Lifecycle, OpIr, TypeIr};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -51,4 +51,30 @@ pub fn all_experimental<'a>(mut ops: impl Iterator<Item = &'a OpIr>) -> bool {
         is_experimental(o)
     });
     any && all
+}
+
+/// The extra gate of a shared type (one of a types-only area such as `common`):
+/// `#[cfg(any(feature = "<area>", ...))]` over the areas that need it, so a build with a few
+/// areas compiles only the shared types they use; nothing for other types.
+pub fn shared_type(t: &TypeIr, area_features: bool) -> TokenStream {
+    if !area_features || t.users.is_empty() {
+        return quote!();
+    }
+    let users = &t.users;
+    quote! {
+        #[cfg(any(#(feature = #users),*))]
+    }
+}
+
+/// `items` with `gate` (outer attributes) on every item.
+pub fn on_each_item(gate: &TokenStream, items: TokenStream) -> TokenStream {
+    if gate.is_empty() {
+        return items;
+    }
+    let Ok(file) = syn::parse2::<syn::File>(items.clone()) else {
+        // Emitted Rust that does not parse is reported when the file is formatted.
+        return items;
+    };
+    let gated = file.items.into_iter().map(|item| quote!(#gate #item));
+    quote!(#(#gated)*)
 }

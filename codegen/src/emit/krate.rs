@@ -203,6 +203,9 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         } else if a.types.is_empty() && gates::all_experimental(ops) {
             let experimental = gates::experimental();
             Some(quote!(#gate #experimental pub use self::#n::*;))
+        } else if a.handler.is_none() && a.types.iter().all(|t| !t.users.is_empty()) {
+            // Every type of a shared area may be gated off (no area that needs one is on).
+            Some(quote!(#gate #[allow(unused_imports)] pub use self::#n::*;))
         } else {
             Some(quote!(#gate pub use self::#n::*;))
         }
@@ -363,6 +366,7 @@ pub fn area_file<'a>(
     api: &'a ApiIr,
     area: &'a AreaIr,
     examples: Option<&'a str>,
+    area_features: bool,
 ) -> impl Iterator<Item = TokenStream> + 'a {
     let mut lines = vec![format!("{}.", prose(&area.title).trim_end_matches('.'))];
     if let Some(d) = &area.description {
@@ -390,7 +394,12 @@ pub fn area_file<'a>(
         }
     }
     let docs = inner_doc(&lines);
-    let types = area.types.iter().map(|t| emit_type(t, &area.name, api));
+    let types = area.types.iter().map(move |t| {
+        gates::on_each_item(
+            &gates::shared_type(t, area_features),
+            emit_type(t, &area.name, api),
+        )
+    });
     let generated: Vec<&OpIr> = area
         .operations
         .iter()

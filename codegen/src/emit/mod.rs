@@ -61,7 +61,7 @@ fn emit_files(ir: &Ir) -> Result<BTreeMap<String, String>, Diagnostic> {
         for area in &api.areas {
             let path = format!("{krate}/src/{}/{}.rs", api.name, area.name);
             let examples = ir.krate.doc_examples.then(|| krate.replace('-', "_"));
-            let pieces = krate::area_file(api, area, examples.as_deref());
+            let pieces = krate::area_file(api, area, examples.as_deref(), ir.krate.area_features);
             files.insert(path, rust_pieces(pieces, &area.spec_file)?);
         }
     }

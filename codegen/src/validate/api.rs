@@ -61,6 +61,7 @@ impl Validator {
             .collect();
         let mut area_irs = area_irs;
         waiting_uses_activities(api, &mut area_irs);
+        super::cross::shared_type_users(&mut area_irs);
         self.cross_area_checks(&area_irs, areas, &ctx);
         let activity_operation = self.activity_operation(api, &area_irs, at);
         ApiIr {

@@ -278,3 +278,119 @@ pub(super) fn area_uses(area: &str, types: &[TypeIr], ops: &[OpIr]) -> Vec<Strin
     out.remove(area);
     out.into_iter().collect()
 }
+
+/// The named types a type expression mentions, with their areas.
+fn named_refs(t: &TypeRef, out: &mut Vec<(String, String)>) {
+    match t {
+        TypeRef::Named { name, area } => out.push((area.clone(), name.clone())),
+        TypeRef::Array(inner) | TypeRef::Map(inner) => named_refs(inner, out),
+        _ => {}
+    }
+}
+
+/// The named types a type's fields, alias or variants mention.
+fn type_refs(t: &TypeIr) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    match &t.kind {
+        TypeKind::Object(fields, _) => fields.iter().for_each(|f| named_refs(&f.ty, &mut out)),
+        TypeKind::Alias(a) => named_refs(a, &mut out),
+        TypeKind::Union(u) => u.variants.iter().for_each(|v| named_refs(&v.ty, &mut out)),
+        TypeKind::Enum(_) | TypeKind::NotShown(_) => {}
+    }
+    out
+}
+
+/// Sets `users` on the types of types-only areas (`common`): the features of the areas that
+/// need each one, directly or through other such types, so a build with a few areas compiles
+/// only the shared types they use. A shared type no area needs, and everything it mentions,
+/// stays ungated (always compiled with its area).
+pub(super) fn shared_type_users(areas: &mut [AreaIr]) {
+    let shared: BTreeSet<String> = areas
+        .iter()
+        .filter(|a| !a.operations.iter().any(|o| o.is_generated()))
+        .map(|a| a.name.clone())
+        .collect();
+    if shared.is_empty() {
+        return;
+    }
+    let mut users: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    for a in areas.iter().filter(|a| !shared.contains(&a.name)) {
+        let mut refs = Vec::new();
+        for t in &a.types {
+            refs.extend(type_refs(t));
+        }
+        for o in a.operations.iter().filter(|o| o.is_generated()) {
+            for p in o.path_params.iter().chain(&o.query).chain(&o.headers) {
+                named_refs(&p.ty, &mut refs);
+            }
+            for t in o
+                .request
+                .iter()
+                .filter_map(|b| b.ty.as_ref())
+                .chain(o.success.ty.as_ref())
+            {
+                named_refs(t, &mut refs);
+            }
+        }
+        for r in refs.into_iter().filter(|(area, _)| shared.contains(area)) {
+            users.entry(r).or_default().insert(a.feature.clone());
+        }
+    }
+    // What a shared type mentions is needed wherever the type is.
+    let mentions: BTreeMap<(String, String), Vec<(String, String)>> = areas
+        .iter()
+        .filter(|a| shared.contains(&a.name))
+        .flat_map(|a| {
+            a.types
+                .iter()
+                .map(move |t| ((a.name.clone(), t.name.clone()), type_refs(t)))
+        })
+        .map(|(k, refs)| {
+            (
+                k,
+                refs.into_iter()
+                    .filter(|(area, _)| shared.contains(area))
+                    .collect(),
+            )
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for (t, refs) in &mentions {
+            let Some(from) = users.get(t).cloned() else {
+                continue;
+            };
+            for r in refs {
+                let to = users.entry(r.clone()).or_default();
+                let before = to.len();
+                to.extend(from.iter().cloned());
+                changed |= to.len() != before;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut ungated: Vec<(String, String)> = mentions
+        .keys()
+        .filter(|k| !users.contains_key(*k))
+        .cloned()
+        .collect();
+    let mut always = BTreeSet::new();
+    while let Some(t) = ungated.pop() {
+        if always.insert(t.clone()) {
+            ungated.extend(mentions.get(&t).cloned().unwrap_or_default());
+        }
+    }
+    for a in areas.iter_mut().filter(|a| shared.contains(&a.name)) {
+        for t in &mut a.types {
+            let key = (a.name.clone(), t.name.clone());
+            if !always.contains(&key) {
+                t.users = users
+                    .get(&key)
+                    .map(|u| u.iter().cloned().collect())
+                    .unwrap_or_default();
+            }
+        }
+    }
+}

@@ -81,6 +81,7 @@ impl Validator {
             provenance,
             origin: None,
             kind,
+            users: Vec::new(),
         })
     }
 
@@ -460,6 +461,7 @@ impl Validator {
             provenance: Provenance::Documented,
             origin: Some(inline_name.to_owned()),
             kind,
+            users: Vec::new(),
         });
         Some(TypeRef::Named {
             name,

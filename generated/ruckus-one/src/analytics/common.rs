@@ -5,6 +5,14 @@
 //! Types shared by several areas of the analytics API. This area has no operations.
 //!
 //! Spec: `spec/analytics/common.yaml`.
+#[cfg(
+    any(
+        feature = "analytics-application-tokens",
+        feature = "analytics-licenses",
+        feature = "analytics-onboarded-systems",
+        feature = "analytics-users"
+    )
+)]
 /// Error body of the analytics API. Also the documented response shape of the delete operations.
 ///
 /// Provenance: documented.
@@ -24,6 +32,14 @@ pub struct ErrorBody {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "analytics-application-tokens",
+        feature = "analytics-licenses",
+        feature = "analytics-onboarded-systems",
+        feature = "analytics-users"
+    )
+)]
 impl serde::Serialize for ErrorBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ErrorBody, w: &mut ruckus_one_runtime::object::Writer) {
@@ -36,6 +52,14 @@ impl serde::Serialize for ErrorBody {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "analytics-application-tokens",
+        feature = "analytics-licenses",
+        feature = "analytics-onboarded-systems",
+        feature = "analytics-users"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ErrorBody {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -55,6 +79,14 @@ impl<'de> serde::Deserialize<'de> for ErrorBody {
         fields(&mut f).map_err(|e| e.into_error("ErrorBody"))
     }
 }
+#[cfg(
+    any(
+        feature = "analytics-application-tokens",
+        feature = "analytics-licenses",
+        feature = "analytics-onboarded-systems",
+        feature = "analytics-users"
+    )
+)]
 impl ErrorBody {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -75,6 +107,14 @@ impl ErrorBody {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "analytics-application-tokens",
+        feature = "analytics-licenses",
+        feature = "analytics-onboarded-systems",
+        feature = "analytics-users"
+    )
+)]
 /// One error of an error body.
 ///
 /// Provenance: documented.
@@ -90,6 +130,14 @@ pub struct ErrorMessage {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "analytics-application-tokens",
+        feature = "analytics-licenses",
+        feature = "analytics-onboarded-systems",
+        feature = "analytics-users"
+    )
+)]
 impl serde::Serialize for ErrorMessage {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ErrorMessage, w: &mut ruckus_one_runtime::object::Writer) {
@@ -101,6 +149,14 @@ impl serde::Serialize for ErrorMessage {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "analytics-application-tokens",
+        feature = "analytics-licenses",
+        feature = "analytics-onboarded-systems",
+        feature = "analytics-users"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ErrorMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -119,6 +175,14 @@ impl<'de> serde::Deserialize<'de> for ErrorMessage {
         fields(&mut f).map_err(|e| e.into_error("ErrorMessage"))
     }
 }
+#[cfg(
+    any(
+        feature = "analytics-application-tokens",
+        feature = "analytics-licenses",
+        feature = "analytics-onboarded-systems",
+        feature = "analytics-users"
+    )
+)]
 impl ErrorMessage {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -133,6 +197,7 @@ impl ErrorMessage {
         self
     }
 }
+#[cfg(any(feature = "analytics-licenses", feature = "analytics-resource-groups"))]
 /// One step of a path through the network hierarchy (for example a system, then a zone). Used by resource group filters and the license hierarchy query.
 ///
 /// Provenance: documented.
@@ -152,6 +217,7 @@ pub struct NodePathElement {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "analytics-licenses", feature = "analytics-resource-groups"))]
 impl serde::Serialize for NodePathElement {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &NodePathElement, w: &mut ruckus_one_runtime::object::Writer) {
@@ -164,6 +230,7 @@ impl serde::Serialize for NodePathElement {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "analytics-licenses", feature = "analytics-resource-groups"))]
 impl<'de> serde::Deserialize<'de> for NodePathElement {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -183,6 +250,7 @@ impl<'de> serde::Deserialize<'de> for NodePathElement {
         fields(&mut f).map_err(|e| e.into_error("NodePathElement"))
     }
 }
+#[cfg(any(feature = "analytics-licenses", feature = "analytics-resource-groups"))]
 impl NodePathElement {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -203,6 +271,7 @@ impl NodePathElement {
         self
     }
 }
+#[cfg(any(feature = "analytics-resource-groups"))]
 /// A path from the root of the network hierarchy to one node, as a list of steps.
 ///
 /// Provenance: documented.

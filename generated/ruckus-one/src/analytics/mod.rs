@@ -55,6 +55,7 @@ pub use self::schedules::*;
 pub use self::users::*;
 #[cfg(feature = "analytics-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
+#[allow(unused_imports)]
 pub use self::common::*;
 #[cfg(not(feature = "analytics-application-tokens"))]
 #[doc(hidden)]

@@ -5,6 +5,19 @@
 //! Shapes shared by many network operations: the asynchronous result envelope, the paged result envelopes, query request bodies, and the three error-body families.
 //!
 //! Spec: `spec/network/common.yaml`.
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Asynchronous result envelope: the answer of 202 Accepted writes and of edge service writes. `requestId` identifies the activity to poll.
 ///
 /// Provenance: documented.
@@ -34,6 +47,19 @@ pub struct AsyncResult {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for AsyncResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AsyncResult, w: &mut ruckus_one_runtime::object::Writer) {
@@ -48,6 +74,19 @@ impl serde::Serialize for AsyncResult {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AsyncResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -69,6 +108,19 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
         fields(&mut f).map_err(|e| e.into_error("AsyncResult"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl AsyncResult {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(request_id: String) -> Self {
@@ -96,6 +148,19 @@ impl AsyncResult {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 /// One link of an asynchronous result.
 ///
 /// Provenance: documented.
@@ -139,6 +204,19 @@ pub struct AsyncResultLink {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for AsyncResultLink {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AsyncResultLink, w: &mut ruckus_one_runtime::object::Writer) {
@@ -157,6 +235,19 @@ impl serde::Serialize for AsyncResultLink {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AsyncResultLink {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -182,6 +273,19 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
         fields(&mut f).map_err(|e| e.into_error("AsyncResultLink"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl AsyncResultLink {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -602,6 +706,22 @@ impl LegacyPage {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Sort direction of a query.
 ///
 /// Provenance: reference (Pagination styles).
@@ -618,6 +738,22 @@ pub enum SortOrder {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl SortOrder {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -628,6 +764,22 @@ impl SortOrder {
         }
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl From<&str> for SortOrder {
     fn from(s: &str) -> Self {
         match s {
@@ -639,16 +791,64 @@ impl From<&str> for SortOrder {
         }
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl std::fmt::Display for SortOrder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for SortOrder {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SortOrder {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -657,6 +857,22 @@ impl<'de> serde::Deserialize<'de> for SortOrder {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Body of a `POST .../query` operation as observed in practice; the document does not show query bodies except `sortByCountField`. Open: other fields can be set.
 ///
 /// Provenance: reference (Pagination styles (query bodies)).
@@ -704,6 +920,22 @@ pub struct QueryRequest {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for QueryRequest {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &QueryRequest, w: &mut ruckus_one_runtime::object::Writer) {
@@ -723,6 +955,22 @@ impl serde::Serialize for QueryRequest {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for QueryRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -749,6 +997,22 @@ impl<'de> serde::Deserialize<'de> for QueryRequest {
         fields(&mut f).map_err(|e| e.into_error("QueryRequest"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl QueryRequest {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -811,6 +1075,17 @@ impl QueryRequest {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-activities",
+        feature = "network-entitlements",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Answer of a `POST .../query` operation as observed in practice. Open.
 ///
 /// Provenance: reference (Pagination styles (query bodies)).
@@ -834,6 +1109,17 @@ pub struct QueryResult {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-activities",
+        feature = "network-entitlements",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for QueryResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &QueryResult, w: &mut ruckus_one_runtime::object::Writer) {
@@ -847,6 +1133,17 @@ impl serde::Serialize for QueryResult {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-activities",
+        feature = "network-entitlements",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for QueryResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -867,6 +1164,17 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
         fields(&mut f).map_err(|e| e.into_error("QueryResult"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-activities",
+        feature = "network-entitlements",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-venues"
+    )
+)]
 impl QueryResult {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -1598,6 +1906,7 @@ impl<'de> serde::Deserialize<'de> for HttpStatusName {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa server, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
@@ -1649,6 +1958,7 @@ pub struct AaaServer {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaServer {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AaaServer, w: &mut ruckus_one_runtime::object::Writer) {
@@ -1669,6 +1979,7 @@ impl serde::Serialize for AaaServer {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaServer {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1696,6 +2007,7 @@ impl<'de> serde::Deserialize<'de> for AaaServer {
         fields(&mut f).map_err(|e| e.into_error("AaaServer"))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaServer {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -1767,6 +2079,7 @@ impl AaaServer {
         self
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa server bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
@@ -1830,6 +2143,7 @@ pub struct AaaServerBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaServerBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AaaServerBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -1853,6 +2167,7 @@ impl serde::Serialize for AaaServerBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaServerBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1883,6 +2198,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBo {
         fields(&mut f).map_err(|e| e.into_error("AaaServerBo"))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaServerBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -1975,6 +2291,7 @@ impl AaaServerBo {
         self
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa server bo level: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo (inline)).
@@ -1997,6 +2314,7 @@ pub enum AaaServerBoLevel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaServerBoLevel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2010,6 +2328,7 @@ impl AaaServerBoLevel {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl From<&str> for AaaServerBoLevel {
     fn from(s: &str) -> Self {
         match s {
@@ -2024,16 +2343,19 @@ impl From<&str> for AaaServerBoLevel {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AaaServerBoLevel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaServerBoLevel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaServerBoLevel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2042,6 +2364,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBoLevel {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa server bo purpose: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo (inline)).
@@ -2064,6 +2387,7 @@ pub enum AaaServerBoPurpose {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaServerBoPurpose {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2077,6 +2401,7 @@ impl AaaServerBoPurpose {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl From<&str> for AaaServerBoPurpose {
     fn from(s: &str) -> Self {
         match s {
@@ -2091,16 +2416,19 @@ impl From<&str> for AaaServerBoPurpose {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AaaServerBoPurpose {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaServerBoPurpose {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaServerBoPurpose {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2109,6 +2437,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBoPurpose {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa server bo server type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo (inline)).
@@ -2131,6 +2460,7 @@ pub enum AaaServerBoServerType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaServerBoServerType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2144,6 +2474,7 @@ impl AaaServerBoServerType {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl From<&str> for AaaServerBoServerType {
     fn from(s: &str) -> Self {
         match s {
@@ -2158,16 +2489,19 @@ impl From<&str> for AaaServerBoServerType {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AaaServerBoServerType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaServerBoServerType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaServerBoServerType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2176,6 +2510,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBoServerType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa server level: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001 (inline)).
@@ -2198,6 +2533,7 @@ pub enum AaaServerLevel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaServerLevel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2211,6 +2547,7 @@ impl AaaServerLevel {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl From<&str> for AaaServerLevel {
     fn from(s: &str) -> Self {
         match s {
@@ -2225,16 +2562,19 @@ impl From<&str> for AaaServerLevel {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AaaServerLevel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaServerLevel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaServerLevel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2243,6 +2583,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerLevel {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa server purpose: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001 (inline)).
@@ -2265,6 +2606,7 @@ pub enum AaaServerPurpose {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaServerPurpose {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2278,6 +2620,7 @@ impl AaaServerPurpose {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl From<&str> for AaaServerPurpose {
     fn from(s: &str) -> Self {
         match s {
@@ -2292,16 +2635,19 @@ impl From<&str> for AaaServerPurpose {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AaaServerPurpose {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaServerPurpose {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaServerPurpose {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2310,6 +2656,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerPurpose {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa server server type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001 (inline)).
@@ -2332,6 +2679,7 @@ pub enum AaaServerServerType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaServerServerType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2345,6 +2693,7 @@ impl AaaServerServerType {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl From<&str> for AaaServerServerType {
     fn from(s: &str) -> Self {
         match s {
@@ -2359,16 +2708,19 @@ impl From<&str> for AaaServerServerType {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AaaServerServerType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaServerServerType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaServerServerType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2377,6 +2729,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerServerType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa server v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
@@ -2444,6 +2797,7 @@ pub struct AaaServerV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaServerV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AaaServerV1, w: &mut ruckus_one_runtime::object::Writer) {
@@ -2468,6 +2822,7 @@ impl serde::Serialize for AaaServerV1 {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaServerV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2499,6 +2854,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
         fields(&mut f).map_err(|e| e.into_error("AaaServerV1"))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaServerV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -2597,6 +2953,7 @@ impl AaaServerV1 {
         self
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa server v1 level: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1 (inline)).
@@ -2619,6 +2976,7 @@ pub enum AaaServerV1Level {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaServerV1Level {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2632,6 +2990,7 @@ impl AaaServerV1Level {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl From<&str> for AaaServerV1Level {
     fn from(s: &str) -> Self {
         match s {
@@ -2646,16 +3005,19 @@ impl From<&str> for AaaServerV1Level {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AaaServerV1Level {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaServerV1Level {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaServerV1Level {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2664,6 +3026,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1Level {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa server v1 purpose: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1 (inline)).
@@ -2686,6 +3049,7 @@ pub enum AaaServerV1Purpose {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaServerV1Purpose {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2699,6 +3063,7 @@ impl AaaServerV1Purpose {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl From<&str> for AaaServerV1Purpose {
     fn from(s: &str) -> Self {
         match s {
@@ -2713,16 +3078,19 @@ impl From<&str> for AaaServerV1Purpose {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AaaServerV1Purpose {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaServerV1Purpose {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaServerV1Purpose {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2731,6 +3099,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1Purpose {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa server v1 server type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1 (inline)).
@@ -2753,6 +3122,7 @@ pub enum AaaServerV1ServerType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaServerV1ServerType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2766,6 +3136,7 @@ impl AaaServerV1ServerType {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl From<&str> for AaaServerV1ServerType {
     fn from(s: &str) -> Self {
         match s {
@@ -2780,16 +3151,19 @@ impl From<&str> for AaaServerV1ServerType {
         }
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AaaServerV1ServerType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaServerV1ServerType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaServerV1ServerType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2798,6 +3172,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1ServerType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa setting response, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingResponseV1001).
@@ -2817,6 +3192,7 @@ pub struct AaaSettingResponse {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaSettingResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AaaSettingResponse, w: &mut ruckus_one_runtime::object::Writer) {
@@ -2829,6 +3205,7 @@ impl serde::Serialize for AaaSettingResponse {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2848,6 +3225,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
         fields(&mut f).map_err(|e| e.into_error("AaaSettingResponse"))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaSettingResponse {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -2868,6 +3246,7 @@ impl AaaSettingResponse {
         self
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Aaa setting view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
@@ -2975,6 +3354,7 @@ pub struct AaaSettingView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for AaaSettingView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AaaSettingView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -3009,6 +3389,7 @@ impl serde::Serialize for AaaSettingView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AaaSettingView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3050,6 +3431,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingView {
         fields(&mut f).map_err(|e| e.into_error("AaaSettingView"))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl AaaSettingView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -3202,6 +3584,7 @@ impl AaaSettingView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acl bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
@@ -3237,6 +3620,7 @@ pub struct AclBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AclBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AclBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -3253,6 +3637,7 @@ impl serde::Serialize for AclBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AclBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3276,6 +3661,7 @@ impl<'de> serde::Deserialize<'de> for AclBo {
         fields(&mut f).map_err(|e| e.into_error("AclBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AclBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -3320,6 +3706,7 @@ impl AclBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acl bo acl type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo (inline)).
@@ -3338,6 +3725,7 @@ pub enum AclBoAclType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AclBoAclType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -3349,6 +3737,7 @@ impl AclBoAclType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for AclBoAclType {
     fn from(s: &str) -> Self {
         match s {
@@ -3361,16 +3750,19 @@ impl From<&str> for AclBoAclType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AclBoAclType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AclBoAclType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AclBoAclType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3379,6 +3771,7 @@ impl<'de> serde::Deserialize<'de> for AclBoAclType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acl rule bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
@@ -3438,6 +3831,7 @@ pub struct AclRuleBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AclRuleBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AclRuleBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -3460,6 +3854,7 @@ impl serde::Serialize for AclRuleBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AclRuleBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3489,6 +3884,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleBo {
         fields(&mut f).map_err(|e| e.into_error("AclRuleBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AclRuleBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -3569,6 +3965,7 @@ impl AclRuleBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acl rule bo action: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo (inline)).
@@ -3585,6 +3982,7 @@ pub enum AclRuleBoAction {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AclRuleBoAction {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -3595,6 +3993,7 @@ impl AclRuleBoAction {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for AclRuleBoAction {
     fn from(s: &str) -> Self {
         match s {
@@ -3606,16 +4005,19 @@ impl From<&str> for AclRuleBoAction {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AclRuleBoAction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AclRuleBoAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AclRuleBoAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3624,6 +4026,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleBoAction {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acl rule bo protocol: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo (inline)).
@@ -3644,6 +4047,7 @@ pub enum AclRuleBoProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AclRuleBoProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -3656,6 +4060,7 @@ impl AclRuleBoProtocol {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for AclRuleBoProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -3669,16 +4074,19 @@ impl From<&str> for AclRuleBoProtocol {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AclRuleBoProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AclRuleBoProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AclRuleBoProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3687,6 +4095,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleBoProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acl rule view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
@@ -3742,6 +4151,7 @@ pub struct AclRuleView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AclRuleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AclRuleView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -3763,6 +4173,7 @@ impl serde::Serialize for AclRuleView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AclRuleView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3791,6 +4202,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
         fields(&mut f).map_err(|e| e.into_error("AclRuleView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AclRuleView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -3865,6 +4277,7 @@ impl AclRuleView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acl rule view action: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView (inline)).
@@ -3881,6 +4294,7 @@ pub enum AclRuleViewAction {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AclRuleViewAction {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -3891,6 +4305,7 @@ impl AclRuleViewAction {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for AclRuleViewAction {
     fn from(s: &str) -> Self {
         match s {
@@ -3902,16 +4317,19 @@ impl From<&str> for AclRuleViewAction {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AclRuleViewAction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AclRuleViewAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AclRuleViewAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3920,6 +4338,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleViewAction {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acl rule view protocol: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView (inline)).
@@ -3940,6 +4359,7 @@ pub enum AclRuleViewProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AclRuleViewProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -3952,6 +4372,7 @@ impl AclRuleViewProtocol {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for AclRuleViewProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -3965,16 +4386,19 @@ impl From<&str> for AclRuleViewProtocol {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AclRuleViewProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AclRuleViewProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AclRuleViewProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3983,6 +4407,7 @@ impl<'de> serde::Deserialize<'de> for AclRuleViewProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acl view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
@@ -4014,6 +4439,7 @@ pub struct AclView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AclView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AclView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -4029,6 +4455,7 @@ impl serde::Serialize for AclView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AclView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4051,6 +4478,7 @@ impl<'de> serde::Deserialize<'de> for AclView {
         fields(&mut f).map_err(|e| e.into_error("AclView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AclView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -4089,6 +4517,7 @@ impl AclView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acl view acl type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclView (inline)).
@@ -4107,6 +4536,7 @@ pub enum AclViewAclType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AclViewAclType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -4118,6 +4548,7 @@ impl AclViewAclType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for AclViewAclType {
     fn from(s: &str) -> Self {
         match s {
@@ -4130,16 +4561,19 @@ impl From<&str> for AclViewAclType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AclViewAclType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AclViewAclType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AclViewAclType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4148,6 +4582,7 @@ impl<'de> serde::Deserialize<'de> for AclViewAclType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acx cli template variable bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo).
@@ -4171,6 +4606,7 @@ pub struct AcxCliTemplateVariableBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AcxCliTemplateVariableBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -4187,6 +4623,7 @@ impl serde::Serialize for AcxCliTemplateVariableBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4207,6 +4644,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateVariableBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AcxCliTemplateVariableBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -4233,6 +4671,7 @@ impl AcxCliTemplateVariableBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acx cli template variable bo type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo (inline)).
@@ -4251,6 +4690,7 @@ pub enum AcxCliTemplateVariableBoType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AcxCliTemplateVariableBoType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -4262,6 +4702,7 @@ impl AcxCliTemplateVariableBoType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for AcxCliTemplateVariableBoType {
     fn from(s: &str) -> Self {
         match s {
@@ -4274,16 +4715,19 @@ impl From<&str> for AcxCliTemplateVariableBoType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AcxCliTemplateVariableBoType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AcxCliTemplateVariableBoType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBoType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4292,6 +4736,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBoType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acx cli template variable view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
@@ -4335,6 +4780,7 @@ pub struct AcxCliTemplateVariableView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AcxCliTemplateVariableView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -4356,6 +4802,7 @@ impl serde::Serialize for AcxCliTemplateVariableView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4381,6 +4828,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateVariableView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AcxCliTemplateVariableView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -4440,6 +4888,7 @@ impl AcxCliTemplateVariableView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acx cli template variable view type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001 (inline)).
@@ -4458,6 +4907,7 @@ pub enum AcxCliTemplateVariableViewType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AcxCliTemplateVariableViewType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -4469,6 +4919,7 @@ impl AcxCliTemplateVariableViewType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for AcxCliTemplateVariableViewType {
     fn from(s: &str) -> Self {
         match s {
@@ -4481,16 +4932,19 @@ impl From<&str> for AcxCliTemplateVariableViewType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for AcxCliTemplateVariableViewType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AcxCliTemplateVariableViewType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableViewType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4499,6 +4953,7 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableViewType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acx venue cli template bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
@@ -4538,6 +4993,7 @@ pub struct AcxVenueCliTemplateBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AcxVenueCliTemplateBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -4558,6 +5014,7 @@ impl serde::Serialize for AcxVenueCliTemplateBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4582,6 +5039,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
         fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AcxVenueCliTemplateBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -4635,6 +5093,7 @@ impl AcxVenueCliTemplateBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acx venue cli template view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
@@ -4670,6 +5129,7 @@ pub struct AcxVenueCliTemplateView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AcxVenueCliTemplateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -4689,6 +5149,7 @@ impl serde::Serialize for AcxVenueCliTemplateView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4712,6 +5173,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
         fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AcxVenueCliTemplateView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -4759,6 +5221,7 @@ impl AcxVenueCliTemplateView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Acx venue cli template view v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
@@ -4794,6 +5257,7 @@ pub struct AcxVenueCliTemplateViewV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for AcxVenueCliTemplateViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -4813,6 +5277,7 @@ impl serde::Serialize for AcxVenueCliTemplateViewV1 {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4836,6 +5301,7 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
         fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateViewV1"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl AcxVenueCliTemplateViewV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -4883,6 +5349,7 @@ impl AcxVenueCliTemplateViewV1 {
         self
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 /// Ap creation, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
@@ -4918,6 +5385,7 @@ pub struct ApCreation {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl serde::Serialize for ApCreation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ApCreation, w: &mut ruckus_one_runtime::object::Writer) {
@@ -4934,6 +5402,7 @@ impl serde::Serialize for ApCreation {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ApCreation {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4957,6 +5426,7 @@ impl<'de> serde::Deserialize<'de> for ApCreation {
         fields(&mut f).map_err(|e| e.into_error("ApCreation"))
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl ApCreation {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(name: String, serial_number: String) -> Self {
@@ -4991,6 +5461,7 @@ impl ApCreation {
         self
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 /// Capabilities lan port, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
@@ -5038,6 +5509,7 @@ pub struct CapabilitiesLanPort {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl serde::Serialize for CapabilitiesLanPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &CapabilitiesLanPort, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5057,6 +5529,7 @@ impl serde::Serialize for CapabilitiesLanPort {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5083,6 +5556,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
         fields(&mut f).map_err(|e| e.into_error("CapabilitiesLanPort"))
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl CapabilitiesLanPort {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5145,6 +5619,7 @@ impl CapabilitiesLanPort {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Cli template variable bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo).
@@ -5168,6 +5643,7 @@ pub struct CliTemplateVariableBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for CliTemplateVariableBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -5184,6 +5660,7 @@ impl serde::Serialize for CliTemplateVariableBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5204,6 +5681,7 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
         fields(&mut f).map_err(|e| e.into_error("CliTemplateVariableBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl CliTemplateVariableBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5230,6 +5708,7 @@ impl CliTemplateVariableBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Cli template variable bo type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo (inline)).
@@ -5248,6 +5727,7 @@ pub enum CliTemplateVariableBoType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl CliTemplateVariableBoType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -5259,6 +5739,7 @@ impl CliTemplateVariableBoType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for CliTemplateVariableBoType {
     fn from(s: &str) -> Self {
         match s {
@@ -5271,16 +5752,19 @@ impl From<&str> for CliTemplateVariableBoType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for CliTemplateVariableBoType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for CliTemplateVariableBoType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for CliTemplateVariableBoType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5289,6 +5773,7 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBoType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 /// Device gps, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DeviceGps).
@@ -5308,6 +5793,7 @@ pub struct DeviceGps {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl serde::Serialize for DeviceGps {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &DeviceGps, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5320,6 +5806,7 @@ impl serde::Serialize for DeviceGps {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for DeviceGps {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5339,6 +5826,7 @@ impl<'de> serde::Deserialize<'de> for DeviceGps {
         fields(&mut f).map_err(|e| e.into_error("DeviceGps"))
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl DeviceGps {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5359,6 +5847,7 @@ impl DeviceGps {
         self
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Empty response, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyResponse).
@@ -5378,6 +5867,7 @@ pub struct EmptyResponse {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for EmptyResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &EmptyResponse, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5390,6 +5880,7 @@ impl serde::Serialize for EmptyResponse {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for EmptyResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5409,6 +5900,7 @@ impl<'de> serde::Deserialize<'de> for EmptyResponse {
         fields(&mut f).map_err(|e| e.into_error("EmptyResponse"))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl EmptyResponse {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5429,6 +5921,7 @@ impl EmptyResponse {
         self
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// Empty view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyView).
@@ -5444,6 +5937,7 @@ pub struct EmptyView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for EmptyView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &EmptyView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5455,6 +5949,7 @@ impl serde::Serialize for EmptyView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for EmptyView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5473,6 +5968,7 @@ impl<'de> serde::Deserialize<'de> for EmptyView {
         fields(&mut f).map_err(|e| e.into_error("EmptyView"))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl EmptyView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5487,6 +5983,13 @@ impl EmptyView {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 /// Entity id, with the fields the official description lists.
 ///
 /// Provenance: reference (external_auth_api-0.0.1.yaml EntityId).
@@ -5502,6 +6005,13 @@ pub struct EntityId {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl serde::Serialize for EntityId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &EntityId, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5513,6 +6023,13 @@ impl serde::Serialize for EntityId {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for EntityId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5531,6 +6048,13 @@ impl<'de> serde::Deserialize<'de> for EntityId {
         fields(&mut f).map_err(|e| e.into_error("EntityId"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl EntityId {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5545,6 +6069,13 @@ impl EntityId {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 /// Entity id operation response, with the fields the official description lists.
 ///
 /// Provenance: reference (external_auth_api-0.0.1.yaml EntityIdOperationResponse).
@@ -5564,6 +6095,13 @@ pub struct EntityIdOperationResponse {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl serde::Serialize for EntityIdOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -5579,6 +6117,13 @@ impl serde::Serialize for EntityIdOperationResponse {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5598,6 +6143,13 @@ impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
         fields(&mut f).map_err(|e| e.into_error("EntityIdOperationResponse"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl EntityIdOperationResponse {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5618,6 +6170,7 @@ impl EntityIdOperationResponse {
         self
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 /// External antenna, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
@@ -5653,6 +6206,7 @@ pub struct ExternalAntenna {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl serde::Serialize for ExternalAntenna {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ExternalAntenna, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5669,6 +6223,7 @@ impl serde::Serialize for ExternalAntenna {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ExternalAntenna {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5692,6 +6247,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAntenna {
         fields(&mut f).map_err(|e| e.into_error("ExternalAntenna"))
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl ExternalAntenna {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5736,6 +6292,7 @@ impl ExternalAntenna {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Family model slot, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlot).
@@ -5759,6 +6316,7 @@ pub struct FamilyModelSlot {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for FamilyModelSlot {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &FamilyModelSlot, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5772,6 +6330,7 @@ impl serde::Serialize for FamilyModelSlot {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5792,6 +6351,7 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
         fields(&mut f).map_err(|e| e.into_error("FamilyModelSlot"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl FamilyModelSlot {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5818,6 +6378,7 @@ impl FamilyModelSlot {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Family model slot bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
@@ -5845,6 +6406,7 @@ pub struct FamilyModelSlotBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for FamilyModelSlotBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &FamilyModelSlotBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5859,6 +6421,7 @@ impl serde::Serialize for FamilyModelSlotBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5880,6 +6443,7 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
         fields(&mut f).map_err(|e| e.into_error("FamilyModelSlotBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl FamilyModelSlotBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5912,6 +6476,7 @@ impl FamilyModelSlotBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Family model slot view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotViewV1001).
@@ -5935,6 +6500,7 @@ pub struct FamilyModelSlotView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for FamilyModelSlotView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &FamilyModelSlotView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5948,6 +6514,7 @@ impl serde::Serialize for FamilyModelSlotView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5968,6 +6535,7 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
         fields(&mut f).map_err(|e| e.into_error("FamilyModelSlotView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl FamilyModelSlotView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5994,6 +6562,13 @@ impl FamilyModelSlotView {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 /// Operation response request id only, with the fields the official description lists.
 ///
 /// Provenance: reference (external_auth_api-0.0.1.yaml OperationResponseRequestIdOnly).
@@ -6009,6 +6584,13 @@ pub struct OperationResponseRequestIdOnly {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl serde::Serialize for OperationResponseRequestIdOnly {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -6023,6 +6605,13 @@ impl serde::Serialize for OperationResponseRequestIdOnly {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for OperationResponseRequestIdOnly {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6044,6 +6633,13 @@ impl<'de> serde::Deserialize<'de> for OperationResponseRequestIdOnly {
         fields(&mut f).map_err(|e| e.into_error("OperationResponseRequestIdOnly"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl OperationResponseRequestIdOnly {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -6058,6 +6654,7 @@ impl OperationResponseRequestIdOnly {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Port profile and profile mapping bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo).
@@ -6081,6 +6678,7 @@ pub struct PortProfileAndProfileMappingBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for PortProfileAndProfileMappingBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -6097,6 +6695,7 @@ impl serde::Serialize for PortProfileAndProfileMappingBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6120,6 +6719,7 @@ impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBo {
         fields(&mut f).map_err(|e| e.into_error("PortProfileAndProfileMappingBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl PortProfileAndProfileMappingBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -6149,6 +6749,7 @@ impl PortProfileAndProfileMappingBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Port profile and profile mapping bo models: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo (inline)).
@@ -6287,6 +6888,7 @@ pub enum PortProfileAndProfileMappingBoModels {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl PortProfileAndProfileMappingBoModels {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -6358,6 +6960,7 @@ impl PortProfileAndProfileMappingBoModels {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for PortProfileAndProfileMappingBoModels {
     fn from(s: &str) -> Self {
         match s {
@@ -6430,16 +7033,19 @@ impl From<&str> for PortProfileAndProfileMappingBoModels {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for PortProfileAndProfileMappingBoModels {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for PortProfileAndProfileMappingBoModels {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBoModels {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6448,6 +7054,7 @@ impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBoModels {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
@@ -6499,6 +7106,7 @@ pub struct Profile {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for Profile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Profile, w: &mut ruckus_one_runtime::object::Writer) {
@@ -6519,6 +7127,7 @@ impl serde::Serialize for Profile {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for Profile {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6546,6 +7155,7 @@ impl<'de> serde::Deserialize<'de> for Profile {
         fields(&mut f).map_err(|e| e.into_error("Profile"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl Profile {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -6620,6 +7230,7 @@ impl Profile {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile acl rule view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
@@ -6675,6 +7286,7 @@ pub struct ProfileAclRuleView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileAclRuleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ProfileAclRuleView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -6696,6 +7308,7 @@ impl serde::Serialize for ProfileAclRuleView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileAclRuleView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6724,6 +7337,7 @@ impl<'de> serde::Deserialize<'de> for ProfileAclRuleView {
         fields(&mut f).map_err(|e| e.into_error("ProfileAclRuleView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileAclRuleView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -6801,6 +7415,7 @@ impl ProfileAclRuleView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile acl rule view action: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001 (inline)).
@@ -6817,6 +7432,7 @@ pub enum ProfileAclRuleViewAction {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileAclRuleViewAction {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -6827,6 +7443,7 @@ impl ProfileAclRuleViewAction {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for ProfileAclRuleViewAction {
     fn from(s: &str) -> Self {
         match s {
@@ -6838,16 +7455,19 @@ impl From<&str> for ProfileAclRuleViewAction {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for ProfileAclRuleViewAction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileAclRuleViewAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6856,6 +7476,7 @@ impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewAction {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile acl rule view protocol: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001 (inline)).
@@ -6876,6 +7497,7 @@ pub enum ProfileAclRuleViewProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileAclRuleViewProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -6888,6 +7510,7 @@ impl ProfileAclRuleViewProtocol {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for ProfileAclRuleViewProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -6901,16 +7524,19 @@ impl From<&str> for ProfileAclRuleViewProtocol {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for ProfileAclRuleViewProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileAclRuleViewProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6919,6 +7545,7 @@ impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile acl view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001).
@@ -6946,6 +7573,7 @@ pub struct ProfileAclView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileAclView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ProfileAclView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -6960,6 +7588,7 @@ impl serde::Serialize for ProfileAclView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileAclView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6981,6 +7610,7 @@ impl<'de> serde::Deserialize<'de> for ProfileAclView {
         fields(&mut f).map_err(|e| e.into_error("ProfileAclView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileAclView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -7013,6 +7643,7 @@ impl ProfileAclView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile acl view acl type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001 (inline)).
@@ -7031,6 +7662,7 @@ pub enum ProfileAclViewAclType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileAclViewAclType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -7042,6 +7674,7 @@ impl ProfileAclViewAclType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for ProfileAclViewAclType {
     fn from(s: &str) -> Self {
         match s {
@@ -7054,16 +7687,19 @@ impl From<&str> for ProfileAclViewAclType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for ProfileAclViewAclType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileAclViewAclType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileAclViewAclType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7072,6 +7708,7 @@ impl<'de> serde::Deserialize<'de> for ProfileAclViewAclType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
@@ -7143,6 +7780,7 @@ pub struct ProfileBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ProfileBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -7168,6 +7806,7 @@ impl serde::Serialize for ProfileBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7200,6 +7839,7 @@ impl<'de> serde::Deserialize<'de> for ProfileBo {
         fields(&mut f).map_err(|e| e.into_error("ProfileBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -7307,6 +7947,7 @@ impl ProfileBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile bo profile type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo (inline)).
@@ -7323,6 +7964,7 @@ pub enum ProfileBoProfileType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileBoProfileType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -7333,6 +7975,7 @@ impl ProfileBoProfileType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for ProfileBoProfileType {
     fn from(s: &str) -> Self {
         match s {
@@ -7344,16 +7987,19 @@ impl From<&str> for ProfileBoProfileType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for ProfileBoProfileType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileBoProfileType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileBoProfileType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7362,6 +8008,7 @@ impl<'de> serde::Deserialize<'de> for ProfileBoProfileType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile profile type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001 (inline)).
@@ -7378,6 +8025,7 @@ pub enum ProfileProfileType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileProfileType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -7388,6 +8036,7 @@ impl ProfileProfileType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for ProfileProfileType {
     fn from(s: &str) -> Self {
         match s {
@@ -7399,16 +8048,19 @@ impl From<&str> for ProfileProfileType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for ProfileProfileType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileProfileType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileProfileType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7417,6 +8069,7 @@ impl<'de> serde::Deserialize<'de> for ProfileProfileType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
@@ -7484,6 +8137,7 @@ pub struct ProfileV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ProfileV1, w: &mut ruckus_one_runtime::object::Writer) {
@@ -7508,6 +8162,7 @@ impl serde::Serialize for ProfileV1 {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7539,6 +8194,7 @@ impl<'de> serde::Deserialize<'de> for ProfileV1 {
         fields(&mut f).map_err(|e| e.into_error("ProfileV1"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -7640,6 +8296,7 @@ impl ProfileV1 {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile v1 profile type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1 (inline)).
@@ -7656,6 +8313,7 @@ pub enum ProfileV1ProfileType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileV1ProfileType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -7666,6 +8324,7 @@ impl ProfileV1ProfileType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for ProfileV1ProfileType {
     fn from(s: &str) -> Self {
         match s {
@@ -7677,16 +8336,19 @@ impl From<&str> for ProfileV1ProfileType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for ProfileV1ProfileType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileV1ProfileType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileV1ProfileType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7695,6 +8357,7 @@ impl<'de> serde::Deserialize<'de> for ProfileV1ProfileType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
@@ -7762,6 +8425,7 @@ pub struct ProfileView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ProfileView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -7786,6 +8450,7 @@ impl serde::Serialize for ProfileView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7817,6 +8482,7 @@ impl<'de> serde::Deserialize<'de> for ProfileView {
         fields(&mut f).map_err(|e| e.into_error("ProfileView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -7918,6 +8584,7 @@ impl ProfileView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile view profile type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001 (inline)).
@@ -7934,6 +8601,7 @@ pub enum ProfileViewProfileType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileViewProfileType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -7944,6 +8612,7 @@ impl ProfileViewProfileType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for ProfileViewProfileType {
     fn from(s: &str) -> Self {
         match s {
@@ -7955,16 +8624,19 @@ impl From<&str> for ProfileViewProfileType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for ProfileViewProfileType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileViewProfileType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileViewProfileType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7973,6 +8645,7 @@ impl<'de> serde::Deserialize<'de> for ProfileViewProfileType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile vlan view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
@@ -8024,6 +8697,7 @@ pub struct ProfileVlanView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileVlanView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ProfileVlanView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -8044,6 +8718,7 @@ impl serde::Serialize for ProfileVlanView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileVlanView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8071,6 +8746,7 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanView {
         fields(&mut f).map_err(|e| e.into_error("ProfileVlanView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileVlanView {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(vlan_id: i64) -> Self {
@@ -8143,6 +8819,7 @@ impl ProfileVlanView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile vlan view igmp snooping: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline)).
@@ -8161,6 +8838,7 @@ pub enum ProfileVlanViewIgmpSnooping {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileVlanViewIgmpSnooping {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -8172,6 +8850,7 @@ impl ProfileVlanViewIgmpSnooping {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for ProfileVlanViewIgmpSnooping {
     fn from(s: &str) -> Self {
         match s {
@@ -8184,16 +8863,19 @@ impl From<&str> for ProfileVlanViewIgmpSnooping {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for ProfileVlanViewIgmpSnooping {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileVlanViewIgmpSnooping {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileVlanViewIgmpSnooping {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8202,6 +8884,7 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanViewIgmpSnooping {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Profile vlan view spanning tree protocol: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline)).
@@ -8220,6 +8903,7 @@ pub enum ProfileVlanViewSpanningTreeProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl ProfileVlanViewSpanningTreeProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -8231,6 +8915,7 @@ impl ProfileVlanViewSpanningTreeProtocol {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for ProfileVlanViewSpanningTreeProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -8243,16 +8928,19 @@ impl From<&str> for ProfileVlanViewSpanningTreeProtocol {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for ProfileVlanViewSpanningTreeProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for ProfileVlanViewSpanningTreeProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for ProfileVlanViewSpanningTreeProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8261,6 +8949,13 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanViewSpanningTreeProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Query response, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml QueryResponse).
@@ -8296,6 +8991,13 @@ pub struct QueryResponse {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for QueryResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &QueryResponse, w: &mut ruckus_one_runtime::object::Writer) {
@@ -8312,6 +9014,13 @@ impl serde::Serialize for QueryResponse {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for QueryResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8335,6 +9044,13 @@ impl<'de> serde::Deserialize<'de> for QueryResponse {
         fields(&mut f).map_err(|e| e.into_error("QueryResponse"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-wireless-venues"
+    )
+)]
 impl QueryResponse {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -8379,6 +9095,13 @@ impl QueryResponse {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 /// Stack member status, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
@@ -8446,6 +9169,13 @@ pub struct StackMemberStatus {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl serde::Serialize for StackMemberStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &StackMemberStatus, w: &mut ruckus_one_runtime::object::Writer) {
@@ -8470,6 +9200,13 @@ impl serde::Serialize for StackMemberStatus {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for StackMemberStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8501,6 +9238,13 @@ impl<'de> serde::Deserialize<'de> for StackMemberStatus {
         fields(&mut f).map_err(|e| e.into_error("StackMemberStatus"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl StackMemberStatus {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -8593,6 +9337,17 @@ impl StackMemberStatus {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Subsequent query, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery).
@@ -8620,6 +9375,17 @@ pub struct SubsequentQuery {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for SubsequentQuery {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &SubsequentQuery, w: &mut ruckus_one_runtime::object::Writer) {
@@ -8634,6 +9400,17 @@ impl serde::Serialize for SubsequentQuery {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SubsequentQuery {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8655,6 +9432,17 @@ impl<'de> serde::Deserialize<'de> for SubsequentQuery {
         fields(&mut f).map_err(|e| e.into_error("SubsequentQuery"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl SubsequentQuery {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -8690,6 +9478,17 @@ impl SubsequentQuery {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 /// Subsequent query http method: the values the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml SubsequentQuery (inline)).
@@ -8718,6 +9517,17 @@ pub enum SubsequentQueryHttpMethod {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl SubsequentQueryHttpMethod {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -8734,6 +9544,17 @@ impl SubsequentQueryHttpMethod {
         }
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl From<&str> for SubsequentQueryHttpMethod {
     fn from(s: &str) -> Self {
         match s {
@@ -8751,16 +9572,49 @@ impl From<&str> for SubsequentQueryHttpMethod {
         }
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl std::fmt::Display for SubsequentQueryHttpMethod {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for SubsequentQueryHttpMethod {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SubsequentQueryHttpMethod {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8769,6 +9623,7 @@ impl<'de> serde::Deserialize<'de> for SubsequentQueryHttpMethod {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Switch family model bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
@@ -8808,6 +9663,7 @@ pub struct SwitchFamilyModelBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for SwitchFamilyModelBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &SwitchFamilyModelBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -8825,6 +9681,7 @@ impl serde::Serialize for SwitchFamilyModelBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8849,6 +9706,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBo {
         fields(&mut f).map_err(|e| e.into_error("SwitchFamilyModelBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl SwitchFamilyModelBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -8899,6 +9757,7 @@ impl SwitchFamilyModelBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Switch family model bo model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo (inline)).
@@ -9037,6 +9896,7 @@ pub enum SwitchFamilyModelBoModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl SwitchFamilyModelBoModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -9108,6 +9968,7 @@ impl SwitchFamilyModelBoModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for SwitchFamilyModelBoModel {
     fn from(s: &str) -> Self {
         match s {
@@ -9180,16 +10041,19 @@ impl From<&str> for SwitchFamilyModelBoModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for SwitchFamilyModelBoModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for SwitchFamilyModelBoModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBoModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -9198,6 +10062,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBoModel {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Switch family model view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
@@ -9233,6 +10098,7 @@ pub struct SwitchFamilyModelView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for SwitchFamilyModelView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -9252,6 +10118,7 @@ impl serde::Serialize for SwitchFamilyModelView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -9275,6 +10142,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelView {
         fields(&mut f).map_err(|e| e.into_error("SwitchFamilyModelView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl SwitchFamilyModelView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -9319,6 +10187,7 @@ impl SwitchFamilyModelView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Switch family model view model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001 (inline)).
@@ -9457,6 +10326,7 @@ pub enum SwitchFamilyModelViewModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl SwitchFamilyModelViewModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -9528,6 +10398,7 @@ impl SwitchFamilyModelViewModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for SwitchFamilyModelViewModel {
     fn from(s: &str) -> Self {
         match s {
@@ -9600,16 +10471,19 @@ impl From<&str> for SwitchFamilyModelViewModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for SwitchFamilyModelViewModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for SwitchFamilyModelViewModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -9618,6 +10492,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewModel {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Switch family model view v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
@@ -9653,6 +10528,7 @@ pub struct SwitchFamilyModelViewV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for SwitchFamilyModelViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -9672,6 +10548,7 @@ impl serde::Serialize for SwitchFamilyModelViewV1 {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -9695,6 +10572,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1 {
         fields(&mut f).map_err(|e| e.into_error("SwitchFamilyModelViewV1"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl SwitchFamilyModelViewV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -9739,6 +10617,7 @@ impl SwitchFamilyModelViewV1 {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Switch family model view v1 model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView (inline)).
@@ -9877,6 +10756,7 @@ pub enum SwitchFamilyModelViewV1Model {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl SwitchFamilyModelViewV1Model {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -9948,6 +10828,7 @@ impl SwitchFamilyModelViewV1Model {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for SwitchFamilyModelViewV1Model {
     fn from(s: &str) -> Self {
         match s {
@@ -10020,16 +10901,19 @@ impl From<&str> for SwitchFamilyModelViewV1Model {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for SwitchFamilyModelViewV1Model {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for SwitchFamilyModelViewV1Model {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1Model {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -10038,6 +10922,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1Model {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Switch vlan port model bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
@@ -10081,6 +10966,7 @@ pub struct SwitchVlanPortModelBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for SwitchVlanPortModelBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -10102,6 +10988,7 @@ impl serde::Serialize for SwitchVlanPortModelBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -10127,6 +11014,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBo {
         fields(&mut f).map_err(|e| e.into_error("SwitchVlanPortModelBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl SwitchVlanPortModelBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -10186,6 +11074,7 @@ impl SwitchVlanPortModelBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Switch vlan port model bo switch model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo (inline)).
@@ -10324,6 +11213,7 @@ pub enum SwitchVlanPortModelBoSwitchModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl SwitchVlanPortModelBoSwitchModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -10395,6 +11285,7 @@ impl SwitchVlanPortModelBoSwitchModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for SwitchVlanPortModelBoSwitchModel {
     fn from(s: &str) -> Self {
         match s {
@@ -10467,16 +11358,19 @@ impl From<&str> for SwitchVlanPortModelBoSwitchModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for SwitchVlanPortModelBoSwitchModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for SwitchVlanPortModelBoSwitchModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBoSwitchModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -10485,6 +11379,7 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBoSwitchModel {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-events-alarms", feature = "network-switches"))]
 /// Term field, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TermFieldDto).
@@ -10504,6 +11399,7 @@ pub struct TermField {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-events-alarms", feature = "network-switches"))]
 impl serde::Serialize for TermField {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &TermField, w: &mut ruckus_one_runtime::object::Writer) {
@@ -10516,6 +11412,7 @@ impl serde::Serialize for TermField {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-events-alarms", feature = "network-switches"))]
 impl<'de> serde::Deserialize<'de> for TermField {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -10535,6 +11432,7 @@ impl<'de> serde::Deserialize<'de> for TermField {
         fields(&mut f).map_err(|e| e.into_error("TermField"))
     }
 }
+#[cfg(any(feature = "network-events-alarms", feature = "network-switches"))]
 impl TermField {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -10555,6 +11453,7 @@ impl TermField {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Trusted port bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
@@ -10594,6 +11493,7 @@ pub struct TrustedPortBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for TrustedPortBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &TrustedPortBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -10611,6 +11511,7 @@ impl serde::Serialize for TrustedPortBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for TrustedPortBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -10635,6 +11536,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBo {
         fields(&mut f).map_err(|e| e.into_error("TrustedPortBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl TrustedPortBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -10688,6 +11590,7 @@ impl TrustedPortBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Trusted port bo model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo (inline)).
@@ -10826,6 +11729,7 @@ pub enum TrustedPortBoModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl TrustedPortBoModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -10897,6 +11801,7 @@ impl TrustedPortBoModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for TrustedPortBoModel {
     fn from(s: &str) -> Self {
         match s {
@@ -10969,16 +11874,19 @@ impl From<&str> for TrustedPortBoModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for TrustedPortBoModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for TrustedPortBoModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for TrustedPortBoModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -10987,6 +11895,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBoModel {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Trusted port bo trusted port type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo (inline)).
@@ -11005,6 +11914,7 @@ pub enum TrustedPortBoTrustedPortType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl TrustedPortBoTrustedPortType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -11016,6 +11926,7 @@ impl TrustedPortBoTrustedPortType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for TrustedPortBoTrustedPortType {
     fn from(s: &str) -> Self {
         match s {
@@ -11028,16 +11939,19 @@ impl From<&str> for TrustedPortBoTrustedPortType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for TrustedPortBoTrustedPortType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for TrustedPortBoTrustedPortType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for TrustedPortBoTrustedPortType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11046,6 +11960,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBoTrustedPortType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Trusted port view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
@@ -11081,6 +11996,7 @@ pub struct TrustedPortView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for TrustedPortView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &TrustedPortView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -11097,6 +12013,7 @@ impl serde::Serialize for TrustedPortView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for TrustedPortView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11120,6 +12037,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortView {
         fields(&mut f).map_err(|e| e.into_error("TrustedPortView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl TrustedPortView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -11167,6 +12085,7 @@ impl TrustedPortView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Trusted port view model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001 (inline)).
@@ -11305,6 +12224,7 @@ pub enum TrustedPortViewModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl TrustedPortViewModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -11376,6 +12296,7 @@ impl TrustedPortViewModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for TrustedPortViewModel {
     fn from(s: &str) -> Self {
         match s {
@@ -11448,16 +12369,19 @@ impl From<&str> for TrustedPortViewModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for TrustedPortViewModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for TrustedPortViewModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for TrustedPortViewModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11466,6 +12390,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewModel {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Trusted port view trusted port type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001 (inline)).
@@ -11484,6 +12409,7 @@ pub enum TrustedPortViewTrustedPortType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl TrustedPortViewTrustedPortType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -11495,6 +12421,7 @@ impl TrustedPortViewTrustedPortType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for TrustedPortViewTrustedPortType {
     fn from(s: &str) -> Self {
         match s {
@@ -11507,16 +12434,19 @@ impl From<&str> for TrustedPortViewTrustedPortType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for TrustedPortViewTrustedPortType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for TrustedPortViewTrustedPortType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for TrustedPortViewTrustedPortType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11525,6 +12455,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewTrustedPortType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Trusted port view v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
@@ -11560,6 +12491,7 @@ pub struct TrustedPortViewV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for TrustedPortViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &TrustedPortViewV1, w: &mut ruckus_one_runtime::object::Writer) {
@@ -11576,6 +12508,7 @@ impl serde::Serialize for TrustedPortViewV1 {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for TrustedPortViewV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11599,6 +12532,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1 {
         fields(&mut f).map_err(|e| e.into_error("TrustedPortViewV1"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl TrustedPortViewV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -11646,6 +12580,7 @@ impl TrustedPortViewV1 {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Trusted port view v1 model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView (inline)).
@@ -11784,6 +12719,7 @@ pub enum TrustedPortViewV1Model {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl TrustedPortViewV1Model {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -11855,6 +12791,7 @@ impl TrustedPortViewV1Model {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for TrustedPortViewV1Model {
     fn from(s: &str) -> Self {
         match s {
@@ -11927,16 +12864,19 @@ impl From<&str> for TrustedPortViewV1Model {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for TrustedPortViewV1Model {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for TrustedPortViewV1Model {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for TrustedPortViewV1Model {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11945,6 +12885,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1Model {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Trusted port view v1 trusted port type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView (inline)).
@@ -11963,6 +12904,7 @@ pub enum TrustedPortViewV1TrustedPortType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl TrustedPortViewV1TrustedPortType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -11974,6 +12916,7 @@ impl TrustedPortViewV1TrustedPortType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for TrustedPortViewV1TrustedPortType {
     fn from(s: &str) -> Self {
         match s {
@@ -11986,16 +12929,19 @@ impl From<&str> for TrustedPortViewV1TrustedPortType {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for TrustedPortViewV1TrustedPortType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for TrustedPortViewV1TrustedPortType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for TrustedPortViewV1TrustedPortType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12004,6 +12950,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1TrustedPortType {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 /// Venue ap group, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
@@ -12035,6 +12982,7 @@ pub struct VenueApGroup {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl serde::Serialize for VenueApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VenueApGroup, w: &mut ruckus_one_runtime::object::Writer) {
@@ -12050,6 +12998,7 @@ impl serde::Serialize for VenueApGroup {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VenueApGroup {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12072,6 +13021,7 @@ impl<'de> serde::Deserialize<'de> for VenueApGroup {
         fields(&mut f).map_err(|e| e.into_error("VenueApGroup"))
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl VenueApGroup {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -12110,6 +13060,7 @@ impl VenueApGroup {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Vlan, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
@@ -12173,6 +13124,7 @@ pub struct Vlan {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for Vlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Vlan, w: &mut ruckus_one_runtime::object::Writer) {
@@ -12196,6 +13148,7 @@ impl serde::Serialize for Vlan {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for Vlan {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12226,6 +13179,7 @@ impl<'de> serde::Deserialize<'de> for Vlan {
         fields(&mut f).map_err(|e| e.into_error("Vlan"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl Vlan {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -12324,6 +13278,7 @@ impl Vlan {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Vlan bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
@@ -12455,6 +13410,7 @@ pub struct VlanBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VlanBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VlanBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -12498,6 +13454,7 @@ impl serde::Serialize for VlanBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VlanBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12546,6 +13503,7 @@ impl<'de> serde::Deserialize<'de> for VlanBo {
         fields(&mut f).map_err(|e| e.into_error("VlanBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VlanBo {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(vlan_id: i64, enable_as_default_vlan: bool) -> Self {
@@ -12748,6 +13706,7 @@ impl VlanBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Vlan bo igmp snooping: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
@@ -12766,6 +13725,7 @@ pub enum VlanBoIgmpSnooping {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VlanBoIgmpSnooping {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -12777,6 +13737,7 @@ impl VlanBoIgmpSnooping {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for VlanBoIgmpSnooping {
     fn from(s: &str) -> Self {
         match s {
@@ -12789,16 +13750,19 @@ impl From<&str> for VlanBoIgmpSnooping {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for VlanBoIgmpSnooping {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VlanBoIgmpSnooping {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VlanBoIgmpSnooping {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12807,6 +13771,7 @@ impl<'de> serde::Deserialize<'de> for VlanBoIgmpSnooping {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Vlan bo root bridge family id: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
@@ -12835,6 +13800,7 @@ pub enum VlanBoRootBridgeFamilyId {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VlanBoRootBridgeFamilyId {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -12851,6 +13817,7 @@ impl VlanBoRootBridgeFamilyId {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for VlanBoRootBridgeFamilyId {
     fn from(s: &str) -> Self {
         match s {
@@ -12868,16 +13835,19 @@ impl From<&str> for VlanBoRootBridgeFamilyId {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for VlanBoRootBridgeFamilyId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VlanBoRootBridgeFamilyId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VlanBoRootBridgeFamilyId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12886,6 +13856,7 @@ impl<'de> serde::Deserialize<'de> for VlanBoRootBridgeFamilyId {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Vlan bo spanning tree protocol: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
@@ -12904,6 +13875,7 @@ pub enum VlanBoSpanningTreeProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VlanBoSpanningTreeProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -12915,6 +13887,7 @@ impl VlanBoSpanningTreeProtocol {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for VlanBoSpanningTreeProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -12927,16 +13900,19 @@ impl From<&str> for VlanBoSpanningTreeProtocol {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for VlanBoSpanningTreeProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VlanBoSpanningTreeProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VlanBoSpanningTreeProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12945,6 +13921,7 @@ impl<'de> serde::Deserialize<'de> for VlanBoSpanningTreeProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Vlan igmp snooping: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1 (inline)).
@@ -12963,6 +13940,7 @@ pub enum VlanIgmpSnooping {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VlanIgmpSnooping {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -12974,6 +13952,7 @@ impl VlanIgmpSnooping {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for VlanIgmpSnooping {
     fn from(s: &str) -> Self {
         match s {
@@ -12986,16 +13965,19 @@ impl From<&str> for VlanIgmpSnooping {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for VlanIgmpSnooping {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VlanIgmpSnooping {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VlanIgmpSnooping {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13004,6 +13986,7 @@ impl<'de> serde::Deserialize<'de> for VlanIgmpSnooping {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Vlan root bridge family id: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1 (inline)).
@@ -13032,6 +14015,7 @@ pub enum VlanRootBridgeFamilyId {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VlanRootBridgeFamilyId {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -13048,6 +14032,7 @@ impl VlanRootBridgeFamilyId {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for VlanRootBridgeFamilyId {
     fn from(s: &str) -> Self {
         match s {
@@ -13065,16 +14050,19 @@ impl From<&str> for VlanRootBridgeFamilyId {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for VlanRootBridgeFamilyId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VlanRootBridgeFamilyId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VlanRootBridgeFamilyId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13083,6 +14071,7 @@ impl<'de> serde::Deserialize<'de> for VlanRootBridgeFamilyId {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Vlan spanning tree protocol: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1 (inline)).
@@ -13101,6 +14090,7 @@ pub enum VlanSpanningTreeProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VlanSpanningTreeProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -13112,6 +14102,7 @@ impl VlanSpanningTreeProtocol {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for VlanSpanningTreeProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -13124,16 +14115,19 @@ impl From<&str> for VlanSpanningTreeProtocol {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for VlanSpanningTreeProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VlanSpanningTreeProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VlanSpanningTreeProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13142,6 +14136,7 @@ impl<'de> serde::Deserialize<'de> for VlanSpanningTreeProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Voice vlan bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanBo).
@@ -13161,6 +14156,7 @@ pub struct VoiceVlanBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VoiceVlanBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VoiceVlanBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -13173,6 +14169,7 @@ impl serde::Serialize for VoiceVlanBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13192,6 +14189,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VoiceVlanBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -13212,6 +14210,7 @@ impl VoiceVlanBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Voice vlan config bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo).
@@ -13231,6 +14230,7 @@ pub struct VoiceVlanConfigBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VoiceVlanConfigBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VoiceVlanConfigBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -13243,6 +14243,7 @@ impl serde::Serialize for VoiceVlanConfigBo {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13262,6 +14263,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanConfigBo"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VoiceVlanConfigBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -13282,6 +14284,7 @@ impl VoiceVlanConfigBo {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Voice vlan config bo model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo (inline)).
@@ -13420,6 +14423,7 @@ pub enum VoiceVlanConfigBoModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VoiceVlanConfigBoModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -13491,6 +14495,7 @@ impl VoiceVlanConfigBoModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for VoiceVlanConfigBoModel {
     fn from(s: &str) -> Self {
         match s {
@@ -13563,16 +14568,19 @@ impl From<&str> for VoiceVlanConfigBoModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for VoiceVlanConfigBoModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VoiceVlanConfigBoModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBoModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13581,6 +14589,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBoModel {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Voice vlan config view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001).
@@ -13604,6 +14613,7 @@ pub struct VoiceVlanConfigView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VoiceVlanConfigView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VoiceVlanConfigView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -13617,6 +14627,7 @@ impl serde::Serialize for VoiceVlanConfigView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13637,6 +14648,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanConfigView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VoiceVlanConfigView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -13663,6 +14675,7 @@ impl VoiceVlanConfigView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Voice vlan config view model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001 (inline)).
@@ -13801,6 +14814,7 @@ pub enum VoiceVlanConfigViewModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VoiceVlanConfigViewModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -13872,6 +14886,7 @@ impl VoiceVlanConfigViewModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for VoiceVlanConfigViewModel {
     fn from(s: &str) -> Self {
         match s {
@@ -13944,16 +14959,19 @@ impl From<&str> for VoiceVlanConfigViewModel {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for VoiceVlanConfigViewModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VoiceVlanConfigViewModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13962,6 +14980,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewModel {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Voice vlan config view v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView).
@@ -13985,6 +15004,7 @@ pub struct VoiceVlanConfigViewV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VoiceVlanConfigViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -14001,6 +15021,7 @@ impl serde::Serialize for VoiceVlanConfigViewV1 {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14021,6 +15042,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanConfigViewV1"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VoiceVlanConfigViewV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -14047,6 +15069,7 @@ impl VoiceVlanConfigViewV1 {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Voice vlan config view v1 model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView (inline)).
@@ -14185,6 +15208,7 @@ pub enum VoiceVlanConfigViewV1Model {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VoiceVlanConfigViewV1Model {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -14256,6 +15280,7 @@ impl VoiceVlanConfigViewV1Model {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl From<&str> for VoiceVlanConfigViewV1Model {
     fn from(s: &str) -> Self {
         match s {
@@ -14328,16 +15353,19 @@ impl From<&str> for VoiceVlanConfigViewV1Model {
         }
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl std::fmt::Display for VoiceVlanConfigViewV1Model {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VoiceVlanConfigViewV1Model {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1Model {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14346,6 +15374,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1Model {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Voice vlan view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanViewV1001).
@@ -14365,6 +15394,7 @@ pub struct VoiceVlanView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VoiceVlanView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VoiceVlanView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -14377,6 +15407,7 @@ impl serde::Serialize for VoiceVlanView {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VoiceVlanView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14396,6 +15427,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanView {
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanView"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VoiceVlanView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -14416,6 +15448,7 @@ impl VoiceVlanView {
         self
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 /// Voice vlan view v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanView).
@@ -14439,6 +15472,7 @@ pub struct VoiceVlanViewV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl serde::Serialize for VoiceVlanViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VoiceVlanViewV1, w: &mut ruckus_one_runtime::object::Writer) {
@@ -14452,6 +15486,7 @@ impl serde::Serialize for VoiceVlanViewV1 {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14472,6 +15507,7 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanViewV1"))
     }
 }
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl VoiceVlanViewV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -14498,6 +15534,13 @@ impl VoiceVlanViewV1 {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 /// A switch as it appears in switch rows; the document names only the fields added in releases. The switch model enumeration gained six values whose identifiers the document omits, so the model is not typed here and stays among the unlisted fields.
 ///
 /// Provenance: documented.
@@ -14813,6 +15856,13 @@ pub struct Switch {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl serde::Serialize for Switch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Switch, w: &mut ruckus_one_runtime::object::Writer) {
@@ -14899,6 +15949,13 @@ impl serde::Serialize for Switch {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for Switch {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14992,6 +16049,13 @@ impl<'de> serde::Deserialize<'de> for Switch {
         fields(&mut f).map_err(|e| e.into_error("Switch"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl Switch {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -15465,6 +16529,13 @@ impl Switch {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 /// One row of a switch port query; the document names only the fields added in releases.
 ///
 /// Provenance: documented.
@@ -15737,6 +16808,13 @@ pub struct SwitchPort {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl serde::Serialize for SwitchPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &SwitchPort, w: &mut ruckus_one_runtime::object::Writer) {
@@ -15812,6 +16890,13 @@ impl serde::Serialize for SwitchPort {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SwitchPort {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -15894,6 +16979,13 @@ impl<'de> serde::Deserialize<'de> for SwitchPort {
         fields(&mut f).map_err(|e| e.into_error("SwitchPort"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl SwitchPort {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -16292,6 +17384,13 @@ impl SwitchPort {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 /// One member of a switch stack; the document names only `activeSwitch`.
 ///
 /// Provenance: documented.
@@ -16307,6 +17406,13 @@ pub struct SwitchStackMember {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl serde::Serialize for SwitchStackMember {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &SwitchStackMember, w: &mut ruckus_one_runtime::object::Writer) {
@@ -16318,6 +17424,13 @@ impl serde::Serialize for SwitchStackMember {
         w.finish(serializer)
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SwitchStackMember {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -16336,6 +17449,13 @@ impl<'de> serde::Deserialize<'de> for SwitchStackMember {
         fields(&mut f).map_err(|e| e.into_error("SwitchStackMember"))
     }
 }
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl SwitchStackMember {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -16350,6 +17470,7 @@ impl SwitchStackMember {
         self
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 /// One field condition of the QoS statistics query.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MatchFieldDto).
@@ -16369,6 +17490,7 @@ pub struct QosMatchField {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl serde::Serialize for QosMatchField {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &QosMatchField, w: &mut ruckus_one_runtime::object::Writer) {
@@ -16381,6 +17503,7 @@ impl serde::Serialize for QosMatchField {
         w.finish(serializer)
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl<'de> serde::Deserialize<'de> for QosMatchField {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -16400,6 +17523,7 @@ impl<'de> serde::Deserialize<'de> for QosMatchField {
         fields(&mut f).map_err(|e| e.into_error("QosMatchField"))
     }
 }
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl QosMatchField {
     /// Creates a value with every field empty.
     pub fn new() -> Self {

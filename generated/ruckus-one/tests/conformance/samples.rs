@@ -46,6 +46,14 @@ impl support::Sample for ruckus_one::analytics::application_tokens::ApplicationT
 }
 #[cfg(feature = "analytics-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
+#[cfg(
+    any(
+        feature = "analytics-application-tokens",
+        feature = "analytics-licenses",
+        feature = "analytics-onboarded-systems",
+        feature = "analytics-users"
+    )
+)]
 impl support::Sample for ruckus_one::analytics::common::ErrorMessage {
     fn sample() -> Self {
         {
@@ -68,6 +76,14 @@ impl support::Sample for ruckus_one::analytics::common::ErrorMessage {
 }
 #[cfg(feature = "analytics-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
+#[cfg(
+    any(
+        feature = "analytics-application-tokens",
+        feature = "analytics-licenses",
+        feature = "analytics-onboarded-systems",
+        feature = "analytics-users"
+    )
+)]
 impl support::Sample for ruckus_one::analytics::common::ErrorBody {
     fn sample() -> Self {
         {
@@ -106,6 +122,7 @@ impl support::Sample for ruckus_one::analytics::common::ErrorBody {
 }
 #[cfg(feature = "analytics-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "analytics-common")))]
+#[cfg(any(feature = "analytics-licenses", feature = "analytics-resource-groups"))]
 impl support::Sample for ruckus_one::analytics::common::NodePathElement {
     fn sample() -> Self {
         {
@@ -1589,6 +1606,17 @@ impl support::Sample for ruckus_one::network::activities::ActivityQuery {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-activities",
+        feature = "network-entitlements",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::QueryResult {
     fn sample() -> Self {
         {
@@ -1892,6 +1920,19 @@ for ruckus_one::network::edge_services::PersonalIdentityNetworkPage {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::AsyncResultLink {
     fn sample() -> Self {
         {
@@ -1929,6 +1970,19 @@ impl support::Sample for ruckus_one::network::common::AsyncResultLink {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::AsyncResult {
     fn sample() -> Self {
         {
@@ -2233,6 +2287,22 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeSdLanService {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::SortOrder {
     fn sample() -> Self {
         Self::from("ASC")
@@ -2243,6 +2313,22 @@ impl support::Sample for ruckus_one::network::common::SortOrder {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-entitlements",
+        feature = "network-events-alarms",
+        feature = "network-identity",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-switches-legacy",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::QueryRequest {
     fn sample() -> Self {
         {
@@ -2617,6 +2703,17 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeSdLanStatus {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::SubsequentQueryHttpMethod {
     fn sample() -> Self {
         Self::from("GET")
@@ -2627,6 +2724,17 @@ impl support::Sample for ruckus_one::network::common::SubsequentQueryHttpMethod 
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-edge-services",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::SubsequentQuery {
     fn sample() -> Self {
         {
@@ -5353,6 +5461,13 @@ impl support::Sample for ruckus_one::network::identity::EthernetPort {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::SwitchStackMember {
     fn sample() -> Self {
         {
@@ -5375,6 +5490,13 @@ impl support::Sample for ruckus_one::network::common::SwitchStackMember {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::SwitchPort {
     fn sample() -> Self {
         {
@@ -5526,6 +5648,13 @@ impl support::Sample for ruckus_one::network::common::SwitchPort {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::StackMemberStatus {
     fn sample() -> Self {
         {
@@ -5575,6 +5704,13 @@ impl support::Sample for ruckus_one::network::common::StackMemberStatus {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::Switch {
     fn sample() -> Self {
         {
@@ -7763,6 +7899,13 @@ impl support::Sample for ruckus_one::network::identity::SamlIdpProfileRequest {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::EntityId {
     fn sample() -> Self {
         {
@@ -7785,6 +7928,13 @@ impl support::Sample for ruckus_one::network::common::EntityId {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::EntityIdOperationResponse {
     fn sample() -> Self {
         {
@@ -7815,6 +7965,13 @@ impl support::Sample for ruckus_one::network::common::EntityIdOperationResponse 
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-identity",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::OperationResponseRequestIdOnly {
     fn sample() -> Self {
         {
@@ -22585,6 +22742,7 @@ for ruckus_one::network::wireless_venues::CapabilitiesApModelDefaultBandCombinat
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ExternalAntenna {
     fn sample() -> Self {
         {
@@ -22618,6 +22776,7 @@ impl support::Sample for ruckus_one::network::common::ExternalAntenna {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::CapabilitiesLanPort {
     fn sample() -> Self {
         {
@@ -23173,6 +23332,7 @@ for ruckus_one::network::wireless_venues::VenueApModelLanPortSettings {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VenueApGroup {
     fn sample() -> Self {
         {
@@ -23207,6 +23367,7 @@ impl support::Sample for ruckus_one::network::common::VenueApGroup {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::DeviceGps {
     fn sample() -> Self {
         {
@@ -23232,6 +23393,7 @@ impl support::Sample for ruckus_one::network::common::DeviceGps {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ApCreation {
     fn sample() -> Self {
         {
@@ -23622,6 +23784,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::UpdateVenueSettin
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaSettingView {
     fn sample() -> Self {
         {
@@ -23760,6 +23923,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::AaaSetting {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaSettingResponse {
     fn sample() -> Self {
         {
@@ -23790,6 +23954,7 @@ impl support::Sample for ruckus_one::network::common::AaaSettingResponse {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaServerPurpose {
     fn sample() -> Self {
         Self::from("UNSPECIFIED")
@@ -23800,6 +23965,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerPurpose {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaServerLevel {
     fn sample() -> Self {
         Self::from("UNSPECIFIED")
@@ -23810,6 +23976,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerLevel {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaServerServerType {
     fn sample() -> Self {
         Self::from("__NULL")
@@ -23820,6 +23987,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerServerType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaServer {
     fn sample() -> Self {
         {
@@ -23876,6 +24044,7 @@ impl support::Sample for ruckus_one::network::common::AaaServer {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaServerBoLevel {
     fn sample() -> Self {
         Self::from("UNSPECIFIED")
@@ -23886,6 +24055,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerBoLevel {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaServerBoPurpose {
     fn sample() -> Self {
         Self::from("UNSPECIFIED")
@@ -23896,6 +24066,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerBoPurpose {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaServerBoServerType {
     fn sample() -> Self {
         Self::from("__NULL")
@@ -23906,6 +24077,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerBoServerType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaServerBo {
     fn sample() -> Self {
         {
@@ -23968,6 +24140,13 @@ impl support::Sample for ruckus_one::network::common::AaaServerBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-wireless-venues"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::QueryResponse {
     fn sample() -> Self {
         {
@@ -24130,6 +24309,7 @@ for ruckus_one::network::wireless_venues::VenueTemplateAaaServerResponse {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaServerV1Purpose {
     fn sample() -> Self {
         Self::from("UNSPECIFIED")
@@ -24140,6 +24320,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerV1Purpose {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaServerV1Level {
     fn sample() -> Self {
         Self::from("UNSPECIFIED")
@@ -24150,6 +24331,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerV1Level {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaServerV1ServerType {
     fn sample() -> Self {
         Self::from("__NULL")
@@ -24160,6 +24342,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerV1ServerType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AaaServerV1 {
     fn sample() -> Self {
         {
@@ -24224,6 +24407,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerV1 {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::EmptyView {
     fn sample() -> Self {
         {
@@ -24246,6 +24430,7 @@ impl support::Sample for ruckus_one::network::common::EmptyView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::EmptyResponse {
     fn sample() -> Self {
         {
@@ -24276,6 +24461,7 @@ impl support::Sample for ruckus_one::network::common::EmptyResponse {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileAclViewAclType {
     fn sample() -> Self {
         Self::from("standard")
@@ -24286,6 +24472,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclViewAclType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileAclRuleViewAction {
     fn sample() -> Self {
         Self::from("permit")
@@ -24296,6 +24483,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclRuleViewAction {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileAclRuleViewProtocol {
     fn sample() -> Self {
         Self::from("ip")
@@ -24306,6 +24494,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclRuleViewProtocol
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileAclRuleView {
     fn sample() -> Self {
         {
@@ -24359,6 +24548,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclRuleView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileAclView {
     fn sample() -> Self {
         {
@@ -24406,6 +24596,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileProfileType {
     fn sample() -> Self {
         Self::from("Regular")
@@ -24416,6 +24607,7 @@ impl support::Sample for ruckus_one::network::common::ProfileProfileType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileVlanViewIgmpSnooping {
     fn sample() -> Self {
         Self::from("active")
@@ -24426,6 +24618,7 @@ impl support::Sample for ruckus_one::network::common::ProfileVlanViewIgmpSnoopin
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample
 for ruckus_one::network::common::ProfileVlanViewSpanningTreeProtocol {
     fn sample() -> Self {
@@ -24437,6 +24630,7 @@ for ruckus_one::network::common::ProfileVlanViewSpanningTreeProtocol {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::SwitchFamilyModelViewModel {
     fn sample() -> Self {
         Self::from("ICX7150-24")
@@ -24447,6 +24641,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelViewModel
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::FamilyModelSlotView {
     fn sample() -> Self {
         {
@@ -24474,6 +24669,7 @@ impl support::Sample for ruckus_one::network::common::FamilyModelSlotView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::SwitchFamilyModelView {
     fn sample() -> Self {
         {
@@ -24525,6 +24721,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileVlanView {
     fn sample() -> Self {
         {
@@ -24588,6 +24785,7 @@ impl support::Sample for ruckus_one::network::common::ProfileVlanView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VoiceVlanConfigViewModel {
     fn sample() -> Self {
         Self::from("ICX7150-24")
@@ -24598,6 +24796,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigViewModel {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VoiceVlanView {
     fn sample() -> Self {
         {
@@ -24626,6 +24825,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VoiceVlanConfigView {
     fn sample() -> Self {
         {
@@ -24671,6 +24871,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::TrustedPortViewTrustedPortType {
     fn sample() -> Self {
         Self::from("all")
@@ -24681,6 +24882,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortViewTrustedPort
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::TrustedPortViewModel {
     fn sample() -> Self {
         Self::from("ICX7150-24")
@@ -24691,6 +24893,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortViewModel {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::TrustedPortView {
     fn sample() -> Self {
         {
@@ -24750,6 +24953,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableViewType {
     fn sample() -> Self {
         Self::from("ADDRESS")
@@ -24760,6 +24964,7 @@ impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableView
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableView {
     fn sample() -> Self {
         {
@@ -24802,6 +25007,7 @@ impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableView
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AcxVenueCliTemplateView {
     fn sample() -> Self {
         {
@@ -24848,6 +25054,7 @@ impl support::Sample for ruckus_one::network::common::AcxVenueCliTemplateView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::Profile {
     fn sample() -> Self {
         {
@@ -24951,6 +25158,7 @@ impl support::Sample for ruckus_one::network::common::Profile {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AclBoAclType {
     fn sample() -> Self {
         Self::from("standard")
@@ -24961,6 +25169,7 @@ impl support::Sample for ruckus_one::network::common::AclBoAclType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AclRuleBoAction {
     fn sample() -> Self {
         Self::from("permit")
@@ -24971,6 +25180,7 @@ impl support::Sample for ruckus_one::network::common::AclRuleBoAction {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AclRuleBoProtocol {
     fn sample() -> Self {
         Self::from("ip")
@@ -24981,6 +25191,7 @@ impl support::Sample for ruckus_one::network::common::AclRuleBoProtocol {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AclRuleBo {
     fn sample() -> Self {
         {
@@ -25036,6 +25247,7 @@ impl support::Sample for ruckus_one::network::common::AclRuleBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AclBo {
     fn sample() -> Self {
         {
@@ -25087,6 +25299,7 @@ impl support::Sample for ruckus_one::network::common::AclBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileBoProfileType {
     fn sample() -> Self {
         Self::from("Regular")
@@ -25097,6 +25310,7 @@ impl support::Sample for ruckus_one::network::common::ProfileBoProfileType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VlanBoRootBridgeFamilyId {
     fn sample() -> Self {
         Self::from("__NULL")
@@ -25107,6 +25321,7 @@ impl support::Sample for ruckus_one::network::common::VlanBoRootBridgeFamilyId {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VlanBoIgmpSnooping {
     fn sample() -> Self {
         Self::from("active")
@@ -25117,6 +25332,7 @@ impl support::Sample for ruckus_one::network::common::VlanBoIgmpSnooping {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VlanBoSpanningTreeProtocol {
     fn sample() -> Self {
         Self::from("rstp")
@@ -25127,6 +25343,7 @@ impl support::Sample for ruckus_one::network::common::VlanBoSpanningTreeProtocol
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::SwitchFamilyModelBoModel {
     fn sample() -> Self {
         Self::from("ICX7150-24")
@@ -25137,6 +25354,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelBoModel {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::FamilyModelSlotBo {
     fn sample() -> Self {
         {
@@ -25166,6 +25384,7 @@ impl support::Sample for ruckus_one::network::common::FamilyModelSlotBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::SwitchFamilyModelBo {
     fn sample() -> Self {
         {
@@ -25219,6 +25438,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::SwitchVlanPortModelBoSwitchModel {
     fn sample() -> Self {
         Self::from("ICX7150-24")
@@ -25229,6 +25449,7 @@ impl support::Sample for ruckus_one::network::common::SwitchVlanPortModelBoSwitc
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::SwitchVlanPortModelBo {
     fn sample() -> Self {
         {
@@ -25280,6 +25501,7 @@ impl support::Sample for ruckus_one::network::common::SwitchVlanPortModelBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VlanBo {
     fn sample() -> Self {
         {
@@ -25423,6 +25645,7 @@ impl support::Sample for ruckus_one::network::common::VlanBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VoiceVlanConfigBoModel {
     fn sample() -> Self {
         Self::from("ICX7150-24")
@@ -25433,6 +25656,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigBoModel {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VoiceVlanBo {
     fn sample() -> Self {
         {
@@ -25461,6 +25685,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VoiceVlanConfigBo {
     fn sample() -> Self {
         {
@@ -25504,6 +25729,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::TrustedPortBoTrustedPortType {
     fn sample() -> Self {
         Self::from("all")
@@ -25514,6 +25740,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortBoTrustedPortTy
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::TrustedPortBoModel {
     fn sample() -> Self {
         Self::from("ICX7150-24")
@@ -25524,6 +25751,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortBoModel {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::TrustedPortBo {
     fn sample() -> Self {
         {
@@ -25585,6 +25813,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableBoType {
     fn sample() -> Self {
         Self::from("ADDRESS")
@@ -25595,6 +25824,7 @@ impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableBoTy
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableBo {
     fn sample() -> Self {
         {
@@ -25627,6 +25857,7 @@ impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AcxVenueCliTemplateBo {
     fn sample() -> Self {
         {
@@ -25678,6 +25909,7 @@ impl support::Sample for ruckus_one::network::common::AcxVenueCliTemplateBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample
 for ruckus_one::network::common::PortProfileAndProfileMappingBoModels {
     fn sample() -> Self {
@@ -25689,6 +25921,7 @@ for ruckus_one::network::common::PortProfileAndProfileMappingBoModels {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::PortProfileAndProfileMappingBo {
     fn sample() -> Self {
         {
@@ -25731,6 +25964,7 @@ impl support::Sample for ruckus_one::network::common::PortProfileAndProfileMappi
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileBo {
     fn sample() -> Self {
         {
@@ -25860,6 +26094,7 @@ impl support::Sample for ruckus_one::network::common::ProfileBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileViewProfileType {
     fn sample() -> Self {
         Self::from("Regular")
@@ -25870,6 +26105,7 @@ impl support::Sample for ruckus_one::network::common::ProfileViewProfileType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileView {
     fn sample() -> Self {
         {
@@ -25984,6 +26220,7 @@ impl support::Sample for ruckus_one::network::common::ProfileView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AclViewAclType {
     fn sample() -> Self {
         Self::from("standard")
@@ -25994,6 +26231,7 @@ impl support::Sample for ruckus_one::network::common::AclViewAclType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AclRuleViewAction {
     fn sample() -> Self {
         Self::from("permit")
@@ -26004,6 +26242,7 @@ impl support::Sample for ruckus_one::network::common::AclRuleViewAction {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AclRuleViewProtocol {
     fn sample() -> Self {
         Self::from("ip")
@@ -26014,6 +26253,7 @@ impl support::Sample for ruckus_one::network::common::AclRuleViewProtocol {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AclRuleView {
     fn sample() -> Self {
         {
@@ -26067,6 +26307,7 @@ impl support::Sample for ruckus_one::network::common::AclRuleView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AclView {
     fn sample() -> Self {
         {
@@ -26116,6 +26357,7 @@ impl support::Sample for ruckus_one::network::common::AclView {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VlanRootBridgeFamilyId {
     fn sample() -> Self {
         Self::from("__NULL")
@@ -26126,6 +26368,7 @@ impl support::Sample for ruckus_one::network::common::VlanRootBridgeFamilyId {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VlanIgmpSnooping {
     fn sample() -> Self {
         Self::from("active")
@@ -26136,6 +26379,7 @@ impl support::Sample for ruckus_one::network::common::VlanIgmpSnooping {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VlanSpanningTreeProtocol {
     fn sample() -> Self {
         Self::from("rstp")
@@ -26146,6 +26390,7 @@ impl support::Sample for ruckus_one::network::common::VlanSpanningTreeProtocol {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::SwitchFamilyModelViewV1Model {
     fn sample() -> Self {
         Self::from("ICX7150-24")
@@ -26156,6 +26401,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelViewV1Mod
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::FamilyModelSlot {
     fn sample() -> Self {
         {
@@ -26183,6 +26429,7 @@ impl support::Sample for ruckus_one::network::common::FamilyModelSlot {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::SwitchFamilyModelViewV1 {
     fn sample() -> Self {
         {
@@ -26234,6 +26481,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelViewV1 {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::Vlan {
     fn sample() -> Self {
         {
@@ -26309,6 +26557,7 @@ impl support::Sample for ruckus_one::network::common::Vlan {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VoiceVlanConfigViewV1Model {
     fn sample() -> Self {
         Self::from("ICX7150-24")
@@ -26319,6 +26568,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigViewV1Model
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VoiceVlanViewV1 {
     fn sample() -> Self {
         {
@@ -26349,6 +26599,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanViewV1 {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::VoiceVlanConfigViewV1 {
     fn sample() -> Self {
         {
@@ -26394,6 +26645,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigViewV1 {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::TrustedPortViewV1TrustedPortType {
     fn sample() -> Self {
         Self::from("all")
@@ -26404,6 +26656,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortViewV1TrustedPo
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::TrustedPortViewV1Model {
     fn sample() -> Self {
         Self::from("ICX7150-24")
@@ -26414,6 +26667,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortViewV1Model {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::TrustedPortViewV1 {
     fn sample() -> Self {
         {
@@ -26473,6 +26727,7 @@ impl support::Sample for ruckus_one::network::common::TrustedPortViewV1 {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileV1ProfileType {
     fn sample() -> Self {
         Self::from("Regular")
@@ -26483,6 +26738,7 @@ impl support::Sample for ruckus_one::network::common::ProfileV1ProfileType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::CliTemplateVariableBoType {
     fn sample() -> Self {
         Self::from("ADDRESS")
@@ -26493,6 +26749,7 @@ impl support::Sample for ruckus_one::network::common::CliTemplateVariableBoType 
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::CliTemplateVariableBo {
     fn sample() -> Self {
         {
@@ -26525,6 +26782,7 @@ impl support::Sample for ruckus_one::network::common::CliTemplateVariableBo {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::AcxVenueCliTemplateViewV1 {
     fn sample() -> Self {
         {
@@ -26571,6 +26829,7 @@ impl support::Sample for ruckus_one::network::common::AcxVenueCliTemplateViewV1 
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::ProfileV1 {
     fn sample() -> Self {
         {
@@ -27193,6 +27452,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::FloorPlanPage {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
 impl support::Sample for ruckus_one::network::common::QosMatchField {
     fn sample() -> Self {
         {
@@ -35170,6 +35430,7 @@ impl support::Sample for ruckus_one::network::switches::DynamicQueryPayloadPageB
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-events-alarms", feature = "network-switches"))]
 impl support::Sample for ruckus_one::network::common::TermField {
     fn sample() -> Self {
         {
