@@ -60,9 +60,9 @@ pub fn shared_type(t: &TypeIr, area_features: bool) -> TokenStream {
     if !area_features || t.users.is_empty() {
         return quote!();
     }
-    let users = &t.users;
-    quote! {
-        #[cfg(any(#(feature = #users),*))]
+    match t.users.as_slice() {
+        [only] => quote!(#[cfg(feature = #only)]),
+        users => quote!(#[cfg(any(#(feature = #users),*))]),
     }
 }
 

@@ -271,7 +271,7 @@ impl NodePathElement {
         self
     }
 }
-#[cfg(any(feature = "analytics-resource-groups"))]
+#[cfg(feature = "analytics-resource-groups")]
 /// A path from the root of the network hierarchy to one node, as a list of steps.
 ///
 /// Provenance: documented.
