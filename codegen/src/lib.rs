@@ -18,6 +18,8 @@ pub mod validate;
 
 pub use diag::Diagnostic;
 pub use emit::PREAMBLE;
+/// Type names generated code uses unqualified; a spec type may not take one.
+pub use emit::reserved::TYPE_NAMES as RESERVED_TYPE_NAMES;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -105,9 +105,9 @@ pub fn normalise_path(path: &str) -> String {
     out
 }
 
-/// Reads every `*.yaml`/`*.yml`/`*.json` file of `dir`; `None` when the directory is absent or
-/// holds no description. A file that cannot be read or parsed becomes a warning.
-pub fn load(dir: &Path) -> Option<Descriptions> {
+/// The names of the `*.yaml`/`*.yml`/`*.json` files of `dir`, sorted; `None` when the directory
+/// is absent or holds none.
+pub fn description_files(dir: &Path) -> Option<Vec<String>> {
     let entries = std::fs::read_dir(dir).ok()?;
     let mut files: Vec<String> = entries
         .filter_map(|e| e.ok())
@@ -116,9 +116,13 @@ pub fn load(dir: &Path) -> Option<Descriptions> {
         .filter(|n| n.ends_with(".yaml") || n.ends_with(".yml") || n.ends_with(".json"))
         .collect();
     files.sort();
-    if files.is_empty() {
-        return None;
-    }
+    (!files.is_empty()).then_some(files)
+}
+
+/// Reads every `*.yaml`/`*.yml`/`*.json` file of `dir`; `None` when the directory is absent or
+/// holds no description. A file that cannot be read or parsed becomes a warning.
+pub fn load(dir: &Path) -> Option<Descriptions> {
+    let files = description_files(dir)?;
     let mut out = Descriptions {
         files: Vec::new(),
         ops: Vec::new(),

@@ -149,8 +149,8 @@ fn cargo(root: &Path, target: &Path, args: &[&str]) -> Result<Duration, String> 
     Ok(started.elapsed())
 }
 
-/// Lines of the files under `dir` (recursively).
-pub fn count_lines(dir: &Path) -> usize {
+/// The sum of `measure` over the files under `dir` (recursively).
+pub fn sum_files(dir: &Path, measure: &dyn Fn(&Path) -> u64) -> u64 {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 0;
     };
@@ -159,10 +159,16 @@ pub fn count_lines(dir: &Path) -> usize {
         .map(|e| e.path())
         .map(|p| {
             if p.is_dir() {
-                count_lines(&p)
+                sum_files(&p, measure)
             } else {
-                std::fs::read_to_string(&p).map_or(0, |t| t.lines().count())
+                measure(&p)
             }
         })
         .sum()
+}
+
+/// Lines of the files under `dir` (recursively).
+pub fn count_lines(dir: &Path) -> usize {
+    let lines = |p: &Path| std::fs::read_to_string(p).map_or(0, |t| t.lines().count() as u64);
+    sum_files(dir, &lines) as usize
 }

@@ -394,22 +394,14 @@ fn children_cpu_seconds() -> f64 {
 
 /// Bytes of the YAML files under `dir`.
 fn spec_bytes(dir: &Path) -> u64 {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
+    let yaml_bytes = |p: &Path| {
+        if p.extension().is_some_and(|e| e == "yaml") {
+            std::fs::metadata(p).map_or(0, |m| m.len())
+        } else {
+            0
+        }
     };
-    entries
-        .flatten()
-        .map(|e| e.path())
-        .map(|p| {
-            if p.is_dir() {
-                spec_bytes(&p)
-            } else if p.extension().is_some_and(|e| e == "yaml") {
-                std::fs::metadata(&p).map_or(0, |m| m.len())
-            } else {
-                0
-            }
-        })
-        .sum()
+    super::build::sum_files(dir, &yaml_bytes)
 }
 
 /// A directory under the system's temporary directory, removed when dropped.

@@ -494,11 +494,9 @@ impl<'a> Converter<'a> {
 
     /// Whether a draft's field or variant already names `name` (then it cannot be merged away).
     fn mentioned(&self, name: &str) -> bool {
-        self.drafts.values().any(|d| match &d.kind {
-            Kind::Object(fields) => fields.iter().any(|f| mentions(&f.ty, name)),
-            Kind::Union { variants, .. } => variants.iter().any(|v| v.ty == name),
-            Kind::Enum(_) => false,
-        })
+        self.drafts
+            .values()
+            .any(|d| references(&d.kind).iter().any(|r| r == name))
     }
 
     /// `wanted`, else `wanted` + version, else file prefix + `wanted`, else numbered.
@@ -655,15 +653,18 @@ fn is_credential(name: &str) -> bool {
     .any(|w| lower.contains(w))
 }
 
+/// The type names a type expression mentions (`array<Foo>` → `Foo`).
+pub fn names_in(ty: &str) -> Vec<String> {
+    ty.split(['<', '>'])
+        .filter(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// The type names a draft mentions.
 pub fn references(kind: &Kind) -> Vec<String> {
     match kind {
-        Kind::Object(fields) => fields
-            .iter()
-            .flat_map(|f| f.ty.split(['<', '>']))
-            .filter(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
-            .map(str::to_owned)
-            .collect(),
+        Kind::Object(fields) => fields.iter().flat_map(|f| names_in(&f.ty)).collect(),
         Kind::Union { variants, .. } => variants.iter().map(|v| v.ty.clone()).collect(),
         Kind::Enum(_) => Vec::new(),
     }
@@ -672,11 +673,6 @@ pub fn references(kind: &Kind) -> Vec<String> {
 /// Whether a type expression is only "some JSON".
 pub fn is_raw(ty: &str) -> bool {
     matches!(ty, "json" | "array<json>" | "map<json>")
-}
-
-/// Whether the type expression `ty` names `name`.
-pub fn mentions(ty: &str, name: &str) -> bool {
-    ty.split(['<', '>']).any(|part| part == name)
 }
 
 fn ref_name(v: &Value) -> Option<&str> {

@@ -15,7 +15,7 @@ mod edit;
 mod naming;
 
 use crate::audit::openapi::{self as desc, normalise_path};
-use convert::{Converter, Kind};
+use convert::Converter;
 use edit::{AreaEdits, OpEdit};
 use heck::ToUpperCamelCase;
 use serde_yaml::Value;
@@ -104,7 +104,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let index = DescIndex::new(&docs);
 
-    let mut taken: BTreeSet<String> = crate_reserved();
+    let mut taken: BTreeSet<String> = ruckus_codegen::RESERVED_TYPE_NAMES
+        .iter()
+        .map(|n| (*n).to_owned())
+        .collect();
     let mut existing = BTreeMap::new();
     let mut type_area = BTreeMap::new();
     let mut existing_refs: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -323,8 +326,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
         }
         for (ty, fields) in &conv.additions {
-            let kind = Kind::Object(fields.clone());
-            for e in convert::references(&kind) {
+            for e in fields.iter().flat_map(|f| convert::names_in(&f.ty)) {
                 if area_of
                     .get(&e)
                     .is_some_and(|a| a != "common" && *a != area_of[ty])
@@ -422,69 +424,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// Names generated code or Rust already use.
-fn crate_reserved() -> BTreeSet<String> {
-    [
-        "Box",
-        "Clone",
-        "Copy",
-        "Debug",
-        "Default",
-        "Eq",
-        "Err",
-        "From",
-        "Hash",
-        "Into",
-        "None",
-        "Ok",
-        "Option",
-        "Ord",
-        "PartialEq",
-        "PartialOrd",
-        "Result",
-        "Self",
-        "Send",
-        "Sized",
-        "Some",
-        "String",
-        "Sync",
-        "ToOwned",
-        "ToString",
-        "Vec",
-        "Value",
-        "Error",
-        "Client",
-        "Response",
-        "Bytes",
-        "Secret",
-        "Page",
-        "Request",
-    ]
-    .into_iter()
-    .map(str::to_owned)
-    .collect()
-}
-
 fn read_yaml(path: &Path) -> Result<Value, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     serde_yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn load_docs(dir: &Path) -> Result<Option<BTreeMap<String, Value>>, String> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Some(names) = desc::description_files(dir) else {
         return Ok(None);
     };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".yaml") || n.ends_with(".yml") || n.ends_with(".json"))
-        .collect();
-    names.sort();
     let mut docs = BTreeMap::new();
     for n in names {
         docs.insert(n.clone(), read_yaml(&dir.join(&n))?);
     }
-    Ok((!docs.is_empty()).then_some(docs))
+    Ok(Some(docs))
 }
 
 fn areas_of(top: &Value, api: &str) -> Result<Vec<String>, String> {
@@ -811,7 +764,7 @@ fn version_tag(media: &str) -> String {
 fn homes(conv: &Converter<'_>, roots: &[(String, String)]) -> BTreeMap<String, String> {
     let mut reach: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (area, ty) in roots {
-        let mut stack: Vec<String> = names_in(ty);
+        let mut stack: Vec<String> = convert::names_in(ty);
         let mut seen = BTreeSet::new();
         while let Some(n) = stack.pop() {
             let Some(d) = conv.drafts.get(&n) else {
@@ -821,11 +774,7 @@ fn homes(conv: &Converter<'_>, roots: &[(String, String)]) -> BTreeMap<String, S
                 continue;
             }
             reach.entry(n).or_default().insert(area.clone());
-            match &d.kind {
-                Kind::Object(fields) => stack.extend(fields.iter().flat_map(|f| names_in(&f.ty))),
-                Kind::Union { variants, .. } => stack.extend(variants.iter().map(|v| v.ty.clone())),
-                Kind::Enum(_) => {}
-            }
+            stack.extend(convert::references(&d.kind));
         }
     }
     reach
@@ -856,14 +805,7 @@ fn type_refs(t: &Value) -> Vec<String> {
         }
     }
     exprs.extend(t.get("alias").and_then(Value::as_str));
-    exprs.into_iter().flat_map(names_in).collect()
-}
-
-fn names_in(ty: &str) -> Vec<String> {
-    ty.split(['<', '>'])
-        .filter(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
-        .map(str::to_owned)
-        .collect()
+    exprs.into_iter().flat_map(convert::names_in).collect()
 }
 
 #[derive(Default)]
