@@ -38,7 +38,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     query.page_size = Some(100);
     query.fields = Some(["id", "name", "tenantType"].map(String::from).to_vec());
     query.filters = Some(json!({"tenantType": ["MSP_EC"]}));
-    let mut pages = client.network().tenants().query_msp_ecs(&query).pages();
+    let mut pages = client.network().msp().query_msp_ecs(&query).pages();
     let mut customers = Vec::new();
     while let Some(page) = pages.next().await {
         customers.extend(page?.data.unwrap_or_default());

@@ -122,7 +122,7 @@ async fn msp_errors_decode_as_a_map_of_messages() {
     .await;
     let err = client
         .network()
-        .tenants()
+        .msp()
         .query_msp_ecs(&QueryRequest::new())
         .send()
         .await
@@ -150,7 +150,7 @@ async fn identity_status_names_with_codes_decode_and_other_shapes_still_decode()
     .await;
     let err = client
         .network()
-        .identity()
+        .mac_registrations()
         .get_mac_registration_pool("p-1")
         .send()
         .await
@@ -170,7 +170,7 @@ async fn identity_status_names_with_codes_decode_and_other_shapes_still_decode()
     .await;
     let err = client
         .network()
-        .identity()
+        .mac_registrations()
         .get_mac_registration_pool("p-2")
         .send()
         .await
@@ -230,10 +230,10 @@ async fn certificate_private_key_downloads_as_pkcs12_bytes() {
     .await;
     let bytes = client
         .network()
-        .identity()
+        .certificates()
         .download_certificate_private_key(
             "c-1",
-            &ruckus_one::network::identity::CertDownloadRequest::new().with_password("p"),
+            &ruckus_one::network::certificates::CertDownloadRequest::new().with_password("p"),
         )
         .send()
         .await

@@ -514,11 +514,11 @@ async fn wireless_networks_get_wifi_network_decodes_a_psk_network() {
     );
 }
 
-// wireless_policies: `get_radius_server_profile` -> `RadiusServerProfile`
+// wireless_service_profiles: `get_radius_server_profile` -> `RadiusServerProfile`
 // (wifi_api-17.3.3.205.yaml RadiusServerProfile, RadiusServerV1_1).
 #[tokio::test]
-async fn wireless_policies_get_radius_server_profile_decodes_a_profile() {
-    use ruckus_one::network::wireless_policies::RadiusServerProfileType;
+async fn wireless_service_profiles_get_radius_server_profile_decodes_a_profile() {
+    use ruckus_one::network::wireless_service_profiles::RadiusServerProfileType;
     let (server, client) = network().await;
     let body = json!({
         "id": "4e1a7c3b9d5f4a2e8b6c0d1f3a5e7c9b",
@@ -545,7 +545,7 @@ async fn wireless_policies_get_radius_server_profile_decodes_a_profile() {
 
     let profile = client
         .network()
-        .wireless_policies()
+        .wireless_service_profiles()
         .get_radius_server_profile("4e1a7c3b9d5f4a2e8b6c0d1f3a5e7c9b")
         .send()
         .await
@@ -571,12 +571,12 @@ async fn wireless_policies_get_radius_server_profile_decodes_a_profile() {
     assert_sent_back(&profile, &body, "/primary/fieldAddedLater", "/type");
 }
 
-// wireless_venues: `get_venue_ap_multicast_dns_fencing_settings` ->
+// venue_ap_settings: `get_venue_ap_multicast_dns_fencing_settings` ->
 // `VenueApMulticastDnsFencingSettings` (wifi_api-17.3.3.205.yaml
 // VenueApMulticastDnsFencingSettings, MulticastDnsFencingRule, MulticastDnsFencingWiredRule).
 #[tokio::test]
-async fn wireless_venues_get_venue_ap_multicast_dns_fencing_settings_decodes_rules() {
-    use ruckus_one::network::wireless_venues::{
+async fn venue_ap_settings_get_venue_ap_multicast_dns_fencing_settings_decodes_rules() {
+    use ruckus_one::network::venue_ap_settings::{
         MulticastDnsFencingRuleService, MulticastDnsFencingWiredRuleFencingRange,
         MulticastDnsFencingWirelessRuleFencingRange,
     };
@@ -622,7 +622,7 @@ async fn wireless_venues_get_venue_ap_multicast_dns_fencing_settings_decodes_rul
 
     let settings = client
         .network()
-        .wireless_venues()
+        .venue_ap_settings()
         .get_venue_ap_multicast_dns_fencing_settings("v-7")
         .send()
         .await
@@ -665,11 +665,11 @@ async fn wireless_venues_get_venue_ap_multicast_dns_fencing_settings_decodes_rul
     );
 }
 
-// wireless_aps: `get_ap_radio_settings` -> `ApRadioSettings` (wifi_api-17.3.3.205.yaml
+// ap_settings: `get_ap_radio_settings` -> `ApRadioSettings` (wifi_api-17.3.3.205.yaml
 // ApRadioSettings, ApRadio24GHzSettings, ApRadio5GHzSettings).
 #[tokio::test]
-async fn wireless_aps_get_ap_radio_settings_decodes_per_band_settings() {
-    use ruckus_one::network::wireless_aps::{
+async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
+    use ruckus_one::network::ap_settings::{
         ApRadio5GHzSettingsAllowedChannels, ApRadio5GHzSettingsChannelBandwidth,
         ApRadio24GHzSettingsAllowedChannels, ApRadio24GHzSettingsChannelBandwidth,
         ApRadio24GHzSettingsMethod, ApRadio24GHzSettingsTxPower,
@@ -712,7 +712,7 @@ async fn wireless_aps_get_ap_radio_settings_decodes_per_band_settings() {
 
     let radio = client
         .network()
-        .wireless_aps()
+        .ap_settings()
         .get_ap_radio_settings("v-7", "302139001234")
         .send()
         .await
@@ -768,11 +768,11 @@ async fn wireless_aps_get_ap_radio_settings_decodes_per_band_settings() {
     );
 }
 
-// switches: `get_venue_switch_vlan` -> `SwitchVlanView` (switch_service_api-0.4.0.yaml
+// switch_networking: `get_venue_switch_vlan` -> `SwitchVlanView` (switch_service_api-0.4.0.yaml
 // SwitchVlanViewV1001, SwitchVlanPortModelViewV1001).
 #[tokio::test]
-async fn switches_get_venue_switch_vlan_decodes_a_vlan() {
-    use ruckus_one::network::switches::{
+async fn switch_networking_get_venue_switch_vlan_decodes_a_vlan() {
+    use ruckus_one::network::switch_networking::{
         SwitchVlanPortModelViewSwitchModel, SwitchVlanViewIgmpSnooping,
         SwitchVlanViewSpanningTreeProtocol,
     };
@@ -815,7 +815,7 @@ async fn switches_get_venue_switch_vlan_decodes_a_vlan() {
 
     let vlan = client
         .network()
-        .switches()
+        .switch_networking()
         .get_venue_switch_vlan(
             "v-7",
             "c0:c5:20:aa:bb:01",

@@ -8,8 +8,9 @@
 //!   OpenAPI descriptions (a report; see [`audit`]).
 //! - `cargo xtask diff [BASE] [--json] [--fail-on breaking]`: what the spec change since the git
 //!   revision BASE (default `HEAD`) means for callers, with the version bump it needs.
-//! - `cargo xtask bench-build [--runs N] [--full]`: cold build times of the client crate per
-//!   feature set (a benchmark that prints figures, not a test).
+//! - `cargo xtask bench-build [--runs N] [--full] [--every-area]`: cold build times of the client
+//!   crate per feature set: everything, no area, and the three largest areas (or every area) alone
+//!   (a benchmark that prints figures, not a test).
 //! - `cargo xtask bench [generator|runtime|paging|compile] [--quick] [--runs N] [--full]`:
 //!   performance figures as a Markdown table (see `bench/mod.rs`).
 //! - `cargo xtask fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]`: the generator on
@@ -110,7 +111,7 @@ fn run(args: &[String]) -> Result<(), String> {
 
 fn usage() -> String {
     format!(
-        "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n{}\n{}\n  diff [BASE] [--json] [--fail-on breaking] [--base-spec FILE]\n            classify the spec changes since the git revision BASE (default HEAD)\n  bench-build [--runs N] [--full]\n            print cold build times of the client crate per feature set\n{}\n  fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]\n            run the generator on mutated specs and print figures",
+        "usage: cargo xtask <command> [--spec FILE] [--out DIR]\n\n  generate  regenerate generated/ from spec/\n  check     fail with a diff when generated/ is stale\n  list      print a TSV of every operation in the spec\n{}\n{}\n  diff [BASE] [--json] [--fail-on breaking] [--base-spec FILE]\n            classify the spec changes since the git revision BASE (default HEAD)\n  bench-build [--runs N] [--full] [--every-area]\n            print cold build times of the client crate per feature set (the three\n            largest areas alone, or every area alone)\n{}\n  fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]\n            run the generator on mutated specs and print figures",
         audit::usage(),
         import::usage(),
         bench::usage()

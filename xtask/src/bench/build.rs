@@ -16,39 +16,35 @@ pub const CRATE: &str = "ruckus-one";
 /// Feature sets measured: (label, cargo arguments). `--no-default-features` also turns off the
 /// default TLS provider, which would change the runtime's and reqwest's features and time their
 /// rebuild too: every configuration keeps `tls-aws-lc`, so only the client crate is built.
-pub fn configurations() -> Vec<(&'static str, Vec<&'static str>)> {
-    let areas = |features: &'static str| vec!["--no-default-features", "--features", features];
-    vec![
-        ("default (every area)", vec![]),
+/// `one_area` lists the area features to build alone (the largest first).
+pub fn configurations(one_area: &[String]) -> Vec<(String, Vec<String>)> {
+    let alone = |features: &str| {
+        ["--no-default-features", "--features", features]
+            .map(str::to_owned)
+            .to_vec()
+    };
+    let mut out = vec![
+        ("default (every area)".to_owned(), Vec::new()),
         (
-            "every area + experimental",
-            vec!["--features", "experimental"],
+            "every area + experimental".to_owned(),
+            vec!["--features".to_owned(), "experimental".to_owned()],
         ),
-        ("no area (client skeleton)", areas("tls-aws-lc")),
-        (
-            "one area: network-switches (largest)",
-            areas("network-switches,tls-aws-lc"),
-        ),
-        (
-            "one area: network-wireless-aps",
-            areas("network-wireless-aps,tls-aws-lc"),
-        ),
-        (
-            "one area: analytics-users",
-            areas("analytics-users,tls-aws-lc"),
-        ),
-        (
-            "one area: network-events-alarms",
-            areas("network-events-alarms,tls-aws-lc"),
-        ),
-    ]
+        ("no area (client skeleton)".to_owned(), alone("tls-aws-lc")),
+    ];
+    for feature in one_area {
+        out.push((
+            format!("one area: {feature}"),
+            alone(&format!("{feature},tls-aws-lc")),
+        ));
+    }
+    out
 }
 
 /// Build times: of each configuration (every run), and from an empty target directory.
 pub struct Measured {
     pub target: PathBuf,
     pub full: Option<Duration>,
-    pub configurations: Vec<(&'static str, Vec<&'static str>, Vec<Duration>)>,
+    pub configurations: Vec<(String, Vec<String>, Vec<Duration>)>,
 }
 
 /// The target directory of these builds: `bench-build` under `CARGO_TARGET_DIR` when set,
@@ -63,7 +59,12 @@ fn target_dir(root: &Path) -> PathBuf {
 
 /// Times `runs` cold builds of the client crate per configuration (after building its
 /// dependencies, untimed, unless `full` times that build from an empty target directory).
-pub fn measure(root: &Path, runs: usize, full: bool) -> Result<Measured, String> {
+pub fn measure(
+    root: &Path,
+    runs: usize,
+    full: bool,
+    configurations: Vec<(String, Vec<String>)>,
+) -> Result<Measured, String> {
     let target = target_dir(root);
     let full = if full {
         let _ = std::fs::remove_dir_all(&target);
@@ -73,13 +74,13 @@ pub fn measure(root: &Path, runs: usize, full: bool) -> Result<Measured, String>
         None
     };
     let mut measured = Vec::new();
-    for (label, extra) in configurations() {
+    for (label, extra) in configurations {
         eprintln!("compile: {label}, {runs} run(s)");
         let mut times = Vec::new();
         for _ in 0..runs {
             cargo(root, &target, &["clean", "-p", CRATE])?;
             let mut build = vec!["build", "-p", CRATE];
-            build.extend(&extra);
+            build.extend(extra.iter().map(String::as_str));
             times.push(cargo(root, &target, &build)?);
         }
         measured.push((label, extra, times));
@@ -101,8 +102,11 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
             .ok_or("--runs takes a positive number")?,
         None => 1,
     };
-    let measured = measure(root, runs, full)?;
-    let rows = super::compile::report(root, &measured)?;
+    let every_area = args.iter().any(|a| a == "--every-area");
+    let areas = super::compile::Areas::load(root)?;
+    let one_area = areas.one_area_features(if every_area { usize::MAX } else { 3 });
+    let measured = measure(root, runs, full, configurations(&one_area))?;
+    let rows = super::compile::report(&areas, root, &measured);
     let mut text = format!(
         "cold build of `{CRATE}` (dev profile), median of {runs} run(s), target {}\n",
         measured.target.display()
@@ -114,14 +118,23 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
             t.as_secs_f64()
         );
     }
-    text += &format!("{:<44} {:>10}\n", "configuration", "seconds");
-    for (label, _, times) in &measured.configurations {
-        let mut times = times.clone();
+    text += &format!("{:<52} {:>10}\n", "configuration", "seconds");
+    let median = |times: &[Duration]| {
+        let mut times = times.to_vec();
         times.sort();
-        text += &format!(
-            "{label:<44} {:>10.1}\n",
-            times[times.len() / 2].as_secs_f64()
-        );
+        times[times.len() / 2].as_secs_f64()
+    };
+    for (label, _, times) in &measured.configurations {
+        text += &format!("{label:<52} {:>10.1}\n", median(times));
+    }
+    let slowest = measured
+        .configurations
+        .iter()
+        .filter(|(label, _, _)| label.starts_with("one area"))
+        .map(|(label, _, times)| (median(times), label))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((secs, label)) = slowest {
+        text += &format!("slowest one-area build: {label}, {secs:.1} s (target: 3 s)\n");
     }
     // Lines per operation, operations per configuration and seconds per 100 operations.
     for row in rows

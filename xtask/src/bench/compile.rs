@@ -9,7 +9,7 @@ use super::build::{self, CRATE};
 use super::{Options, Row, Spread};
 
 /// Operations compiled per area feature, and the lines of each area's file.
-struct Areas {
+pub(super) struct Areas {
     /// Area feature -> (operations without the experimental feature, experimental ones, lines).
     by_feature: BTreeMap<String, (usize, usize, usize)>,
     /// Feature -> the features it turns on.
@@ -17,7 +17,7 @@ struct Areas {
 }
 
 impl Areas {
-    fn load(root: &Path) -> Result<Areas, String> {
+    pub(super) fn load(root: &Path) -> Result<Areas, String> {
         let ir = ruckus_codegen::build(&root.join(crate::SPEC))
             .map_err(|d| format!("the spec has {} error(s)", d.len()))?;
         let src = root.join("generated").join(CRATE).join("src");
@@ -46,10 +46,27 @@ impl Areas {
         })
     }
 
+    /// The features of areas with operations, the one with the largest file first (then by
+    /// name), at most `count` of them.
+    pub(super) fn one_area_features(&self, count: usize) -> Vec<String> {
+        let mut areas: Vec<(&String, usize)> = self
+            .by_feature
+            .iter()
+            .filter(|(_, (plain, exp, _))| plain + exp > 0)
+            .map(|(feature, (_, _, lines))| (feature, *lines))
+            .collect();
+        areas.sort_by_key(|(feature, lines)| (std::cmp::Reverse(*lines), *feature));
+        areas
+            .into_iter()
+            .take(count)
+            .map(|(feature, _)| feature.clone())
+            .collect()
+    }
+
     /// Operations compiled with cargo arguments `args` (`--features`, `--no-default-features`).
-    fn operations(&self, args: &[&str]) -> usize {
+    fn operations(&self, args: &[String]) -> usize {
         let mut wanted: Vec<String> = Vec::new();
-        if !args.contains(&"--no-default-features") {
+        if !args.iter().any(|a| a == "--no-default-features") {
             wanted.push("default".into());
         }
         if let Some(i) = args.iter().position(|a| *a == "--features") {
@@ -113,19 +130,19 @@ pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), St
         return Ok(());
     }
     let runs = options.runs.unwrap_or(3);
-    let measured = build::measure(root, runs, options.full)?;
+    let configurations = build::configurations(&areas.one_area_features(3));
+    let measured = build::measure(root, runs, options.full, configurations)?;
     build_rows(&areas, &measured, rows);
     Ok(())
 }
 
 /// The rows of `cargo xtask bench-build`'s report: lines per operation, then the builds of
 /// `measured` with seconds per 100 operations.
-pub fn report(root: &Path, measured: &build::Measured) -> Result<Vec<Row>, String> {
-    let areas = Areas::load(root)?;
+pub(super) fn report(areas: &Areas, root: &Path, measured: &build::Measured) -> Vec<Row> {
     let mut rows = Vec::new();
-    line_rows(root, &areas, &mut rows);
-    build_rows(&areas, measured, &mut rows);
-    Ok(rows)
+    line_rows(root, areas, &mut rows);
+    build_rows(areas, measured, &mut rows);
+    rows
 }
 
 /// Lines of generated Rust per operation: the whole crate, and its three largest area files.
@@ -133,7 +150,7 @@ fn line_rows(root: &Path, areas: &Areas, rows: &mut Vec<Row>) {
     let bench = "compile";
     let src = root.join("generated").join(CRATE).join("src");
     let lines = build::count_lines(&src);
-    let all_ops = areas.operations(&["--features", "experimental"]);
+    let all_ops = areas.operations(&["--features".to_owned(), "experimental".to_owned()]);
     rows.push(Row::new(
         bench,
         format!("generated Rust: {lines} lines, {all_ops} operations (experimental included)"),

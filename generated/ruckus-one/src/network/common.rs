@@ -7,14 +7,28 @@
 //! Spec: `spec/network/common.yaml`.
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -49,14 +63,28 @@ pub struct AsyncResult {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -76,14 +104,28 @@ impl serde::Serialize for AsyncResult {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -110,14 +152,28 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -150,14 +206,28 @@ impl AsyncResult {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -206,14 +276,28 @@ pub struct AsyncResultLink {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -237,14 +321,28 @@ impl serde::Serialize for AsyncResultLink {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -275,14 +373,28 @@ impl<'de> serde::Deserialize<'de> for AsyncResultLink {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-ap-settings",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-config-backups",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -708,17 +820,31 @@ impl LegacyPage {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
         feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -740,17 +866,31 @@ pub enum SortOrder {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
         feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -766,17 +906,31 @@ impl SortOrder {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
         feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -793,17 +947,31 @@ impl From<&str> for SortOrder {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
         feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -814,17 +982,31 @@ impl std::fmt::Display for SortOrder {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
         feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -835,17 +1017,31 @@ impl serde::Serialize for SortOrder {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
         feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -859,17 +1055,31 @@ impl<'de> serde::Deserialize<'de> for SortOrder {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
         feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -922,17 +1132,31 @@ pub struct QueryRequest {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
         feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -957,17 +1181,31 @@ impl serde::Serialize for QueryRequest {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
         feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -999,17 +1237,31 @@ impl<'de> serde::Deserialize<'de> for QueryRequest {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
+        feature = "network-certificates",
+        feature = "network-dpsk",
         feature = "network-edge-services",
         feature = "network-entitlements",
         feature = "network-events-alarms",
+        feature = "network-guest-users",
         feature = "network-identity",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-template-switch-profiles",
         feature = "network-tenants",
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -1079,8 +1331,11 @@ impl QueryRequest {
     any(
         feature = "network-activities",
         feature = "network-entitlements",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-venues"
@@ -1113,8 +1368,11 @@ pub struct QueryResult {
     any(
         feature = "network-activities",
         feature = "network-entitlements",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-venues"
@@ -1137,8 +1395,11 @@ impl serde::Serialize for QueryResult {
     any(
         feature = "network-activities",
         feature = "network-entitlements",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-venues"
@@ -1168,8 +1429,11 @@ impl<'de> serde::Deserialize<'de> for QueryResult {
     any(
         feature = "network-activities",
         feature = "network-entitlements",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
         feature = "network-switches",
         feature = "network-switches-legacy",
+        feature = "network-venue-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks",
         feature = "network-wireless-venues"
@@ -1906,7 +2170,7 @@ impl<'de> serde::Deserialize<'de> for HttpStatusName {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001).
@@ -1958,7 +2222,7 @@ pub struct AaaServer {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServer {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AaaServer, w: &mut ruckus_one_runtime::object::Writer) {
@@ -1979,7 +2243,7 @@ impl serde::Serialize for AaaServer {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaServer {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2007,7 +2271,7 @@ impl<'de> serde::Deserialize<'de> for AaaServer {
         fields(&mut f).map_err(|e| e.into_error("AaaServer"))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServer {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -2079,7 +2343,7 @@ impl AaaServer {
         self
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo).
@@ -2143,7 +2407,7 @@ pub struct AaaServerBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AaaServerBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -2167,7 +2431,7 @@ impl serde::Serialize for AaaServerBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaServerBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2198,7 +2462,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBo {
         fields(&mut f).map_err(|e| e.into_error("AaaServerBo"))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -2291,7 +2555,7 @@ impl AaaServerBo {
         self
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server bo level: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo (inline)).
@@ -2314,7 +2578,7 @@ pub enum AaaServerBoLevel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerBoLevel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2328,7 +2592,7 @@ impl AaaServerBoLevel {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl From<&str> for AaaServerBoLevel {
     fn from(s: &str) -> Self {
         match s {
@@ -2343,19 +2607,19 @@ impl From<&str> for AaaServerBoLevel {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl std::fmt::Display for AaaServerBoLevel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerBoLevel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaServerBoLevel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2364,7 +2628,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBoLevel {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server bo purpose: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo (inline)).
@@ -2387,7 +2651,7 @@ pub enum AaaServerBoPurpose {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerBoPurpose {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2401,7 +2665,7 @@ impl AaaServerBoPurpose {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl From<&str> for AaaServerBoPurpose {
     fn from(s: &str) -> Self {
         match s {
@@ -2416,19 +2680,19 @@ impl From<&str> for AaaServerBoPurpose {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl std::fmt::Display for AaaServerBoPurpose {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerBoPurpose {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaServerBoPurpose {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2437,7 +2701,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBoPurpose {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server bo server type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo (inline)).
@@ -2460,7 +2724,7 @@ pub enum AaaServerBoServerType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerBoServerType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2474,7 +2738,7 @@ impl AaaServerBoServerType {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl From<&str> for AaaServerBoServerType {
     fn from(s: &str) -> Self {
         match s {
@@ -2489,19 +2753,19 @@ impl From<&str> for AaaServerBoServerType {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl std::fmt::Display for AaaServerBoServerType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerBoServerType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaServerBoServerType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2510,7 +2774,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerBoServerType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server level: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001 (inline)).
@@ -2533,7 +2797,7 @@ pub enum AaaServerLevel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerLevel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2547,7 +2811,7 @@ impl AaaServerLevel {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl From<&str> for AaaServerLevel {
     fn from(s: &str) -> Self {
         match s {
@@ -2562,19 +2826,19 @@ impl From<&str> for AaaServerLevel {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl std::fmt::Display for AaaServerLevel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerLevel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaServerLevel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2583,7 +2847,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerLevel {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server purpose: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001 (inline)).
@@ -2606,7 +2870,7 @@ pub enum AaaServerPurpose {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerPurpose {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2620,7 +2884,7 @@ impl AaaServerPurpose {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl From<&str> for AaaServerPurpose {
     fn from(s: &str) -> Self {
         match s {
@@ -2635,19 +2899,19 @@ impl From<&str> for AaaServerPurpose {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl std::fmt::Display for AaaServerPurpose {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerPurpose {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaServerPurpose {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2656,7 +2920,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerPurpose {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server server type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001 (inline)).
@@ -2679,7 +2943,7 @@ pub enum AaaServerServerType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerServerType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2693,7 +2957,7 @@ impl AaaServerServerType {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl From<&str> for AaaServerServerType {
     fn from(s: &str) -> Self {
         match s {
@@ -2708,19 +2972,19 @@ impl From<&str> for AaaServerServerType {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl std::fmt::Display for AaaServerServerType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerServerType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaServerServerType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2729,7 +2993,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerServerType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
@@ -2797,7 +3061,7 @@ pub struct AaaServerV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AaaServerV1, w: &mut ruckus_one_runtime::object::Writer) {
@@ -2822,7 +3086,7 @@ impl serde::Serialize for AaaServerV1 {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaServerV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2854,7 +3118,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1 {
         fields(&mut f).map_err(|e| e.into_error("AaaServerV1"))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -2953,7 +3217,7 @@ impl AaaServerV1 {
         self
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server v1 level: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1 (inline)).
@@ -2976,7 +3240,7 @@ pub enum AaaServerV1Level {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerV1Level {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -2990,7 +3254,7 @@ impl AaaServerV1Level {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl From<&str> for AaaServerV1Level {
     fn from(s: &str) -> Self {
         match s {
@@ -3005,19 +3269,19 @@ impl From<&str> for AaaServerV1Level {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl std::fmt::Display for AaaServerV1Level {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerV1Level {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaServerV1Level {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3026,7 +3290,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1Level {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server v1 purpose: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1 (inline)).
@@ -3049,7 +3313,7 @@ pub enum AaaServerV1Purpose {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerV1Purpose {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -3063,7 +3327,7 @@ impl AaaServerV1Purpose {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl From<&str> for AaaServerV1Purpose {
     fn from(s: &str) -> Self {
         match s {
@@ -3078,19 +3342,19 @@ impl From<&str> for AaaServerV1Purpose {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl std::fmt::Display for AaaServerV1Purpose {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerV1Purpose {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaServerV1Purpose {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3099,7 +3363,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1Purpose {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server v1 server type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1 (inline)).
@@ -3122,7 +3386,7 @@ pub enum AaaServerV1ServerType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaServerV1ServerType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -3136,7 +3400,7 @@ impl AaaServerV1ServerType {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl From<&str> for AaaServerV1ServerType {
     fn from(s: &str) -> Self {
         match s {
@@ -3151,19 +3415,19 @@ impl From<&str> for AaaServerV1ServerType {
         }
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl std::fmt::Display for AaaServerV1ServerType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaServerV1ServerType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaServerV1ServerType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3172,7 +3436,7 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1ServerType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa setting response, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingResponseV1001).
@@ -3192,7 +3456,7 @@ pub struct AaaSettingResponse {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaSettingResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AaaSettingResponse, w: &mut ruckus_one_runtime::object::Writer) {
@@ -3205,7 +3469,7 @@ impl serde::Serialize for AaaSettingResponse {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3225,7 +3489,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingResponse {
         fields(&mut f).map_err(|e| e.into_error("AaaSettingResponse"))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaSettingResponse {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -3246,7 +3510,7 @@ impl AaaSettingResponse {
         self
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa setting view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AaaSettingViewV1001).
@@ -3354,7 +3618,7 @@ pub struct AaaSettingView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl serde::Serialize for AaaSettingView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AaaSettingView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -3389,7 +3653,7 @@ impl serde::Serialize for AaaSettingView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl<'de> serde::Deserialize<'de> for AaaSettingView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3431,7 +3695,7 @@ impl<'de> serde::Deserialize<'de> for AaaSettingView {
         fields(&mut f).map_err(|e| e.into_error("AaaSettingView"))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl AaaSettingView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -3584,7 +3848,12 @@ impl AaaSettingView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acl bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo).
@@ -3620,7 +3889,12 @@ pub struct AclBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AclBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -3637,7 +3911,12 @@ impl serde::Serialize for AclBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AclBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3661,7 +3940,12 @@ impl<'de> serde::Deserialize<'de> for AclBo {
         fields(&mut f).map_err(|e| e.into_error("AclBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AclBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -3706,7 +3990,12 @@ impl AclBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acl bo acl type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclBo (inline)).
@@ -3725,7 +4014,12 @@ pub enum AclBoAclType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AclBoAclType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -3737,7 +4031,12 @@ impl AclBoAclType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for AclBoAclType {
     fn from(s: &str) -> Self {
         match s {
@@ -3750,19 +4049,34 @@ impl From<&str> for AclBoAclType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for AclBoAclType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclBoAclType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AclBoAclType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3771,7 +4085,12 @@ impl<'de> serde::Deserialize<'de> for AclBoAclType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acl rule bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo).
@@ -3831,7 +4150,12 @@ pub struct AclRuleBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclRuleBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AclRuleBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -3854,7 +4178,12 @@ impl serde::Serialize for AclRuleBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AclRuleBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3884,7 +4213,12 @@ impl<'de> serde::Deserialize<'de> for AclRuleBo {
         fields(&mut f).map_err(|e| e.into_error("AclRuleBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AclRuleBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -3965,7 +4299,12 @@ impl AclRuleBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acl rule bo action: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo (inline)).
@@ -3982,7 +4321,12 @@ pub enum AclRuleBoAction {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AclRuleBoAction {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -3993,7 +4337,12 @@ impl AclRuleBoAction {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for AclRuleBoAction {
     fn from(s: &str) -> Self {
         match s {
@@ -4005,19 +4354,34 @@ impl From<&str> for AclRuleBoAction {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for AclRuleBoAction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclRuleBoAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AclRuleBoAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4026,7 +4390,12 @@ impl<'de> serde::Deserialize<'de> for AclRuleBoAction {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acl rule bo protocol: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo (inline)).
@@ -4047,7 +4416,12 @@ pub enum AclRuleBoProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AclRuleBoProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -4060,7 +4434,12 @@ impl AclRuleBoProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for AclRuleBoProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -4074,19 +4453,34 @@ impl From<&str> for AclRuleBoProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for AclRuleBoProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclRuleBoProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AclRuleBoProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4095,7 +4489,12 @@ impl<'de> serde::Deserialize<'de> for AclRuleBoProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acl rule view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
@@ -4151,7 +4550,12 @@ pub struct AclRuleView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclRuleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AclRuleView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -4173,7 +4577,12 @@ impl serde::Serialize for AclRuleView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AclRuleView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4202,7 +4611,12 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
         fields(&mut f).map_err(|e| e.into_error("AclRuleView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AclRuleView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -4277,7 +4691,12 @@ impl AclRuleView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acl rule view action: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView (inline)).
@@ -4294,7 +4713,12 @@ pub enum AclRuleViewAction {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AclRuleViewAction {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -4305,7 +4729,12 @@ impl AclRuleViewAction {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for AclRuleViewAction {
     fn from(s: &str) -> Self {
         match s {
@@ -4317,19 +4746,34 @@ impl From<&str> for AclRuleViewAction {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for AclRuleViewAction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclRuleViewAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AclRuleViewAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4338,7 +4782,12 @@ impl<'de> serde::Deserialize<'de> for AclRuleViewAction {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acl rule view protocol: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView (inline)).
@@ -4359,7 +4808,12 @@ pub enum AclRuleViewProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AclRuleViewProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -4372,7 +4826,12 @@ impl AclRuleViewProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for AclRuleViewProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -4386,19 +4845,34 @@ impl From<&str> for AclRuleViewProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for AclRuleViewProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclRuleViewProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AclRuleViewProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4407,7 +4881,12 @@ impl<'de> serde::Deserialize<'de> for AclRuleViewProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acl view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclView).
@@ -4439,7 +4918,12 @@ pub struct AclView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AclView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -4455,7 +4939,12 @@ impl serde::Serialize for AclView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AclView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4478,7 +4967,12 @@ impl<'de> serde::Deserialize<'de> for AclView {
         fields(&mut f).map_err(|e| e.into_error("AclView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AclView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -4517,7 +5011,12 @@ impl AclView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acl view acl type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclView (inline)).
@@ -4536,7 +5035,12 @@ pub enum AclViewAclType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AclViewAclType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -4548,7 +5052,12 @@ impl AclViewAclType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for AclViewAclType {
     fn from(s: &str) -> Self {
         match s {
@@ -4561,19 +5070,34 @@ impl From<&str> for AclViewAclType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for AclViewAclType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AclViewAclType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AclViewAclType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4582,7 +5106,12 @@ impl<'de> serde::Deserialize<'de> for AclViewAclType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acx cli template variable bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo).
@@ -4606,7 +5135,12 @@ pub struct AcxCliTemplateVariableBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AcxCliTemplateVariableBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -4623,7 +5157,12 @@ impl serde::Serialize for AcxCliTemplateVariableBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4644,7 +5183,12 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBo {
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateVariableBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AcxCliTemplateVariableBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -4671,7 +5215,12 @@ impl AcxCliTemplateVariableBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acx cli template variable bo type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo (inline)).
@@ -4690,7 +5239,12 @@ pub enum AcxCliTemplateVariableBoType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AcxCliTemplateVariableBoType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -4702,7 +5256,12 @@ impl AcxCliTemplateVariableBoType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for AcxCliTemplateVariableBoType {
     fn from(s: &str) -> Self {
         match s {
@@ -4715,19 +5274,34 @@ impl From<&str> for AcxCliTemplateVariableBoType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for AcxCliTemplateVariableBoType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AcxCliTemplateVariableBoType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBoType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4736,7 +5310,12 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBoType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acx cli template variable view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001).
@@ -4780,7 +5359,12 @@ pub struct AcxCliTemplateVariableView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AcxCliTemplateVariableView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -4802,7 +5386,12 @@ impl serde::Serialize for AcxCliTemplateVariableView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4828,7 +5417,12 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableView {
         fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateVariableView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AcxCliTemplateVariableView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -4888,7 +5482,12 @@ impl AcxCliTemplateVariableView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acx cli template variable view type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableViewV1001 (inline)).
@@ -4907,7 +5506,12 @@ pub enum AcxCliTemplateVariableViewType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AcxCliTemplateVariableViewType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -4919,7 +5523,12 @@ impl AcxCliTemplateVariableViewType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for AcxCliTemplateVariableViewType {
     fn from(s: &str) -> Self {
         match s {
@@ -4932,19 +5541,34 @@ impl From<&str> for AcxCliTemplateVariableViewType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for AcxCliTemplateVariableViewType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AcxCliTemplateVariableViewType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableViewType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4953,7 +5577,12 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableViewType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acx venue cli template bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateBo).
@@ -4993,7 +5622,12 @@ pub struct AcxVenueCliTemplateBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AcxVenueCliTemplateBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -5014,7 +5648,12 @@ impl serde::Serialize for AcxVenueCliTemplateBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5039,7 +5678,12 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateBo {
         fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AcxVenueCliTemplateBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5093,7 +5737,12 @@ impl AcxVenueCliTemplateBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acx venue cli template view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateViewV1001).
@@ -5129,7 +5778,12 @@ pub struct AcxVenueCliTemplateView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AcxVenueCliTemplateView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -5149,7 +5803,12 @@ impl serde::Serialize for AcxVenueCliTemplateView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5173,7 +5832,12 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateView {
         fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AcxVenueCliTemplateView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5221,7 +5885,12 @@ impl AcxVenueCliTemplateView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Acx venue cli template view v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxVenueCliTemplateView).
@@ -5257,7 +5926,12 @@ pub struct AcxVenueCliTemplateViewV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for AcxVenueCliTemplateViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -5277,7 +5951,12 @@ impl serde::Serialize for AcxVenueCliTemplateViewV1 {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5301,7 +5980,12 @@ impl<'de> serde::Deserialize<'de> for AcxVenueCliTemplateViewV1 {
         fields(&mut f).map_err(|e| e.into_error("AcxVenueCliTemplateViewV1"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl AcxVenueCliTemplateViewV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5349,7 +6033,7 @@ impl AcxVenueCliTemplateViewV1 {
         self
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 /// Ap creation, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApCreationV1).
@@ -5385,7 +6069,7 @@ pub struct ApCreation {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl serde::Serialize for ApCreation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ApCreation, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5402,7 +6086,7 @@ impl serde::Serialize for ApCreation {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl<'de> serde::Deserialize<'de> for ApCreation {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5426,7 +6110,7 @@ impl<'de> serde::Deserialize<'de> for ApCreation {
         fields(&mut f).map_err(|e| e.into_error("ApCreation"))
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl ApCreation {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(name: String, serial_number: String) -> Self {
@@ -5461,7 +6145,7 @@ impl ApCreation {
         self
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
 /// Capabilities lan port, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesLanPort).
@@ -5509,7 +6193,7 @@ pub struct CapabilitiesLanPort {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
 impl serde::Serialize for CapabilitiesLanPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &CapabilitiesLanPort, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5529,7 +6213,7 @@ impl serde::Serialize for CapabilitiesLanPort {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
 impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5556,7 +6240,7 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesLanPort {
         fields(&mut f).map_err(|e| e.into_error("CapabilitiesLanPort"))
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
 impl CapabilitiesLanPort {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5619,7 +6303,12 @@ impl CapabilitiesLanPort {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Cli template variable bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo).
@@ -5643,7 +6332,12 @@ pub struct CliTemplateVariableBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for CliTemplateVariableBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -5660,7 +6354,12 @@ impl serde::Serialize for CliTemplateVariableBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5681,7 +6380,12 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBo {
         fields(&mut f).map_err(|e| e.into_error("CliTemplateVariableBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl CliTemplateVariableBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5708,7 +6412,12 @@ impl CliTemplateVariableBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Cli template variable bo type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo (inline)).
@@ -5727,7 +6436,12 @@ pub enum CliTemplateVariableBoType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl CliTemplateVariableBoType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -5739,7 +6453,12 @@ impl CliTemplateVariableBoType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for CliTemplateVariableBoType {
     fn from(s: &str) -> Self {
         match s {
@@ -5752,19 +6471,34 @@ impl From<&str> for CliTemplateVariableBoType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for CliTemplateVariableBoType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for CliTemplateVariableBoType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for CliTemplateVariableBoType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5773,7 +6507,7 @@ impl<'de> serde::Deserialize<'de> for CliTemplateVariableBoType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 /// Device gps, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DeviceGps).
@@ -5793,7 +6527,7 @@ pub struct DeviceGps {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl serde::Serialize for DeviceGps {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &DeviceGps, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5806,7 +6540,7 @@ impl serde::Serialize for DeviceGps {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl<'de> serde::Deserialize<'de> for DeviceGps {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5826,7 +6560,7 @@ impl<'de> serde::Deserialize<'de> for DeviceGps {
         fields(&mut f).map_err(|e| e.into_error("DeviceGps"))
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl DeviceGps {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5847,7 +6581,16 @@ impl DeviceGps {
         self
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-venue-templates"
+    )
+)]
 /// Empty response, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyResponse).
@@ -5867,7 +6610,16 @@ pub struct EmptyResponse {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-venue-templates"
+    )
+)]
 impl serde::Serialize for EmptyResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &EmptyResponse, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5880,7 +6632,16 @@ impl serde::Serialize for EmptyResponse {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-venue-templates"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for EmptyResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5900,7 +6661,16 @@ impl<'de> serde::Deserialize<'de> for EmptyResponse {
         fields(&mut f).map_err(|e| e.into_error("EmptyResponse"))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-venue-templates"
+    )
+)]
 impl EmptyResponse {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5921,7 +6691,16 @@ impl EmptyResponse {
         self
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-venue-templates"
+    )
+)]
 /// Empty view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml EmptyView).
@@ -5937,7 +6716,16 @@ pub struct EmptyView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-venue-templates"
+    )
+)]
 impl serde::Serialize for EmptyView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &EmptyView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -5949,7 +6737,16 @@ impl serde::Serialize for EmptyView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-venue-templates"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for EmptyView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5968,7 +6765,16 @@ impl<'de> serde::Deserialize<'de> for EmptyView {
         fields(&mut f).map_err(|e| e.into_error("EmptyView"))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-venue-templates"
+    )
+)]
 impl EmptyView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -5985,9 +6791,9 @@ impl EmptyView {
 }
 #[cfg(
     any(
-        feature = "network-identity",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks"
+        feature = "network-certificates",
+        feature = "network-portal-service-profiles",
+        feature = "network-wireless-aps"
     )
 )]
 /// Entity id, with the fields the official description lists.
@@ -6007,9 +6813,9 @@ pub struct EntityId {
 }
 #[cfg(
     any(
-        feature = "network-identity",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks"
+        feature = "network-certificates",
+        feature = "network-portal-service-profiles",
+        feature = "network-wireless-aps"
     )
 )]
 impl serde::Serialize for EntityId {
@@ -6025,9 +6831,9 @@ impl serde::Serialize for EntityId {
 }
 #[cfg(
     any(
-        feature = "network-identity",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks"
+        feature = "network-certificates",
+        feature = "network-portal-service-profiles",
+        feature = "network-wireless-aps"
     )
 )]
 impl<'de> serde::Deserialize<'de> for EntityId {
@@ -6050,9 +6856,9 @@ impl<'de> serde::Deserialize<'de> for EntityId {
 }
 #[cfg(
     any(
-        feature = "network-identity",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks"
+        feature = "network-certificates",
+        feature = "network-portal-service-profiles",
+        feature = "network-wireless-aps"
     )
 )]
 impl EntityId {
@@ -6071,9 +6877,9 @@ impl EntityId {
 }
 #[cfg(
     any(
-        feature = "network-identity",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks"
+        feature = "network-certificates",
+        feature = "network-portal-service-profiles",
+        feature = "network-wireless-aps"
     )
 )]
 /// Entity id operation response, with the fields the official description lists.
@@ -6097,9 +6903,9 @@ pub struct EntityIdOperationResponse {
 }
 #[cfg(
     any(
-        feature = "network-identity",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks"
+        feature = "network-certificates",
+        feature = "network-portal-service-profiles",
+        feature = "network-wireless-aps"
     )
 )]
 impl serde::Serialize for EntityIdOperationResponse {
@@ -6119,9 +6925,9 @@ impl serde::Serialize for EntityIdOperationResponse {
 }
 #[cfg(
     any(
-        feature = "network-identity",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks"
+        feature = "network-certificates",
+        feature = "network-portal-service-profiles",
+        feature = "network-wireless-aps"
     )
 )]
 impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
@@ -6145,9 +6951,9 @@ impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
 }
 #[cfg(
     any(
-        feature = "network-identity",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks"
+        feature = "network-certificates",
+        feature = "network-portal-service-profiles",
+        feature = "network-wireless-aps"
     )
 )]
 impl EntityIdOperationResponse {
@@ -6170,7 +6976,7 @@ impl EntityIdOperationResponse {
         self
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
 /// External antenna, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAntenna).
@@ -6206,7 +7012,7 @@ pub struct ExternalAntenna {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
 impl serde::Serialize for ExternalAntenna {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ExternalAntenna, w: &mut ruckus_one_runtime::object::Writer) {
@@ -6223,7 +7029,7 @@ impl serde::Serialize for ExternalAntenna {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
 impl<'de> serde::Deserialize<'de> for ExternalAntenna {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6247,7 +7053,7 @@ impl<'de> serde::Deserialize<'de> for ExternalAntenna {
         fields(&mut f).map_err(|e| e.into_error("ExternalAntenna"))
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
 impl ExternalAntenna {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -6292,7 +7098,12 @@ impl ExternalAntenna {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Family model slot, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlot).
@@ -6316,7 +7127,12 @@ pub struct FamilyModelSlot {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for FamilyModelSlot {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &FamilyModelSlot, w: &mut ruckus_one_runtime::object::Writer) {
@@ -6330,7 +7146,12 @@ impl serde::Serialize for FamilyModelSlot {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6351,7 +7172,12 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlot {
         fields(&mut f).map_err(|e| e.into_error("FamilyModelSlot"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl FamilyModelSlot {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -6378,7 +7204,12 @@ impl FamilyModelSlot {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Family model slot bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotBo).
@@ -6406,7 +7237,12 @@ pub struct FamilyModelSlotBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for FamilyModelSlotBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &FamilyModelSlotBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -6421,7 +7257,12 @@ impl serde::Serialize for FamilyModelSlotBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6443,7 +7284,12 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotBo {
         fields(&mut f).map_err(|e| e.into_error("FamilyModelSlotBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl FamilyModelSlotBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -6476,7 +7322,12 @@ impl FamilyModelSlotBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Family model slot view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml FamilyModelSlotViewV1001).
@@ -6500,7 +7351,12 @@ pub struct FamilyModelSlotView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for FamilyModelSlotView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &FamilyModelSlotView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -6514,7 +7370,12 @@ impl serde::Serialize for FamilyModelSlotView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6535,7 +7396,12 @@ impl<'de> serde::Deserialize<'de> for FamilyModelSlotView {
         fields(&mut f).map_err(|e| e.into_error("FamilyModelSlotView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl FamilyModelSlotView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -6564,9 +7430,10 @@ impl FamilyModelSlotView {
 }
 #[cfg(
     any(
-        feature = "network-identity",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks"
+        feature = "network-certificates",
+        feature = "network-guest-users",
+        feature = "network-portal-service-profiles",
+        feature = "network-wireless-aps"
     )
 )]
 /// Operation response request id only, with the fields the official description lists.
@@ -6586,9 +7453,10 @@ pub struct OperationResponseRequestIdOnly {
 }
 #[cfg(
     any(
-        feature = "network-identity",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks"
+        feature = "network-certificates",
+        feature = "network-guest-users",
+        feature = "network-portal-service-profiles",
+        feature = "network-wireless-aps"
     )
 )]
 impl serde::Serialize for OperationResponseRequestIdOnly {
@@ -6607,9 +7475,10 @@ impl serde::Serialize for OperationResponseRequestIdOnly {
 }
 #[cfg(
     any(
-        feature = "network-identity",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks"
+        feature = "network-certificates",
+        feature = "network-guest-users",
+        feature = "network-portal-service-profiles",
+        feature = "network-wireless-aps"
     )
 )]
 impl<'de> serde::Deserialize<'de> for OperationResponseRequestIdOnly {
@@ -6635,9 +7504,10 @@ impl<'de> serde::Deserialize<'de> for OperationResponseRequestIdOnly {
 }
 #[cfg(
     any(
-        feature = "network-identity",
-        feature = "network-wireless-aps",
-        feature = "network-wireless-networks"
+        feature = "network-certificates",
+        feature = "network-guest-users",
+        feature = "network-portal-service-profiles",
+        feature = "network-wireless-aps"
     )
 )]
 impl OperationResponseRequestIdOnly {
@@ -6654,7 +7524,12 @@ impl OperationResponseRequestIdOnly {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Port profile and profile mapping bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo).
@@ -6678,7 +7553,12 @@ pub struct PortProfileAndProfileMappingBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for PortProfileAndProfileMappingBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -6695,7 +7575,12 @@ impl serde::Serialize for PortProfileAndProfileMappingBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6719,7 +7604,12 @@ impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBo {
         fields(&mut f).map_err(|e| e.into_error("PortProfileAndProfileMappingBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl PortProfileAndProfileMappingBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -6749,7 +7639,12 @@ impl PortProfileAndProfileMappingBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Port profile and profile mapping bo models: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo (inline)).
@@ -6888,7 +7783,12 @@ pub enum PortProfileAndProfileMappingBoModels {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl PortProfileAndProfileMappingBoModels {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -6960,7 +7860,12 @@ impl PortProfileAndProfileMappingBoModels {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for PortProfileAndProfileMappingBoModels {
     fn from(s: &str) -> Self {
         match s {
@@ -7033,19 +7938,34 @@ impl From<&str> for PortProfileAndProfileMappingBoModels {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for PortProfileAndProfileMappingBoModels {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for PortProfileAndProfileMappingBoModels {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBoModels {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7054,7 +7974,12 @@ impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBoModels {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001).
@@ -7106,7 +8031,12 @@ pub struct Profile {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for Profile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Profile, w: &mut ruckus_one_runtime::object::Writer) {
@@ -7127,7 +8057,12 @@ impl serde::Serialize for Profile {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for Profile {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7155,7 +8090,12 @@ impl<'de> serde::Deserialize<'de> for Profile {
         fields(&mut f).map_err(|e| e.into_error("Profile"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl Profile {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -7230,7 +8170,12 @@ impl Profile {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile acl rule view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
@@ -7286,7 +8231,12 @@ pub struct ProfileAclRuleView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileAclRuleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ProfileAclRuleView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -7308,7 +8258,12 @@ impl serde::Serialize for ProfileAclRuleView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileAclRuleView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7337,7 +8292,12 @@ impl<'de> serde::Deserialize<'de> for ProfileAclRuleView {
         fields(&mut f).map_err(|e| e.into_error("ProfileAclRuleView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileAclRuleView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -7415,7 +8375,12 @@ impl ProfileAclRuleView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile acl rule view action: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001 (inline)).
@@ -7432,7 +8397,12 @@ pub enum ProfileAclRuleViewAction {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileAclRuleViewAction {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -7443,7 +8413,12 @@ impl ProfileAclRuleViewAction {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for ProfileAclRuleViewAction {
     fn from(s: &str) -> Self {
         match s {
@@ -7455,19 +8430,34 @@ impl From<&str> for ProfileAclRuleViewAction {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for ProfileAclRuleViewAction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileAclRuleViewAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7476,7 +8466,12 @@ impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewAction {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile acl rule view protocol: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001 (inline)).
@@ -7497,7 +8492,12 @@ pub enum ProfileAclRuleViewProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileAclRuleViewProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -7510,7 +8510,12 @@ impl ProfileAclRuleViewProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for ProfileAclRuleViewProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -7524,19 +8529,34 @@ impl From<&str> for ProfileAclRuleViewProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for ProfileAclRuleViewProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileAclRuleViewProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7545,7 +8565,12 @@ impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile acl view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001).
@@ -7573,7 +8598,12 @@ pub struct ProfileAclView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileAclView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ProfileAclView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -7588,7 +8618,12 @@ impl serde::Serialize for ProfileAclView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileAclView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7610,7 +8645,12 @@ impl<'de> serde::Deserialize<'de> for ProfileAclView {
         fields(&mut f).map_err(|e| e.into_error("ProfileAclView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileAclView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -7643,7 +8683,12 @@ impl ProfileAclView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile acl view acl type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001 (inline)).
@@ -7662,7 +8707,12 @@ pub enum ProfileAclViewAclType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileAclViewAclType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -7674,7 +8724,12 @@ impl ProfileAclViewAclType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for ProfileAclViewAclType {
     fn from(s: &str) -> Self {
         match s {
@@ -7687,19 +8742,34 @@ impl From<&str> for ProfileAclViewAclType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for ProfileAclViewAclType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileAclViewAclType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileAclViewAclType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7708,7 +8778,12 @@ impl<'de> serde::Deserialize<'de> for ProfileAclViewAclType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo).
@@ -7780,7 +8855,12 @@ pub struct ProfileBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ProfileBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -7806,7 +8886,12 @@ impl serde::Serialize for ProfileBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -7839,7 +8924,12 @@ impl<'de> serde::Deserialize<'de> for ProfileBo {
         fields(&mut f).map_err(|e| e.into_error("ProfileBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -7947,7 +9037,12 @@ impl ProfileBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile bo profile type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo (inline)).
@@ -7964,7 +9059,12 @@ pub enum ProfileBoProfileType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileBoProfileType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -7975,7 +9075,12 @@ impl ProfileBoProfileType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for ProfileBoProfileType {
     fn from(s: &str) -> Self {
         match s {
@@ -7987,19 +9092,34 @@ impl From<&str> for ProfileBoProfileType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for ProfileBoProfileType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileBoProfileType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileBoProfileType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8008,7 +9128,12 @@ impl<'de> serde::Deserialize<'de> for ProfileBoProfileType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile profile type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001 (inline)).
@@ -8025,7 +9150,12 @@ pub enum ProfileProfileType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileProfileType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -8036,7 +9166,12 @@ impl ProfileProfileType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for ProfileProfileType {
     fn from(s: &str) -> Self {
         match s {
@@ -8048,19 +9183,34 @@ impl From<&str> for ProfileProfileType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for ProfileProfileType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileProfileType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileProfileType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8069,7 +9219,12 @@ impl<'de> serde::Deserialize<'de> for ProfileProfileType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1).
@@ -8137,7 +9292,12 @@ pub struct ProfileV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ProfileV1, w: &mut ruckus_one_runtime::object::Writer) {
@@ -8162,7 +9322,12 @@ impl serde::Serialize for ProfileV1 {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8194,7 +9359,12 @@ impl<'de> serde::Deserialize<'de> for ProfileV1 {
         fields(&mut f).map_err(|e| e.into_error("ProfileV1"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -8296,7 +9466,12 @@ impl ProfileV1 {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile v1 profile type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1 (inline)).
@@ -8313,7 +9488,12 @@ pub enum ProfileV1ProfileType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileV1ProfileType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -8324,7 +9504,12 @@ impl ProfileV1ProfileType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for ProfileV1ProfileType {
     fn from(s: &str) -> Self {
         match s {
@@ -8336,19 +9521,34 @@ impl From<&str> for ProfileV1ProfileType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for ProfileV1ProfileType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileV1ProfileType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileV1ProfileType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8357,7 +9557,12 @@ impl<'de> serde::Deserialize<'de> for ProfileV1ProfileType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
@@ -8425,7 +9630,12 @@ pub struct ProfileView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ProfileView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -8450,7 +9660,12 @@ impl serde::Serialize for ProfileView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8482,7 +9697,12 @@ impl<'de> serde::Deserialize<'de> for ProfileView {
         fields(&mut f).map_err(|e| e.into_error("ProfileView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -8584,7 +9804,12 @@ impl ProfileView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile view profile type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001 (inline)).
@@ -8601,7 +9826,12 @@ pub enum ProfileViewProfileType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileViewProfileType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -8612,7 +9842,12 @@ impl ProfileViewProfileType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for ProfileViewProfileType {
     fn from(s: &str) -> Self {
         match s {
@@ -8624,19 +9859,34 @@ impl From<&str> for ProfileViewProfileType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for ProfileViewProfileType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileViewProfileType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileViewProfileType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8645,7 +9895,12 @@ impl<'de> serde::Deserialize<'de> for ProfileViewProfileType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile vlan view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
@@ -8697,7 +9952,12 @@ pub struct ProfileVlanView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileVlanView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ProfileVlanView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -8718,7 +9978,12 @@ impl serde::Serialize for ProfileVlanView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileVlanView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8746,7 +10011,12 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanView {
         fields(&mut f).map_err(|e| e.into_error("ProfileVlanView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileVlanView {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(vlan_id: i64) -> Self {
@@ -8819,7 +10089,12 @@ impl ProfileVlanView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile vlan view igmp snooping: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline)).
@@ -8838,7 +10113,12 @@ pub enum ProfileVlanViewIgmpSnooping {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileVlanViewIgmpSnooping {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -8850,7 +10130,12 @@ impl ProfileVlanViewIgmpSnooping {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for ProfileVlanViewIgmpSnooping {
     fn from(s: &str) -> Self {
         match s {
@@ -8863,19 +10148,34 @@ impl From<&str> for ProfileVlanViewIgmpSnooping {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for ProfileVlanViewIgmpSnooping {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileVlanViewIgmpSnooping {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileVlanViewIgmpSnooping {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8884,7 +10184,12 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanViewIgmpSnooping {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Profile vlan view spanning tree protocol: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline)).
@@ -8903,7 +10208,12 @@ pub enum ProfileVlanViewSpanningTreeProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl ProfileVlanViewSpanningTreeProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -8915,7 +10225,12 @@ impl ProfileVlanViewSpanningTreeProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for ProfileVlanViewSpanningTreeProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -8928,19 +10243,34 @@ impl From<&str> for ProfileVlanViewSpanningTreeProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for ProfileVlanViewSpanningTreeProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for ProfileVlanViewSpanningTreeProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for ProfileVlanViewSpanningTreeProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -8951,9 +10281,12 @@ impl<'de> serde::Deserialize<'de> for ProfileVlanViewSpanningTreeProtocol {
 }
 #[cfg(
     any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
-        feature = "network-switches",
-        feature = "network-wireless-venues"
+        feature = "network-template-switch-profiles",
+        feature = "network-venue-templates"
     )
 )]
 /// Query response, with the fields the official description lists.
@@ -8993,9 +10326,12 @@ pub struct QueryResponse {
 }
 #[cfg(
     any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
-        feature = "network-switches",
-        feature = "network-wireless-venues"
+        feature = "network-template-switch-profiles",
+        feature = "network-venue-templates"
     )
 )]
 impl serde::Serialize for QueryResponse {
@@ -9016,9 +10352,12 @@ impl serde::Serialize for QueryResponse {
 }
 #[cfg(
     any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
-        feature = "network-switches",
-        feature = "network-wireless-venues"
+        feature = "network-template-switch-profiles",
+        feature = "network-venue-templates"
     )
 )]
 impl<'de> serde::Deserialize<'de> for QueryResponse {
@@ -9046,9 +10385,12 @@ impl<'de> serde::Deserialize<'de> for QueryResponse {
 }
 #[cfg(
     any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
-        feature = "network-switches",
-        feature = "network-wireless-venues"
+        feature = "network-template-switch-profiles",
+        feature = "network-venue-templates"
     )
 )]
 impl QueryResponse {
@@ -9339,12 +10681,16 @@ impl StackMemberStatus {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-guest-users",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
         feature = "network-switches",
-        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -9377,12 +10723,16 @@ pub struct SubsequentQuery {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-guest-users",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
         feature = "network-switches",
-        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -9402,12 +10752,16 @@ impl serde::Serialize for SubsequentQuery {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-guest-users",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
         feature = "network-switches",
-        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -9434,12 +10788,16 @@ impl<'de> serde::Deserialize<'de> for SubsequentQuery {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-guest-users",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
         feature = "network-switches",
-        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -9480,12 +10838,16 @@ impl SubsequentQuery {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-guest-users",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
         feature = "network-switches",
-        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -9519,12 +10881,16 @@ pub enum SubsequentQueryHttpMethod {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-guest-users",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
         feature = "network-switches",
-        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -9546,12 +10912,16 @@ impl SubsequentQueryHttpMethod {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-guest-users",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
         feature = "network-switches",
-        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -9574,12 +10944,16 @@ impl From<&str> for SubsequentQueryHttpMethod {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-guest-users",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
         feature = "network-switches",
-        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -9590,12 +10964,16 @@ impl std::fmt::Display for SubsequentQueryHttpMethod {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-guest-users",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
         feature = "network-switches",
-        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -9606,12 +10984,16 @@ impl serde::Serialize for SubsequentQueryHttpMethod {
 }
 #[cfg(
     any(
+        feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-guest-users",
+        feature = "network-msp",
+        feature = "network-portal-service-profiles",
         feature = "network-switches",
-        feature = "network-tenants",
+        feature = "network-venue-ap-groups",
         feature = "network-wireless-aps",
-        feature = "network-wireless-networks",
         feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles",
         feature = "network-wireless-venues"
     )
 )]
@@ -9623,7 +11005,12 @@ impl<'de> serde::Deserialize<'de> for SubsequentQueryHttpMethod {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Switch family model bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo).
@@ -9663,7 +11050,12 @@ pub struct SwitchFamilyModelBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for SwitchFamilyModelBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &SwitchFamilyModelBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -9681,7 +11073,12 @@ impl serde::Serialize for SwitchFamilyModelBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -9706,7 +11103,12 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBo {
         fields(&mut f).map_err(|e| e.into_error("SwitchFamilyModelBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl SwitchFamilyModelBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -9757,7 +11159,12 @@ impl SwitchFamilyModelBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Switch family model bo model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo (inline)).
@@ -9896,7 +11303,12 @@ pub enum SwitchFamilyModelBoModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl SwitchFamilyModelBoModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -9968,7 +11380,12 @@ impl SwitchFamilyModelBoModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for SwitchFamilyModelBoModel {
     fn from(s: &str) -> Self {
         match s {
@@ -10041,19 +11458,34 @@ impl From<&str> for SwitchFamilyModelBoModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for SwitchFamilyModelBoModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for SwitchFamilyModelBoModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBoModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -10062,7 +11494,12 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBoModel {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Switch family model view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001).
@@ -10098,7 +11535,12 @@ pub struct SwitchFamilyModelView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for SwitchFamilyModelView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -10118,7 +11560,12 @@ impl serde::Serialize for SwitchFamilyModelView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -10142,7 +11589,12 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelView {
         fields(&mut f).map_err(|e| e.into_error("SwitchFamilyModelView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl SwitchFamilyModelView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -10187,7 +11639,12 @@ impl SwitchFamilyModelView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Switch family model view model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelViewV1001 (inline)).
@@ -10326,7 +11783,12 @@ pub enum SwitchFamilyModelViewModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl SwitchFamilyModelViewModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -10398,7 +11860,12 @@ impl SwitchFamilyModelViewModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for SwitchFamilyModelViewModel {
     fn from(s: &str) -> Self {
         match s {
@@ -10471,19 +11938,34 @@ impl From<&str> for SwitchFamilyModelViewModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for SwitchFamilyModelViewModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for SwitchFamilyModelViewModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -10492,7 +11974,12 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewModel {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Switch family model view v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView).
@@ -10528,7 +12015,12 @@ pub struct SwitchFamilyModelViewV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for SwitchFamilyModelViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -10548,7 +12040,12 @@ impl serde::Serialize for SwitchFamilyModelViewV1 {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -10572,7 +12069,12 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1 {
         fields(&mut f).map_err(|e| e.into_error("SwitchFamilyModelViewV1"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl SwitchFamilyModelViewV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -10617,7 +12119,12 @@ impl SwitchFamilyModelViewV1 {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Switch family model view v1 model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView (inline)).
@@ -10756,7 +12263,12 @@ pub enum SwitchFamilyModelViewV1Model {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl SwitchFamilyModelViewV1Model {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -10828,7 +12340,12 @@ impl SwitchFamilyModelViewV1Model {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for SwitchFamilyModelViewV1Model {
     fn from(s: &str) -> Self {
         match s {
@@ -10901,19 +12418,34 @@ impl From<&str> for SwitchFamilyModelViewV1Model {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for SwitchFamilyModelViewV1Model {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for SwitchFamilyModelViewV1Model {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1Model {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -10922,7 +12454,12 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1Model {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Switch vlan port model bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo).
@@ -10966,7 +12503,12 @@ pub struct SwitchVlanPortModelBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for SwitchVlanPortModelBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -10988,7 +12530,12 @@ impl serde::Serialize for SwitchVlanPortModelBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11014,7 +12561,12 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBo {
         fields(&mut f).map_err(|e| e.into_error("SwitchVlanPortModelBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl SwitchVlanPortModelBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -11074,7 +12626,12 @@ impl SwitchVlanPortModelBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Switch vlan port model bo switch model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo (inline)).
@@ -11213,7 +12770,12 @@ pub enum SwitchVlanPortModelBoSwitchModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl SwitchVlanPortModelBoSwitchModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -11285,7 +12847,12 @@ impl SwitchVlanPortModelBoSwitchModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for SwitchVlanPortModelBoSwitchModel {
     fn from(s: &str) -> Self {
         match s {
@@ -11358,19 +12925,34 @@ impl From<&str> for SwitchVlanPortModelBoSwitchModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for SwitchVlanPortModelBoSwitchModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for SwitchVlanPortModelBoSwitchModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBoSwitchModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11453,7 +13035,12 @@ impl TermField {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Trusted port bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo).
@@ -11493,7 +13080,12 @@ pub struct TrustedPortBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for TrustedPortBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &TrustedPortBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -11511,7 +13103,12 @@ impl serde::Serialize for TrustedPortBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for TrustedPortBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11536,7 +13133,12 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBo {
         fields(&mut f).map_err(|e| e.into_error("TrustedPortBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl TrustedPortBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -11590,7 +13192,12 @@ impl TrustedPortBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Trusted port bo model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo (inline)).
@@ -11729,7 +13336,12 @@ pub enum TrustedPortBoModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl TrustedPortBoModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -11801,7 +13413,12 @@ impl TrustedPortBoModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for TrustedPortBoModel {
     fn from(s: &str) -> Self {
         match s {
@@ -11874,19 +13491,34 @@ impl From<&str> for TrustedPortBoModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for TrustedPortBoModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for TrustedPortBoModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for TrustedPortBoModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11895,7 +13527,12 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBoModel {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Trusted port bo trusted port type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo (inline)).
@@ -11914,7 +13551,12 @@ pub enum TrustedPortBoTrustedPortType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl TrustedPortBoTrustedPortType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -11926,7 +13568,12 @@ impl TrustedPortBoTrustedPortType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for TrustedPortBoTrustedPortType {
     fn from(s: &str) -> Self {
         match s {
@@ -11939,19 +13586,34 @@ impl From<&str> for TrustedPortBoTrustedPortType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for TrustedPortBoTrustedPortType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for TrustedPortBoTrustedPortType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for TrustedPortBoTrustedPortType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11960,7 +13622,12 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBoTrustedPortType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Trusted port view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001).
@@ -11996,7 +13663,12 @@ pub struct TrustedPortView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for TrustedPortView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &TrustedPortView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -12013,7 +13685,12 @@ impl serde::Serialize for TrustedPortView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for TrustedPortView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12037,7 +13714,12 @@ impl<'de> serde::Deserialize<'de> for TrustedPortView {
         fields(&mut f).map_err(|e| e.into_error("TrustedPortView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl TrustedPortView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -12085,7 +13767,12 @@ impl TrustedPortView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Trusted port view model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001 (inline)).
@@ -12224,7 +13911,12 @@ pub enum TrustedPortViewModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl TrustedPortViewModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -12296,7 +13988,12 @@ impl TrustedPortViewModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for TrustedPortViewModel {
     fn from(s: &str) -> Self {
         match s {
@@ -12369,19 +14066,34 @@ impl From<&str> for TrustedPortViewModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for TrustedPortViewModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for TrustedPortViewModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for TrustedPortViewModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12390,7 +14102,12 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewModel {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Trusted port view trusted port type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001 (inline)).
@@ -12409,7 +14126,12 @@ pub enum TrustedPortViewTrustedPortType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl TrustedPortViewTrustedPortType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -12421,7 +14143,12 @@ impl TrustedPortViewTrustedPortType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for TrustedPortViewTrustedPortType {
     fn from(s: &str) -> Self {
         match s {
@@ -12434,19 +14161,34 @@ impl From<&str> for TrustedPortViewTrustedPortType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for TrustedPortViewTrustedPortType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for TrustedPortViewTrustedPortType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for TrustedPortViewTrustedPortType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12455,7 +14197,12 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewTrustedPortType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Trusted port view v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
@@ -12491,7 +14238,12 @@ pub struct TrustedPortViewV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for TrustedPortViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &TrustedPortViewV1, w: &mut ruckus_one_runtime::object::Writer) {
@@ -12508,7 +14260,12 @@ impl serde::Serialize for TrustedPortViewV1 {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for TrustedPortViewV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12532,7 +14289,12 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1 {
         fields(&mut f).map_err(|e| e.into_error("TrustedPortViewV1"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl TrustedPortViewV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -12580,7 +14342,12 @@ impl TrustedPortViewV1 {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Trusted port view v1 model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView (inline)).
@@ -12719,7 +14486,12 @@ pub enum TrustedPortViewV1Model {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl TrustedPortViewV1Model {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -12791,7 +14563,12 @@ impl TrustedPortViewV1Model {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for TrustedPortViewV1Model {
     fn from(s: &str) -> Self {
         match s {
@@ -12864,19 +14641,34 @@ impl From<&str> for TrustedPortViewV1Model {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for TrustedPortViewV1Model {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for TrustedPortViewV1Model {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for TrustedPortViewV1Model {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12885,7 +14677,12 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1Model {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Trusted port view v1 trusted port type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView (inline)).
@@ -12904,7 +14701,12 @@ pub enum TrustedPortViewV1TrustedPortType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl TrustedPortViewV1TrustedPortType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -12916,7 +14718,12 @@ impl TrustedPortViewV1TrustedPortType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for TrustedPortViewV1TrustedPortType {
     fn from(s: &str) -> Self {
         match s {
@@ -12929,19 +14736,34 @@ impl From<&str> for TrustedPortViewV1TrustedPortType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for TrustedPortViewV1TrustedPortType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for TrustedPortViewV1TrustedPortType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for TrustedPortViewV1TrustedPortType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12950,7 +14772,7 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewV1TrustedPortType {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 /// Venue ap group, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
@@ -12982,7 +14804,7 @@ pub struct VenueApGroup {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl serde::Serialize for VenueApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VenueApGroup, w: &mut ruckus_one_runtime::object::Writer) {
@@ -12998,7 +14820,7 @@ impl serde::Serialize for VenueApGroup {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl<'de> serde::Deserialize<'de> for VenueApGroup {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13021,7 +14843,7 @@ impl<'de> serde::Deserialize<'de> for VenueApGroup {
         fields(&mut f).map_err(|e| e.into_error("VenueApGroup"))
     }
 }
-#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-venues"))]
+#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 impl VenueApGroup {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -13060,7 +14882,12 @@ impl VenueApGroup {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Vlan, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1).
@@ -13124,7 +14951,12 @@ pub struct Vlan {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for Vlan {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Vlan, w: &mut ruckus_one_runtime::object::Writer) {
@@ -13148,7 +14980,12 @@ impl serde::Serialize for Vlan {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for Vlan {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13179,7 +15016,12 @@ impl<'de> serde::Deserialize<'de> for Vlan {
         fields(&mut f).map_err(|e| e.into_error("Vlan"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl Vlan {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -13278,7 +15120,12 @@ impl Vlan {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Vlan bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo).
@@ -13410,7 +15257,12 @@ pub struct VlanBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VlanBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VlanBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -13454,7 +15306,12 @@ impl serde::Serialize for VlanBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VlanBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13503,7 +15360,12 @@ impl<'de> serde::Deserialize<'de> for VlanBo {
         fields(&mut f).map_err(|e| e.into_error("VlanBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VlanBo {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(vlan_id: i64, enable_as_default_vlan: bool) -> Self {
@@ -13706,7 +15568,12 @@ impl VlanBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Vlan bo igmp snooping: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
@@ -13725,7 +15592,12 @@ pub enum VlanBoIgmpSnooping {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VlanBoIgmpSnooping {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -13737,7 +15609,12 @@ impl VlanBoIgmpSnooping {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for VlanBoIgmpSnooping {
     fn from(s: &str) -> Self {
         match s {
@@ -13750,19 +15627,34 @@ impl From<&str> for VlanBoIgmpSnooping {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for VlanBoIgmpSnooping {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VlanBoIgmpSnooping {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VlanBoIgmpSnooping {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13771,7 +15663,12 @@ impl<'de> serde::Deserialize<'de> for VlanBoIgmpSnooping {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Vlan bo root bridge family id: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
@@ -13800,7 +15697,12 @@ pub enum VlanBoRootBridgeFamilyId {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VlanBoRootBridgeFamilyId {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -13817,7 +15719,12 @@ impl VlanBoRootBridgeFamilyId {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for VlanBoRootBridgeFamilyId {
     fn from(s: &str) -> Self {
         match s {
@@ -13835,19 +15742,34 @@ impl From<&str> for VlanBoRootBridgeFamilyId {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for VlanBoRootBridgeFamilyId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VlanBoRootBridgeFamilyId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VlanBoRootBridgeFamilyId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13856,7 +15778,12 @@ impl<'de> serde::Deserialize<'de> for VlanBoRootBridgeFamilyId {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Vlan bo spanning tree protocol: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
@@ -13875,7 +15802,12 @@ pub enum VlanBoSpanningTreeProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VlanBoSpanningTreeProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -13887,7 +15819,12 @@ impl VlanBoSpanningTreeProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for VlanBoSpanningTreeProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -13900,19 +15837,34 @@ impl From<&str> for VlanBoSpanningTreeProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for VlanBoSpanningTreeProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VlanBoSpanningTreeProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VlanBoSpanningTreeProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13921,7 +15873,12 @@ impl<'de> serde::Deserialize<'de> for VlanBoSpanningTreeProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Vlan igmp snooping: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1 (inline)).
@@ -13940,7 +15897,12 @@ pub enum VlanIgmpSnooping {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VlanIgmpSnooping {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -13952,7 +15914,12 @@ impl VlanIgmpSnooping {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for VlanIgmpSnooping {
     fn from(s: &str) -> Self {
         match s {
@@ -13965,19 +15932,34 @@ impl From<&str> for VlanIgmpSnooping {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for VlanIgmpSnooping {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VlanIgmpSnooping {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VlanIgmpSnooping {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13986,7 +15968,12 @@ impl<'de> serde::Deserialize<'de> for VlanIgmpSnooping {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Vlan root bridge family id: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1 (inline)).
@@ -14015,7 +16002,12 @@ pub enum VlanRootBridgeFamilyId {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VlanRootBridgeFamilyId {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -14032,7 +16024,12 @@ impl VlanRootBridgeFamilyId {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for VlanRootBridgeFamilyId {
     fn from(s: &str) -> Self {
         match s {
@@ -14050,19 +16047,34 @@ impl From<&str> for VlanRootBridgeFamilyId {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for VlanRootBridgeFamilyId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VlanRootBridgeFamilyId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VlanRootBridgeFamilyId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14071,7 +16083,12 @@ impl<'de> serde::Deserialize<'de> for VlanRootBridgeFamilyId {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Vlan spanning tree protocol: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1 (inline)).
@@ -14090,7 +16107,12 @@ pub enum VlanSpanningTreeProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VlanSpanningTreeProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -14102,7 +16124,12 @@ impl VlanSpanningTreeProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for VlanSpanningTreeProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -14115,19 +16142,34 @@ impl From<&str> for VlanSpanningTreeProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for VlanSpanningTreeProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VlanSpanningTreeProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VlanSpanningTreeProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14136,7 +16178,12 @@ impl<'de> serde::Deserialize<'de> for VlanSpanningTreeProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Voice vlan bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanBo).
@@ -14156,7 +16203,12 @@ pub struct VoiceVlanBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VoiceVlanBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -14169,7 +16221,12 @@ impl serde::Serialize for VoiceVlanBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14189,7 +16246,12 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanBo {
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VoiceVlanBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -14210,7 +16272,12 @@ impl VoiceVlanBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Voice vlan config bo, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo).
@@ -14230,7 +16297,12 @@ pub struct VoiceVlanConfigBo {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanConfigBo {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VoiceVlanConfigBo, w: &mut ruckus_one_runtime::object::Writer) {
@@ -14243,7 +16315,12 @@ impl serde::Serialize for VoiceVlanConfigBo {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14263,7 +16340,12 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBo {
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanConfigBo"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VoiceVlanConfigBo {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -14284,7 +16366,12 @@ impl VoiceVlanConfigBo {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Voice vlan config bo model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo (inline)).
@@ -14423,7 +16510,12 @@ pub enum VoiceVlanConfigBoModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VoiceVlanConfigBoModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -14495,7 +16587,12 @@ impl VoiceVlanConfigBoModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for VoiceVlanConfigBoModel {
     fn from(s: &str) -> Self {
         match s {
@@ -14568,19 +16665,34 @@ impl From<&str> for VoiceVlanConfigBoModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for VoiceVlanConfigBoModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanConfigBoModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBoModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14589,7 +16701,12 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBoModel {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Voice vlan config view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001).
@@ -14613,7 +16730,12 @@ pub struct VoiceVlanConfigView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanConfigView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VoiceVlanConfigView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -14627,7 +16749,12 @@ impl serde::Serialize for VoiceVlanConfigView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14648,7 +16775,12 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigView {
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanConfigView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VoiceVlanConfigView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -14675,7 +16807,12 @@ impl VoiceVlanConfigView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Voice vlan config view model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001 (inline)).
@@ -14814,7 +16951,12 @@ pub enum VoiceVlanConfigViewModel {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VoiceVlanConfigViewModel {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -14886,7 +17028,12 @@ impl VoiceVlanConfigViewModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for VoiceVlanConfigViewModel {
     fn from(s: &str) -> Self {
         match s {
@@ -14959,19 +17106,34 @@ impl From<&str> for VoiceVlanConfigViewModel {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for VoiceVlanConfigViewModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanConfigViewModel {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewModel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14980,7 +17142,12 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewModel {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Voice vlan config view v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView).
@@ -15004,7 +17171,12 @@ pub struct VoiceVlanConfigViewV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanConfigViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -15021,7 +17193,12 @@ impl serde::Serialize for VoiceVlanConfigViewV1 {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -15042,7 +17219,12 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1 {
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanConfigViewV1"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VoiceVlanConfigViewV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -15069,7 +17251,12 @@ impl VoiceVlanConfigViewV1 {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Voice vlan config view v1 model: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView (inline)).
@@ -15208,7 +17395,12 @@ pub enum VoiceVlanConfigViewV1Model {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VoiceVlanConfigViewV1Model {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -15280,7 +17472,12 @@ impl VoiceVlanConfigViewV1Model {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl From<&str> for VoiceVlanConfigViewV1Model {
     fn from(s: &str) -> Self {
         match s {
@@ -15353,19 +17550,34 @@ impl From<&str> for VoiceVlanConfigViewV1Model {
         }
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl std::fmt::Display for VoiceVlanConfigViewV1Model {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanConfigViewV1Model {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1Model {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -15374,7 +17586,12 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1Model {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Voice vlan view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanViewV1001).
@@ -15394,7 +17611,12 @@ pub struct VoiceVlanView {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VoiceVlanView, w: &mut ruckus_one_runtime::object::Writer) {
@@ -15407,7 +17629,12 @@ impl serde::Serialize for VoiceVlanView {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VoiceVlanView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -15427,7 +17654,12 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanView {
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanView"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VoiceVlanView {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -15448,7 +17680,12 @@ impl VoiceVlanView {
         self
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 /// Voice vlan view v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanView).
@@ -15472,7 +17709,12 @@ pub struct VoiceVlanViewV1 {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl serde::Serialize for VoiceVlanViewV1 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VoiceVlanViewV1, w: &mut ruckus_one_runtime::object::Writer) {
@@ -15486,7 +17728,12 @@ impl serde::Serialize for VoiceVlanViewV1 {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -15507,7 +17754,12 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanViewV1 {
         fields(&mut f).map_err(|e| e.into_error("VoiceVlanViewV1"))
     }
 }
-#[cfg(any(feature = "network-switch-profiles", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
 impl VoiceVlanViewV1 {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -17541,6 +19793,1155 @@ impl QosMatchField {
     /// Sets `value`.
     pub fn with_value(mut self, value: impl Into<String>) -> Self {
         self.value = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+/// Postal address and position of a venue.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml AddressView).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct VenueAddress {
+    /// Street address.
+    ///
+    /// Wire name `addressLine`; `string`; optional.
+    pub address_line: Option<String>,
+    /// City.
+    ///
+    /// Wire name `city`; `string`; required.
+    pub city: String,
+    /// Country.
+    ///
+    /// Wire name `country`; `string`; required.
+    pub country: String,
+    /// Country code.
+    ///
+    /// Wire name `countryCode`; `string`; optional.
+    pub country_code: Option<String>,
+    /// Latitude.
+    ///
+    /// Wire name `latitude`; `number`; optional.
+    pub latitude: Option<f64>,
+    /// Longitude.
+    ///
+    /// Wire name `longitude`; `number`; optional.
+    pub longitude: Option<f64>,
+    /// Notes about the address.
+    ///
+    /// Wire name `notes`; `string`; optional.
+    pub notes: Option<String>,
+    /// Time zone of the venue.
+    ///
+    /// Wire name `timezone`; `string`; optional.
+    pub timezone: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl serde::Serialize for VenueAddress {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueAddress, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("addressLine", &v.address_line);
+            w.field("city", &v.city);
+            w.field("country", &v.country);
+            w.optional("countryCode", &v.country_code);
+            w.optional("latitude", &v.latitude);
+            w.optional("longitude", &v.longitude);
+            w.optional("notes", &v.notes);
+            w.optional("timezone", &v.timezone);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl<'de> serde::Deserialize<'de> for VenueAddress {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueAddress, ruckus_one_runtime::object::FieldError> {
+            let value = VenueAddress {
+                address_line: f.optional("addressLine"),
+                city: f.required("city")?,
+                country: f.required("country")?,
+                country_code: f.optional("countryCode"),
+                latitude: f.optional("latitude"),
+                longitude: f.optional("longitude"),
+                notes: f.optional("notes"),
+                timezone: f.optional("timezone"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueAddress"))
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl VenueAddress {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(city: String, country: String) -> Self {
+        Self {
+            address_line: None,
+            city,
+            country,
+            country_code: None,
+            latitude: None,
+            longitude: None,
+            notes: None,
+            timezone: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `addressLine`.
+    pub fn with_address_line(mut self, value: impl Into<String>) -> Self {
+        self.address_line = Some(value.into());
+        self
+    }
+    /// Sets `countryCode`.
+    pub fn with_country_code(mut self, value: impl Into<String>) -> Self {
+        self.country_code = Some(value.into());
+        self
+    }
+    /// Sets `latitude`.
+    pub fn with_latitude(mut self, value: impl Into<f64>) -> Self {
+        self.latitude = Some(value.into());
+        self
+    }
+    /// Sets `longitude`.
+    pub fn with_longitude(mut self, value: impl Into<f64>) -> Self {
+        self.longitude = Some(value.into());
+        self
+    }
+    /// Sets `notes`.
+    pub fn with_notes(mut self, value: impl Into<String>) -> Self {
+        self.notes = Some(value.into());
+        self
+    }
+    /// Sets `timezone`.
+    pub fn with_timezone(mut self, value: impl Into<String>) -> Self {
+        self.timezone = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
+/// Hypermedia links of an identity or MAC registration resource (`_links`).
+///
+/// The document does not show this shape: The fields of the `_links` object are not shown by the document. It is kept as raw JSON.
+///
+/// Provenance: documented.
+pub type IdentityResourceLinks = serde_json::Value;
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity"
+    )
+)]
+/// A Spring-style page of the identity, DPSK and certificate services: the items in `content` and the page counters. Other fields of the page are kept as received.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml Page).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct IdentityServicePage {
+    /// The items of this page.
+    ///
+    /// Wire name `content`; `array<json>`; optional.
+    pub content: Option<Vec<serde_json::Value>>,
+    /// Number of items over all pages.
+    ///
+    /// Wire name `totalElements`; `integer`; optional.
+    pub total_elements: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    pub total_pages: Option<i64>,
+    /// Page size applied.
+    ///
+    /// Wire name `size`; `integer`; optional.
+    pub size: Option<i64>,
+    /// Number of this page, from 0.
+    ///
+    /// Wire name `number`; `integer`; optional.
+    pub number: Option<i64>,
+    /// Number of items on this page.
+    ///
+    /// Wire name `numberOfElements`; `integer`; optional.
+    pub number_of_elements: Option<i64>,
+    /// Whether this is the first page.
+    ///
+    /// Wire name `first`; `boolean`; optional.
+    pub first: Option<bool>,
+    /// Whether this is the last page.
+    ///
+    /// Wire name `last`; `boolean`; optional.
+    pub last: Option<bool>,
+    /// Whether this page has no items.
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    pub empty: Option<bool>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    pub sort: Option<SortObject>,
+    /// `pageable`
+    ///
+    /// Wire name `pageable`; `PageableObject`; optional.
+    pub pageable: Option<PageableObject>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity"
+    )
+)]
+impl serde::Serialize for IdentityServicePage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdentityServicePage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("number", &v.number);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for IdentityServicePage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityServicePage, ruckus_one_runtime::object::FieldError> {
+            let value = IdentityServicePage {
+                content: f.optional("content"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                number: f.optional("number"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityServicePage"))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity"
+    )
+)]
+impl IdentityServicePage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            total_elements: None,
+            total_pages: None,
+            size: None,
+            number: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            sort: None,
+            pageable: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<PageableObject>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
+/// Link, with the fields the official description lists.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml Link).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Link {
+    /// `href`
+    ///
+    /// Wire name `href`; `string`; optional.
+    pub href: Option<String>,
+    /// `hreflang`
+    ///
+    /// Wire name `hreflang`; `string`; optional.
+    pub hreflang: Option<String>,
+    /// `title`
+    ///
+    /// Wire name `title`; `string`; optional.
+    pub title: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    pub type_: Option<String>,
+    /// `deprecation`
+    ///
+    /// Wire name `deprecation`; `string`; optional.
+    pub deprecation: Option<String>,
+    /// `profile`
+    ///
+    /// Wire name `profile`; `string`; optional.
+    pub profile: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    pub name: Option<String>,
+    /// `templated`
+    ///
+    /// Wire name `templated`; `boolean`; optional.
+    pub templated: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
+impl serde::Serialize for Link {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Link, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("href", &v.href);
+            w.optional("hreflang", &v.hreflang);
+            w.optional("title", &v.title);
+            w.optional("type", &v.type_);
+            w.optional("deprecation", &v.deprecation);
+            w.optional("profile", &v.profile);
+            w.optional("name", &v.name);
+            w.optional("templated", &v.templated);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
+impl<'de> serde::Deserialize<'de> for Link {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Link, ruckus_one_runtime::object::FieldError> {
+            let value = Link {
+                href: f.optional("href"),
+                hreflang: f.optional("hreflang"),
+                title: f.optional("title"),
+                type_: f.optional("type"),
+                deprecation: f.optional("deprecation"),
+                profile: f.optional("profile"),
+                name: f.optional("name"),
+                templated: f.optional("templated"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Link"))
+    }
+}
+#[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
+impl Link {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            href: None,
+            hreflang: None,
+            title: None,
+            type_: None,
+            deprecation: None,
+            profile: None,
+            name: None,
+            templated: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `href`.
+    pub fn with_href(mut self, value: impl Into<String>) -> Self {
+        self.href = Some(value.into());
+        self
+    }
+    /// Sets `hreflang`.
+    pub fn with_hreflang(mut self, value: impl Into<String>) -> Self {
+        self.hreflang = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `deprecation`.
+    pub fn with_deprecation(mut self, value: impl Into<String>) -> Self {
+        self.deprecation = Some(value.into());
+        self
+    }
+    /// Sets `profile`.
+    pub fn with_profile(mut self, value: impl Into<String>) -> Self {
+        self.profile = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `templated`.
+    pub fn with_templated(mut self, value: impl Into<bool>) -> Self {
+        self.templated = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity"
+    )
+)]
+/// Pageable object, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml PageableObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PageableObject {
+    /// `offset`
+    ///
+    /// Wire name `offset`; `integer`; optional.
+    pub offset: Option<i64>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    pub sort: Option<SortObject>,
+    /// `paged`
+    ///
+    /// Wire name `paged`; `boolean`; optional.
+    pub paged: Option<bool>,
+    /// `pageNumber`
+    ///
+    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    pub page_number: Option<i64>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    pub page_size: Option<i64>,
+    /// `unpaged`
+    ///
+    /// Wire name `unpaged`; `boolean`; optional.
+    pub unpaged: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity"
+    )
+)]
+impl serde::Serialize for PageableObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PageableObject, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("offset", &v.offset);
+            w.optional("sort", &v.sort);
+            w.optional("paged", &v.paged);
+            w.optional("pageNumber", &v.page_number);
+            w.optional("pageSize", &v.page_size);
+            w.optional("unpaged", &v.unpaged);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for PageableObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PageableObject, ruckus_one_runtime::object::FieldError> {
+            let value = PageableObject {
+                offset: f.optional("offset"),
+                sort: f.optional("sort"),
+                paged: f.optional("paged"),
+                page_number: f.optional("pageNumber"),
+                page_size: f.optional("pageSize"),
+                unpaged: f.optional("unpaged"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PageableObject"))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity"
+    )
+)]
+impl PageableObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            offset: None,
+            sort: None,
+            paged: None,
+            page_number: None,
+            page_size: None,
+            unpaged: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `offset`.
+    pub fn with_offset(mut self, value: impl Into<i64>) -> Self {
+        self.offset = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `paged`.
+    pub fn with_paged(mut self, value: impl Into<bool>) -> Self {
+        self.paged = Some(value.into());
+        self
+    }
+    /// Sets `pageNumber`.
+    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
+        self.page_number = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `unpaged`.
+    pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
+        self.unpaged = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity",
+        feature = "network-mac-registrations"
+    )
+)]
+/// Sort object, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml SortObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SortObject {
+    /// `empty`
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    pub empty: Option<bool>,
+    /// `sorted`
+    ///
+    /// Wire name `sorted`; `boolean`; optional.
+    pub sorted: Option<bool>,
+    /// `unsorted`
+    ///
+    /// Wire name `unsorted`; `boolean`; optional.
+    pub unsorted: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity",
+        feature = "network-mac-registrations"
+    )
+)]
+impl serde::Serialize for SortObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SortObject, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("empty", &v.empty);
+            w.optional("sorted", &v.sorted);
+            w.optional("unsorted", &v.unsorted);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity",
+        feature = "network-mac-registrations"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for SortObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SortObject, ruckus_one_runtime::object::FieldError> {
+            let value = SortObject {
+                empty: f.optional("empty"),
+                sorted: f.optional("sorted"),
+                unsorted: f.optional("unsorted"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SortObject"))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-identity",
+        feature = "network-mac-registrations"
+    )
+)]
+impl SortObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            empty: None,
+            sorted: None,
+            unsorted: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+    /// Sets `sorted`.
+    pub fn with_sorted(mut self, value: impl Into<bool>) -> Self {
+        self.sorted = Some(value.into());
+        self
+    }
+    /// Sets `unsorted`.
+    pub fn with_unsorted(mut self, value: impl Into<bool>) -> Self {
+        self.unsorted = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+/// One row of a switch client query; the document names only `clientAuthType`.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SwitchClient {
+    /// How the client authenticated.
+    ///
+    /// Wire name `clientAuthType`; `string`; optional.
+    pub client_auth_type: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl serde::Serialize for SwitchClient {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchClient, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("clientAuthType", &v.client_auth_type);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl<'de> serde::Deserialize<'de> for SwitchClient {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchClient, ruckus_one_runtime::object::FieldError> {
+            let value = SwitchClient {
+                client_auth_type: f.optional("clientAuthType"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchClient"))
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl SwitchClient {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            client_auth_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `clientAuthType`.
+    pub fn with_client_auth_type(mut self, value: impl Into<String>) -> Self {
+        self.client_auth_type = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+/// Answer of the switch port queries: the query result envelope with switch port rows. The envelope is taken from public material; the row fields from the document.
+///
+/// Provenance: reference (Pagination styles (query bodies)).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SwitchPortQueryResult {
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional.
+    pub page: Option<i64>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<SwitchPort>`; optional.
+    pub data: Option<Vec<SwitchPort>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl serde::Serialize for SwitchPortQueryResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SwitchPortQueryResult,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl<'de> serde::Deserialize<'de> for SwitchPortQueryResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchPortQueryResult, ruckus_one_runtime::object::FieldError> {
+            let value = SwitchPortQueryResult {
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                data: f.optional("data"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchPortQueryResult"))
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl SwitchPortQueryResult {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            total_count: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<SwitchPort>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+/// Answer of the switch client queries: the query result envelope with switch client rows. The envelope is taken from public material; the row fields from the document.
+///
+/// Provenance: reference (Pagination styles (query bodies)).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SwitchClientQueryResult {
+    /// `totalCount`
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    pub total_count: Option<i64>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional.
+    pub page: Option<i64>,
+    /// `data`
+    ///
+    /// Wire name `data`; `array<SwitchClient>`; optional.
+    pub data: Option<Vec<SwitchClient>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl serde::Serialize for SwitchClientQueryResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SwitchClientQueryResult,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl<'de> serde::Deserialize<'de> for SwitchClientQueryResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchClientQueryResult, ruckus_one_runtime::object::FieldError> {
+            let value = SwitchClientQueryResult {
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                data: f.optional("data"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchClientQueryResult"))
+    }
+}
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl SwitchClientQueryResult {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            total_count: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<SwitchClient>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
+)]
+/// Answer of the configuration history detail queries: the total count and the entries in `list` (not `data`).
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml GetAllConfigurationHistDetailsBySwitch).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SwitchConfigHistoryPage {
+    /// Number of entries matching the query.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    pub total_count: Option<i64>,
+    /// The entries of this page.
+    ///
+    /// Wire name `list`; array of raw JSON, shape not shown: The fields of a configuration history entry are not shown by the document.; optional.
+    pub list: Option<Vec<serde_json::Value>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
+)]
+impl serde::Serialize for SwitchConfigHistoryPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SwitchConfigHistoryPage,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("totalCount", &v.total_count);
+            w.optional("list", &v.list);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
+)]
+impl<'de> serde::Deserialize<'de> for SwitchConfigHistoryPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchConfigHistoryPage, ruckus_one_runtime::object::FieldError> {
+            let value = SwitchConfigHistoryPage {
+                total_count: f.optional("totalCount"),
+                list: f.optional("list"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchConfigHistoryPage"))
+    }
+}
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
+)]
+impl SwitchConfigHistoryPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            total_count: None,
+            list: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `list`.
+    pub fn with_list(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.list = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-tenants"))]
+/// Response bo, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml ResponseBo).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ResponseBo {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; required.
+    pub request_id: String,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    pub tenant_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-msp", feature = "network-tenants"))]
+impl serde::Serialize for ResponseBo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ResponseBo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("requestId", &v.request_id);
+            w.optional("tenantId", &v.tenant_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-tenants"))]
+impl<'de> serde::Deserialize<'de> for ResponseBo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResponseBo, ruckus_one_runtime::object::FieldError> {
+            let value = ResponseBo {
+                request_id: f.required("requestId")?,
+                tenant_id: f.optional("tenantId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResponseBo"))
+    }
+}
+#[cfg(any(feature = "network-msp", feature = "network-tenants"))]
+impl ResponseBo {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(request_id: String) -> Self {
+        Self {
+            request_id,
+            tenant_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
         self
     }
 }

@@ -10,14 +10,32 @@
 //! - Common envelopes and error bodies: [`common`], 0 operations
 //! - Activities: [`activities`], 2 operations
 //! - edge services: [`edge_services`], 50 operations
-//! - identity: [`identity`], 108 operations
+//! - identity: [`identity`], 26 operations
+//! - DPSK services: [`dpsk`], 26 operations
+//! - MAC registrations: [`mac_registrations`], 16 operations
+//! - Certificates: [`certificates`], 40 operations
 //! - entitlements: [`entitlements`], 27 operations
-//! - tenants: [`tenants`], 68 operations
-//! - wireless networks: [`wireless_networks`], 64 operations
-//! - wireless policies: [`wireless_policies`], 140 operations
-//! - wireless venues: [`wireless_venues`], 117 operations
-//! - wireless aps: [`wireless_aps`], 81 operations
-//! - switches: [`switches`], 104 operations
+//! - tenants: [`tenants`], 39 operations
+//! - Managed-service provider: [`msp`], 29 operations
+//! - wireless networks: [`wireless_networks`], 24 operations
+//! - Portal service profiles: [`portal_service_profiles`], 25 operations
+//! - Guest users: [`guest_users`], 15 operations
+//! - wireless policies: [`wireless_policies`], 46 operations
+//! - Access control: [`access_control`], 48 operations
+//! - Wireless service profiles: [`wireless_service_profiles`], 46 operations
+//! - wireless venues: [`wireless_venues`], 12 operations
+//! - Template switch profiles: [`template_switch_profiles`], 8 operations
+//! - Venue templates: [`venue_templates`], 25 operations
+//! - Venue AP groups: [`venue_ap_groups`], 16 operations
+//! - Venue AP model settings: [`venue_ap_model_settings`], 20 operations
+//! - Venue AP settings: [`venue_ap_settings`], 36 operations
+//! - wireless aps: [`wireless_aps`], 40 operations
+//! - AP settings: [`ap_settings`], 41 operations
+//! - switches: [`switches`], 26 operations
+//! - Switch networking: [`switch_networking`], 45 operations
+//! - Switch configuration backups: [`switch_config_backups`], 11 operations
+//! - Switch firmware: [`switch_firmware`], 13 operations
+//! - Switch AAA: [`switch_aaa`], 9 operations
 //! - Switch profiles and templates: [`switch_profiles`], 50 operations
 //! - Switches (deprecated venue-less paths): [`switches_legacy`], 67 operations
 //! - events alarms: [`events_alarms`], 9 operations
@@ -33,27 +51,81 @@ pub mod edge_services;
 #[cfg(feature = "network-identity")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
 pub mod identity;
+#[cfg(feature = "network-dpsk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+pub mod dpsk;
+#[cfg(feature = "network-mac-registrations")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
+pub mod mac_registrations;
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+pub mod certificates;
 #[cfg(feature = "network-entitlements")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
 pub mod entitlements;
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 pub mod tenants;
+#[cfg(feature = "network-msp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-msp")))]
+pub mod msp;
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 pub mod wireless_networks;
+#[cfg(feature = "network-portal-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
+pub mod portal_service_profiles;
+#[cfg(feature = "network-guest-users")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
+pub mod guest_users;
 #[cfg(feature = "network-wireless-policies")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
 pub mod wireless_policies;
+#[cfg(feature = "network-access-control")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
+pub mod access_control;
+#[cfg(feature = "network-wireless-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+pub mod wireless_service_profiles;
 #[cfg(feature = "network-wireless-venues")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
 pub mod wireless_venues;
+#[cfg(feature = "network-template-switch-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-template-switch-profiles")))]
+pub mod template_switch_profiles;
+#[cfg(feature = "network-venue-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
+pub mod venue_templates;
+#[cfg(feature = "network-venue-ap-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-groups")))]
+pub mod venue_ap_groups;
+#[cfg(feature = "network-venue-ap-model-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
+pub mod venue_ap_model_settings;
+#[cfg(feature = "network-venue-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+pub mod venue_ap_settings;
 #[cfg(feature = "network-wireless-aps")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
 pub mod wireless_aps;
+#[cfg(feature = "network-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
+pub mod ap_settings;
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
 pub mod switches;
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+pub mod switch_networking;
+#[cfg(feature = "network-switch-config-backups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-config-backups")))]
+pub mod switch_config_backups;
+#[cfg(feature = "network-switch-firmware")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
+pub mod switch_firmware;
+#[cfg(feature = "network-switch-aaa")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-aaa")))]
+pub mod switch_aaa;
 #[cfg(feature = "network-switch-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
 pub mod switch_profiles;
@@ -75,27 +147,81 @@ pub use self::edge_services::*;
 #[cfg(feature = "network-identity")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
 pub use self::identity::*;
+#[cfg(feature = "network-dpsk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+pub use self::dpsk::*;
+#[cfg(feature = "network-mac-registrations")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
+pub use self::mac_registrations::*;
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+pub use self::certificates::*;
 #[cfg(feature = "network-entitlements")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
 pub use self::entitlements::*;
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 pub use self::tenants::*;
+#[cfg(feature = "network-msp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-msp")))]
+pub use self::msp::*;
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 pub use self::wireless_networks::*;
+#[cfg(feature = "network-portal-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
+pub use self::portal_service_profiles::*;
+#[cfg(feature = "network-guest-users")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
+pub use self::guest_users::*;
 #[cfg(feature = "network-wireless-policies")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
 pub use self::wireless_policies::*;
+#[cfg(feature = "network-access-control")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
+pub use self::access_control::*;
+#[cfg(feature = "network-wireless-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+pub use self::wireless_service_profiles::*;
 #[cfg(feature = "network-wireless-venues")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
 pub use self::wireless_venues::*;
+#[cfg(feature = "network-template-switch-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-template-switch-profiles")))]
+pub use self::template_switch_profiles::*;
+#[cfg(feature = "network-venue-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
+pub use self::venue_templates::*;
+#[cfg(feature = "network-venue-ap-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-groups")))]
+pub use self::venue_ap_groups::*;
+#[cfg(feature = "network-venue-ap-model-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
+pub use self::venue_ap_model_settings::*;
+#[cfg(feature = "network-venue-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+pub use self::venue_ap_settings::*;
 #[cfg(feature = "network-wireless-aps")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
 pub use self::wireless_aps::*;
+#[cfg(feature = "network-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
+pub use self::ap_settings::*;
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
 pub use self::switches::*;
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+pub use self::switch_networking::*;
+#[cfg(feature = "network-switch-config-backups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-config-backups")))]
+pub use self::switch_config_backups::*;
+#[cfg(feature = "network-switch-firmware")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
+pub use self::switch_firmware::*;
+#[cfg(feature = "network-switch-aaa")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-aaa")))]
+pub use self::switch_aaa::*;
 #[cfg(feature = "network-switch-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
 pub use self::switch_profiles::*;
@@ -120,6 +246,21 @@ pub struct NetworkEdgeServicesFeatureIsOff;
 /// Returned in place of the `identity` area's handler while the cargo feature `network-identity` is off.
 #[derive(Debug)]
 pub struct NetworkIdentityFeatureIsOff;
+#[cfg(not(feature = "network-dpsk"))]
+#[doc(hidden)]
+/// Returned in place of the `dpsk` area's handler while the cargo feature `network-dpsk` is off.
+#[derive(Debug)]
+pub struct NetworkDpskFeatureIsOff;
+#[cfg(not(feature = "network-mac-registrations"))]
+#[doc(hidden)]
+/// Returned in place of the `mac_registrations` area's handler while the cargo feature `network-mac-registrations` is off.
+#[derive(Debug)]
+pub struct NetworkMacRegistrationsFeatureIsOff;
+#[cfg(not(feature = "network-certificates"))]
+#[doc(hidden)]
+/// Returned in place of the `certificates` area's handler while the cargo feature `network-certificates` is off.
+#[derive(Debug)]
+pub struct NetworkCertificatesFeatureIsOff;
 #[cfg(not(feature = "network-entitlements"))]
 #[doc(hidden)]
 /// Returned in place of the `entitlements` area's handler while the cargo feature `network-entitlements` is off.
@@ -130,31 +271,106 @@ pub struct NetworkEntitlementsFeatureIsOff;
 /// Returned in place of the `tenants` area's handler while the cargo feature `network-tenants` is off.
 #[derive(Debug)]
 pub struct NetworkTenantsFeatureIsOff;
+#[cfg(not(feature = "network-msp"))]
+#[doc(hidden)]
+/// Returned in place of the `msp` area's handler while the cargo feature `network-msp` is off.
+#[derive(Debug)]
+pub struct NetworkMspFeatureIsOff;
 #[cfg(not(feature = "network-wireless-networks"))]
 #[doc(hidden)]
 /// Returned in place of the `wireless_networks` area's handler while the cargo feature `network-wireless-networks` is off.
 #[derive(Debug)]
 pub struct NetworkWirelessNetworksFeatureIsOff;
+#[cfg(not(feature = "network-portal-service-profiles"))]
+#[doc(hidden)]
+/// Returned in place of the `portal_service_profiles` area's handler while the cargo feature `network-portal-service-profiles` is off.
+#[derive(Debug)]
+pub struct NetworkPortalServiceProfilesFeatureIsOff;
+#[cfg(not(feature = "network-guest-users"))]
+#[doc(hidden)]
+/// Returned in place of the `guest_users` area's handler while the cargo feature `network-guest-users` is off.
+#[derive(Debug)]
+pub struct NetworkGuestUsersFeatureIsOff;
 #[cfg(not(feature = "network-wireless-policies"))]
 #[doc(hidden)]
 /// Returned in place of the `wireless_policies` area's handler while the cargo feature `network-wireless-policies` is off.
 #[derive(Debug)]
 pub struct NetworkWirelessPoliciesFeatureIsOff;
+#[cfg(not(feature = "network-access-control"))]
+#[doc(hidden)]
+/// Returned in place of the `access_control` area's handler while the cargo feature `network-access-control` is off.
+#[derive(Debug)]
+pub struct NetworkAccessControlFeatureIsOff;
+#[cfg(not(feature = "network-wireless-service-profiles"))]
+#[doc(hidden)]
+/// Returned in place of the `wireless_service_profiles` area's handler while the cargo feature `network-wireless-service-profiles` is off.
+#[derive(Debug)]
+pub struct NetworkWirelessServiceProfilesFeatureIsOff;
 #[cfg(not(feature = "network-wireless-venues"))]
 #[doc(hidden)]
 /// Returned in place of the `wireless_venues` area's handler while the cargo feature `network-wireless-venues` is off.
 #[derive(Debug)]
 pub struct NetworkWirelessVenuesFeatureIsOff;
+#[cfg(not(feature = "network-template-switch-profiles"))]
+#[doc(hidden)]
+/// Returned in place of the `template_switch_profiles` area's handler while the cargo feature `network-template-switch-profiles` is off.
+#[derive(Debug)]
+pub struct NetworkTemplateSwitchProfilesFeatureIsOff;
+#[cfg(not(feature = "network-venue-templates"))]
+#[doc(hidden)]
+/// Returned in place of the `venue_templates` area's handler while the cargo feature `network-venue-templates` is off.
+#[derive(Debug)]
+pub struct NetworkVenueTemplatesFeatureIsOff;
+#[cfg(not(feature = "network-venue-ap-groups"))]
+#[doc(hidden)]
+/// Returned in place of the `venue_ap_groups` area's handler while the cargo feature `network-venue-ap-groups` is off.
+#[derive(Debug)]
+pub struct NetworkVenueApGroupsFeatureIsOff;
+#[cfg(not(feature = "network-venue-ap-model-settings"))]
+#[doc(hidden)]
+/// Returned in place of the `venue_ap_model_settings` area's handler while the cargo feature `network-venue-ap-model-settings` is off.
+#[derive(Debug)]
+pub struct NetworkVenueApModelSettingsFeatureIsOff;
+#[cfg(not(feature = "network-venue-ap-settings"))]
+#[doc(hidden)]
+/// Returned in place of the `venue_ap_settings` area's handler while the cargo feature `network-venue-ap-settings` is off.
+#[derive(Debug)]
+pub struct NetworkVenueApSettingsFeatureIsOff;
 #[cfg(not(feature = "network-wireless-aps"))]
 #[doc(hidden)]
 /// Returned in place of the `wireless_aps` area's handler while the cargo feature `network-wireless-aps` is off.
 #[derive(Debug)]
 pub struct NetworkWirelessApsFeatureIsOff;
+#[cfg(not(feature = "network-ap-settings"))]
+#[doc(hidden)]
+/// Returned in place of the `ap_settings` area's handler while the cargo feature `network-ap-settings` is off.
+#[derive(Debug)]
+pub struct NetworkApSettingsFeatureIsOff;
 #[cfg(not(feature = "network-switches"))]
 #[doc(hidden)]
 /// Returned in place of the `switches` area's handler while the cargo feature `network-switches` is off.
 #[derive(Debug)]
 pub struct NetworkSwitchesFeatureIsOff;
+#[cfg(not(feature = "network-switch-networking"))]
+#[doc(hidden)]
+/// Returned in place of the `switch_networking` area's handler while the cargo feature `network-switch-networking` is off.
+#[derive(Debug)]
+pub struct NetworkSwitchNetworkingFeatureIsOff;
+#[cfg(not(feature = "network-switch-config-backups"))]
+#[doc(hidden)]
+/// Returned in place of the `switch_config_backups` area's handler while the cargo feature `network-switch-config-backups` is off.
+#[derive(Debug)]
+pub struct NetworkSwitchConfigBackupsFeatureIsOff;
+#[cfg(not(feature = "network-switch-firmware"))]
+#[doc(hidden)]
+/// Returned in place of the `switch_firmware` area's handler while the cargo feature `network-switch-firmware` is off.
+#[derive(Debug)]
+pub struct NetworkSwitchFirmwareFeatureIsOff;
+#[cfg(not(feature = "network-switch-aaa"))]
+#[doc(hidden)]
+/// Returned in place of the `switch_aaa` area's handler while the cargo feature `network-switch-aaa` is off.
+#[derive(Debug)]
+pub struct NetworkSwitchAaaFeatureIsOff;
 #[cfg(not(feature = "network-switch-profiles"))]
 #[doc(hidden)]
 /// Returned in place of the `switch_profiles` area's handler while the cargo feature `network-switch-profiles` is off.
@@ -258,6 +474,48 @@ impl<'a> NetworkClient<'a> {
     pub fn identity(&self) -> NetworkIdentityFeatureIsOff {
         NetworkIdentityFeatureIsOff
     }
+    #[cfg(feature = "network-dpsk")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+    /// Operations of the DPSK services area ([`dpsk::DpskClient`]).
+    pub fn dpsk(&self) -> dpsk::DpskClient<'a> {
+        dpsk::DpskClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-dpsk"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `dpsk` area needs the cargo feature `network-dpsk`: enable it to call its operations"
+    )]
+    pub fn dpsk(&self) -> NetworkDpskFeatureIsOff {
+        NetworkDpskFeatureIsOff
+    }
+    #[cfg(feature = "network-mac-registrations")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
+    /// Operations of the MAC registrations area ([`mac_registrations::MacRegistrationsClient`]).
+    pub fn mac_registrations(&self) -> mac_registrations::MacRegistrationsClient<'a> {
+        mac_registrations::MacRegistrationsClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-mac-registrations"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `mac_registrations` area needs the cargo feature `network-mac-registrations`: enable it to call its operations"
+    )]
+    pub fn mac_registrations(&self) -> NetworkMacRegistrationsFeatureIsOff {
+        NetworkMacRegistrationsFeatureIsOff
+    }
+    #[cfg(feature = "network-certificates")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+    /// Operations of the Certificates area ([`certificates::CertificatesClient`]).
+    pub fn certificates(&self) -> certificates::CertificatesClient<'a> {
+        certificates::CertificatesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-certificates"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `certificates` area needs the cargo feature `network-certificates`: enable it to call its operations"
+    )]
+    pub fn certificates(&self) -> NetworkCertificatesFeatureIsOff {
+        NetworkCertificatesFeatureIsOff
+    }
     #[cfg(feature = "network-entitlements")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
     /// Operations of the entitlements area ([`entitlements::EntitlementsClient`]).
@@ -286,6 +544,20 @@ impl<'a> NetworkClient<'a> {
     pub fn tenants(&self) -> NetworkTenantsFeatureIsOff {
         NetworkTenantsFeatureIsOff
     }
+    #[cfg(feature = "network-msp")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-msp")))]
+    /// Operations of the Managed-service provider area ([`msp::MspClient`]).
+    pub fn msp(&self) -> msp::MspClient<'a> {
+        msp::MspClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-msp"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `msp` area needs the cargo feature `network-msp`: enable it to call its operations"
+    )]
+    pub fn msp(&self) -> NetworkMspFeatureIsOff {
+        NetworkMspFeatureIsOff
+    }
     #[cfg(feature = "network-wireless-networks")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
     /// Operations of the wireless networks area ([`wireless_networks::WirelessNetworksClient`]).
@@ -299,6 +571,36 @@ impl<'a> NetworkClient<'a> {
     )]
     pub fn wireless_networks(&self) -> NetworkWirelessNetworksFeatureIsOff {
         NetworkWirelessNetworksFeatureIsOff
+    }
+    #[cfg(feature = "network-portal-service-profiles")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
+    /// Operations of the Portal service profiles area ([`portal_service_profiles::PortalServiceProfilesClient`]).
+    pub fn portal_service_profiles(
+        &self,
+    ) -> portal_service_profiles::PortalServiceProfilesClient<'a> {
+        portal_service_profiles::PortalServiceProfilesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-portal-service-profiles"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `portal_service_profiles` area needs the cargo feature `network-portal-service-profiles`: enable it to call its operations"
+    )]
+    pub fn portal_service_profiles(&self) -> NetworkPortalServiceProfilesFeatureIsOff {
+        NetworkPortalServiceProfilesFeatureIsOff
+    }
+    #[cfg(feature = "network-guest-users")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
+    /// Operations of the Guest users area ([`guest_users::GuestUsersClient`]).
+    pub fn guest_users(&self) -> guest_users::GuestUsersClient<'a> {
+        guest_users::GuestUsersClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-guest-users"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `guest_users` area needs the cargo feature `network-guest-users`: enable it to call its operations"
+    )]
+    pub fn guest_users(&self) -> NetworkGuestUsersFeatureIsOff {
+        NetworkGuestUsersFeatureIsOff
     }
     #[cfg(feature = "network-wireless-policies")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
@@ -314,6 +616,38 @@ impl<'a> NetworkClient<'a> {
     pub fn wireless_policies(&self) -> NetworkWirelessPoliciesFeatureIsOff {
         NetworkWirelessPoliciesFeatureIsOff
     }
+    #[cfg(feature = "network-access-control")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
+    /// Operations of the Access control area ([`access_control::AccessControlClient`]).
+    pub fn access_control(&self) -> access_control::AccessControlClient<'a> {
+        access_control::AccessControlClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-access-control"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `access_control` area needs the cargo feature `network-access-control`: enable it to call its operations"
+    )]
+    pub fn access_control(&self) -> NetworkAccessControlFeatureIsOff {
+        NetworkAccessControlFeatureIsOff
+    }
+    #[cfg(feature = "network-wireless-service-profiles")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+    /// Operations of the Wireless service profiles area ([`wireless_service_profiles::WirelessServiceProfilesClient`]).
+    pub fn wireless_service_profiles(
+        &self,
+    ) -> wireless_service_profiles::WirelessServiceProfilesClient<'a> {
+        wireless_service_profiles::WirelessServiceProfilesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-wireless-service-profiles"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `wireless_service_profiles` area needs the cargo feature `network-wireless-service-profiles`: enable it to call its operations"
+    )]
+    pub fn wireless_service_profiles(
+        &self,
+    ) -> NetworkWirelessServiceProfilesFeatureIsOff {
+        NetworkWirelessServiceProfilesFeatureIsOff
+    }
     #[cfg(feature = "network-wireless-venues")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
     /// Operations of the wireless venues area ([`wireless_venues::WirelessVenuesClient`]).
@@ -327,6 +661,80 @@ impl<'a> NetworkClient<'a> {
     )]
     pub fn wireless_venues(&self) -> NetworkWirelessVenuesFeatureIsOff {
         NetworkWirelessVenuesFeatureIsOff
+    }
+    #[cfg(feature = "network-template-switch-profiles")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-template-switch-profiles")))]
+    /// Operations of the Template switch profiles area ([`template_switch_profiles::TemplateSwitchProfilesClient`]).
+    pub fn template_switch_profiles(
+        &self,
+    ) -> template_switch_profiles::TemplateSwitchProfilesClient<'a> {
+        template_switch_profiles::TemplateSwitchProfilesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-template-switch-profiles"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `template_switch_profiles` area needs the cargo feature `network-template-switch-profiles`: enable it to call its operations"
+    )]
+    pub fn template_switch_profiles(&self) -> NetworkTemplateSwitchProfilesFeatureIsOff {
+        NetworkTemplateSwitchProfilesFeatureIsOff
+    }
+    #[cfg(feature = "network-venue-templates")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
+    /// Operations of the Venue templates area ([`venue_templates::VenueTemplatesClient`]).
+    pub fn venue_templates(&self) -> venue_templates::VenueTemplatesClient<'a> {
+        venue_templates::VenueTemplatesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-venue-templates"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `venue_templates` area needs the cargo feature `network-venue-templates`: enable it to call its operations"
+    )]
+    pub fn venue_templates(&self) -> NetworkVenueTemplatesFeatureIsOff {
+        NetworkVenueTemplatesFeatureIsOff
+    }
+    #[cfg(feature = "network-venue-ap-groups")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-groups")))]
+    /// Operations of the Venue AP groups area ([`venue_ap_groups::VenueApGroupsClient`]).
+    pub fn venue_ap_groups(&self) -> venue_ap_groups::VenueApGroupsClient<'a> {
+        venue_ap_groups::VenueApGroupsClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-venue-ap-groups"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `venue_ap_groups` area needs the cargo feature `network-venue-ap-groups`: enable it to call its operations"
+    )]
+    pub fn venue_ap_groups(&self) -> NetworkVenueApGroupsFeatureIsOff {
+        NetworkVenueApGroupsFeatureIsOff
+    }
+    #[cfg(feature = "network-venue-ap-model-settings")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
+    /// Operations of the Venue AP model settings area ([`venue_ap_model_settings::VenueApModelSettingsClient`]).
+    pub fn venue_ap_model_settings(
+        &self,
+    ) -> venue_ap_model_settings::VenueApModelSettingsClient<'a> {
+        venue_ap_model_settings::VenueApModelSettingsClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-venue-ap-model-settings"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `venue_ap_model_settings` area needs the cargo feature `network-venue-ap-model-settings`: enable it to call its operations"
+    )]
+    pub fn venue_ap_model_settings(&self) -> NetworkVenueApModelSettingsFeatureIsOff {
+        NetworkVenueApModelSettingsFeatureIsOff
+    }
+    #[cfg(feature = "network-venue-ap-settings")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+    /// Operations of the Venue AP settings area ([`venue_ap_settings::VenueApSettingsClient`]).
+    pub fn venue_ap_settings(&self) -> venue_ap_settings::VenueApSettingsClient<'a> {
+        venue_ap_settings::VenueApSettingsClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-venue-ap-settings"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `venue_ap_settings` area needs the cargo feature `network-venue-ap-settings`: enable it to call its operations"
+    )]
+    pub fn venue_ap_settings(&self) -> NetworkVenueApSettingsFeatureIsOff {
+        NetworkVenueApSettingsFeatureIsOff
     }
     #[cfg(feature = "network-wireless-aps")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
@@ -342,6 +750,20 @@ impl<'a> NetworkClient<'a> {
     pub fn wireless_aps(&self) -> NetworkWirelessApsFeatureIsOff {
         NetworkWirelessApsFeatureIsOff
     }
+    #[cfg(feature = "network-ap-settings")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
+    /// Operations of the AP settings area ([`ap_settings::ApSettingsClient`]).
+    pub fn ap_settings(&self) -> ap_settings::ApSettingsClient<'a> {
+        ap_settings::ApSettingsClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-ap-settings"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `ap_settings` area needs the cargo feature `network-ap-settings`: enable it to call its operations"
+    )]
+    pub fn ap_settings(&self) -> NetworkApSettingsFeatureIsOff {
+        NetworkApSettingsFeatureIsOff
+    }
     #[cfg(feature = "network-switches")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
     /// Operations of the switches area ([`switches::SwitchesClient`]).
@@ -355,6 +777,64 @@ impl<'a> NetworkClient<'a> {
     )]
     pub fn switches(&self) -> NetworkSwitchesFeatureIsOff {
         NetworkSwitchesFeatureIsOff
+    }
+    #[cfg(feature = "network-switch-networking")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+    /// Operations of the Switch networking area ([`switch_networking::SwitchNetworkingClient`]).
+    pub fn switch_networking(&self) -> switch_networking::SwitchNetworkingClient<'a> {
+        switch_networking::SwitchNetworkingClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-switch-networking"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `switch_networking` area needs the cargo feature `network-switch-networking`: enable it to call its operations"
+    )]
+    pub fn switch_networking(&self) -> NetworkSwitchNetworkingFeatureIsOff {
+        NetworkSwitchNetworkingFeatureIsOff
+    }
+    #[cfg(feature = "network-switch-config-backups")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-config-backups")))]
+    /// Operations of the Switch configuration backups area ([`switch_config_backups::SwitchConfigBackupsClient`]).
+    pub fn switch_config_backups(
+        &self,
+    ) -> switch_config_backups::SwitchConfigBackupsClient<'a> {
+        switch_config_backups::SwitchConfigBackupsClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-switch-config-backups"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `switch_config_backups` area needs the cargo feature `network-switch-config-backups`: enable it to call its operations"
+    )]
+    pub fn switch_config_backups(&self) -> NetworkSwitchConfigBackupsFeatureIsOff {
+        NetworkSwitchConfigBackupsFeatureIsOff
+    }
+    #[cfg(feature = "network-switch-firmware")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
+    /// Operations of the Switch firmware area ([`switch_firmware::SwitchFirmwareClient`]).
+    pub fn switch_firmware(&self) -> switch_firmware::SwitchFirmwareClient<'a> {
+        switch_firmware::SwitchFirmwareClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-switch-firmware"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `switch_firmware` area needs the cargo feature `network-switch-firmware`: enable it to call its operations"
+    )]
+    pub fn switch_firmware(&self) -> NetworkSwitchFirmwareFeatureIsOff {
+        NetworkSwitchFirmwareFeatureIsOff
+    }
+    #[cfg(feature = "network-switch-aaa")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-aaa")))]
+    /// Operations of the Switch AAA area ([`switch_aaa::SwitchAaaClient`]).
+    pub fn switch_aaa(&self) -> switch_aaa::SwitchAaaClient<'a> {
+        switch_aaa::SwitchAaaClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-switch-aaa"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `switch_aaa` area needs the cargo feature `network-switch-aaa`: enable it to call its operations"
+    )]
+    pub fn switch_aaa(&self) -> NetworkSwitchAaaFeatureIsOff {
+        NetworkSwitchAaaFeatureIsOff
     }
     #[cfg(feature = "network-switch-profiles")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]

@@ -5040,7 +5040,7 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, super::switches::SwitchConfigHistoryPage> {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::SwitchConfigHistoryPage> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `list`), fetched page by page like `pages`.
@@ -5064,7 +5064,7 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::switches::SwitchConfigHistoryPage,
+            super::common::SwitchConfigHistoryPage,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5075,7 +5075,7 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::switches::SwitchConfigHistoryPage>,
+            ruckus_one_runtime::Response<super::common::SwitchConfigHistoryPage>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5876,7 +5876,7 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, super::switches::SwitchPortQueryResult> {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::SwitchPortQueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -5899,10 +5899,7 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::switches::SwitchPortQueryResult,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::SwitchPortQueryResult, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5911,7 +5908,7 @@ impl<'a> QuerySwitchPortsLegacy<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::switches::SwitchPortQueryResult>,
+            ruckus_one_runtime::Response<super::common::SwitchPortQueryResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5959,13 +5956,13 @@ impl<'a> QuerySwitchClientsLegacy<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, super::switches::SwitchClientQueryResult> {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::SwitchClientQueryResult> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::switches::SwitchClient> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchClient> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -5983,7 +5980,7 @@ impl<'a> QuerySwitchClientsLegacy<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::switches::SwitchClientQueryResult,
+            super::common::SwitchClientQueryResult,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5994,7 +5991,7 @@ impl<'a> QuerySwitchClientsLegacy<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::switches::SwitchClientQueryResult>,
+            ruckus_one_runtime::Response<super::common::SwitchClientQueryResult>,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -33,27 +33,81 @@ mod network_edge_services;
 #[cfg(feature = "network-identity")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
 mod network_identity;
+#[cfg(feature = "network-dpsk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+mod network_dpsk;
+#[cfg(feature = "network-mac-registrations")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
+mod network_mac_registrations;
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+mod network_certificates;
 #[cfg(feature = "network-entitlements")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
 mod network_entitlements;
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 mod network_tenants;
+#[cfg(feature = "network-msp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-msp")))]
+mod network_msp;
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 mod network_wireless_networks;
+#[cfg(feature = "network-portal-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-portal-service-profiles")))]
+mod network_portal_service_profiles;
+#[cfg(feature = "network-guest-users")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
+mod network_guest_users;
 #[cfg(feature = "network-wireless-policies")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
 mod network_wireless_policies;
+#[cfg(feature = "network-access-control")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
+mod network_access_control;
+#[cfg(feature = "network-wireless-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+mod network_wireless_service_profiles;
 #[cfg(feature = "network-wireless-venues")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
 mod network_wireless_venues;
+#[cfg(feature = "network-template-switch-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-template-switch-profiles")))]
+mod network_template_switch_profiles;
+#[cfg(feature = "network-venue-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
+mod network_venue_templates;
+#[cfg(feature = "network-venue-ap-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-groups")))]
+mod network_venue_ap_groups;
+#[cfg(feature = "network-venue-ap-model-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
+mod network_venue_ap_model_settings;
+#[cfg(feature = "network-venue-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+mod network_venue_ap_settings;
 #[cfg(feature = "network-wireless-aps")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
 mod network_wireless_aps;
+#[cfg(feature = "network-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
+mod network_ap_settings;
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
 mod network_switches;
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+mod network_switch_networking;
+#[cfg(feature = "network-switch-config-backups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-config-backups")))]
+mod network_switch_config_backups;
+#[cfg(feature = "network-switch-firmware")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
+mod network_switch_firmware;
+#[cfg(feature = "network-switch-aaa")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-aaa")))]
+mod network_switch_aaa;
 #[cfg(feature = "network-switch-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
 mod network_switch_profiles;

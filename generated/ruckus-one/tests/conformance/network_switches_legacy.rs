@@ -1475,7 +1475,7 @@ async fn network_switches_legacy() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::switches::SwitchConfigHistoryPage as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchConfigHistoryPage as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1491,7 +1491,7 @@ async fn network_switches_legacy() {
             .expect("query_switch_config_hist_details_legacy");
         support::same_json(&out, &expect, "query_switch_config_hist_details_legacy");
         assert_eq!(
-            out, < ruckus_one::network::switches::SwitchConfigHistoryPage as
+            out, < ruckus_one::network::common::SwitchConfigHistoryPage as
             support::Sample > ::sample(),
             "query_switch_config_hist_details_legacy: decoded value differs from the sample"
         );
@@ -1889,7 +1889,7 @@ async fn network_switches_legacy() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::switches::SwitchPortQueryResult as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchPortQueryResult as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1905,8 +1905,8 @@ async fn network_switches_legacy() {
             .expect("query_switch_ports_legacy");
         support::same_json(&out, &expect, "query_switch_ports_legacy");
         assert_eq!(
-            out, < ruckus_one::network::switches::SwitchPortQueryResult as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::SwitchPortQueryResult as support::Sample
+            > ::sample(),
             "query_switch_ports_legacy: decoded value differs from the sample"
         );
     }
@@ -1924,7 +1924,7 @@ async fn network_switches_legacy() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::switches::SwitchClientQueryResult as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchClientQueryResult as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1940,7 +1940,7 @@ async fn network_switches_legacy() {
             .expect("query_switch_clients_legacy");
         support::same_json(&out, &expect, "query_switch_clients_legacy");
         assert_eq!(
-            out, < ruckus_one::network::switches::SwitchClientQueryResult as
+            out, < ruckus_one::network::common::SwitchClientQueryResult as
             support::Sample > ::sample(),
             "query_switch_clients_legacy: decoded value differs from the sample"
         );
