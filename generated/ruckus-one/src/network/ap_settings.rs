@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! AP settings.
 //!
-//! Settings of one AP, read and replaced one setting at a time (antenna type, band mode, BSS coloring, client admission control, directed multicast, external antenna, IoT, LAN ports, LED, management traffic VLAN, mesh, network, radio, smart monitor, SNMP agent profile, sticky client steering, USB port), the AP's capabilities and its available Wi-Fi channels. Split from the wireless APs area so each can be compiled alone.
+//! Settings of one AP, read and replaced one setting at a time (antenna type, band mode, BSS coloring, client admission control, directed multicast, external antenna, IoT, LAN ports, LED, management traffic VLAN, mesh, network, radio, smart monitor, SNMP agent profile, sticky client steering, USB port) and its DHCP settings, the AP's capabilities and its available Wi-Fi channels. Split from the wireless APs area so each can be compiled alone.
 //!
 //! Spec: `spec/network/ap_settings.yaml`.
 /// Ap antenna type settings, with the fields the official description lists.

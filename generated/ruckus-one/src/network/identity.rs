@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! identity.
 //!
-//! Identity and credential services: DPSK pools (services) and their templates, identity groups, identities and their devices, MAC registration pools and registrations, certificate authorities, certificate templates, certificates and SCEP keys, SAML identity provider profiles, and policy sets. Operations on identity groups, identities, MAC registrations and DPSK pools answer errors with the identity error body (status, timestamp, message, debugMessage, subErrors); certificate, SAML and policy set operations use the configuration error body (the document does not say which body they use). Bulk registration creation or deletion and pool creation answer 202 Accepted while in progress. Certificate and certificate authority status and identity device status behave as states; their transitions are not shown. Most request and response bodies are not shown and are kept as raw JSON.
+//! Identity groups, identities and their devices and Ethernet ports, identity import and export, and policy sets with their templates and evaluations. DPSK services, MAC registrations and certificates are their own areas (dpsk, mac_registrations, certificates) so each can be compiled alone. Operations on identity groups and identities answer errors with the identity error body (status, timestamp, message, debugMessage, subErrors); policy set operations use the configuration error body (the document does not say which body they use). Identity device status behaves as a state; its transitions are not shown.
 //!
 //! Spec: `spec/network/identity.yaml`.
 /// An identity of an identity group. The document shows only the fields changed in releases.

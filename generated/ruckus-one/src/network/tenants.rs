@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! tenants.
 //!
-//! Tenants and their administrators in the managed-service model: tenants, tenant and administrator delegations, invitations, tenant activation and support status, branding and logo files, firmware upgrade schedules, notification recipients and push notifications, beta features, privacy settings, the managed-service provider's customer inventory export, and administrators with their query. The document shows no bodies here except the query flags of the administrator query, the fields of the delegation list's entitlement items and the fields of the MSP-style legacy bodies. Several older queries are listed as removed, and the legacy managed-service family (/mspCustomers, /mspIntegrators, /mspLabels) is deprecated; for its sub-paths the document gives no methods, so the spec offers a single GET on each (recorded as inferred).
+//! Tenants and their administrators in the managed-service model: tenants, tenant and administrator delegations, invitations, tenant activation and support status, firmware upgrade schedules, notification recipients and push notifications, beta features, privacy settings, and administrators with their query. What a managed-service provider manages across customers (the customer query and inventory export, branding, the legacy managed-service family) is in the msp area so each can be compiled alone. The document shows no bodies here except the query flags of the administrator query and the fields of the delegation list's entitlement items. Several older queries are listed as removed.
 //!
 //! Spec: `spec/network/tenants.yaml`.
 //!

@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! wireless aps.
 //!
-//! Access points of a venue: add or import, read, update and delete; per-AP settings (GET and PUT per setting), diagnostics and commands, neighbor and client data, profile associations on the AP and its LAN ports, positions on floor plans, and AP group creation (the other AP group operations are in the wireless venues area). Request and response bodies are not shown except the AP fields added in releases. The venue-less AP paths are deprecated families named without paths; not in the spec.
+//! Access points of a venue: add or import, read, update and delete; diagnostics and commands, logs and packet captures, neighbor and client data, DHCP data, pictures, profile associations on the AP and its LAN ports, positions on floor plans, and AP group creation (the other AP group operations are in the venue_ap_groups area). The per-AP settings are in the ap_settings area so each can be compiled alone. Request and response bodies are not shown except the AP fields added in releases. The venue-less AP paths are deprecated families named without paths; not in the spec.
 //!
 //! Spec: `spec/network/wireless_aps.yaml`.
 /// An access point of a venue. The document lists only the fields added or changed in releases; other fields are kept as received.

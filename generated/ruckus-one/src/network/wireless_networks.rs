@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! wireless networks.
 //!
-//! Wireless networks and Wi-Fi networks, their activation on venues and per-venue settings, compatibility and feature-set queries, guest users, and captive portal service profiles with their templates. The network-less /guestUsers family (and the import under /networks) is read as the deprecated older guest user paths, the portal tags and networks lookups as the deprecated portal filter paths. The SD-LAN network activation is in the edge services area.
+//! Wireless networks and Wi-Fi networks, their activation on venues and per-venue settings, compatibility and feature-set queries, QoS map sets and WISPr providers. Guest users and captive portal service profiles are their own areas (guest_users, portal_service_profiles) so each can be compiled alone. The SD-LAN network activation is in the edge services area.
 //!
 //! Spec: `spec/network/wireless_networks.yaml`.
 /// Activation of a wireless network on a venue; the document shows only part of its fields.

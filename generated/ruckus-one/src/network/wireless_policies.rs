@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! wireless policies.
 //!
-//! Access control profiles and the application, device, layer 2 and layer 3 ACL policies they combine; application libraries and their settings; and the wireless profiles and services (client isolation, Hotspot 2.0 identity providers and operators, LBS server, multicast DNS proxy, rogue policies, SNMP agent, SoftGRE, tunnel service, syslog server, RADIUS server, DHCP configuration service, Wi-Fi calling service, VLAN pool and Ethernet port profiles). The document lists few of the profile queries; the official description confirms them (the document's note that profile and policy queries accept sortByCountField pointed to them). mDnsProxyServiceProfiles, isolationAllowlists and apSnmpAgentProfiles: deprecated families named without paths; not in the spec.
+//! Wireless profiles: client isolation, LBS server, multicast DNS proxy, rogue policies, SNMP agent, SoftGRE, tunnel service, VLAN pool and Ethernet port profiles. Access control profiles and their policies are in the access_control area, the Hotspot 2.0, RADIUS server, Wi-Fi calling, DHCP configuration and syslog profiles in the wireless_service_profiles area (split so each can be compiled alone). The document lists few of the profile queries; the official description confirms them (the document's note that profile and policy queries accept sortByCountField pointed to them). mDnsProxyServiceProfiles, isolationAllowlists and apSnmpAgentProfiles: deprecated families named without paths; not in the spec.
 //!
 //! Spec: `spec/network/wireless_policies.yaml`.
 /// A tunnel service profile; the document shows only the fields added in later releases.

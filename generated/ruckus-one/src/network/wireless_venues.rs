@@ -2,7 +2,7 @@
 #![cfg_attr(rustfmt, rustfmt::skip)]
 //! wireless venues.
 //!
-//! Venues themselves (create, read, update, delete and query, taken from the official description since the document does not name them), venue-level AP settings (GET and PUT per setting), per-AP-model settings and capabilities, AP groups, venue and switch profile templates, and venue media (signed upload and download URLs, floor plans, topologies). The template switch settings, AAA settings, AAA servers and switch profile families are named by the document without methods; the official description settles their operations. Request and response bodies are not shown except the venue, the fields of the 6 GHz radio block and of AP model capabilities.
+//! Venues themselves (create, read, update, delete and query, taken from the official description since the document does not name them), the AP models of a venue, QoS statistics, and venue media (signed upload and download URLs, floor plans, mesh and network topologies). Venue-wide AP settings, per-AP-model settings, AP groups, venue templates and template switch profiles are their own areas (venue_ap_settings, venue_ap_model_settings, venue_ap_groups, venue_templates, template_switch_profiles) so each can be compiled alone. Request and response bodies are not shown by the document except the venue and the fields of the 6 GHz radio block.
 //!
 //! Spec: `spec/network/wireless_venues.yaml`.
 /// The 6 GHz radio block of venue and AP radio settings, shared by both. The document lists only the fields added in releases and does not name the field holding the block.
