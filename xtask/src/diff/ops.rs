@@ -148,8 +148,12 @@ fn operation(cx: &mut Ctx, o: Located<'_>, n: Located<'_>) {
         (true, true) => {}
     }
     if o.area.name != n.area.name {
-        let detail = format!("moved from area `{}` to `{}`", o.area.name, n.area.name);
-        cx.push(area, &subject, "operation_moved", Class::Compatible, detail);
+        // Callers reach it through another area's client, module and cargo feature.
+        let detail = format!(
+            "moved from area `{}` to `{}` (called through `{}()`)",
+            o.area.name, n.area.name, n.area.name
+        );
+        cx.push(area, &subject, "operation_moved", Class::Breaking, detail);
     }
     // The same call now sends another request.
     if o.op.method != n.op.method {

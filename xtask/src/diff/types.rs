@@ -70,8 +70,12 @@ fn one(cx: &mut Ctx, (oa, t): (&AreaIr, &TypeIr), (na, u): (&AreaIr, &TypeIr)) {
     let subject = format!("type `{}`", u.name);
     let area = na.name.as_str();
     if oa.name != na.name {
-        let detail = format!("moved from area `{}` to `{}`", oa.name, na.name);
-        cx.push(area, &subject, "type_moved", Class::Compatible, detail);
+        // Its path within the API's module changes, and so may the feature that compiles it.
+        let detail = format!(
+            "moved from area `{}` to `{}` (module `{}`)",
+            oa.name, na.name, na.name
+        );
+        cx.push(area, &subject, "type_moved", Class::Breaking, detail);
     }
     cx.provenance(area, &subject, "the type", &t.provenance, &u.provenance);
     match (&t.kind, &u.kind) {
