@@ -181,12 +181,18 @@ fn audit_area(name: String, prefix: &str, vendor: &str, ops: &[OpIr], index: &In
         coverage: Coverage::default(),
         findings: Vec::new(),
     };
-    let mut by_route: BTreeMap<(String, String), Vec<&VersionIr>> = BTreeMap::new();
+    // An operation split by version is one route of the description: its versions and its
+    // success statuses are those of every spec operation on the route.
+    let mut by_route: BTreeMap<(String, String), Route<'_>> = BTreeMap::new();
     for op in ops {
-        by_route
-            .entry(key(prefix, op))
-            .or_default()
-            .extend(op.versions.iter());
+        let route = by_route.entry(key(prefix, op)).or_default();
+        route.versions.extend(op.versions.iter());
+        route.statuses.extend(
+            op.responses
+                .iter()
+                .map(|r| r.status)
+                .filter(|s| (200..300).contains(s)),
+        );
     }
     for op in ops {
         let d = index.get(&key(prefix, op));
@@ -269,13 +275,20 @@ fn missing(descs: &Descriptions, spec_keys: &BTreeSet<(String, String)>) -> Vec<
         .collect()
 }
 
+/// The spec operations on one method and path: an operation whose versions have their own
+/// types (or answer with their own status) is split into one operation per version.
+#[derive(Default)]
+struct Route<'a> {
+    versions: Vec<&'a VersionIr>,
+    /// The 2xx statuses of all of them.
+    statuses: BTreeSet<u16>,
+}
+
 /// Every difference between a spec operation and its description, in kind order.
-///
-/// `versions` are those of every spec operation on the same method and path: an operation whose
-/// versions have their own types is split into one operation per version.
-fn compare(op: &OpIr, versions_: &[&VersionIr], vendor: &str, d: &DescOp) -> Vec<Diff> {
+fn compare(op: &OpIr, route: &Route<'_>, vendor: &str, d: &DescOp) -> Vec<Diff> {
+    let versions_ = &route.versions;
     let mut out: Vec<Diff> = [
-        status(op, d),
+        status(&route.statuses, d),
         request_media(op, versions_, vendor, d),
         response_media(op, versions_, vendor, d),
         versions(versions_, vendor, d),
@@ -319,14 +332,8 @@ fn unversioned<'a>(media: &'a BTreeSet<String>, vendor: &str) -> BTreeSet<&'a st
         .collect()
 }
 
-fn status(op: &OpIr, d: &DescOp) -> Option<Diff> {
-    let spec: BTreeSet<u16> = op
-        .responses
-        .iter()
-        .map(|r| r.status)
-        .filter(|s| (200..300).contains(s))
-        .collect();
-    (spec != d.statuses).then(|| Diff(FindingKind::Status, join(&spec), join(&d.statuses), false))
+fn status(spec: &BTreeSet<u16>, d: &DescOp) -> Option<Diff> {
+    (*spec != d.statuses).then(|| Diff(FindingKind::Status, join(spec), join(&d.statuses), false))
 }
 
 fn spec_content_types(versions: &[&VersionIr]) -> BTreeSet<String> {

@@ -174,6 +174,9 @@ fn line_rows(root: &Path, areas: &Areas, rows: &mut Vec<Row>) {
     }
 }
 
+/// The fewest operations a configuration needs for its seconds per 100 operations to be shown.
+const PER_100_MIN_OPERATIONS: usize = 40;
+
 /// Build seconds per configuration and per 100 operations above the skeleton (no area).
 fn build_rows(areas: &Areas, measured: &build::Measured, rows: &mut Vec<Row>) {
     let bench = "compile";
@@ -204,7 +207,9 @@ fn build_rows(areas: &Areas, measured: &build::Measured, rows: &mut Vec<Row>) {
             "s",
             String::new(),
         ));
-        if ops > 0 {
+        // Per 100 operations only where there are enough of them for the figure to mean
+        // something (a small area's build is mostly its types).
+        if ops >= PER_100_MIN_OPERATIONS {
             let per = |t: f64| (t - skeleton) * 100.0 / ops as f64;
             rows.push(Row::new(
                 bench,

@@ -6587,6 +6587,7 @@ impl DeviceGps {
         feature = "network-switch-config-backups",
         feature = "network-switch-firmware",
         feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-venue-templates"
     )
@@ -6616,6 +6617,7 @@ pub struct EmptyResponse {
         feature = "network-switch-config-backups",
         feature = "network-switch-firmware",
         feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-venue-templates"
     )
@@ -6638,6 +6640,7 @@ impl serde::Serialize for EmptyResponse {
         feature = "network-switch-config-backups",
         feature = "network-switch-firmware",
         feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-venue-templates"
     )
@@ -6667,6 +6670,7 @@ impl<'de> serde::Deserialize<'de> for EmptyResponse {
         feature = "network-switch-config-backups",
         feature = "network-switch-firmware",
         feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-venue-templates"
     )
@@ -6697,6 +6701,7 @@ impl EmptyResponse {
         feature = "network-switch-config-backups",
         feature = "network-switch-firmware",
         feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-venue-templates"
     )
@@ -6722,6 +6727,7 @@ pub struct EmptyView {
         feature = "network-switch-config-backups",
         feature = "network-switch-firmware",
         feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-venue-templates"
     )
@@ -6743,6 +6749,7 @@ impl serde::Serialize for EmptyView {
         feature = "network-switch-config-backups",
         feature = "network-switch-firmware",
         feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-venue-templates"
     )
@@ -6771,6 +6778,7 @@ impl<'de> serde::Deserialize<'de> for EmptyView {
         feature = "network-switch-config-backups",
         feature = "network-switch-firmware",
         feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-venue-templates"
     )
@@ -20942,6 +20950,286 @@ impl ResponseBo {
     /// Sets `tenantId`.
     pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
         self.tenant_id = Some(value.into());
+        self
+    }
+}
+/// The 6 GHz radio block of venue and AP radio settings, shared by both. The document lists only the fields added in releases and does not name the field holding the block.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Radio6GhzSettings {
+    /// Whether multicast downlink rate limiting is on.
+    ///
+    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional.
+    pub enable_multicast_downlink_rate_limiting: Option<bool>,
+    /// Whether multicast uplink rate limiting is on.
+    ///
+    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional.
+    pub enable_multicast_uplink_rate_limiting: Option<bool>,
+    /// Multicast downlink rate limit in Mbps; at most half of the BSS minimum rate.
+    ///
+    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional.
+    pub multicast_downlink_rate_limiting: Option<i64>,
+    /// Multicast uplink rate limit in Mbps.
+    ///
+    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional.
+    pub multicast_uplink_rate_limiting: Option<i64>,
+    /// AP radio blocks only: whether the AP follows the venue settings for this radio.
+    ///
+    /// Wire name `useVenueSettings`; `boolean`; optional.
+    pub use_venue_settings: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Radio6GhzSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Radio6GhzSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional(
+                "enableMulticastDownlinkRateLimiting",
+                &v.enable_multicast_downlink_rate_limiting,
+            );
+            w.optional(
+                "enableMulticastUplinkRateLimiting",
+                &v.enable_multicast_uplink_rate_limiting,
+            );
+            w.optional(
+                "multicastDownlinkRateLimiting",
+                &v.multicast_downlink_rate_limiting,
+            );
+            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
+            w.optional("useVenueSettings", &v.use_venue_settings);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Radio6GhzSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Radio6GhzSettings, ruckus_one_runtime::object::FieldError> {
+            let value = Radio6GhzSettings {
+                enable_multicast_downlink_rate_limiting: f
+                    .optional("enableMulticastDownlinkRateLimiting"),
+                enable_multicast_uplink_rate_limiting: f
+                    .optional("enableMulticastUplinkRateLimiting"),
+                multicast_downlink_rate_limiting: f
+                    .optional("multicastDownlinkRateLimiting"),
+                multicast_uplink_rate_limiting: f
+                    .optional("multicastUplinkRateLimiting"),
+                use_venue_settings: f.optional("useVenueSettings"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Radio6GhzSettings"))
+    }
+}
+impl Radio6GhzSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enable_multicast_downlink_rate_limiting: None,
+            enable_multicast_uplink_rate_limiting: None,
+            multicast_downlink_rate_limiting: None,
+            multicast_uplink_rate_limiting: None,
+            use_venue_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enableMulticastDownlinkRateLimiting`.
+    pub fn with_enable_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `enableMulticastUplinkRateLimiting`.
+    pub fn with_enable_multicast_uplink_rate_limiting(
+        mut self,
+        value: impl Into<bool>,
+    ) -> Self {
+        self.enable_multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastDownlinkRateLimiting`.
+    pub fn with_multicast_downlink_rate_limiting(
+        mut self,
+        value: impl Into<i64>,
+    ) -> Self {
+        self.multicast_downlink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `multicastUplinkRateLimiting`.
+    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_uplink_rate_limiting = Some(value.into());
+        self
+    }
+    /// Sets `useVenueSettings`.
+    pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
+        self.use_venue_settings = Some(value.into());
+        self
+    }
+}
+/// Band combination an AP model can run.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApBandCombination {
+    /// `DUAL`: Dual-band operation.
+    Dual,
+    /// `TRIPLE`: Tri-band operation.
+    Triple,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApBandCombination {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dual => "DUAL",
+            Self::Triple => "TRIPLE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApBandCombination {
+    fn from(s: &str) -> Self {
+        match s {
+            "DUAL" => Self::Dual,
+            "TRIPLE" => Self::Triple,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApBandCombination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApBandCombination {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApBandCombination {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Capabilities of one AP model, as read from the model capability operations. The document lists only the fields added in releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApModelCapability {
+    /// Band combinations the model supports.
+    ///
+    /// Wire name `bandCombinationCapabilities`; `array<ApBandCombination>`; optional.
+    pub band_combination_capabilities: Option<Vec<ApBandCombination>>,
+    /// Band combination the model uses by default.
+    ///
+    /// Wire name `defaultBandCombination`; `string`; optional.
+    pub default_band_combination: Option<String>,
+    /// Whether the model supports choosing a band combination.
+    ///
+    /// Wire name `supportBandCombination`; `boolean`; optional.
+    pub support_band_combination: Option<bool>,
+    /// Whether the model supports mesh.
+    ///
+    /// Wire name `supportMesh`; `boolean`; optional.
+    pub support_mesh: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApModelCapability {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApModelCapability, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("bandCombinationCapabilities", &v.band_combination_capabilities);
+            w.optional("defaultBandCombination", &v.default_band_combination);
+            w.optional("supportBandCombination", &v.support_band_combination);
+            w.optional("supportMesh", &v.support_mesh);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApModelCapability {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApModelCapability, ruckus_one_runtime::object::FieldError> {
+            let value = ApModelCapability {
+                band_combination_capabilities: f.optional("bandCombinationCapabilities"),
+                default_band_combination: f.optional("defaultBandCombination"),
+                support_band_combination: f.optional("supportBandCombination"),
+                support_mesh: f.optional("supportMesh"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApModelCapability"))
+    }
+}
+impl ApModelCapability {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            band_combination_capabilities: None,
+            default_band_combination: None,
+            support_band_combination: None,
+            support_mesh: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `bandCombinationCapabilities`.
+    pub fn with_band_combination_capabilities(
+        mut self,
+        value: impl Into<Vec<ApBandCombination>>,
+    ) -> Self {
+        self.band_combination_capabilities = Some(value.into());
+        self
+    }
+    /// Sets `defaultBandCombination`.
+    pub fn with_default_band_combination(mut self, value: impl Into<String>) -> Self {
+        self.default_band_combination = Some(value.into());
+        self
+    }
+    /// Sets `supportBandCombination`.
+    pub fn with_support_band_combination(mut self, value: impl Into<bool>) -> Self {
+        self.support_band_combination = Some(value.into());
+        self
+    }
+    /// Sets `supportMesh`.
+    pub fn with_support_mesh(mut self, value: impl Into<bool>) -> Self {
+        self.support_mesh = Some(value.into());
         self
     }
 }

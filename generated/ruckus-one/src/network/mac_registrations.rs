@@ -1459,7 +1459,385 @@ impl<'de> serde::Deserialize<'de> for PoolExpirationType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// MAC registrations: the 16 operations of this area of the Network management API.
+/// Mac link, with the fields the official description lists.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml Link).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MacLink {
+    /// `href`
+    ///
+    /// Wire name `href`; `string`; optional.
+    pub href: Option<String>,
+    /// `hreflang`
+    ///
+    /// Wire name `hreflang`; `string`; optional.
+    pub hreflang: Option<String>,
+    /// `title`
+    ///
+    /// Wire name `title`; `string`; optional.
+    pub title: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    pub type_: Option<String>,
+    /// `deprecation`
+    ///
+    /// Wire name `deprecation`; `string`; optional.
+    pub deprecation: Option<String>,
+    /// `profile`
+    ///
+    /// Wire name `profile`; `string`; optional.
+    pub profile: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    pub name: Option<String>,
+    /// `templated`
+    ///
+    /// Wire name `templated`; `boolean`; optional.
+    pub templated: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MacLink {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MacLink, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("href", &v.href);
+            w.optional("hreflang", &v.hreflang);
+            w.optional("title", &v.title);
+            w.optional("type", &v.type_);
+            w.optional("deprecation", &v.deprecation);
+            w.optional("profile", &v.profile);
+            w.optional("name", &v.name);
+            w.optional("templated", &v.templated);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MacLink {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MacLink, ruckus_one_runtime::object::FieldError> {
+            let value = MacLink {
+                href: f.optional("href"),
+                hreflang: f.optional("hreflang"),
+                title: f.optional("title"),
+                type_: f.optional("type"),
+                deprecation: f.optional("deprecation"),
+                profile: f.optional("profile"),
+                name: f.optional("name"),
+                templated: f.optional("templated"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MacLink"))
+    }
+}
+impl MacLink {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            href: None,
+            hreflang: None,
+            title: None,
+            type_: None,
+            deprecation: None,
+            profile: None,
+            name: None,
+            templated: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `href`.
+    pub fn with_href(mut self, value: impl Into<String>) -> Self {
+        self.href = Some(value.into());
+        self
+    }
+    /// Sets `hreflang`.
+    pub fn with_hreflang(mut self, value: impl Into<String>) -> Self {
+        self.hreflang = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `deprecation`.
+    pub fn with_deprecation(mut self, value: impl Into<String>) -> Self {
+        self.deprecation = Some(value.into());
+        self
+    }
+    /// Sets `profile`.
+    pub fn with_profile(mut self, value: impl Into<String>) -> Self {
+        self.profile = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `templated`.
+    pub fn with_templated(mut self, value: impl Into<bool>) -> Self {
+        self.templated = Some(value.into());
+        self
+    }
+}
+/// Operation response, with the fields the official description lists.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml OperationResponse).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct OperationResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; required.
+    pub request_id: String,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OperationResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &OperationResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("requestId", &v.request_id);
+            w.optional("id", &v.id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OperationResponse, ruckus_one_runtime::object::FieldError> {
+            let value = OperationResponse {
+                request_id: f.required("requestId")?,
+                id: f.optional("id"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OperationResponse"))
+    }
+}
+impl OperationResponse {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(request_id: String) -> Self {
+        Self {
+            request_id,
+            id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Registration, with the fields the official description lists.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml Registration).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Registration {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; format: uuid.
+    pub id: Option<String>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    pub expiration_date: Option<String>,
+    /// `revoked`
+    ///
+    /// Wire name `revoked`; `boolean`; required.
+    pub revoked: bool,
+    /// `macAddress`
+    ///
+    /// Wire name `macAddress`; `string`; required.
+    pub mac_address: String,
+    /// `username`
+    ///
+    /// Wire name `username`; `string`; optional; max_length: 255; min_length: 0.
+    pub username: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    pub email: Option<String>,
+    /// `location`
+    ///
+    /// Wire name `location`; `string`; optional; max_length: 255; min_length: 0.
+    pub location: Option<String>,
+    /// `deviceName`
+    ///
+    /// Wire name `deviceName`; `string`; optional; max_length: 255; min_length: 0.
+    pub device_name: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    pub created_date: Option<String>,
+    /// `isReferenced`
+    ///
+    /// Wire name `isReferenced`; `boolean`; optional.
+    pub is_referenced: Option<bool>,
+    /// `_links`
+    ///
+    /// Wire name `_links`; `map<MacLink>`; optional.
+    pub links: Option<std::collections::BTreeMap<String, MacLink>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Registration {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Registration, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("expirationDate", &v.expiration_date);
+            w.field("revoked", &v.revoked);
+            w.field("macAddress", &v.mac_address);
+            w.optional("username", &v.username);
+            w.optional("email", &v.email);
+            w.optional("location", &v.location);
+            w.optional("deviceName", &v.device_name);
+            w.optional("createdDate", &v.created_date);
+            w.optional("isReferenced", &v.is_referenced);
+            w.optional("_links", &v.links);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Registration {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Registration, ruckus_one_runtime::object::FieldError> {
+            let value = Registration {
+                id: f.optional("id"),
+                expiration_date: f.optional("expirationDate"),
+                revoked: f.required("revoked")?,
+                mac_address: f.required("macAddress")?,
+                username: f.optional("username"),
+                email: f.optional("email"),
+                location: f.optional("location"),
+                device_name: f.optional("deviceName"),
+                created_date: f.optional("createdDate"),
+                is_referenced: f.optional("isReferenced"),
+                links: f.optional("_links"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Registration"))
+    }
+}
+impl Registration {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(revoked: bool, mac_address: String) -> Self {
+        Self {
+            id: None,
+            expiration_date: None,
+            revoked,
+            mac_address,
+            username: None,
+            email: None,
+            location: None,
+            device_name: None,
+            created_date: None,
+            is_referenced: None,
+            links: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `location`.
+    pub fn with_location(mut self, value: impl Into<String>) -> Self {
+        self.location = Some(value.into());
+        self
+    }
+    /// Sets `deviceName`.
+    pub fn with_device_name(mut self, value: impl Into<String>) -> Self {
+        self.device_name = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `isReferenced`.
+    pub fn with_is_referenced(mut self, value: impl Into<bool>) -> Self {
+        self.is_referenced = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, MacLink>>,
+    ) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+}
+/// MAC registrations: the 21 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().mac_registrations()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -1564,14 +1942,13 @@ impl<'a> MacRegistrationsClient<'a> {
     /// `POST /macRegistrationPools` on the `network` API.
     ///
     /// - Request body (json, required): `MacRegistrationPool`
-    /// - Response 201: raw JSON (shape not shown) (Created; the body is the pool (v1 and plain JSON).)
-    /// - Response 202: raw JSON (shape not shown) (Accepted (v1.1); the body carries the request id and the new pool's id while creation continues.)
-    /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `CreateMacRegistrationPool::version`)
+    /// - Response 202: `OperationResponse` (Accepted (v1.1); the body carries the request id and the new pool's id while creation continues.)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     ///
     /// Notes:
-    /// - With the v1 or plain JSON media type the service answers 201 with the created pool; with v1.1 (the default here) it answers 202 with the request id and the pool id while creation continues. Both answers are returned as raw JSON.
+    /// - The service answers 202 with the request id and the new pool's id while creation continues (v1.1); `create_mac_registration_pool_v1` asks for v1 and gets 201 with the created pool.
     pub fn create_mac_registration_pool(
         &self,
         body: &MacRegistrationPool,
@@ -1583,6 +1960,31 @@ impl<'a> MacRegistrationsClient<'a> {
         );
         req.json(body);
         CreateMacRegistrationPool { req }
+    }
+    /// Create MAC registration pool (v1).
+    ///
+    /// Creates a MAC registration pool.
+    ///
+    /// `POST /macRegistrationPools` on the `network` API.
+    ///
+    /// - Request body (json, required): `MacRegistrationPool`
+    /// - Response 201: `Pool` (Created; the body is the pool (v1 and plain JSON).)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMacRegistrationPoolV1::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - The service answers 201 with the created pool (v1 or plain JSON); `create_mac_registration_pool` asks for v1.1 and gets 202 while creation continues.
+    pub fn create_mac_registration_pool_v1(
+        &self,
+        body: &MacRegistrationPool,
+    ) -> CreateMacRegistrationPoolV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_MAC_REGISTRATION_POOL_V1,
+            &[],
+        );
+        req.json(body);
+        CreateMacRegistrationPoolV1 { req }
     }
     /// Get MAC registration pool.
     ///
@@ -1610,9 +2012,8 @@ impl<'a> MacRegistrationsClient<'a> {
     /// `DELETE /macRegistrationPools/{id}` on the `network` API.
     ///
     /// - Path parameter `id`: Identifier of the MAC registration pool.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteMacRegistrationPool::version`)
+    /// - Response 202: `OperationResponse` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml deletePool_1).
@@ -1629,6 +2030,31 @@ impl<'a> MacRegistrationsClient<'a> {
             &[id],
         );
         DeleteMacRegistrationPool { req }
+    }
+    /// Delete MAC registration pool (v1).
+    ///
+    /// Deletes a MAC registration pool.
+    ///
+    /// `DELETE /macRegistrationPools/{id}` on the `network` API.
+    ///
+    /// - Path parameter `id`: Identifier of the MAC registration pool.
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMacRegistrationPoolV1::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Provenance: reference (mac_registration_api-0.0.1.yaml deletePool_1).
+    ///
+    /// Notes:
+    /// - A pool that is referenced cannot be deleted.
+    pub fn delete_mac_registration_pool_v1(
+        &self,
+        id: &str,
+    ) -> DeleteMacRegistrationPoolV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_MAC_REGISTRATION_POOL_V1,
+            &[id],
+        );
+        DeleteMacRegistrationPoolV1 { req }
     }
     /// Query MAC registration pools.
     ///
@@ -1686,14 +2112,13 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Request body (json, required): `MacRegistration`
-    /// - Response 201: raw JSON (shape not shown) (Created; the body is the registration (v1 and plain JSON).)
-    /// - Response 202: raw JSON (shape not shown) (Accepted (v1.1); the creation continues in the background.)
-    /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `CreateMacRegistration::version`)
+    /// - Response 202: `OperationResponse` (Accepted (v1.1); the creation continues in the background.)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     ///
     /// Notes:
-    /// - With the v1 or plain JSON media type the service answers 201 with the registration; with v1.1 it answers 202 with the request id while the creation continues.
+    /// - The service answers 202 with the request id while the creation continues (v1.1); `create_mac_registration_v1` asks for v1 and gets 201 with the registration.
     pub fn create_mac_registration(
         &self,
         pool_id: &str,
@@ -1707,6 +2132,33 @@ impl<'a> MacRegistrationsClient<'a> {
         req.json(body);
         CreateMacRegistration { req }
     }
+    /// Create MAC registration (v1).
+    ///
+    /// Registers a MAC address in a MAC registration pool.
+    ///
+    /// `POST /macRegistrationPools/{poolId}/registrations` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the MAC registration pool.
+    /// - Request body (json, required): `MacRegistration`
+    /// - Response 201: `Registration` (Created; the body is the registration (v1 and plain JSON).)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMacRegistrationV1::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - The service answers 201 with the registration (v1 or plain JSON); `create_mac_registration` asks for v1.1 and gets 202 while the creation continues.
+    pub fn create_mac_registration_v1(
+        &self,
+        pool_id: &str,
+        body: &MacRegistration,
+    ) -> CreateMacRegistrationV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_MAC_REGISTRATION_V1,
+            &[pool_id],
+        );
+        req.json(body);
+        CreateMacRegistrationV1 { req }
+    }
     /// Delete MAC registrations.
     ///
     /// Deletes registrations of a MAC registration pool.
@@ -1715,9 +2167,8 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Request body (json, required): `array<string>`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the bulk deletion is in progress.)
-    /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `DeleteMacRegistrations::version`)
+    /// - Response 202: `OperationResponse` (Accepted; the bulk deletion is in progress.)
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     ///
@@ -1736,6 +2187,34 @@ impl<'a> MacRegistrationsClient<'a> {
         );
         req.json(body);
         DeleteMacRegistrations { req }
+    }
+    /// Delete MAC registrations (v1).
+    ///
+    /// Deletes registrations of a MAC registration pool.
+    ///
+    /// `DELETE /macRegistrationPools/{poolId}/registrations` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the MAC registration pool.
+    /// - Request body (json, required): `array<string>`
+    /// - Response 200: raw JSON (shape not shown)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMacRegistrationsV1::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    ///
+    /// Notes:
+    /// - Bulk deletion may answer 202 Accepted while it is in progress.
+    /// - Registrations with isReferenced true cannot be deleted.
+    pub fn delete_mac_registrations_v1(
+        &self,
+        pool_id: &str,
+        body: &Vec<String>,
+    ) -> DeleteMacRegistrationsV1<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_MAC_REGISTRATIONS_V1,
+            &[pool_id],
+        );
+        req.json(body);
+        DeleteMacRegistrationsV1 { req }
     }
     /// Get MAC registration.
     ///
@@ -1769,9 +2248,8 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the MAC registration pool.
     /// - Path parameter `id`: Identifier of the registration.
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteMacRegistration::version`)
+    /// - Response 202: `OperationResponse` (Accepted; the request id identifies the activity to poll.)
+    /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml deleteRegistration_1).
@@ -1789,6 +2267,33 @@ impl<'a> MacRegistrationsClient<'a> {
             &[pool_id, id],
         );
         DeleteMacRegistration { req }
+    }
+    /// Delete MAC registration (v1).
+    ///
+    /// Deletes one registration of a MAC registration pool.
+    ///
+    /// `DELETE /macRegistrationPools/{poolId}/registrations/{id}` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: Identifier of the MAC registration pool.
+    /// - Path parameter `id`: Identifier of the registration.
+    /// - Response 200: `Registration`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMacRegistrationV1::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Provenance: reference (mac_registration_api-0.0.1.yaml deleteRegistration_1).
+    ///
+    /// Notes:
+    /// - A registration with isReferenced true cannot be deleted.
+    pub fn delete_mac_registration_v1(
+        &self,
+        pool_id: &str,
+        id: &str,
+    ) -> DeleteMacRegistrationV1<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_MAC_REGISTRATION_V1,
+            &[pool_id, id],
+        );
+        DeleteMacRegistrationV1 { req }
     }
     /// Query MAC registrations.
     ///
@@ -2206,31 +2711,9 @@ static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Representations offered by `create_mac_registration_pool`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateMacRegistrationPoolVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1_2,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `MacRegistrationsClient::create_mac_registration_pool` (Create MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2244,11 +2727,6 @@ impl<'a> CreateMacRegistrationPool<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateMacRegistrationPoolVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
@@ -2259,11 +2737,11 @@ impl<'a> CreateMacRegistrationPool<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `201` response.
+    /// Sends the request and decodes the `202` response.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<OperationResponse, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -2272,7 +2750,7 @@ impl<'a> CreateMacRegistrationPool<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<OperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2289,6 +2767,78 @@ impl<'a> CreateMacRegistrationPool<'a> {
         Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static CREATE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_mac_registration_pool_v1",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/macRegistrationPools",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `create_mac_registration_pool_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateMacRegistrationPoolV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `MacRegistrationsClient::create_mac_registration_pool_v1` (Create MAC registration pool (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateMacRegistrationPoolV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateMacRegistrationPoolV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateMacRegistrationPoolV1Version) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `201` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Pool, ruckus_one_runtime::Error>> {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<Pool>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
     }
 }
 static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2378,31 +2928,9 @@ static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Representations offered by `delete_mac_registration_pool`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteMacRegistrationPoolVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_pool` (Delete MAC registration pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2416,8 +2944,92 @@ impl<'a> DeleteMacRegistrationPool<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<OperationResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_mac_registration_pool_v1",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/macRegistrationPools/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `delete_mac_registration_pool_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteMacRegistrationPoolV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `MacRegistrationsClient::delete_mac_registration_pool_v1` (Delete MAC registration pool (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteMacRegistrationPoolV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteMacRegistrationPoolV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: DeleteMacRegistrationPoolVersion) -> Self {
+    pub fn version(mut self, version: DeleteMacRegistrationPoolV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -2449,18 +3061,6 @@ impl<'a> DeleteMacRegistrationPool<'a> {
         >,
     > {
         self.req.send_json_with_response()
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2709,31 +3309,9 @@ static CREATE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runti
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/json"),
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Representations offered by `create_mac_registration`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum CreateMacRegistrationVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
-    #[default]
-    V1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1_2,
-    /// `json`: Accept `application/json`, Content-Type `application/json`
-    Json,
-}
 /// Request builder for `MacRegistrationsClient::create_mac_registration` (Create MAC registration).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2747,11 +3325,6 @@ impl<'a> CreateMacRegistration<'a> {
         self.req.tenant(tenant_id);
         self
     }
-    /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: CreateMacRegistrationVersion) -> Self {
-        self.req.version(version as usize);
-        self
-    }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
     pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
         self.req.timeout(timeout);
@@ -2762,11 +3335,11 @@ impl<'a> CreateMacRegistration<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `201` response.
+    /// Sends the request and decodes the `202` response.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<OperationResponse, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -2775,7 +3348,7 @@ impl<'a> CreateMacRegistration<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<OperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2794,16 +3367,12 @@ impl<'a> CreateMacRegistration<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_mac_registrations",
-    method: ruckus_one_runtime::Method::Delete,
+static CREATE_MAC_REGISTRATION_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_mac_registration_v1",
+    method: ruckus_one_runtime::Method::Post,
     path: "/macRegistrationPools/{poolId}/registrations",
     api: &super::API,
     versions: &[
-        ruckus_one_runtime::MediaTypes {
-            content_type: Some("application/vnd.ruckus.v1+json"),
-            accept: "application/vnd.ruckus.v1.1+json",
-        },
         ruckus_one_runtime::MediaTypes {
             content_type: Some("application/vnd.ruckus.v1+json"),
             accept: "application/vnd.ruckus.v1+json",
@@ -2815,20 +3384,79 @@ static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Representations offered by `delete_mac_registrations`; the first is the default.
+/// Representations offered by `create_mac_registration_v1`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum DeleteMacRegistrationsVersion {
-    /// `v1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+pub enum CreateMacRegistrationV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
-    V1_2,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
+/// Request builder for `MacRegistrationsClient::create_mac_registration_v1` (Create MAC registration (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateMacRegistrationV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateMacRegistrationV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateMacRegistrationV1Version) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `201` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Registration, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Registration>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_mac_registrations",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/macRegistrationPools/{poolId}/registrations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
 /// Request builder for `MacRegistrationsClient::delete_mac_registrations` (Delete MAC registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -2842,8 +3470,92 @@ impl<'a> DeleteMacRegistrations<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<OperationResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_MAC_REGISTRATIONS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_mac_registrations_v1",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/macRegistrationPools/{poolId}/registrations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `delete_mac_registrations_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteMacRegistrationsV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `MacRegistrationsClient::delete_mac_registrations_v1` (Delete MAC registrations (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteMacRegistrationsV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteMacRegistrationsV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: DeleteMacRegistrationsVersion) -> Self {
+    pub fn version(mut self, version: DeleteMacRegistrationsV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -2875,18 +3587,6 @@ impl<'a> DeleteMacRegistrations<'a> {
         >,
     > {
         self.req.send_json_with_response()
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static GET_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -2976,31 +3676,9 @@ static DELETE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runti
             content_type: None,
             accept: "application/vnd.ruckus.v1.1+json",
         },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/vnd.ruckus.v1+json",
-        },
-        ruckus_one_runtime::MediaTypes {
-            content_type: None,
-            accept: "application/json",
-        },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Representations offered by `delete_mac_registration`; the first is the default.
-///
-/// Choose one with the builder's `version` method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types)]
-pub enum DeleteMacRegistrationVersion {
-    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
-    #[default]
-    V1_1,
-    /// `v1`: Accept `application/vnd.ruckus.v1+json`
-    V1,
-    /// `json`: Accept `application/json`
-    Json,
-}
 /// Request builder for `MacRegistrationsClient::delete_mac_registration` (Delete MAC registration).
 ///
 /// Set optional parameters with its methods, then call `send`.
@@ -3014,8 +3692,92 @@ impl<'a> DeleteMacRegistration<'a> {
         self.req.tenant(tenant_id);
         self
     }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<OperationResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
+    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_MAC_REGISTRATION_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_mac_registration_v1",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/macRegistrationPools/{poolId}/registrations/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+};
+/// Representations offered by `delete_mac_registration_v1`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteMacRegistrationV1Version {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `MacRegistrationsClient::delete_mac_registration_v1` (Delete MAC registration (v1)).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteMacRegistrationV1<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteMacRegistrationV1<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: DeleteMacRegistrationVersion) -> Self {
+    pub fn version(mut self, version: DeleteMacRegistrationV1Version) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3033,7 +3795,7 @@ impl<'a> DeleteMacRegistration<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<Registration, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -3042,23 +3804,11 @@ impl<'a> DeleteMacRegistration<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<Registration>,
             ruckus_one_runtime::Error,
         >,
     > {
         self.req.send_json_with_response()
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {

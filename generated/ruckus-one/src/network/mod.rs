@@ -12,7 +12,7 @@
 //! - edge services: [`edge_services`], 50 operations
 //! - identity: [`identity`], 26 operations
 //! - DPSK services: [`dpsk`], 26 operations
-//! - MAC registrations: [`mac_registrations`], 16 operations
+//! - MAC registrations: [`mac_registrations`], 21 operations
 //! - Certificates: [`certificates`], 40 operations
 //! - entitlements: [`entitlements`], 27 operations
 //! - tenants: [`tenants`], 39 operations

@@ -537,8 +537,7 @@ impl<'a> SwitchAaaClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `AaaServer`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Response 201: `AaaServerResponse` (Created.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     pub fn create_venue_aaa_server(
         &self,
@@ -561,8 +560,7 @@ impl<'a> SwitchAaaClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Request body (json, required): `AaaServerBo`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Response 200: `AaaServerV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueAaaServerV1::version`)
     pub fn create_venue_aaa_server_v1(
         &self,
@@ -848,11 +846,11 @@ impl<'a> CreateVenueAaaServer<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `201` response.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<AaaServerResponse, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -861,7 +859,7 @@ impl<'a> CreateVenueAaaServer<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<AaaServerResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -929,7 +927,7 @@ impl<'a> CreateVenueAaaServerV1<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<super::common::AaaServerV1, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -938,7 +936,7 @@ impl<'a> CreateVenueAaaServerV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AaaServerV1>,
             ruckus_one_runtime::Error,
         >,
     > {

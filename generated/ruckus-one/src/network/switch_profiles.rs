@@ -1355,6 +1355,155 @@ impl WebAuthPageTemplateView {
         self
     }
 }
+/// Profile vlan response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ProfileVlanResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `ProfileVlanView`; optional.
+    pub response: Option<super::common::ProfileVlanView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ProfileVlanResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ProfileVlanResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileVlanResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ProfileVlanResponse, ruckus_one_runtime::object::FieldError> {
+            let value = ProfileVlanResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ProfileVlanResponse"))
+    }
+}
+impl ProfileVlanResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(
+        mut self,
+        value: impl Into<super::common::ProfileVlanView>,
+    ) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Web auth page template response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct WebAuthPageTemplateResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `WebAuthPageTemplateView`; optional.
+    pub response: Option<WebAuthPageTemplateView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WebAuthPageTemplateResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &WebAuthPageTemplateResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            WebAuthPageTemplateResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = WebAuthPageTemplateResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplateResponse"))
+    }
+}
+impl WebAuthPageTemplateResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<WebAuthPageTemplateView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
 /// Switch profiles and templates: the 50 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().switch_profiles()`; each method returns a request builder, and nothing
@@ -1997,8 +2146,7 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Request body (json, required): `ProfileVlanView`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Response 201: `ProfileVlanResponse` (Created.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     pub fn create_switch_profile_vlan(
         &self,
@@ -2021,8 +2169,7 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Request body (json, required): `VlanBo`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Response 200: `Vlan`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSwitchProfileVlanV1::version`)
     pub fn create_switch_profile_vlan_v1(
         &self,
@@ -2160,8 +2307,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `POST /cliTemplates` on the `network` API.
     ///
     /// - Request body (json, required): `AcxCliTemplate`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `EmptyResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_cli_template(&self, body: &AcxCliTemplate) -> CreateCliTemplate<'a> {
@@ -2180,10 +2326,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `POST /cliTemplates` on the `network` API.
     ///
     /// - Request body (json, required): `AcxCliTemplateBo`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 200: `AcxCliTemplateV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCliTemplateV1::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn create_cli_template_v1(
         &self,
         body: &AcxCliTemplateBo,
@@ -2282,8 +2426,7 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Request body (json, required): `AcxCliTemplate`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `EmptyResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_cli_template(
@@ -2307,10 +2450,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Request body (json, required): `AcxCliTemplateBo`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
+    /// - Response 200: `AcxCliTemplateV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateCliTemplateV1::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     pub fn update_cli_template_v1(
         &self,
         cli_template_id: &str,
@@ -2350,8 +2491,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `POST /webAuthPageTemplates` on the `network` API.
     ///
     /// - Request body (json, required): `WebAuthPageTemplateView`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Response 201: `WebAuthPageTemplateResponse` (Created.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     pub fn create_web_auth_page_template(
         &self,
@@ -2372,8 +2512,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `POST /webAuthPageTemplates` on the `network` API.
     ///
     /// - Request body (json, required): `WebAuthPageTemplateBo`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Response 200: `WebAuthPageTemplate`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWebAuthPageTemplateV1::version`)
     pub fn create_web_auth_page_template_v1(
         &self,
@@ -4331,11 +4470,11 @@ impl<'a> CreateSwitchProfileVlan<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `201` response.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<ProfileVlanResponse, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -4344,7 +4483,7 @@ impl<'a> CreateSwitchProfileVlan<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<ProfileVlanResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4412,7 +4551,7 @@ impl<'a> CreateSwitchProfileVlanV1<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<super::common::Vlan, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -4421,7 +4560,7 @@ impl<'a> CreateSwitchProfileVlanV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::Vlan>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4749,11 +4888,11 @@ impl<'a> CreateCliTemplate<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -4762,7 +4901,7 @@ impl<'a> CreateCliTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4842,7 +4981,7 @@ impl<'a> CreateCliTemplateV1<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<AcxCliTemplateV1, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -4851,23 +4990,11 @@ impl<'a> CreateCliTemplateV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<AcxCliTemplateV1>,
             ruckus_one_runtime::Error,
         >,
     > {
         self.req.send_json_with_response()
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static QUERY_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5234,11 +5361,11 @@ impl<'a> UpdateCliTemplate<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `202` response.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5247,7 +5374,7 @@ impl<'a> UpdateCliTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5327,7 +5454,7 @@ impl<'a> UpdateCliTemplateV1<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<AcxCliTemplateV1, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5336,23 +5463,11 @@ impl<'a> UpdateCliTemplateV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<AcxCliTemplateV1>,
             ruckus_one_runtime::Error,
         >,
     > {
         self.req.send_json_with_response()
-    }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
-    ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
-    pub fn send_and_wait(
-        self,
-        options: &ruckus_one_runtime::WaitOptions,
-    ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
-    > {
-        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
 static DELETE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5486,11 +5601,11 @@ impl<'a> CreateWebAuthPageTemplate<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `201` response.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<WebAuthPageTemplateResponse, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5499,7 +5614,7 @@ impl<'a> CreateWebAuthPageTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<WebAuthPageTemplateResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5567,7 +5682,7 @@ impl<'a> CreateWebAuthPageTemplateV1<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<WebAuthPageTemplate, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5576,7 +5691,7 @@ impl<'a> CreateWebAuthPageTemplateV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<WebAuthPageTemplate>,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -3026,8 +3026,7 @@ impl<'a> VenueTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Request body (json, required): `AaaServer`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Response 201: `VenueTemplateAaaServerResponse` (Created.)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateVenueTemplateAaaServer::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn create_venue_template_aaa_server(
@@ -3053,8 +3052,7 @@ impl<'a> VenueTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue template.
     /// - Request body (json, required): `AaaServerBo`
-    /// - Response 200: raw JSON (shape not shown)
-    /// - Response 201: raw JSON (shape not shown) (Created.)
+    /// - Response 200: `AaaServerV1`
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
     pub fn create_venue_template_aaa_server_v1(
@@ -3988,11 +3986,11 @@ impl<'a> CreateVenueTemplateAaaServer<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `201` response.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<VenueTemplateAaaServerResponse, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -4001,7 +3999,7 @@ impl<'a> CreateVenueTemplateAaaServer<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<VenueTemplateAaaServerResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4048,7 +4046,7 @@ impl<'a> CreateVenueTemplateAaaServerV1<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+        Output = Result<super::common::AaaServerV1, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -4057,7 +4055,7 @@ impl<'a> CreateVenueTemplateAaaServerV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Response<super::common::AaaServerV1>,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -110,8 +110,10 @@ async fn network_mac_registrations() {
             body_json: Some(
                 <ruckus_one::network::mac_registrations::MacRegistrationPool as support::Sample>::sample_json(),
             ),
-            status: 201u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::mac_registrations::OperationResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -125,8 +127,42 @@ async fn network_mac_registrations() {
             .expect("create_mac_registration_pool");
         support::same_json(&out, &expect, "create_mac_registration_pool");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::mac_registrations::OperationResponse as
+            support::Sample > ::sample(),
             "create_mac_registration_pool: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/macRegistrationPools",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::mac_registrations::MacRegistrationPool as support::Sample>::sample_json(),
+            ),
+            status: 201u16,
+            answer: Answer::Json(
+                <ruckus_one::network::mac_registrations::Pool as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .mac_registrations()
+            .create_mac_registration_pool_v1(
+                &<ruckus_one::network::mac_registrations::MacRegistrationPool as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("create_mac_registration_pool_v1");
+        support::same_json(&out, &expect, "create_mac_registration_pool_v1");
+        assert_eq!(
+            out, < ruckus_one::network::mac_registrations::Pool as support::Sample >
+            ::sample(),
+            "create_mac_registration_pool_v1: decoded value differs from the sample"
         );
     }
     {
@@ -167,8 +203,10 @@ async fn network_mac_registrations() {
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::mac_registrations::OperationResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -180,8 +218,35 @@ async fn network_mac_registrations() {
             .expect("delete_mac_registration_pool");
         support::same_json(&out, &expect, "delete_mac_registration_pool");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::mac_registrations::OperationResponse as
+            support::Sample > ::sample(),
             "delete_mac_registration_pool: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/macRegistrationPools/id%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .mac_registrations()
+            .delete_mac_registration_pool_v1("id 1/x")
+            .send()
+            .await
+            .expect("delete_mac_registration_pool_v1");
+        support::same_json(&out, &expect, "delete_mac_registration_pool_v1");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_mac_registration_pool_v1: decoded value differs from the sample"
         );
     }
     {
@@ -257,8 +322,10 @@ async fn network_mac_registrations() {
             body_json: Some(
                 <ruckus_one::network::mac_registrations::MacRegistration as support::Sample>::sample_json(),
             ),
-            status: 201u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::mac_registrations::OperationResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -273,8 +340,43 @@ async fn network_mac_registrations() {
             .expect("create_mac_registration");
         support::same_json(&out, &expect, "create_mac_registration");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::mac_registrations::OperationResponse as
+            support::Sample > ::sample(),
             "create_mac_registration: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/macRegistrationPools/poolId%201%2Fx/registrations",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::mac_registrations::MacRegistration as support::Sample>::sample_json(),
+            ),
+            status: 201u16,
+            answer: Answer::Json(
+                <ruckus_one::network::mac_registrations::Registration as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .mac_registrations()
+            .create_mac_registration_v1(
+                "poolId 1/x",
+                &<ruckus_one::network::mac_registrations::MacRegistration as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("create_mac_registration_v1");
+        support::same_json(&out, &expect, "create_mac_registration_v1");
+        assert_eq!(
+            out, < ruckus_one::network::mac_registrations::Registration as
+            support::Sample > ::sample(),
+            "create_mac_registration_v1: decoded value differs from the sample"
         );
     }
     {
@@ -288,8 +390,10 @@ async fn network_mac_registrations() {
             body_json: Some(
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
-            status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::mac_registrations::OperationResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -301,8 +405,37 @@ async fn network_mac_registrations() {
             .expect("delete_mac_registrations");
         support::same_json(&out, &expect, "delete_mac_registrations");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::mac_registrations::OperationResponse as
+            support::Sample > ::sample(),
             "delete_mac_registrations: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/macRegistrationPools/poolId%201%2Fx/registrations",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            status: 200u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .mac_registrations()
+            .delete_mac_registrations_v1("poolId 1/x", &vec!["sample".to_owned()])
+            .send()
+            .await
+            .expect("delete_mac_registrations_v1");
+        support::same_json(&out, &expect, "delete_mac_registrations_v1");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_mac_registrations_v1: decoded value differs from the sample"
         );
     }
     {
@@ -343,8 +476,10 @@ async fn network_mac_registrations() {
             query: &[],
             headers: &[],
             body_json: None,
-            status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::mac_registrations::OperationResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -356,8 +491,38 @@ async fn network_mac_registrations() {
             .expect("delete_mac_registration");
         support::same_json(&out, &expect, "delete_mac_registration");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::mac_registrations::OperationResponse as
+            support::Sample > ::sample(),
             "delete_mac_registration: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/macRegistrationPools/poolId%201%2Fx/registrations/id%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::mac_registrations::Registration as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .mac_registrations()
+            .delete_mac_registration_v1("poolId 1/x", "id 1/x")
+            .send()
+            .await
+            .expect("delete_mac_registration_v1");
+        support::same_json(&out, &expect, "delete_mac_registration_v1");
+        assert_eq!(
+            out, < ruckus_one::network::mac_registrations::Registration as
+            support::Sample > ::sample(),
+            "delete_mac_registration_v1: decoded value differs from the sample"
         );
     }
     {

@@ -51,8 +51,10 @@ async fn network_switch_aaa() {
             body_json: Some(
                 <ruckus_one::network::common::AaaServer as support::Sample>::sample_json(),
             ),
-            status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            status: 201u16,
+            answer: Answer::Json(
+                <ruckus_one::network::switch_aaa::AaaServerResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -67,7 +69,8 @@ async fn network_switch_aaa() {
             .expect("create_venue_aaa_server");
         support::same_json(&out, &expect, "create_venue_aaa_server");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::switch_aaa::AaaServerResponse as support::Sample
+            > ::sample(),
             "create_venue_aaa_server: decoded value differs from the sample"
         );
     }
@@ -83,7 +86,9 @@ async fn network_switch_aaa() {
                 <ruckus_one::network::common::AaaServerBo as support::Sample>::sample_json(),
             ),
             status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AaaServerV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -98,7 +103,8 @@ async fn network_switch_aaa() {
             .expect("create_venue_aaa_server_v1");
         support::same_json(&out, &expect, "create_venue_aaa_server_v1");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::AaaServerV1 as support::Sample >
+            ::sample(),
             "create_venue_aaa_server_v1: decoded value differs from the sample"
         );
     }

@@ -762,8 +762,10 @@ async fn network_switch_profiles() {
             body_json: Some(
                 <ruckus_one::network::common::ProfileVlanView as support::Sample>::sample_json(),
             ),
-            status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            status: 201u16,
+            answer: Answer::Json(
+                <ruckus_one::network::switch_profiles::ProfileVlanResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -778,7 +780,8 @@ async fn network_switch_profiles() {
             .expect("create_switch_profile_vlan");
         support::same_json(&out, &expect, "create_switch_profile_vlan");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::switch_profiles::ProfileVlanResponse as
+            support::Sample > ::sample(),
             "create_switch_profile_vlan: decoded value differs from the sample"
         );
     }
@@ -794,7 +797,9 @@ async fn network_switch_profiles() {
                 <ruckus_one::network::common::VlanBo as support::Sample>::sample_json(),
             ),
             status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::common::Vlan as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -809,7 +814,7 @@ async fn network_switch_profiles() {
             .expect("create_switch_profile_vlan_v1");
         support::same_json(&out, &expect, "create_switch_profile_vlan_v1");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::common::Vlan as support::Sample > ::sample(),
             "create_switch_profile_vlan_v1: decoded value differs from the sample"
         );
     }
@@ -955,8 +960,10 @@ async fn network_switch_profiles() {
             body_json: Some(
                 <ruckus_one::network::switch_profiles::AcxCliTemplate as support::Sample>::sample_json(),
             ),
-            status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -970,8 +977,8 @@ async fn network_switch_profiles() {
             .expect("create_cli_template");
         support::same_json(&out, &expect, "create_cli_template");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "create_cli_template: decoded value differs from the sample"
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(), "create_cli_template: decoded value differs from the sample"
         );
     }
     {
@@ -986,7 +993,9 @@ async fn network_switch_profiles() {
                 <ruckus_one::network::switch_profiles::AcxCliTemplateBo as support::Sample>::sample_json(),
             ),
             status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::switch_profiles::AcxCliTemplateV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1000,7 +1009,8 @@ async fn network_switch_profiles() {
             .expect("create_cli_template_v1");
         support::same_json(&out, &expect, "create_cli_template_v1");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::switch_profiles::AcxCliTemplateV1 as
+            support::Sample > ::sample(),
             "create_cli_template_v1: decoded value differs from the sample"
         );
     }
@@ -1135,8 +1145,10 @@ async fn network_switch_profiles() {
             body_json: Some(
                 <ruckus_one::network::switch_profiles::AcxCliTemplate as support::Sample>::sample_json(),
             ),
-            status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1151,8 +1163,8 @@ async fn network_switch_profiles() {
             .expect("update_cli_template");
         support::same_json(&out, &expect, "update_cli_template");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
-            "update_cli_template: decoded value differs from the sample"
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(), "update_cli_template: decoded value differs from the sample"
         );
     }
     {
@@ -1167,7 +1179,9 @@ async fn network_switch_profiles() {
                 <ruckus_one::network::switch_profiles::AcxCliTemplateBo as support::Sample>::sample_json(),
             ),
             status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::switch_profiles::AcxCliTemplateV1 as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1182,7 +1196,8 @@ async fn network_switch_profiles() {
             .expect("update_cli_template_v1");
         support::same_json(&out, &expect, "update_cli_template_v1");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::switch_profiles::AcxCliTemplateV1 as
+            support::Sample > ::sample(),
             "update_cli_template_v1: decoded value differs from the sample"
         );
     }
@@ -1225,8 +1240,10 @@ async fn network_switch_profiles() {
             body_json: Some(
                 <ruckus_one::network::switch_profiles::WebAuthPageTemplateView as support::Sample>::sample_json(),
             ),
-            status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            status: 201u16,
+            answer: Answer::Json(
+                <ruckus_one::network::switch_profiles::WebAuthPageTemplateResponse as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1240,7 +1257,8 @@ async fn network_switch_profiles() {
             .expect("create_web_auth_page_template");
         support::same_json(&out, &expect, "create_web_auth_page_template");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::switch_profiles::WebAuthPageTemplateResponse as
+            support::Sample > ::sample(),
             "create_web_auth_page_template: decoded value differs from the sample"
         );
     }
@@ -1256,7 +1274,9 @@ async fn network_switch_profiles() {
                 <ruckus_one::network::switch_profiles::WebAuthPageTemplateBo as support::Sample>::sample_json(),
             ),
             status: 200u16,
-            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+            answer: Answer::Json(
+                <ruckus_one::network::switch_profiles::WebAuthPageTemplate as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -1270,7 +1290,8 @@ async fn network_switch_profiles() {
             .expect("create_web_auth_page_template_v1");
         support::same_json(&out, &expect, "create_web_auth_page_template_v1");
         assert_eq!(
-            out, serde_json::json!({ "sample" : true }),
+            out, < ruckus_one::network::switch_profiles::WebAuthPageTemplate as
+            support::Sample > ::sample(),
             "create_web_auth_page_template_v1: decoded value differs from the sample"
         );
     }

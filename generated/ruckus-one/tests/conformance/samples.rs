@@ -6526,6 +6526,130 @@ for ruckus_one::network::mac_registrations::MacRegistrationPoolPage {
 }
 #[cfg(feature = "network-mac-registrations")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
+impl support::Sample for ruckus_one::network::mac_registrations::OperationResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned()).with_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-mac-registrations")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
+impl support::Sample for ruckus_one::network::mac_registrations::PoolExpirationType {
+    fn sample() -> Self {
+        Self::from("SPECIFIED_DATE")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("SPECIFIED_DATE")
+    }
+}
+#[cfg(feature = "network-mac-registrations")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
+impl support::Sample for ruckus_one::network::mac_registrations::PoolDefaultAccess {
+    fn sample() -> Self {
+        Self::from("ACCEPT")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("ACCEPT")
+    }
+}
+#[cfg(feature = "network-mac-registrations")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
+impl support::Sample for ruckus_one::network::mac_registrations::Pool {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_auto_cleanup(true)
+                .with_expiration_type(
+                    <ruckus_one::network::mac_registrations::PoolExpirationType as support::Sample>::sample(),
+                )
+                .with_expiration_offset(1)
+                .with_expiration_date("sample".to_owned())
+                .with_ssid_regex("sample".to_owned())
+                .with_expiration_enabled(true)
+                .with_registration_count(1)
+                .with_default_access(
+                    <ruckus_one::network::mac_registrations::PoolDefaultAccess as support::Sample>::sample(),
+                )
+                .with_created_date("sample".to_owned())
+                .with_policy_set_id("sample".to_owned())
+                .with_is_referenced(true)
+                .with_network_count(1)
+                .with_identity_group_id("sample".to_owned())
+                .with_identity_id("sample".to_owned())
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("autoCleanup", serde_json::Value::from(true)),
+            (
+                "expirationType",
+                <ruckus_one::network::mac_registrations::PoolExpirationType as support::Sample>::sample_json(),
+            ),
+            ("expirationOffset", serde_json::Value::from(1)),
+            ("expirationDate", serde_json::Value::from("sample")),
+            ("ssidRegex", serde_json::Value::from("sample")),
+            ("expirationEnabled", serde_json::Value::from(true)),
+            ("registrationCount", serde_json::Value::from(1)),
+            (
+                "defaultAccess",
+                <ruckus_one::network::mac_registrations::PoolDefaultAccess as support::Sample>::sample_json(),
+            ),
+            ("createdDate", serde_json::Value::from("sample")),
+            ("policySetId", serde_json::Value::from("sample")),
+            ("isReferenced", serde_json::Value::from(true)),
+            ("networkCount", serde_json::Value::from(1)),
+            ("identityGroupId", serde_json::Value::from("sample")),
+            ("identityId", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-mac-registrations")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
 impl support::Sample
 for ruckus_one::network::mac_registrations::MacRegistrationSearchCriterion {
     fn sample() -> Self {
@@ -6695,55 +6819,60 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
 }
 #[cfg(feature = "network-mac-registrations")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
-impl support::Sample for ruckus_one::network::mac_registrations::PoolExpirationType {
-    fn sample() -> Self {
-        Self::from("SPECIFIED_DATE")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("SPECIFIED_DATE")
-    }
-}
-#[cfg(feature = "network-mac-registrations")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
-impl support::Sample for ruckus_one::network::mac_registrations::PoolDefaultAccess {
-    fn sample() -> Self {
-        Self::from("ACCEPT")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ACCEPT")
-    }
-}
-#[cfg(feature = "network-mac-registrations")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
-impl support::Sample for ruckus_one::network::mac_registrations::Pool {
+impl support::Sample for ruckus_one::network::mac_registrations::MacLink {
     fn sample() -> Self {
         {
-            let mut value = Self::new("sample".to_owned())
+            let mut value = Self::new()
+                .with_href("sample".to_owned())
+                .with_hreflang("sample".to_owned())
+                .with_title("sample".to_owned())
+                .with_type("sample".to_owned())
+                .with_deprecation("sample".to_owned())
+                .with_profile("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_templated(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("href", serde_json::Value::from("sample")),
+            ("hreflang", serde_json::Value::from("sample")),
+            ("title", serde_json::Value::from("sample")),
+            ("type", serde_json::Value::from("sample")),
+            ("deprecation", serde_json::Value::from("sample")),
+            ("profile", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("templated", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-mac-registrations")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
+impl support::Sample for ruckus_one::network::mac_registrations::Registration {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(true, "sample".to_owned())
                 .with_id("sample".to_owned())
-                .with_description("sample".to_owned())
-                .with_auto_cleanup(true)
-                .with_expiration_type(
-                    <ruckus_one::network::mac_registrations::PoolExpirationType as support::Sample>::sample(),
-                )
-                .with_expiration_offset(1)
                 .with_expiration_date("sample".to_owned())
-                .with_ssid_regex("sample".to_owned())
-                .with_expiration_enabled(true)
-                .with_registration_count(1)
-                .with_default_access(
-                    <ruckus_one::network::mac_registrations::PoolDefaultAccess as support::Sample>::sample(),
-                )
+                .with_username("sample".to_owned())
+                .with_email("sample".to_owned())
+                .with_location("sample".to_owned())
+                .with_device_name("sample".to_owned())
                 .with_created_date("sample".to_owned())
-                .with_policy_set_id("sample".to_owned())
                 .with_is_referenced(true)
-                .with_network_count(1)
-                .with_identity_group_id("sample".to_owned())
-                .with_identity_id("sample".to_owned())
                 .with_links(
                     std::collections::BTreeMap::from([
                         (
                             "k".to_owned(),
-                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                            <ruckus_one::network::mac_registrations::MacLink as support::Sample>::sample(),
                         ),
                     ]),
                 );
@@ -6759,34 +6888,21 @@ impl support::Sample for ruckus_one::network::mac_registrations::Pool {
     fn sample_json() -> serde_json::Value {
         support::object([
             ("id", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("description", serde_json::Value::from("sample")),
-            ("autoCleanup", serde_json::Value::from(true)),
-            (
-                "expirationType",
-                <ruckus_one::network::mac_registrations::PoolExpirationType as support::Sample>::sample_json(),
-            ),
-            ("expirationOffset", serde_json::Value::from(1)),
             ("expirationDate", serde_json::Value::from("sample")),
-            ("ssidRegex", serde_json::Value::from("sample")),
-            ("expirationEnabled", serde_json::Value::from(true)),
-            ("registrationCount", serde_json::Value::from(1)),
-            (
-                "defaultAccess",
-                <ruckus_one::network::mac_registrations::PoolDefaultAccess as support::Sample>::sample_json(),
-            ),
+            ("revoked", serde_json::Value::from(true)),
+            ("macAddress", serde_json::Value::from("sample")),
+            ("username", serde_json::Value::from("sample")),
+            ("email", serde_json::Value::from("sample")),
+            ("location", serde_json::Value::from("sample")),
+            ("deviceName", serde_json::Value::from("sample")),
             ("createdDate", serde_json::Value::from("sample")),
-            ("policySetId", serde_json::Value::from("sample")),
             ("isReferenced", serde_json::Value::from(true)),
-            ("networkCount", serde_json::Value::from(1)),
-            ("identityGroupId", serde_json::Value::from("sample")),
-            ("identityId", serde_json::Value::from("sample")),
             (
                 "_links",
                 support::object([
                     (
                         "k",
-                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                        <ruckus_one::network::mac_registrations::MacLink as support::Sample>::sample_json(),
                     ),
                 ]),
             ),
@@ -25944,102 +26060,6 @@ impl support::Sample for ruckus_one::network::common::AaaServer {
         ])
     }
 }
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl support::Sample for ruckus_one::network::common::AaaServerBoLevel {
-    fn sample() -> Self {
-        Self::from("UNSPECIFIED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNSPECIFIED")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl support::Sample for ruckus_one::network::common::AaaServerBoPurpose {
-    fn sample() -> Self {
-        Self::from("UNSPECIFIED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNSPECIFIED")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl support::Sample for ruckus_one::network::common::AaaServerBoServerType {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl support::Sample for ruckus_one::network::common::AaaServerBo {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_id("sample".to_owned())
-                .with_acct_port(1)
-                .with_auth_port(1)
-                .with_ip("sample".to_owned())
-                .with_level(
-                    <ruckus_one::network::common::AaaServerBoLevel as support::Sample>::sample(),
-                )
-                .with_name("sample".to_owned())
-                .with_password(ruckus_one_runtime::Secret::from("sample"))
-                .with_encrypted_password(ruckus_one_runtime::Secret::from("sample"))
-                .with_purpose(
-                    <ruckus_one::network::common::AaaServerBoPurpose as support::Sample>::sample(),
-                )
-                .with_secret(ruckus_one_runtime::Secret::from("sample"))
-                .with_server_type(
-                    <ruckus_one::network::common::AaaServerBoServerType as support::Sample>::sample(),
-                )
-                .with_username("sample".to_owned())
-                .with_auth_enable(true);
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("id", serde_json::Value::from("sample")),
-            ("acctPort", serde_json::Value::from(1)),
-            ("authPort", serde_json::Value::from(1)),
-            ("ip", serde_json::Value::from("sample")),
-            (
-                "level",
-                <ruckus_one::network::common::AaaServerBoLevel as support::Sample>::sample_json(),
-            ),
-            ("name", serde_json::Value::from("sample")),
-            ("password", serde_json::Value::from("sample")),
-            ("encryptedPassword", serde_json::Value::from("sample")),
-            (
-                "purpose",
-                <ruckus_one::network::common::AaaServerBoPurpose as support::Sample>::sample_json(),
-            ),
-            ("secret", serde_json::Value::from("sample")),
-            (
-                "serverType",
-                <ruckus_one::network::common::AaaServerBoServerType as support::Sample>::sample_json(),
-            ),
-            ("username", serde_json::Value::from("sample")),
-            ("authEnable", serde_json::Value::from(true)),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
 #[cfg(feature = "network-venue-templates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
 impl support::Sample
@@ -26166,6 +26186,102 @@ for ruckus_one::network::venue_templates::VenueTemplateAaaServerResponse {
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl support::Sample for ruckus_one::network::common::AaaServerBoLevel {
+    fn sample() -> Self {
+        Self::from("UNSPECIFIED")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("UNSPECIFIED")
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl support::Sample for ruckus_one::network::common::AaaServerBoPurpose {
+    fn sample() -> Self {
+        Self::from("UNSPECIFIED")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("UNSPECIFIED")
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl support::Sample for ruckus_one::network::common::AaaServerBoServerType {
+    fn sample() -> Self {
+        Self::from("__NULL")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("__NULL")
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl support::Sample for ruckus_one::network::common::AaaServerBo {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_acct_port(1)
+                .with_auth_port(1)
+                .with_ip("sample".to_owned())
+                .with_level(
+                    <ruckus_one::network::common::AaaServerBoLevel as support::Sample>::sample(),
+                )
+                .with_name("sample".to_owned())
+                .with_password(ruckus_one_runtime::Secret::from("sample"))
+                .with_encrypted_password(ruckus_one_runtime::Secret::from("sample"))
+                .with_purpose(
+                    <ruckus_one::network::common::AaaServerBoPurpose as support::Sample>::sample(),
+                )
+                .with_secret(ruckus_one_runtime::Secret::from("sample"))
+                .with_server_type(
+                    <ruckus_one::network::common::AaaServerBoServerType as support::Sample>::sample(),
+                )
+                .with_username("sample".to_owned())
+                .with_auth_enable(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("acctPort", serde_json::Value::from(1)),
+            ("authPort", serde_json::Value::from(1)),
+            ("ip", serde_json::Value::from("sample")),
+            (
+                "level",
+                <ruckus_one::network::common::AaaServerBoLevel as support::Sample>::sample_json(),
+            ),
+            ("name", serde_json::Value::from("sample")),
+            ("password", serde_json::Value::from("sample")),
+            ("encryptedPassword", serde_json::Value::from("sample")),
+            (
+                "purpose",
+                <ruckus_one::network::common::AaaServerBoPurpose as support::Sample>::sample_json(),
+            ),
+            ("secret", serde_json::Value::from("sample")),
+            (
+                "serverType",
+                <ruckus_one::network::common::AaaServerBoServerType as support::Sample>::sample_json(),
+            ),
+            ("username", serde_json::Value::from("sample")),
+            ("authEnable", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl support::Sample for ruckus_one::network::common::AaaServerV1Purpose {
     fn sample() -> Self {
         Self::from("UNSPECIFIED")
@@ -26269,6 +26385,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerV1 {
         feature = "network-switch-config-backups",
         feature = "network-switch-firmware",
         feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-venue-templates"
     )
@@ -26301,6 +26418,7 @@ impl support::Sample for ruckus_one::network::common::EmptyView {
         feature = "network-switch-config-backups",
         feature = "network-switch-firmware",
         feature = "network-switch-networking",
+        feature = "network-switch-profiles",
         feature = "network-switches",
         feature = "network-venue-templates"
     )
@@ -37433,6 +37551,36 @@ impl support::Sample for ruckus_one::network::switch_aaa::AaaServerResponse {
 }
 #[cfg(feature = "network-switch-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
+impl support::Sample for ruckus_one::network::switch_profiles::ProfileVlanResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::common::ProfileVlanView as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::common::ProfileVlanView as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
 impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplate {
     fn sample() -> Self {
         {
@@ -37599,69 +37747,6 @@ for ruckus_one::network::switch_profiles::AcxCliTemplateSwitchesView {
 }
 #[cfg(feature = "network-switch-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
-impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplateView {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_id("sample".to_owned())
-                .with_name("sample".to_owned())
-                .with_cli("sample".to_owned())
-                .with_variables(
-                    vec![
-                        < ruckus_one::network::common::AcxCliTemplateVariableView as
-                        support::Sample > ::sample()
-                    ],
-                )
-                .with_reload(true)
-                .with_apply_later(true)
-                .with_venue_switches(
-                    vec![
-                        <
-                        ruckus_one::network::switch_profiles::AcxCliTemplateSwitchesView
-                        as support::Sample > ::sample()
-                    ],
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("id", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("cli", serde_json::Value::from("sample")),
-            (
-                "variables",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::common::AcxCliTemplateVariableView as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("reload", serde_json::Value::from(true)),
-            ("applyLater", serde_json::Value::from(true)),
-            (
-                "venueSwitches",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::switch_profiles::AcxCliTemplateSwitchesView
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-switch-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
 impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplateV1 {
     fn sample() -> Self {
         {
@@ -37725,6 +37810,69 @@ impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplateV1 
 }
 #[cfg(feature = "network-switch-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
+impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplateView {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_cli("sample".to_owned())
+                .with_variables(
+                    vec![
+                        < ruckus_one::network::common::AcxCliTemplateVariableView as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_reload(true)
+                .with_apply_later(true)
+                .with_venue_switches(
+                    vec![
+                        <
+                        ruckus_one::network::switch_profiles::AcxCliTemplateSwitchesView
+                        as support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("cli", serde_json::Value::from("sample")),
+            (
+                "variables",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::AcxCliTemplateVariableView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("reload", serde_json::Value::from(true)),
+            ("applyLater", serde_json::Value::from(true)),
+            (
+                "venueSwitches",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::switch_profiles::AcxCliTemplateSwitchesView
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
 impl support::Sample for ruckus_one::network::switch_profiles::WebAuthPageTemplateView {
     fn sample() -> Self {
         {
@@ -37758,6 +37906,37 @@ impl support::Sample for ruckus_one::network::switch_profiles::WebAuthPageTempla
             ("webAuthCustomBottom", serde_json::Value::from("sample")),
             ("venueCount", serde_json::Value::from(1)),
             ("switchCount", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
+impl support::Sample
+for ruckus_one::network::switch_profiles::WebAuthPageTemplateResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::switch_profiles::WebAuthPageTemplateView as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::switch_profiles::WebAuthPageTemplateView as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
