@@ -25,6 +25,15 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 /// The enum value no description lists.
 const NEW_VALUE: &str = "SOMETHING_NEW";
 
+/// `value` is the enum's fallback variant and keeps the text no description lists.
+macro_rules! assert_new_value {
+    ($enum:ident, $value:expr) => {{
+        let value = &$value;
+        assert!(matches!(value, $enum::Unknown(_)), "{value:?}");
+        assert_eq!(value.as_str(), NEW_VALUE);
+    }};
+}
+
 /// A server with the token endpoint and a network client for it (no retries).
 async fn network() -> (MockServer, ruckus_one::Client) {
     let server = common::server().await;
@@ -106,8 +115,7 @@ async fn activities_get_activity_decodes_an_activity() {
     // `steps` is raw JSON in the spec.
     assert_eq!(activity.steps.as_ref().unwrap()[0]["status"], "SUCCESS");
     let status = activity.status.as_ref().unwrap();
-    assert!(matches!(status, ActivityStatus::Unknown(_)), "{status:?}");
-    assert_eq!(status.as_str(), NEW_VALUE);
+    assert_new_value!(ActivityStatus, status);
     assert_eq!(activity.additional_fields, field_added_later());
     assert_sent_back(&activity, &body, "/fieldAddedLater", "/status");
 }
@@ -178,12 +186,7 @@ async fn edge_services_get_venue_edge_lag_decodes_a_link_aggregation_group() {
         Some("192.168.14.150")
     );
     // A required enum field with a value the description does not list.
-    assert!(
-        matches!(lag.port_type, LinkAggregationGroupPortType::Unknown(_)),
-        "{:?}",
-        lag.port_type
-    );
-    assert_eq!(lag.port_type.as_str(), NEW_VALUE);
+    assert_new_value!(LinkAggregationGroupPortType, lag.port_type);
     assert!(members[0].additional_fields.is_empty());
     assert_eq!(members[1].additional_fields, field_added_later());
     assert!(lag.additional_fields.is_empty());
@@ -267,11 +270,7 @@ async fn identity_get_identity_decodes_an_identity() {
     assert_eq!(seen[0].auth_type, Some(IdentityDeviceAuthType::Dpsk));
     assert_eq!(seen[1].status, Some(IdentityDeviceAccessStatus::Reject));
     let auth = seen[1].auth_type.as_ref().unwrap();
-    assert!(
-        matches!(auth, IdentityDeviceAuthType::Unknown(_)),
-        "{auth:?}"
-    );
-    assert_eq!(auth.as_str(), NEW_VALUE);
+    assert_new_value!(IdentityDeviceAuthType, auth);
     assert_eq!(identity.additional_fields, field_added_later());
     assert_sent_back(
         &identity,
@@ -336,11 +335,7 @@ async fn entitlements_list_entitlement_assignments_decodes_assignments() {
     assert_eq!(added.status, Some(AssignmentStatus::Future));
     assert_eq!(added.trial_assignment, Some(true));
     let device_type = added.device_type.as_ref().unwrap();
-    assert!(
-        matches!(device_type, AssignmentDeviceType::Unknown(_)),
-        "{device_type:?}"
-    );
-    assert_eq!(device_type.as_str(), NEW_VALUE);
+    assert_new_value!(AssignmentDeviceType, device_type);
     assert_eq!(added.additional_fields, field_added_later());
     assert_sent_back(&assignments, &body, "/1/fieldAddedLater", "/1/deviceType");
 }
@@ -417,11 +412,7 @@ async fn tenants_get_self_tenant_decodes_a_tenant() {
     assert_eq!(settings.value, "{\"dashboard\":\"compact\"}");
     // The enum lists a wire value `UNKNOWN` of its own; an unlisted value is still `Unknown`.
     let tenant_type = tenant.tenant_type.as_ref().unwrap();
-    assert!(
-        matches!(tenant_type, TenantTenantType::Unknown(_)),
-        "{tenant_type:?}"
-    );
-    assert_eq!(tenant_type.as_str(), NEW_VALUE);
+    assert_new_value!(TenantTenantType, tenant_type);
     assert_eq!(admin.additional_fields, field_added_later());
     assert!(tenant.additional_fields.is_empty());
     assert_sent_back(&tenant, &body, "/admins/0/fieldAddedLater", "/tenantType");
@@ -501,11 +492,7 @@ async fn wireless_networks_get_wifi_network_decodes_a_psk_network() {
         Some(WlanRadioCustomizationRfBandUsage::Both)
     );
     let security = wlan.wlan_security.as_ref().unwrap();
-    assert!(
-        matches!(security, PskWifiWlanWlanSecurity::Unknown(_)),
-        "{security:?}"
-    );
-    assert_eq!(security.as_str(), NEW_VALUE);
+    assert_new_value!(PskWifiWlanWlanSecurity, security);
     assert_eq!(advanced.additional_fields, field_added_later());
     assert!(network.additional_fields.is_empty() && wlan.additional_fields.is_empty());
     assert_sent_back(
@@ -563,11 +550,7 @@ async fn wireless_service_profiles_get_radius_server_profile_decodes_a_profile()
         Some("r4d1us-s3cret")
     );
     let kind = profile.type_.as_ref().unwrap();
-    assert!(
-        matches!(kind, RadiusServerProfileType::Unknown(_)),
-        "{kind:?}"
-    );
-    assert_eq!(kind.as_str(), NEW_VALUE);
+    assert_new_value!(RadiusServerProfileType, kind);
     assert_eq!(profile.primary.additional_fields, field_added_later());
     assert!(profile.additional_fields.is_empty() && secondary.additional_fields.is_empty());
     assert_sent_back(&profile, &body, "/primary/fieldAddedLater", "/type");
@@ -652,11 +635,7 @@ async fn venue_ap_settings_get_venue_ap_multicast_dns_fencing_settings_decodes_r
     assert_eq!(rules[1].custom_strings, ["_matter._tcp"]);
     assert!(rules[1].wired_rules.is_empty());
     let service = rules[1].service.as_ref().unwrap();
-    assert!(
-        matches!(service, MulticastDnsFencingRuleService::Unknown(_)),
-        "{service:?}"
-    );
-    assert_eq!(service.as_str(), NEW_VALUE);
+    assert_new_value!(MulticastDnsFencingRuleService, service);
     assert!(rules[0].additional_fields.is_empty());
     assert_eq!(rules[1].additional_fields, field_added_later());
     assert_sent_back(
@@ -755,11 +734,7 @@ async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
             .any(|c| matches!(c, ApRadio5GHzSettingsAllowedChannels::Unknown(_)))
     );
     let width = band5.channel_bandwidth.as_ref().unwrap();
-    assert!(
-        matches!(width, ApRadio5GHzSettingsChannelBandwidth::Unknown(_)),
-        "{width:?}"
-    );
-    assert_eq!(width.as_str(), NEW_VALUE);
+    assert_new_value!(ApRadio5GHzSettingsChannelBandwidth, width);
     assert_eq!(band5.additional_fields, field_added_later());
     assert!(radio.additional_fields.is_empty() && band24.additional_fields.is_empty());
     assert_sent_back(
@@ -845,11 +820,7 @@ async fn switch_networking_get_venue_switch_vlan_decodes_a_vlan() {
     ));
     assert_eq!(model.voice_ports.as_deref(), Some("1/1/5"));
     let igmp = vlan.igmp_snooping.as_ref().unwrap();
-    assert!(
-        matches!(igmp, SwitchVlanViewIgmpSnooping::Unknown(_)),
-        "{igmp:?}"
-    );
-    assert_eq!(igmp.as_str(), NEW_VALUE);
+    assert_new_value!(SwitchVlanViewIgmpSnooping, igmp);
     assert_eq!(model.additional_fields, field_added_later());
     assert!(vlan.additional_fields.is_empty());
     assert_sent_back(
@@ -952,11 +923,7 @@ async fn switch_profiles_get_switch_profile_decodes_a_profile() {
         Some("2X10G")
     );
     let stp = vlan.spanning_tree_protocol.as_ref().unwrap();
-    assert!(
-        matches!(stp, ProfileVlanViewSpanningTreeProtocol::Unknown(_)),
-        "{stp:?}"
-    );
-    assert_eq!(stp.as_str(), NEW_VALUE);
+    assert_new_value!(ProfileVlanViewSpanningTreeProtocol, stp);
     assert_eq!(vlan.additional_fields, field_added_later());
     assert!(profile.additional_fields.is_empty());
     assert_sent_back(
@@ -1150,8 +1117,7 @@ async fn portal_get_unit_decodes_a_unit() {
         Some("https://portal.example/residents/properties/p-1/units")
     );
     let status = unit.status.as_ref().unwrap();
-    assert!(matches!(status, UnitStatus::Unknown(_)), "{status:?}");
-    assert_eq!(status.as_str(), NEW_VALUE);
+    assert_new_value!(UnitStatus, status);
     assert_eq!(contact.additional_fields, field_added_later());
     assert!(unit.additional_fields.is_empty());
     assert_sent_back(&unit, &body, "/contact/fieldAddedLater", "/status");
@@ -1166,15 +1132,6 @@ macro_rules! decoded {
         let (server, $client) = network().await;
         answer(&server, $verb, $path, $media, &$body).await;
         $call.send().await.unwrap()
-    }};
-}
-
-/// `value` is the enum's fallback variant and keeps the text no description lists.
-macro_rules! assert_new_value {
-    ($enum:ident, $value:expr) => {{
-        let value = $value;
-        assert!(matches!(value, $enum::Unknown(_)), "{value:?}");
-        assert_eq!(value.as_str(), NEW_VALUE);
     }};
 }
 

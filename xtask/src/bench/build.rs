@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 
 pub const CRATE: &str = "ruckus-one";
 
+/// How the label of a configuration that builds one area alone starts.
+const ONE_AREA: &str = "one area: ";
+
 /// Feature sets measured: (label, cargo arguments). `--no-default-features` also turns off the
 /// default TLS provider, which would change the runtime's and reqwest's features and time their
 /// rebuild too: every configuration keeps `tls-aws-lc`, so only the client crate is built.
@@ -33,7 +36,7 @@ pub fn configurations(one_area: &[String]) -> Vec<(String, Vec<String>)> {
     ];
     for feature in one_area {
         out.push((
-            format!("one area: {feature}"),
+            format!("{ONE_AREA}{feature}"),
             alone(&format!("{feature},tls-aws-lc")),
         ));
     }
@@ -119,18 +122,14 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         );
     }
     text += &format!("{:<52} {:>10}\n", "configuration", "seconds");
-    let median = |times: &[Duration]| {
-        let mut times = times.to_vec();
-        times.sort();
-        times[times.len() / 2].as_secs_f64()
-    };
+    let median = |times: &[Duration]| super::Spread::of_durations(times).median;
     for (label, _, times) in &measured.configurations {
         text += &format!("{label:<52} {:>10.1}\n", median(times));
     }
     let slowest = measured
         .configurations
         .iter()
-        .filter_map(|(label, _, times)| Some((median(times), label.strip_prefix("one area: ")?)))
+        .filter_map(|(label, _, times)| Some((median(times), label.strip_prefix(ONE_AREA)?)))
         .max_by(|a, b| a.0.total_cmp(&b.0));
     if let Some((secs, label)) = slowest {
         text += &format!("slowest one-area build: {label}, {secs:.1} s (target: 3 s)\n");

@@ -158,19 +158,16 @@ fn line_rows(root: &Path, areas: &Areas, rows: &mut Vec<Row>) {
         "lines/op",
         String::new(),
     ));
-    let mut largest: Vec<(&String, &(usize, usize, usize))> = areas.by_feature.iter().collect();
-    largest.sort_by_key(|(_, (_, _, lines))| std::cmp::Reverse(*lines));
-    for (feature, (plain, exp, lines)) in largest.into_iter().take(3) {
+    for feature in areas.one_area_features(3) {
+        let (plain, exp, lines) = areas.by_feature[&feature];
         let ops = plain + exp;
-        if ops > 0 {
-            rows.push(Row::new(
-                bench,
-                format!("area {feature}: {lines} lines, {ops} operations"),
-                Spread::single(*lines as f64 / ops as f64),
-                "lines/op",
-                String::new(),
-            ));
-        }
+        rows.push(Row::new(
+            bench,
+            format!("area {feature}: {lines} lines, {ops} operations"),
+            Spread::single(lines as f64 / ops as f64),
+            "lines/op",
+            String::new(),
+        ));
     }
 }
 
@@ -189,9 +186,7 @@ fn build_rows(areas: &Areas, measured: &build::Measured, rows: &mut Vec<Row>) {
             String::new(),
         ));
     }
-    let secs = |times: &[std::time::Duration]| {
-        Spread::of(&times.iter().map(|t| t.as_secs_f64()).collect::<Vec<_>>())
-    };
+    let secs = Spread::of_durations;
     let skeleton = measured
         .configurations
         .iter()

@@ -58,6 +58,11 @@ impl Spread {
         Spread { median, min, max }
     }
 
+    /// The spread of `times` in seconds.
+    pub fn of_durations(times: &[std::time::Duration]) -> Spread {
+        Spread::of(&times.iter().map(|t| t.as_secs_f64()).collect::<Vec<_>>())
+    }
+
     pub fn single(value: f64) -> Spread {
         Spread {
             median: value,
