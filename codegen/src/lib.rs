@@ -12,6 +12,7 @@ pub mod ir;
 pub mod limits;
 pub mod load;
 mod names;
+pub mod overrides;
 pub mod source;
 pub mod spec;
 pub mod validate;

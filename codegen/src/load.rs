@@ -3,7 +3,7 @@
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::limits::{self, Limits};
 use crate::source::SourceFile;
-use crate::spec::{Area, TopLevel};
+use crate::spec::{Area, ImportedArea, Origin, TopLevel};
 use serde::de::DeserializeOwned;
 use std::path::Path;
 
@@ -37,6 +37,7 @@ pub fn load_with(top_path: &Path, limits: &Limits) -> Result<Loaded, Vec<Diagnos
     let mut areas = Vec::new();
     for api in &top.apis {
         let mut api_areas = Vec::new();
+        let mut renames = std::collections::BTreeMap::new();
         let mut listed = std::collections::BTreeSet::new();
         if !is_file_name(&api.name) {
             // The validator reports the name; no file is read through it.
@@ -74,7 +75,7 @@ pub fn load_with(top_path: &Path, limits: &Limits) -> Result<Loaded, Vec<Diagnos
                 continue;
             }
             match read_yaml::<Area>(&path, limits) {
-                Ok((file, parsed)) => {
+                Ok((file, mut parsed)) => {
                     if parsed.area != *area {
                         diags.push_with(|| {
                             file.diag(
@@ -86,11 +87,19 @@ pub fn load_with(top_path: &Path, limits: &Limits) -> Result<Loaded, Vec<Diagnos
                             )
                         });
                     }
+                    let imported = dir.join(&api.name).join(IMPORTED_DIR).join(format!("{area}.yaml"));
+                    renames.extend(merge_imported(&imported, &file, &mut parsed, limits, &mut diags));
                     api_areas.push((file, parsed));
                 }
                 Err(d) => diags.push(d),
             }
         }
+        let mut imported: Vec<&mut crate::spec::TypeDef> = api_areas
+            .iter_mut()
+            .flat_map(|(_, a)| a.types.iter_mut())
+            .filter(|t| t.origin.is_some())
+            .collect();
+        crate::overrides::rename_references(&mut imported, &renames);
         areas.push(api_areas);
     }
     if diags.is_empty() {
@@ -102,6 +111,63 @@ pub fn load_with(top_path: &Path, limits: &Limits) -> Result<Loaded, Vec<Diagnos
     } else {
         Err(diags.into_sorted())
     }
+}
+
+/// The directory beside an API's area files that holds the imported ones (tool-owned).
+pub const IMPORTED_DIR: &str = "imported";
+
+/// Reads an area's imported file, when there is one, applies the area's overrides to its types
+/// and appends them to the area's types (each remembering its file). Returns the renames.
+fn merge_imported(
+    path: &Path,
+    curated: &SourceFile,
+    area: &mut Area,
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> std::collections::BTreeMap<String, String> {
+    if !path.is_file() {
+        if !area.overrides.is_empty() {
+            diags.push_with(|| {
+                curated.diag(
+                    &["overrides:"],
+                    format!(
+                        "overrides of imported types, but there is no imported file `{}` (run `cargo xtask import --write`)",
+                        path.display()
+                    ),
+                )
+            });
+        }
+        return Default::default();
+    }
+    let (file, imported) = match read_yaml::<ImportedArea>(path, limits) {
+        Ok(v) => v,
+        Err(d) => {
+            diags.push(d);
+            return Default::default();
+        }
+    };
+    if imported.area != area.area {
+        diags.push_with(|| {
+            file.diag(
+                &["area:"],
+                format!(
+                    "`area: {}` does not match the file name `{}.yaml`",
+                    imported.area, area.area
+                ),
+            )
+        });
+    }
+    let file = std::sync::Arc::new(file);
+    let mut types = imported.types;
+    for t in &mut types {
+        t.origin = Some(Origin {
+            file: file.clone(),
+            name: t.name.clone(),
+        });
+    }
+    let renames = crate::overrides::apply(curated, &area.overrides, &mut types, diags);
+    area.types.extend(types);
+    renames
 }
 
 /// Whether an API or area name can be used as a file name under the spec directory: ASCII

@@ -6,7 +6,7 @@
 pub use crate::closed::{
     AuthKind, BodyKind, FamilyKind, LifecycleStatus, Method, PageStyle, ParamLocation, ResponseKind,
 };
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The top-level file (`spec/ruckus-one.yaml`).
@@ -164,52 +164,164 @@ pub struct Area {
     pub types: Vec<TypeDef>,
     #[serde(default)]
     pub operations: Vec<Operation>,
+    /// Corrections of the area's imported types (`imported/<area>.yaml`), applied when loading.
+    #[serde(default)]
+    pub overrides: Vec<Override>,
+}
+
+/// An imported area file (`spec/<api>/imported/<area>.yaml`), written whole by `cargo xtask
+/// import`: the types the vendor's descriptions give the area's bodies.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportedArea {
+    /// Must equal the file stem (and the curated area's name).
+    pub area: String,
+    pub types: Vec<TypeDef>,
+}
+
+/// A curated correction of one imported type, applied on top of the import (the import can be
+/// run again without losing it). Every key but `type` is optional.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Override {
+    /// The imported type's name, as the imported file has it.
+    #[serde(rename = "type")]
+    pub target: String,
+    /// Why the correction is made (for reviewers; not rendered).
+    #[serde(default)]
+    pub note: Option<String>,
+    /// A new Rust name for the type.
+    #[serde(default)]
+    pub rename: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Replaces the type's provenance.
+    #[serde(default)]
+    pub provenance: Option<String>,
+    #[serde(default)]
+    pub open: Option<bool>,
+    /// Corrections of fields, by wire name.
+    #[serde(default)]
+    pub fields: Vec<FieldOverride>,
+    /// Wire names of fields to leave out.
+    #[serde(default)]
+    pub remove_fields: Vec<String>,
+    /// Enum values the import lacks, appended.
+    #[serde(default)]
+    pub values: Vec<EnumValue>,
+    /// Union variants: a variant's tag value or Rust name, by variant type.
+    #[serde(default)]
+    pub variants: Vec<VariantOverride>,
+}
+
+/// A correction of one field of an imported object type.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldOverride {
+    /// Wire name of the field.
+    pub name: String,
+    /// The field is not in the import: add it (then `type` is required).
+    #[serde(default)]
+    pub add: bool,
+    #[serde(rename = "type", default)]
+    pub ty: Option<TypeExpr>,
+    #[serde(default)]
+    pub required: Option<bool>,
+    #[serde(default)]
+    pub nullable: Option<bool>,
+    #[serde(default)]
+    pub secret: Option<bool>,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Provenance of the correction (`reference: payloads <file>`, `inferred: <why>`).
+    #[serde(default)]
+    pub provenance: Option<String>,
+    #[serde(default)]
+    pub deprecated: Option<String>,
+    /// Replaces the field's constraints.
+    #[serde(default)]
+    pub constraints: Option<BTreeMap<String, serde_yaml::Value>>,
+}
+
+/// A correction of one union variant, chosen by its type.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantOverride {
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The tag value that selects it.
+    #[serde(default)]
+    pub value: Option<String>,
+    /// Rust variant name.
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 /// A named type: exactly one of `fields` (object), `values` (enum), `alias`, `not_shown` or
 /// `union`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TypeDef {
     /// PascalCase type name, unique within the API.
     pub name: String,
     pub description: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<Field>>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<EnumValue>>,
     /// Another type expression this name stands for (e.g. `array<License>`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alias: Option<TypeExpr>,
     /// The document does not show the shape: raw JSON, with this note.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_shown: Option<String>,
     /// One of several named types, optionally told apart by a discriminator field.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub union: Option<Union>,
     /// For objects whose field list the document shows only in part: other fields are kept
     /// (and can be sent) in a map instead of being dropped.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub open: bool,
+    /// Where an imported type was read (set by the loader; never written): diagnostics about
+    /// it point into its imported file.
+    #[serde(skip)]
+    pub origin: Option<Origin>,
+}
+
+/// The imported file a type was read from, and the name it has there (before a `rename`).
+#[derive(Debug, Clone)]
+pub struct Origin {
+    pub file: std::sync::Arc<crate::source::SourceFile>,
+    pub name: String,
+}
+
+impl PartialEq for Origin {
+    fn eq(&self, other: &Self) -> bool {
+        self.file.path == other.file.path && self.name == other.name
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A union: a value that is one of several named types of the same API.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Union {
     /// Wire field whose string value selects the variant; without it the variants are tried
     /// in order and the first that decodes wins.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub discriminator: Option<String>,
     /// The variants, in order (at least one).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<UnionVariant>,
 }
 
 /// One variant of a union.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct UnionVariant {
     /// A named type of the same API.
@@ -217,43 +329,44 @@ pub struct UnionVariant {
     pub ty: String,
     /// The discriminator's value that selects this variant: required with a discriminator,
     /// not allowed without one.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
     /// Rust variant name (UpperCamelCase); default: from `value`, else the type name.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Field {
     /// Wire name, exactly as in the document.
     pub name: String,
     #[serde(rename = "type")]
     pub ty: TypeExpr,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub required: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub nullable: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<String>,
     /// Holds a credential: redacted in `Debug`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub secret: bool,
     /// Documented constraints, rendered into docs (`min_length: 2`, `default: "1"`, ...).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub constraints: BTreeMap<String, serde_yaml::Value>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecated: Option<String>,
 }
 
 /// A type expression: a name (`string`, `integer`, `int64`, `number`, `boolean`, `json`,
 /// `array<T>`, `map<T>`, a named type) or an inline shape.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
 pub enum TypeExpr {
     Name(String),
     Inline(InlineType),
@@ -269,35 +382,36 @@ impl<'de> Deserialize<'de> for TypeExpr {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct InlineType {
     /// `array` items given inline.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub array: Option<Box<TypeExpr>>,
     /// `map` (string keys) values given inline.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map: Option<Box<TypeExpr>>,
     /// Inline object: its fields. Named `<Parent><Field>` unless `name` is given.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<Field>>,
     /// Inline enum: its values. Named `<Parent><Field>` unless `name` is given.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<EnumValue>>,
     /// Shape not shown by the document: raw JSON with this note.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_shown: Option<String>,
     /// Name for an inline object or enum.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Inline object whose field list is partial (see `TypeDef::open`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub open: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
 pub enum EnumValue {
     Bare(String),
     Full(EnumValueFull),
@@ -342,13 +456,13 @@ where
     d.deserialize_any(V(expected, std::marker::PhantomData))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EnumValueFull {
     pub value: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecated: Option<String>,
 }
 

@@ -145,7 +145,7 @@ impl Validator {
                 );
             }
             for t in &area.types {
-                let tat = At::file(file).with(&["types:", &format!("name: {}", t.name)]);
+                let tat = At::type_def(file, t);
                 if reserved::TYPE_NAMES.contains(&t.name.as_str()) || t.name == client {
                     self.err(
                         &tat,
@@ -177,7 +177,7 @@ impl Validator {
         }
     }
 
-    /// Second pass over one area: its types (inline ones after their parent) and operations.
+    /// Second pass over one area: its types (sorted by name) and operations.
     fn area(
         &mut self,
         api: &str,
@@ -189,7 +189,7 @@ impl Validator {
         self.title(&area.title, &At::file(file).with(&["title:"]));
         let mut types: Vec<TypeIr> = Vec::new();
         for t in &area.types {
-            let tat = At::file(file).with(&["types:", &format!("name: {}", t.name)]);
+            let tat = At::type_def(file, t);
             let mut inline = Vec::new();
             let mut inl = Inline {
                 area: &area.area,
@@ -224,6 +224,9 @@ impl Validator {
             }
             types.append(&mut inline);
         }
+        // Named and inline types in name order: where a type is written (an area file, its
+        // imported file, inline) does not move it in the output.
+        types.sort_by(|a, b| a.name.cmp(&b.name));
         let spec_file = file
             .path
             .strip_prefix(root)

@@ -94,6 +94,16 @@ impl<'a> At<'a> {
         }
     }
 
+    /// A named type: in its area file, or in the imported file it was read from (found by the
+    /// name it has there).
+    fn type_def(area_file: &'a SourceFile, t: &'a crate::spec::TypeDef) -> Self {
+        let (file, name) = match &t.origin {
+            Some(o) => (&*o.file, &o.name),
+            None => (area_file, &t.name),
+        };
+        At::file(file).with(&["types:", &format!("name: {name}")])
+    }
+
     /// The same place, at the `nth` match of the last anchor.
     fn nth(mut self, nth: usize) -> Self {
         self.nth = nth;

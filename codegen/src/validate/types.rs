@@ -519,15 +519,14 @@ impl Validator {
             let mut visited = BTreeSet::new();
             while let Some(n) = stack.pop() {
                 if n == *name {
-                    let file = files
-                        .iter()
-                        .find(|(_, a)| a.types.iter().any(|x| x.name == *name))
-                        .map(|(f, _)| f);
-                    if let Some(file) = file {
-                        self.diags.push_with(|| file.diag(
-                            &["types:", &format!("name: {name}")],
+                    let found = files.iter().find_map(|(f, a)| {
+                        a.types.iter().find(|x| x.name == *name).map(|x| (f, x))
+                    });
+                    if let Some((file, def)) = found {
+                        self.err(
+                            &At::type_def(file, def),
                             format!("type `{name}` contains itself without an array or map in between; this is not supported"),
-                        ));
+                        );
                     }
                     break;
                 }

@@ -197,6 +197,11 @@ impl ErrorMessage {
         self
     }
 }
+#[cfg(feature = "analytics-resource-groups")]
+/// A path from the root of the network hierarchy to one node, as a list of steps.
+///
+/// Provenance: documented.
+pub type NodePath = Vec<NodePathElement>;
 #[cfg(any(feature = "analytics-licenses", feature = "analytics-resource-groups"))]
 /// One step of a path through the network hierarchy (for example a system, then a zone). Used by resource group filters and the license hierarchy query.
 ///
@@ -271,8 +276,3 @@ impl NodePathElement {
         self
     }
 }
-#[cfg(feature = "analytics-resource-groups")]
-/// A path from the root of the network hierarchy to one node, as a list of steps.
-///
-/// Provenance: documented.
-pub type NodePath = Vec<NodePathElement>;

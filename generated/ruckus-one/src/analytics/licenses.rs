@@ -229,182 +229,6 @@ impl LicenseAssignment {
         self
     }
 }
-/// An orphaned AP of a license.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct OrphanedAp {
-    /// Identifier of the onboarded system.
-    ///
-    /// Wire name `deviceId`; `string`; optional.
-    pub device_id: Option<String>,
-    /// Name of the onboarded system.
-    ///
-    /// Wire name `deviceName`; `string`; optional.
-    pub device_name: Option<String>,
-    /// MAC address of the AP.
-    ///
-    /// Wire name `apMac`; `string`; optional.
-    pub ap_mac: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for OrphanedAp {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &OrphanedAp, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("deviceId", &v.device_id);
-            w.optional("deviceName", &v.device_name);
-            w.optional("apMac", &v.ap_mac);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for OrphanedAp {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OrphanedAp, ruckus_one_runtime::object::FieldError> {
-            let value = OrphanedAp {
-                device_id: f.optional("deviceId"),
-                device_name: f.optional("deviceName"),
-                ap_mac: f.optional("apMac"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OrphanedAp"))
-    }
-}
-impl OrphanedAp {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            device_id: None,
-            device_name: None,
-            ap_mac: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `deviceId`.
-    pub fn with_device_id(mut self, value: impl Into<String>) -> Self {
-        self.device_id = Some(value.into());
-        self
-    }
-    /// Sets `deviceName`.
-    pub fn with_device_name(mut self, value: impl Into<String>) -> Self {
-        self.device_name = Some(value.into());
-        self
-    }
-    /// Sets `apMac`.
-    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
-        self.ap_mac = Some(value.into());
-        self
-    }
-}
-/// Response of Update License: a subset of the license fields (licenseId, count, used, assignments).
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct LicenseUpdateResult {
-    /// Identifier of the license.
-    ///
-    /// Wire name `licenseId`; `integer`; optional.
-    pub license_id: Option<i64>,
-    /// Number of licenses held.
-    ///
-    /// Wire name `count`; `integer`; optional.
-    pub count: Option<i64>,
-    /// Number of licenses in use.
-    ///
-    /// Wire name `used`; `integer`; optional.
-    pub used: Option<i64>,
-    /// APs assigned to the license after the update.
-    ///
-    /// Wire name `assignments`; `array<LicenseAssignment>`; optional.
-    pub assignments: Option<Vec<LicenseAssignment>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for LicenseUpdateResult {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LicenseUpdateResult, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("licenseId", &v.license_id);
-            w.optional("count", &v.count);
-            w.optional("used", &v.used);
-            w.optional("assignments", &v.assignments);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for LicenseUpdateResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LicenseUpdateResult, ruckus_one_runtime::object::FieldError> {
-            let value = LicenseUpdateResult {
-                license_id: f.optional("licenseId"),
-                count: f.optional("count"),
-                used: f.optional("used"),
-                assignments: f.optional("assignments"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LicenseUpdateResult"))
-    }
-}
-impl LicenseUpdateResult {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            license_id: None,
-            count: None,
-            used: None,
-            assignments: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `licenseId`.
-    pub fn with_license_id(mut self, value: impl Into<i64>) -> Self {
-        self.license_id = Some(value.into());
-        self
-    }
-    /// Sets `count`.
-    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
-        self.count = Some(value.into());
-        self
-    }
-    /// Sets `used`.
-    pub fn with_used(mut self, value: impl Into<i64>) -> Self {
-        self.used = Some(value.into());
-        self
-    }
-    /// Sets `assignments`.
-    pub fn with_assignments(mut self, value: impl Into<Vec<LicenseAssignment>>) -> Self {
-        self.assignments = Some(value.into());
-        self
-    }
-}
 /// One entry of the Update License body - the APs of one onboarded system to assign.
 ///
 /// Provenance: documented.
@@ -457,114 +281,6 @@ impl LicenseAssignmentUpdate {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(device_id: String, ap_mac_list: Vec<String>) -> Self {
         Self { device_id, ap_mac_list }
-    }
-}
-/// One entry of the Delete Orphaned APs body - an orphaned AP to delete.
-///
-/// Provenance: documented.
-///
-/// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct OrphanedApDeletion {
-    /// MAC address of the AP.
-    ///
-    /// Wire name `apMac`; `string`; required.
-    pub ap_mac: String,
-    /// Identifier of the onboarded system.
-    ///
-    /// Wire name `deviceId`; `string`; required.
-    pub device_id: String,
-}
-impl serde::Serialize for OrphanedApDeletion {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &OrphanedApDeletion, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("apMac", &v.ap_mac);
-            w.field("deviceId", &v.device_id);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for OrphanedApDeletion {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OrphanedApDeletion, ruckus_one_runtime::object::FieldError> {
-            let value = OrphanedApDeletion {
-                ap_mac: f.required("apMac")?,
-                device_id: f.required("deviceId")?,
-            };
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OrphanedApDeletion"))
-    }
-}
-impl OrphanedApDeletion {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(ap_mac: String, device_id: String) -> Self {
-        Self { ap_mac, device_id }
-    }
-}
-/// Body of Query Licenses and Hierarchy - the hierarchy node to look at.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct LicenseHierarchyQuery {
-    /// Path to the node whose children and APs are returned; the document's example uses a step of type `network`.
-    ///
-    /// Wire name `path`; `array<NodePathElement>`; optional.
-    pub path: Option<Vec<super::common::NodePathElement>>,
-}
-impl serde::Serialize for LicenseHierarchyQuery {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LicenseHierarchyQuery,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("path", &v.path);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for LicenseHierarchyQuery {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LicenseHierarchyQuery, ruckus_one_runtime::object::FieldError> {
-            let value = LicenseHierarchyQuery {
-                path: f.optional("path"),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyQuery"))
-    }
-}
-impl LicenseHierarchyQuery {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self { path: None }
-    }
-    /// Sets `path`.
-    pub fn with_path(
-        mut self,
-        value: impl Into<Vec<super::common::NodePathElement>>,
-    ) -> Self {
-        self.path = Some(value.into());
-        self
     }
 }
 /// Response of Query Licenses and Hierarchy - child nodes and APs under the queried node.
@@ -637,103 +353,6 @@ impl LicenseHierarchy {
     /// Sets `aps`.
     pub fn with_aps(mut self, value: impl Into<Vec<LicenseHierarchyAp>>) -> Self {
         self.aps = Some(value.into());
-        self
-    }
-}
-/// A child node in the license hierarchy with its AP and license counts.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct LicenseHierarchyChild {
-    /// Kind of node.
-    ///
-    /// Wire name `type`; `string`; optional.
-    pub type_: Option<String>,
-    /// Name of the node.
-    ///
-    /// Wire name `name`; `string`; optional.
-    pub name: Option<String>,
-    /// Number of APs under the node.
-    ///
-    /// Wire name `apCount`; `integer`; optional.
-    pub ap_count: Option<i64>,
-    /// Number of licenses assigned under the node.
-    ///
-    /// Wire name `licensesAssigned`; `integer`; optional.
-    pub licenses_assigned: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for LicenseHierarchyChild {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LicenseHierarchyChild,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("type", &v.type_);
-            w.optional("name", &v.name);
-            w.optional("apCount", &v.ap_count);
-            w.optional("licensesAssigned", &v.licenses_assigned);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for LicenseHierarchyChild {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LicenseHierarchyChild, ruckus_one_runtime::object::FieldError> {
-            let value = LicenseHierarchyChild {
-                type_: f.optional("type"),
-                name: f.optional("name"),
-                ap_count: f.optional("apCount"),
-                licenses_assigned: f.optional("licensesAssigned"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyChild"))
-    }
-}
-impl LicenseHierarchyChild {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            type_: None,
-            name: None,
-            ap_count: None,
-            licenses_assigned: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `apCount`.
-    pub fn with_ap_count(mut self, value: impl Into<i64>) -> Self {
-        self.ap_count = Some(value.into());
-        self
-    }
-    /// Sets `licensesAssigned`.
-    pub fn with_licenses_assigned(mut self, value: impl Into<i64>) -> Self {
-        self.licenses_assigned = Some(value.into());
         self
     }
 }
@@ -841,6 +460,387 @@ impl LicenseHierarchyAp {
     pub fn with_license_id(mut self, value: impl Into<i64>) -> Self {
         self.license_id = Some(value.into());
         self
+    }
+}
+/// A child node in the license hierarchy with its AP and license counts.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct LicenseHierarchyChild {
+    /// Kind of node.
+    ///
+    /// Wire name `type`; `string`; optional.
+    pub type_: Option<String>,
+    /// Name of the node.
+    ///
+    /// Wire name `name`; `string`; optional.
+    pub name: Option<String>,
+    /// Number of APs under the node.
+    ///
+    /// Wire name `apCount`; `integer`; optional.
+    pub ap_count: Option<i64>,
+    /// Number of licenses assigned under the node.
+    ///
+    /// Wire name `licensesAssigned`; `integer`; optional.
+    pub licenses_assigned: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LicenseHierarchyChild {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &LicenseHierarchyChild,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("type", &v.type_);
+            w.optional("name", &v.name);
+            w.optional("apCount", &v.ap_count);
+            w.optional("licensesAssigned", &v.licenses_assigned);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseHierarchyChild {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LicenseHierarchyChild, ruckus_one_runtime::object::FieldError> {
+            let value = LicenseHierarchyChild {
+                type_: f.optional("type"),
+                name: f.optional("name"),
+                ap_count: f.optional("apCount"),
+                licenses_assigned: f.optional("licensesAssigned"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyChild"))
+    }
+}
+impl LicenseHierarchyChild {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            type_: None,
+            name: None,
+            ap_count: None,
+            licenses_assigned: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `apCount`.
+    pub fn with_ap_count(mut self, value: impl Into<i64>) -> Self {
+        self.ap_count = Some(value.into());
+        self
+    }
+    /// Sets `licensesAssigned`.
+    pub fn with_licenses_assigned(mut self, value: impl Into<i64>) -> Self {
+        self.licenses_assigned = Some(value.into());
+        self
+    }
+}
+/// Body of Query Licenses and Hierarchy - the hierarchy node to look at.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct LicenseHierarchyQuery {
+    /// Path to the node whose children and APs are returned; the document's example uses a step of type `network`.
+    ///
+    /// Wire name `path`; `array<NodePathElement>`; optional.
+    pub path: Option<Vec<super::common::NodePathElement>>,
+}
+impl serde::Serialize for LicenseHierarchyQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &LicenseHierarchyQuery,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("path", &v.path);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseHierarchyQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LicenseHierarchyQuery, ruckus_one_runtime::object::FieldError> {
+            let value = LicenseHierarchyQuery {
+                path: f.optional("path"),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LicenseHierarchyQuery"))
+    }
+}
+impl LicenseHierarchyQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self { path: None }
+    }
+    /// Sets `path`.
+    pub fn with_path(
+        mut self,
+        value: impl Into<Vec<super::common::NodePathElement>>,
+    ) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+}
+/// Response of Update License: a subset of the license fields (licenseId, count, used, assignments).
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct LicenseUpdateResult {
+    /// Identifier of the license.
+    ///
+    /// Wire name `licenseId`; `integer`; optional.
+    pub license_id: Option<i64>,
+    /// Number of licenses held.
+    ///
+    /// Wire name `count`; `integer`; optional.
+    pub count: Option<i64>,
+    /// Number of licenses in use.
+    ///
+    /// Wire name `used`; `integer`; optional.
+    pub used: Option<i64>,
+    /// APs assigned to the license after the update.
+    ///
+    /// Wire name `assignments`; `array<LicenseAssignment>`; optional.
+    pub assignments: Option<Vec<LicenseAssignment>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LicenseUpdateResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LicenseUpdateResult, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("licenseId", &v.license_id);
+            w.optional("count", &v.count);
+            w.optional("used", &v.used);
+            w.optional("assignments", &v.assignments);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseUpdateResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LicenseUpdateResult, ruckus_one_runtime::object::FieldError> {
+            let value = LicenseUpdateResult {
+                license_id: f.optional("licenseId"),
+                count: f.optional("count"),
+                used: f.optional("used"),
+                assignments: f.optional("assignments"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LicenseUpdateResult"))
+    }
+}
+impl LicenseUpdateResult {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            license_id: None,
+            count: None,
+            used: None,
+            assignments: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `licenseId`.
+    pub fn with_license_id(mut self, value: impl Into<i64>) -> Self {
+        self.license_id = Some(value.into());
+        self
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+    /// Sets `used`.
+    pub fn with_used(mut self, value: impl Into<i64>) -> Self {
+        self.used = Some(value.into());
+        self
+    }
+    /// Sets `assignments`.
+    pub fn with_assignments(mut self, value: impl Into<Vec<LicenseAssignment>>) -> Self {
+        self.assignments = Some(value.into());
+        self
+    }
+}
+/// An orphaned AP of a license.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct OrphanedAp {
+    /// Identifier of the onboarded system.
+    ///
+    /// Wire name `deviceId`; `string`; optional.
+    pub device_id: Option<String>,
+    /// Name of the onboarded system.
+    ///
+    /// Wire name `deviceName`; `string`; optional.
+    pub device_name: Option<String>,
+    /// MAC address of the AP.
+    ///
+    /// Wire name `apMac`; `string`; optional.
+    pub ap_mac: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OrphanedAp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &OrphanedAp, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("deviceId", &v.device_id);
+            w.optional("deviceName", &v.device_name);
+            w.optional("apMac", &v.ap_mac);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OrphanedAp {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OrphanedAp, ruckus_one_runtime::object::FieldError> {
+            let value = OrphanedAp {
+                device_id: f.optional("deviceId"),
+                device_name: f.optional("deviceName"),
+                ap_mac: f.optional("apMac"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OrphanedAp"))
+    }
+}
+impl OrphanedAp {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            device_id: None,
+            device_name: None,
+            ap_mac: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `deviceId`.
+    pub fn with_device_id(mut self, value: impl Into<String>) -> Self {
+        self.device_id = Some(value.into());
+        self
+    }
+    /// Sets `deviceName`.
+    pub fn with_device_name(mut self, value: impl Into<String>) -> Self {
+        self.device_name = Some(value.into());
+        self
+    }
+    /// Sets `apMac`.
+    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.ap_mac = Some(value.into());
+        self
+    }
+}
+/// One entry of the Delete Orphaned APs body - an orphaned AP to delete.
+///
+/// Provenance: documented.
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct OrphanedApDeletion {
+    /// MAC address of the AP.
+    ///
+    /// Wire name `apMac`; `string`; required.
+    pub ap_mac: String,
+    /// Identifier of the onboarded system.
+    ///
+    /// Wire name `deviceId`; `string`; required.
+    pub device_id: String,
+}
+impl serde::Serialize for OrphanedApDeletion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &OrphanedApDeletion, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("apMac", &v.ap_mac);
+            w.field("deviceId", &v.device_id);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OrphanedApDeletion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OrphanedApDeletion, ruckus_one_runtime::object::FieldError> {
+            let value = OrphanedApDeletion {
+                ap_mac: f.required("apMac")?,
+                device_id: f.required("deviceId")?,
+            };
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OrphanedApDeletion"))
+    }
+}
+impl OrphanedApDeletion {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(ap_mac: String, device_id: String) -> Self {
+        Self { ap_mac, device_id }
     }
 }
 /// Licenses: the 6 operations of this area of the Analytics administration API.

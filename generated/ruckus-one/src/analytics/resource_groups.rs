@@ -5,6 +5,61 @@
 //! Named sets of network and switch nodes that scope a user's role (each user gets a role within a resource group). Create, read, update and list groups, and search for nodes to put in a group's filter.
 //!
 //! Spec: `spec/analytics/resource_groups.yaml`.
+/// What a resource group filter search looks through.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FilterSearchType {
+    /// `networkHierarchies`: Search the network hierarchy.
+    NetworkHierarchies,
+    /// `devices`: Search devices.
+    Devices,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl FilterSearchType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::NetworkHierarchies => "networkHierarchies",
+            Self::Devices => "devices",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for FilterSearchType {
+    fn from(s: &str) -> Self {
+        match s {
+            "networkHierarchies" => Self::NetworkHierarchies,
+            "devices" => Self::Devices,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for FilterSearchType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for FilterSearchType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for FilterSearchType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// A resource group.
 ///
 /// Provenance: documented.
@@ -113,73 +168,6 @@ impl ResourceGroup {
         self
     }
 }
-/// Body of Create Resource Group and Update Resource Group.
-///
-/// Provenance: documented.
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct ResourceGroupInput {
-    /// Name of the group.
-    ///
-    /// Wire name `name`; `string`; required.
-    pub name: String,
-    /// Optional description.
-    ///
-    /// Wire name `description`; `string`; optional; may be null.
-    pub description: Option<String>,
-    /// The network and switch nodes the group covers.
-    ///
-    /// Wire name `filter`; `ResourceGroupFilter`; required.
-    pub filter: ResourceGroupFilter,
-}
-impl serde::Serialize for ResourceGroupInput {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ResourceGroupInput, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("filter", &v.filter);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ResourceGroupInput {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ResourceGroupInput, ruckus_one_runtime::object::FieldError> {
-            let value = ResourceGroupInput {
-                name: f.required("name")?,
-                description: f.optional("description"),
-                filter: f.required("filter")?,
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ResourceGroupInput"))
-    }
-}
-impl ResourceGroupInput {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, filter: ResourceGroupFilter) -> Self {
-        Self {
-            name,
-            description: None,
-            filter,
-        }
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-}
 /// The scope of a resource group: paths to network nodes and to switch nodes. Each path is a list of steps from the root (sample step type `system`).
 ///
 /// Provenance: documented.
@@ -240,61 +228,6 @@ impl ResourceGroupFilter {
             switch_nodes,
             additional_fields: std::collections::BTreeMap::new(),
         }
-    }
-}
-/// What a resource group filter search looks through.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum FilterSearchType {
-    /// `networkHierarchies`: Search the network hierarchy.
-    NetworkHierarchies,
-    /// `devices`: Search devices.
-    Devices,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl FilterSearchType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::NetworkHierarchies => "networkHierarchies",
-            Self::Devices => "devices",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for FilterSearchType {
-    fn from(s: &str) -> Self {
-        match s {
-            "networkHierarchies" => Self::NetworkHierarchies,
-            "devices" => Self::Devices,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for FilterSearchType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for FilterSearchType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for FilterSearchType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Body of Query Resource Group Filters.
@@ -445,6 +378,73 @@ impl ResourceGroupFilterSearchResult {
         value: impl Into<std::collections::BTreeMap<String, String>>,
     ) -> Self {
         self.id_to_system_name_mapping = Some(value.into());
+        self
+    }
+}
+/// Body of Create Resource Group and Update Resource Group.
+///
+/// Provenance: documented.
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ResourceGroupInput {
+    /// Name of the group.
+    ///
+    /// Wire name `name`; `string`; required.
+    pub name: String,
+    /// Optional description.
+    ///
+    /// Wire name `description`; `string`; optional; may be null.
+    pub description: Option<String>,
+    /// The network and switch nodes the group covers.
+    ///
+    /// Wire name `filter`; `ResourceGroupFilter`; required.
+    pub filter: ResourceGroupFilter,
+}
+impl serde::Serialize for ResourceGroupInput {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ResourceGroupInput, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.field("filter", &v.filter);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResourceGroupInput {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ResourceGroupInput, ruckus_one_runtime::object::FieldError> {
+            let value = ResourceGroupInput {
+                name: f.required("name")?,
+                description: f.optional("description"),
+                filter: f.required("filter")?,
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ResourceGroupInput"))
+    }
+}
+impl ResourceGroupInput {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, filter: ResourceGroupFilter) -> Self {
+        Self {
+            name,
+            description: None,
+            filter,
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
         self
     }
 }

@@ -5,357 +5,6 @@
 //! Schedules that generate a report periodically and send it to recipients: create, read, update, list, delete and retry them, and read their execution logs. Note the naming difference: a schedule's on/off flag is `active` in write bodies and in the create and update responses, but `isActive` in the Get Schedule response.
 //!
 //! Spec: `spec/analytics/schedules.yaml`.
-/// The report a schedule generates.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ReportName {
-    /// `Overview`
-    Overview,
-    /// `Applications`
-    Applications,
-    /// `Edge Applications`
-    EdgeApplications,
-    /// `Clients`
-    Clients,
-    /// `Access Points`
-    AccessPoints,
-    /// `Switches`
-    Switches,
-    /// `Wireless Network`
-    WirelessNetwork,
-    /// `Wired Network`
-    WiredNetwork,
-    /// `AP Details`
-    ApDetails,
-    /// `Switch Details`
-    SwitchDetails,
-    /// `Client Details`
-    ClientDetails,
-    /// `WLAN`
-    Wlan,
-    /// `Airtime Utilization Report`
-    AirtimeUtilizationReport,
-    /// `Wireless RSS and Traffic`
-    WirelessRssAndTraffic,
-    /// `Wireless RSS and Session`
-    WirelessRssAndSession,
-    /// `Wireless Airtime`
-    WirelessAirtime,
-    /// `Wireless Traffic and Application`
-    WirelessTrafficAndApplication,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ReportName {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Overview => "Overview",
-            Self::Applications => "Applications",
-            Self::EdgeApplications => "Edge Applications",
-            Self::Clients => "Clients",
-            Self::AccessPoints => "Access Points",
-            Self::Switches => "Switches",
-            Self::WirelessNetwork => "Wireless Network",
-            Self::WiredNetwork => "Wired Network",
-            Self::ApDetails => "AP Details",
-            Self::SwitchDetails => "Switch Details",
-            Self::ClientDetails => "Client Details",
-            Self::Wlan => "WLAN",
-            Self::AirtimeUtilizationReport => "Airtime Utilization Report",
-            Self::WirelessRssAndTraffic => "Wireless RSS and Traffic",
-            Self::WirelessRssAndSession => "Wireless RSS and Session",
-            Self::WirelessAirtime => "Wireless Airtime",
-            Self::WirelessTrafficAndApplication => "Wireless Traffic and Application",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ReportName {
-    fn from(s: &str) -> Self {
-        match s {
-            "Overview" => Self::Overview,
-            "Applications" => Self::Applications,
-            "Edge Applications" => Self::EdgeApplications,
-            "Clients" => Self::Clients,
-            "Access Points" => Self::AccessPoints,
-            "Switches" => Self::Switches,
-            "Wireless Network" => Self::WirelessNetwork,
-            "Wired Network" => Self::WiredNetwork,
-            "AP Details" => Self::ApDetails,
-            "Switch Details" => Self::SwitchDetails,
-            "Client Details" => Self::ClientDetails,
-            "WLAN" => Self::Wlan,
-            "Airtime Utilization Report" => Self::AirtimeUtilizationReport,
-            "Wireless RSS and Traffic" => Self::WirelessRssAndTraffic,
-            "Wireless RSS and Session" => Self::WirelessRssAndSession,
-            "Wireless Airtime" => Self::WirelessAirtime,
-            "Wireless Traffic and Application" => Self::WirelessTrafficAndApplication,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ReportName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ReportName {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ReportName {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// File format of a scheduled report.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ReportFormat {
-    /// `pdf`: PDF document.
-    Pdf,
-    /// `csv`: Comma-separated values.
-    Csv,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ReportFormat {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Pdf => "pdf",
-            Self::Csv => "csv",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ReportFormat {
-    fn from(s: &str) -> Self {
-        match s {
-            "pdf" => Self::Pdf,
-            "csv" => Self::Csv,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ReportFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ReportFormat {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ReportFormat {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// How often a schedule runs. The document shows a single value.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ReportFrequency {
-    /// `monthly`: Once a month.
-    Monthly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ReportFrequency {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Monthly => "monthly",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ReportFrequency {
-    fn from(s: &str) -> Self {
-        match s {
-            "monthly" => Self::Monthly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ReportFrequency {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ReportFrequency {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ReportFrequency {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Granularity of the report data, as an ISO 8601 duration. The document shows a single value.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ReportGranularity {
-    /// `P1D`: One day.
-    P1d,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ReportGranularity {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::P1d => "P1D",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ReportGranularity {
-    fn from(s: &str) -> Self {
-        match s {
-            "P1D" => Self::P1d,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ReportGranularity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ReportGranularity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ReportGranularity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Status of a schedule's execution; the values of the List Schedules status filter and of the status field. Transitions between them are not shown.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ScheduleStatus {
-    /// `Success`
-    Success,
-    /// `Working`
-    Working,
-    /// `Error`
-    Error,
-    /// `Not triggered`
-    NotTriggered,
-    /// `On Grace`
-    OnGrace,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ScheduleStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Success => "Success",
-            Self::Working => "Working",
-            Self::Error => "Error",
-            Self::NotTriggered => "Not triggered",
-            Self::OnGrace => "On Grace",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ScheduleStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "Success" => Self::Success,
-            "Working" => Self::Working,
-            "Error" => Self::Error,
-            "Not triggered" => Self::NotTriggered,
-            "On Grace" => Self::OnGrace,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ScheduleStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ScheduleStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ScheduleStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Who receives the scheduled report.
-///
-/// The document does not show this shape: The fields of the recipients object are not shown. It is kept as raw JSON.
-///
-/// Provenance: documented.
-pub type ScheduleRecipients = serde_json::Value;
-/// Optional filter narrowing the data of the scheduled report.
-///
-/// The document does not show this shape: The contents of the schedule filter object are not shown. It is kept as raw JSON.
-///
-/// Provenance: documented.
-pub type ScheduleFilter = serde_json::Value;
 /// Body of Create Schedule (the write shape, with `active`).
 ///
 /// Provenance: documented.
@@ -562,476 +211,276 @@ impl CreateScheduleRequestBuilder {
         })
     }
 }
-/// Body of Update Schedule (the write shape, with `active`); every field is optional.
+/// File format of a scheduled report.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub struct UpdateScheduleRequest {
-    /// Name of the schedule.
-    ///
-    /// Wire name `name`; `string`; optional.
-    pub name: Option<String>,
-    /// Report to generate.
-    ///
-    /// Wire name `reportName`; `ReportName`; optional.
-    pub report_name: Option<ReportName>,
-    /// Description of the schedule.
-    ///
-    /// Wire name `description`; `string`; optional.
-    pub description: Option<String>,
-    /// How often the report is generated.
-    ///
-    /// Wire name `frequency`; `ReportFrequency`; optional.
-    pub frequency: Option<ReportFrequency>,
-    /// Granularity of the report data.
-    ///
-    /// Wire name `granularity`; `ReportGranularity`; optional.
-    pub granularity: Option<ReportGranularity>,
-    /// Filter of the report data.
-    ///
-    /// Wire name `filter`; `ScheduleFilter`; optional.
-    pub filter: Option<ScheduleFilter>,
-    /// File format of the report.
-    ///
-    /// Wire name `format`; `ReportFormat`; optional.
-    pub format: Option<ReportFormat>,
-    /// Time zone of the schedule, as a time zone database name.
-    ///
-    /// Wire name `timezone`; `string`; optional.
-    pub timezone: Option<String>,
-    /// Whether a PDF report gets a cover page.
-    ///
-    /// Wire name `pdfCoverPage`; `boolean`; optional.
-    pub pdf_cover_page: Option<bool>,
-    /// Who receives the report.
-    ///
-    /// Wire name `recipients`; `ScheduleRecipients`; optional.
-    pub recipients: Option<ScheduleRecipients>,
-    /// Whether the schedule is enabled.
-    ///
-    /// Wire name `active`; `boolean`; optional.
-    pub active: Option<bool>,
+pub enum ReportFormat {
+    /// `pdf`: PDF document.
+    Pdf,
+    /// `csv`: Comma-separated values.
+    Csv,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
 }
-impl serde::Serialize for UpdateScheduleRequest {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &UpdateScheduleRequest,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("name", &v.name);
-            w.optional("reportName", &v.report_name);
-            w.optional("description", &v.description);
-            w.optional("frequency", &v.frequency);
-            w.optional("granularity", &v.granularity);
-            w.optional("filter", &v.filter);
-            w.optional("format", &v.format);
-            w.optional("timezone", &v.timezone);
-            w.optional("pdfCoverPage", &v.pdf_cover_page);
-            w.optional("recipients", &v.recipients);
-            w.optional("active", &v.active);
+impl ReportFormat {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Pdf => "pdf",
+            Self::Csv => "csv",
+            Self::Unknown(v) => v.as_str(),
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
     }
 }
-impl<'de> serde::Deserialize<'de> for UpdateScheduleRequest {
+impl From<&str> for ReportFormat {
+    fn from(s: &str) -> Self {
+        match s {
+            "pdf" => Self::Pdf,
+            "csv" => Self::Csv,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ReportFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ReportFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ReportFormat {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UpdateScheduleRequest, ruckus_one_runtime::object::FieldError> {
-            let value = UpdateScheduleRequest {
-                name: f.optional("name"),
-                report_name: f.optional("reportName"),
-                description: f.optional("description"),
-                frequency: f.optional("frequency"),
-                granularity: f.optional("granularity"),
-                filter: f.optional("filter"),
-                format: f.optional("format"),
-                timezone: f.optional("timezone"),
-                pdf_cover_page: f.optional("pdfCoverPage"),
-                recipients: f.optional("recipients"),
-                active: f.optional("active"),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UpdateScheduleRequest"))
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
-impl UpdateScheduleRequest {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            name: None,
-            report_name: None,
-            description: None,
-            frequency: None,
-            granularity: None,
-            filter: None,
-            format: None,
-            timezone: None,
-            pdf_cover_page: None,
-            recipients: None,
-            active: None,
-        }
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `reportName`.
-    pub fn with_report_name(mut self, value: impl Into<ReportName>) -> Self {
-        self.report_name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `frequency`.
-    pub fn with_frequency(mut self, value: impl Into<ReportFrequency>) -> Self {
-        self.frequency = Some(value.into());
-        self
-    }
-    /// Sets `granularity`.
-    pub fn with_granularity(mut self, value: impl Into<ReportGranularity>) -> Self {
-        self.granularity = Some(value.into());
-        self
-    }
-    /// Sets `filter`.
-    pub fn with_filter(mut self, value: impl Into<ScheduleFilter>) -> Self {
-        self.filter = Some(value.into());
-        self
-    }
-    /// Sets `format`.
-    pub fn with_format(mut self, value: impl Into<ReportFormat>) -> Self {
-        self.format = Some(value.into());
-        self
-    }
-    /// Sets `timezone`.
-    pub fn with_timezone(mut self, value: impl Into<String>) -> Self {
-        self.timezone = Some(value.into());
-        self
-    }
-    /// Sets `pdfCoverPage`.
-    pub fn with_pdf_cover_page(mut self, value: impl Into<bool>) -> Self {
-        self.pdf_cover_page = Some(value.into());
-        self
-    }
-    /// Sets `recipients`.
-    pub fn with_recipients(mut self, value: impl Into<ScheduleRecipients>) -> Self {
-        self.recipients = Some(value.into());
-        self
-    }
-    /// Sets `active`.
-    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
-        self.active = Some(value.into());
-        self
-    }
-}
-/// Response of Create Schedule.
+/// How often a schedule runs. The document shows a single value.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub struct ScheduleCreated {
-    /// Identifier of the new schedule.
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// Whether the schedule is enabled.
-    ///
-    /// Wire name `active`; `boolean`; optional.
-    pub active: Option<bool>,
-    /// Name of the schedule.
-    ///
-    /// Wire name `name`; `string`; optional.
-    pub name: Option<String>,
-    /// File format of the report.
-    ///
-    /// Wire name `format`; `ReportFormat`; optional.
-    pub format: Option<ReportFormat>,
-    /// Time zone of the schedule.
-    ///
-    /// Wire name `timezone`; `string`; optional.
-    pub timezone: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+pub enum ReportFrequency {
+    /// `monthly`: Once a month.
+    Monthly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
 }
-impl serde::Serialize for ScheduleCreated {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ScheduleCreated, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("active", &v.active);
-            w.optional("name", &v.name);
-            w.optional("format", &v.format);
-            w.optional("timezone", &v.timezone);
-            w.rest(&v.additional_fields);
+impl ReportFrequency {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Monthly => "monthly",
+            Self::Unknown(v) => v.as_str(),
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
     }
 }
-impl<'de> serde::Deserialize<'de> for ScheduleCreated {
+impl From<&str> for ReportFrequency {
+    fn from(s: &str) -> Self {
+        match s {
+            "monthly" => Self::Monthly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ReportFrequency {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ReportFrequency {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ReportFrequency {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ScheduleCreated, ruckus_one_runtime::object::FieldError> {
-            let value = ScheduleCreated {
-                id: f.optional("id"),
-                active: f.optional("active"),
-                name: f.optional("name"),
-                format: f.optional("format"),
-                timezone: f.optional("timezone"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ScheduleCreated"))
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
-impl ScheduleCreated {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            active: None,
-            name: None,
-            format: None,
-            timezone: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `active`.
-    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
-        self.active = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `format`.
-    pub fn with_format(mut self, value: impl Into<ReportFormat>) -> Self {
-        self.format = Some(value.into());
-        self
-    }
-    /// Sets `timezone`.
-    pub fn with_timezone(mut self, value: impl Into<String>) -> Self {
-        self.timezone = Some(value.into());
-        self
-    }
-}
-/// Response of Update Schedule (uses `active`).
+/// Granularity of the report data, as an ISO 8601 duration. The document shows a single value.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub struct ScheduleUpdated {
-    /// Identifier of the schedule.
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// Name of the schedule.
-    ///
-    /// Wire name `name`; `string`; optional.
-    pub name: Option<String>,
-    /// Report generated.
-    ///
-    /// Wire name `reportName`; `ReportName`; optional.
-    pub report_name: Option<ReportName>,
-    /// File format of the report.
-    ///
-    /// Wire name `format`; `ReportFormat`; optional.
-    pub format: Option<ReportFormat>,
-    /// Time zone of the schedule.
-    ///
-    /// Wire name `timezone`; `string`; optional.
-    pub timezone: Option<String>,
-    /// Whether the schedule is enabled.
-    ///
-    /// Wire name `active`; `boolean`; optional.
-    pub active: Option<bool>,
-    /// Whether a PDF report gets a cover page.
-    ///
-    /// Wire name `pdfCoverPage`; `boolean`; optional.
-    pub pdf_cover_page: Option<bool>,
-    /// Description of the schedule.
-    ///
-    /// Wire name `description`; `string`; optional.
-    pub description: Option<String>,
-    /// How often the report is generated.
-    ///
-    /// Wire name `frequency`; `ReportFrequency`; optional.
-    pub frequency: Option<ReportFrequency>,
-    /// Granularity of the report data.
-    ///
-    /// Wire name `granularity`; `ReportGranularity`; optional.
-    pub granularity: Option<ReportGranularity>,
-    /// Who receives the report.
-    ///
-    /// Wire name `recipients`; `ScheduleRecipients`; optional.
-    pub recipients: Option<ScheduleRecipients>,
-    /// Filter of the report data.
-    ///
-    /// Wire name `filter`; `ScheduleFilter`; optional.
-    pub filter: Option<ScheduleFilter>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+pub enum ReportGranularity {
+    /// `P1D`: One day.
+    P1d,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
 }
-impl serde::Serialize for ScheduleUpdated {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ScheduleUpdated, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("reportName", &v.report_name);
-            w.optional("format", &v.format);
-            w.optional("timezone", &v.timezone);
-            w.optional("active", &v.active);
-            w.optional("pdfCoverPage", &v.pdf_cover_page);
-            w.optional("description", &v.description);
-            w.optional("frequency", &v.frequency);
-            w.optional("granularity", &v.granularity);
-            w.optional("recipients", &v.recipients);
-            w.optional("filter", &v.filter);
-            w.rest(&v.additional_fields);
+impl ReportGranularity {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::P1d => "P1D",
+            Self::Unknown(v) => v.as_str(),
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
     }
 }
-impl<'de> serde::Deserialize<'de> for ScheduleUpdated {
+impl From<&str> for ReportGranularity {
+    fn from(s: &str) -> Self {
+        match s {
+            "P1D" => Self::P1d,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ReportGranularity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ReportGranularity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ReportGranularity {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ScheduleUpdated, ruckus_one_runtime::object::FieldError> {
-            let value = ScheduleUpdated {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                report_name: f.optional("reportName"),
-                format: f.optional("format"),
-                timezone: f.optional("timezone"),
-                active: f.optional("active"),
-                pdf_cover_page: f.optional("pdfCoverPage"),
-                description: f.optional("description"),
-                frequency: f.optional("frequency"),
-                granularity: f.optional("granularity"),
-                recipients: f.optional("recipients"),
-                filter: f.optional("filter"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ScheduleUpdated"))
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
-impl ScheduleUpdated {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            report_name: None,
-            format: None,
-            timezone: None,
-            active: None,
-            pdf_cover_page: None,
-            description: None,
-            frequency: None,
-            granularity: None,
-            recipients: None,
-            filter: None,
-            additional_fields: std::collections::BTreeMap::new(),
+/// The report a schedule generates.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ReportName {
+    /// `Overview`
+    Overview,
+    /// `Applications`
+    Applications,
+    /// `Edge Applications`
+    EdgeApplications,
+    /// `Clients`
+    Clients,
+    /// `Access Points`
+    AccessPoints,
+    /// `Switches`
+    Switches,
+    /// `Wireless Network`
+    WirelessNetwork,
+    /// `Wired Network`
+    WiredNetwork,
+    /// `AP Details`
+    ApDetails,
+    /// `Switch Details`
+    SwitchDetails,
+    /// `Client Details`
+    ClientDetails,
+    /// `WLAN`
+    Wlan,
+    /// `Airtime Utilization Report`
+    AirtimeUtilizationReport,
+    /// `Wireless RSS and Traffic`
+    WirelessRssAndTraffic,
+    /// `Wireless RSS and Session`
+    WirelessRssAndSession,
+    /// `Wireless Airtime`
+    WirelessAirtime,
+    /// `Wireless Traffic and Application`
+    WirelessTrafficAndApplication,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ReportName {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Overview => "Overview",
+            Self::Applications => "Applications",
+            Self::EdgeApplications => "Edge Applications",
+            Self::Clients => "Clients",
+            Self::AccessPoints => "Access Points",
+            Self::Switches => "Switches",
+            Self::WirelessNetwork => "Wireless Network",
+            Self::WiredNetwork => "Wired Network",
+            Self::ApDetails => "AP Details",
+            Self::SwitchDetails => "Switch Details",
+            Self::ClientDetails => "Client Details",
+            Self::Wlan => "WLAN",
+            Self::AirtimeUtilizationReport => "Airtime Utilization Report",
+            Self::WirelessRssAndTraffic => "Wireless RSS and Traffic",
+            Self::WirelessRssAndSession => "Wireless RSS and Session",
+            Self::WirelessAirtime => "Wireless Airtime",
+            Self::WirelessTrafficAndApplication => "Wireless Traffic and Application",
+            Self::Unknown(v) => v.as_str(),
         }
     }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
+}
+impl From<&str> for ReportName {
+    fn from(s: &str) -> Self {
+        match s {
+            "Overview" => Self::Overview,
+            "Applications" => Self::Applications,
+            "Edge Applications" => Self::EdgeApplications,
+            "Clients" => Self::Clients,
+            "Access Points" => Self::AccessPoints,
+            "Switches" => Self::Switches,
+            "Wireless Network" => Self::WirelessNetwork,
+            "Wired Network" => Self::WiredNetwork,
+            "AP Details" => Self::ApDetails,
+            "Switch Details" => Self::SwitchDetails,
+            "Client Details" => Self::ClientDetails,
+            "WLAN" => Self::Wlan,
+            "Airtime Utilization Report" => Self::AirtimeUtilizationReport,
+            "Wireless RSS and Traffic" => Self::WirelessRssAndTraffic,
+            "Wireless RSS and Session" => Self::WirelessRssAndSession,
+            "Wireless Airtime" => Self::WirelessAirtime,
+            "Wireless Traffic and Application" => Self::WirelessTrafficAndApplication,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
     }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
+}
+impl std::fmt::Display for ReportName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
-    /// Sets `reportName`.
-    pub fn with_report_name(mut self, value: impl Into<ReportName>) -> Self {
-        self.report_name = Some(value.into());
-        self
+}
+impl serde::Serialize for ReportName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
-    /// Sets `format`.
-    pub fn with_format(mut self, value: impl Into<ReportFormat>) -> Self {
-        self.format = Some(value.into());
-        self
-    }
-    /// Sets `timezone`.
-    pub fn with_timezone(mut self, value: impl Into<String>) -> Self {
-        self.timezone = Some(value.into());
-        self
-    }
-    /// Sets `active`.
-    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
-        self.active = Some(value.into());
-        self
-    }
-    /// Sets `pdfCoverPage`.
-    pub fn with_pdf_cover_page(mut self, value: impl Into<bool>) -> Self {
-        self.pdf_cover_page = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `frequency`.
-    pub fn with_frequency(mut self, value: impl Into<ReportFrequency>) -> Self {
-        self.frequency = Some(value.into());
-        self
-    }
-    /// Sets `granularity`.
-    pub fn with_granularity(mut self, value: impl Into<ReportGranularity>) -> Self {
-        self.granularity = Some(value.into());
-        self
-    }
-    /// Sets `recipients`.
-    pub fn with_recipients(mut self, value: impl Into<ScheduleRecipients>) -> Self {
-        self.recipients = Some(value.into());
-        self
-    }
-    /// Sets `filter`.
-    pub fn with_filter(mut self, value: impl Into<ScheduleFilter>) -> Self {
-        self.filter = Some(value.into());
-        self
+}
+impl<'de> serde::Deserialize<'de> for ReportName {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// A schedule as read back (Get Schedule); its on/off flag is `isActive`, not `active`.
@@ -1248,6 +697,227 @@ impl Schedule {
         self
     }
 }
+/// Response of Delete Schedule and Retry a Failed Report Schedule.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ScheduleBatchResult {
+    /// Outcome of the operation.
+    ///
+    /// Wire name `result`; raw JSON, shape not shown: The document gives `result` as an object without its fields.; optional.
+    pub result: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ScheduleBatchResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ScheduleBatchResult, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("result", &v.result);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScheduleBatchResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ScheduleBatchResult, ruckus_one_runtime::object::FieldError> {
+            let value = ScheduleBatchResult {
+                result: f.optional("result"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ScheduleBatchResult"))
+    }
+}
+impl ScheduleBatchResult {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            result: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `result`.
+    pub fn with_result(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.result = Some(value.into());
+        self
+    }
+}
+/// Response of Create Schedule.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ScheduleCreated {
+    /// Identifier of the new schedule.
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// Whether the schedule is enabled.
+    ///
+    /// Wire name `active`; `boolean`; optional.
+    pub active: Option<bool>,
+    /// Name of the schedule.
+    ///
+    /// Wire name `name`; `string`; optional.
+    pub name: Option<String>,
+    /// File format of the report.
+    ///
+    /// Wire name `format`; `ReportFormat`; optional.
+    pub format: Option<ReportFormat>,
+    /// Time zone of the schedule.
+    ///
+    /// Wire name `timezone`; `string`; optional.
+    pub timezone: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ScheduleCreated {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ScheduleCreated, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("active", &v.active);
+            w.optional("name", &v.name);
+            w.optional("format", &v.format);
+            w.optional("timezone", &v.timezone);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScheduleCreated {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ScheduleCreated, ruckus_one_runtime::object::FieldError> {
+            let value = ScheduleCreated {
+                id: f.optional("id"),
+                active: f.optional("active"),
+                name: f.optional("name"),
+                format: f.optional("format"),
+                timezone: f.optional("timezone"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ScheduleCreated"))
+    }
+}
+impl ScheduleCreated {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            active: None,
+            name: None,
+            format: None,
+            timezone: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+        self.active = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `format`.
+    pub fn with_format(mut self, value: impl Into<ReportFormat>) -> Self {
+        self.format = Some(value.into());
+        self
+    }
+    /// Sets `timezone`.
+    pub fn with_timezone(mut self, value: impl Into<String>) -> Self {
+        self.timezone = Some(value.into());
+        self
+    }
+}
+/// One entry of a schedule's execution log.
+///
+/// The document does not show this shape: The fields of a schedule execution log entry are not shown. It is kept as raw JSON.
+///
+/// Provenance: documented.
+pub type ScheduleExecutionLogEntry = serde_json::Value;
+/// Optional filter narrowing the data of the scheduled report.
+///
+/// The document does not show this shape: The contents of the schedule filter object are not shown. It is kept as raw JSON.
+///
+/// Provenance: documented.
+pub type ScheduleFilter = serde_json::Value;
+/// Body of Delete Schedule and Retry a Failed Report Schedule - the schedules to act on.
+///
+/// Provenance: documented.
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ScheduleIds {
+    /// Identifiers of the schedules.
+    ///
+    /// Wire name `ids`; `array<string>`; required.
+    pub ids: Vec<String>,
+}
+impl serde::Serialize for ScheduleIds {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ScheduleIds, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("ids", &v.ids);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScheduleIds {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ScheduleIds, ruckus_one_runtime::object::FieldError> {
+            let value = ScheduleIds {
+                ids: f.required("ids")?,
+            };
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ScheduleIds"))
+    }
+}
+impl ScheduleIds {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(ids: Vec<String>) -> Self {
+        Self { ids }
+    }
+}
 /// Response of List Schedules.
 ///
 /// Provenance: documented.
@@ -1307,70 +977,153 @@ impl ScheduleList {
         self
     }
 }
-/// Body of Delete Schedule and Retry a Failed Report Schedule - the schedules to act on.
+/// Who receives the scheduled report.
+///
+/// The document does not show this shape: The fields of the recipients object are not shown. It is kept as raw JSON.
+///
+/// Provenance: documented.
+pub type ScheduleRecipients = serde_json::Value;
+/// Status of a schedule's execution; the values of the List Schedules status filter and of the status field. Transitions between them are not shown.
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq)]
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub struct ScheduleIds {
-    /// Identifiers of the schedules.
-    ///
-    /// Wire name `ids`; `array<string>`; required.
-    pub ids: Vec<String>,
+pub enum ScheduleStatus {
+    /// `Success`
+    Success,
+    /// `Working`
+    Working,
+    /// `Error`
+    Error,
+    /// `Not triggered`
+    NotTriggered,
+    /// `On Grace`
+    OnGrace,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
 }
-impl serde::Serialize for ScheduleIds {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ScheduleIds, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("ids", &v.ids);
+impl ScheduleStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Success => "Success",
+            Self::Working => "Working",
+            Self::Error => "Error",
+            Self::NotTriggered => "Not triggered",
+            Self::OnGrace => "On Grace",
+            Self::Unknown(v) => v.as_str(),
         }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
     }
 }
-impl<'de> serde::Deserialize<'de> for ScheduleIds {
+impl From<&str> for ScheduleStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "Success" => Self::Success,
+            "Working" => Self::Working,
+            "Error" => Self::Error,
+            "Not triggered" => Self::NotTriggered,
+            "On Grace" => Self::OnGrace,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ScheduleStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ScheduleStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ScheduleStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ScheduleIds, ruckus_one_runtime::object::FieldError> {
-            let value = ScheduleIds {
-                ids: f.required("ids")?,
-            };
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ScheduleIds"))
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
-impl ScheduleIds {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(ids: Vec<String>) -> Self {
-        Self { ids }
-    }
-}
-/// Response of Delete Schedule and Retry a Failed Report Schedule.
+/// Response of Update Schedule (uses `active`).
 ///
 /// Provenance: documented.
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
-pub struct ScheduleBatchResult {
-    /// Outcome of the operation.
+pub struct ScheduleUpdated {
+    /// Identifier of the schedule.
     ///
-    /// Wire name `result`; raw JSON, shape not shown: The document gives `result` as an object without its fields.; optional.
-    pub result: Option<serde_json::Value>,
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// Name of the schedule.
+    ///
+    /// Wire name `name`; `string`; optional.
+    pub name: Option<String>,
+    /// Report generated.
+    ///
+    /// Wire name `reportName`; `ReportName`; optional.
+    pub report_name: Option<ReportName>,
+    /// File format of the report.
+    ///
+    /// Wire name `format`; `ReportFormat`; optional.
+    pub format: Option<ReportFormat>,
+    /// Time zone of the schedule.
+    ///
+    /// Wire name `timezone`; `string`; optional.
+    pub timezone: Option<String>,
+    /// Whether the schedule is enabled.
+    ///
+    /// Wire name `active`; `boolean`; optional.
+    pub active: Option<bool>,
+    /// Whether a PDF report gets a cover page.
+    ///
+    /// Wire name `pdfCoverPage`; `boolean`; optional.
+    pub pdf_cover_page: Option<bool>,
+    /// Description of the schedule.
+    ///
+    /// Wire name `description`; `string`; optional.
+    pub description: Option<String>,
+    /// How often the report is generated.
+    ///
+    /// Wire name `frequency`; `ReportFrequency`; optional.
+    pub frequency: Option<ReportFrequency>,
+    /// Granularity of the report data.
+    ///
+    /// Wire name `granularity`; `ReportGranularity`; optional.
+    pub granularity: Option<ReportGranularity>,
+    /// Who receives the report.
+    ///
+    /// Wire name `recipients`; `ScheduleRecipients`; optional.
+    pub recipients: Option<ScheduleRecipients>,
+    /// Filter of the report data.
+    ///
+    /// Wire name `filter`; `ScheduleFilter`; optional.
+    pub filter: Option<ScheduleFilter>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-impl serde::Serialize for ScheduleBatchResult {
+impl serde::Serialize for ScheduleUpdated {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ScheduleBatchResult, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("result", &v.result);
+        fn fields(v: &ScheduleUpdated, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("reportName", &v.report_name);
+            w.optional("format", &v.format);
+            w.optional("timezone", &v.timezone);
+            w.optional("active", &v.active);
+            w.optional("pdfCoverPage", &v.pdf_cover_page);
+            w.optional("description", &v.description);
+            w.optional("frequency", &v.frequency);
+            w.optional("granularity", &v.granularity);
+            w.optional("recipients", &v.recipients);
+            w.optional("filter", &v.filter);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -1378,44 +1131,291 @@ impl serde::Serialize for ScheduleBatchResult {
         w.finish(serializer)
     }
 }
-impl<'de> serde::Deserialize<'de> for ScheduleBatchResult {
+impl<'de> serde::Deserialize<'de> for ScheduleUpdated {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ScheduleBatchResult, ruckus_one_runtime::object::FieldError> {
-            let value = ScheduleBatchResult {
-                result: f.optional("result"),
+        ) -> Result<ScheduleUpdated, ruckus_one_runtime::object::FieldError> {
+            let value = ScheduleUpdated {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                report_name: f.optional("reportName"),
+                format: f.optional("format"),
+                timezone: f.optional("timezone"),
+                active: f.optional("active"),
+                pdf_cover_page: f.optional("pdfCoverPage"),
+                description: f.optional("description"),
+                frequency: f.optional("frequency"),
+                granularity: f.optional("granularity"),
+                recipients: f.optional("recipients"),
+                filter: f.optional("filter"),
                 additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
         }
         let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ScheduleBatchResult"))
+        fields(&mut f).map_err(|e| e.into_error("ScheduleUpdated"))
     }
 }
-impl ScheduleBatchResult {
+impl ScheduleUpdated {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
-            result: None,
+            id: None,
+            name: None,
+            report_name: None,
+            format: None,
+            timezone: None,
+            active: None,
+            pdf_cover_page: None,
+            description: None,
+            frequency: None,
+            granularity: None,
+            recipients: None,
+            filter: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
-    /// Sets `result`.
-    pub fn with_result(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.result = Some(value.into());
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `reportName`.
+    pub fn with_report_name(mut self, value: impl Into<ReportName>) -> Self {
+        self.report_name = Some(value.into());
+        self
+    }
+    /// Sets `format`.
+    pub fn with_format(mut self, value: impl Into<ReportFormat>) -> Self {
+        self.format = Some(value.into());
+        self
+    }
+    /// Sets `timezone`.
+    pub fn with_timezone(mut self, value: impl Into<String>) -> Self {
+        self.timezone = Some(value.into());
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+        self.active = Some(value.into());
+        self
+    }
+    /// Sets `pdfCoverPage`.
+    pub fn with_pdf_cover_page(mut self, value: impl Into<bool>) -> Self {
+        self.pdf_cover_page = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `frequency`.
+    pub fn with_frequency(mut self, value: impl Into<ReportFrequency>) -> Self {
+        self.frequency = Some(value.into());
+        self
+    }
+    /// Sets `granularity`.
+    pub fn with_granularity(mut self, value: impl Into<ReportGranularity>) -> Self {
+        self.granularity = Some(value.into());
+        self
+    }
+    /// Sets `recipients`.
+    pub fn with_recipients(mut self, value: impl Into<ScheduleRecipients>) -> Self {
+        self.recipients = Some(value.into());
+        self
+    }
+    /// Sets `filter`.
+    pub fn with_filter(mut self, value: impl Into<ScheduleFilter>) -> Self {
+        self.filter = Some(value.into());
         self
     }
 }
-/// One entry of a schedule's execution log.
-///
-/// The document does not show this shape: The fields of a schedule execution log entry are not shown. It is kept as raw JSON.
+/// Body of Update Schedule (the write shape, with `active`); every field is optional.
 ///
 /// Provenance: documented.
-pub type ScheduleExecutionLogEntry = serde_json::Value;
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct UpdateScheduleRequest {
+    /// Name of the schedule.
+    ///
+    /// Wire name `name`; `string`; optional.
+    pub name: Option<String>,
+    /// Report to generate.
+    ///
+    /// Wire name `reportName`; `ReportName`; optional.
+    pub report_name: Option<ReportName>,
+    /// Description of the schedule.
+    ///
+    /// Wire name `description`; `string`; optional.
+    pub description: Option<String>,
+    /// How often the report is generated.
+    ///
+    /// Wire name `frequency`; `ReportFrequency`; optional.
+    pub frequency: Option<ReportFrequency>,
+    /// Granularity of the report data.
+    ///
+    /// Wire name `granularity`; `ReportGranularity`; optional.
+    pub granularity: Option<ReportGranularity>,
+    /// Filter of the report data.
+    ///
+    /// Wire name `filter`; `ScheduleFilter`; optional.
+    pub filter: Option<ScheduleFilter>,
+    /// File format of the report.
+    ///
+    /// Wire name `format`; `ReportFormat`; optional.
+    pub format: Option<ReportFormat>,
+    /// Time zone of the schedule, as a time zone database name.
+    ///
+    /// Wire name `timezone`; `string`; optional.
+    pub timezone: Option<String>,
+    /// Whether a PDF report gets a cover page.
+    ///
+    /// Wire name `pdfCoverPage`; `boolean`; optional.
+    pub pdf_cover_page: Option<bool>,
+    /// Who receives the report.
+    ///
+    /// Wire name `recipients`; `ScheduleRecipients`; optional.
+    pub recipients: Option<ScheduleRecipients>,
+    /// Whether the schedule is enabled.
+    ///
+    /// Wire name `active`; `boolean`; optional.
+    pub active: Option<bool>,
+}
+impl serde::Serialize for UpdateScheduleRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpdateScheduleRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("name", &v.name);
+            w.optional("reportName", &v.report_name);
+            w.optional("description", &v.description);
+            w.optional("frequency", &v.frequency);
+            w.optional("granularity", &v.granularity);
+            w.optional("filter", &v.filter);
+            w.optional("format", &v.format);
+            w.optional("timezone", &v.timezone);
+            w.optional("pdfCoverPage", &v.pdf_cover_page);
+            w.optional("recipients", &v.recipients);
+            w.optional("active", &v.active);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateScheduleRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateScheduleRequest, ruckus_one_runtime::object::FieldError> {
+            let value = UpdateScheduleRequest {
+                name: f.optional("name"),
+                report_name: f.optional("reportName"),
+                description: f.optional("description"),
+                frequency: f.optional("frequency"),
+                granularity: f.optional("granularity"),
+                filter: f.optional("filter"),
+                format: f.optional("format"),
+                timezone: f.optional("timezone"),
+                pdf_cover_page: f.optional("pdfCoverPage"),
+                recipients: f.optional("recipients"),
+                active: f.optional("active"),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateScheduleRequest"))
+    }
+}
+impl UpdateScheduleRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            report_name: None,
+            description: None,
+            frequency: None,
+            granularity: None,
+            filter: None,
+            format: None,
+            timezone: None,
+            pdf_cover_page: None,
+            recipients: None,
+            active: None,
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `reportName`.
+    pub fn with_report_name(mut self, value: impl Into<ReportName>) -> Self {
+        self.report_name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `frequency`.
+    pub fn with_frequency(mut self, value: impl Into<ReportFrequency>) -> Self {
+        self.frequency = Some(value.into());
+        self
+    }
+    /// Sets `granularity`.
+    pub fn with_granularity(mut self, value: impl Into<ReportGranularity>) -> Self {
+        self.granularity = Some(value.into());
+        self
+    }
+    /// Sets `filter`.
+    pub fn with_filter(mut self, value: impl Into<ScheduleFilter>) -> Self {
+        self.filter = Some(value.into());
+        self
+    }
+    /// Sets `format`.
+    pub fn with_format(mut self, value: impl Into<ReportFormat>) -> Self {
+        self.format = Some(value.into());
+        self
+    }
+    /// Sets `timezone`.
+    pub fn with_timezone(mut self, value: impl Into<String>) -> Self {
+        self.timezone = Some(value.into());
+        self
+    }
+    /// Sets `pdfCoverPage`.
+    pub fn with_pdf_cover_page(mut self, value: impl Into<bool>) -> Self {
+        self.pdf_cover_page = Some(value.into());
+        self
+    }
+    /// Sets `recipients`.
+    pub fn with_recipients(mut self, value: impl Into<ScheduleRecipients>) -> Self {
+        self.recipients = Some(value.into());
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
+        self.active = Some(value.into());
+        self
+    }
+}
 /// Report schedules: the 7 operations of this area of the Analytics administration API.
 ///
 /// Reached with `client.analytics().schedules()`; each method returns a request builder, and nothing

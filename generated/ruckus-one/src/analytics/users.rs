@@ -5,680 +5,6 @@
 //! Users of the analytics service: list, add internal users, invite third-party users, update and delete them. Each user holds a role within a resource group. The permissions of each role per operation are not shown.
 //!
 //! Spec: `spec/analytics/users.yaml`.
-/// Role of a user within a resource group (the document's enumeration UserRolesEnum).
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UserRole {
-    /// `admin`: Prime Administrator.
-    Admin,
-    /// `network-admin`: Administrator.
-    NetworkAdmin,
-    /// `report-only`: Business Insights User.
-    ReportOnly,
-    /// `it-helpdesk`: IT Helpdesk.
-    ItHelpdesk,
-    /// `read-only`: Read Only.
-    ReadOnly,
-    /// `reports-user`: Reports User.
-    ReportsUser,
-    /// `data-studio-user`: Data Studio User.
-    DataStudioUser,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UserRole {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Admin => "admin",
-            Self::NetworkAdmin => "network-admin",
-            Self::ReportOnly => "report-only",
-            Self::ItHelpdesk => "it-helpdesk",
-            Self::ReadOnly => "read-only",
-            Self::ReportsUser => "reports-user",
-            Self::DataStudioUser => "data-studio-user",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UserRole {
-    fn from(s: &str) -> Self {
-        match s {
-            "admin" => Self::Admin,
-            "network-admin" => Self::NetworkAdmin,
-            "report-only" => Self::ReportOnly,
-            "it-helpdesk" => Self::ItHelpdesk,
-            "read-only" => Self::ReadOnly,
-            "reports-user" => Self::ReportsUser,
-            "data-studio-user" => Self::DataStudioUser,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UserRole {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UserRole {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UserRole {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Kind of third-party invitation.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum InvitationType {
-    /// `tenant`: Tenant invitation (the default).
-    Tenant,
-    /// `super-tenant`: Super-tenant invitation.
-    SuperTenant,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl InvitationType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Tenant => "tenant",
-            Self::SuperTenant => "super-tenant",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for InvitationType {
-    fn from(s: &str) -> Self {
-        match s {
-            "tenant" => Self::Tenant,
-            "super-tenant" => Self::SuperTenant,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for InvitationType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for InvitationType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for InvitationType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// One entry of List Users.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct UserListItem {
-    /// Identifier of the user.
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// First name.
-    ///
-    /// Wire name `firstName`; `string`; optional.
-    pub first_name: Option<String>,
-    /// Last name.
-    ///
-    /// Wire name `lastName`; `string`; optional.
-    pub last_name: Option<String>,
-    /// Email address.
-    ///
-    /// Wire name `email`; `string`; optional.
-    pub email: Option<String>,
-    /// Tenant of the user.
-    ///
-    /// Wire name `tenantId`; `string`; optional.
-    pub tenant_id: Option<String>,
-    /// Name of the user's tenant.
-    ///
-    /// Wire name `tenantName`; `string`; optional.
-    pub tenant_name: Option<String>,
-    /// Role of the user.
-    ///
-    /// Wire name `role`; `UserRole`; optional.
-    /// Provenance: inferred (the list item gives no type for role; the document's role enumeration assumed).
-    pub role: Option<UserRole>,
-    /// Resource group the role applies to.
-    ///
-    /// Wire name `resourceGroupId`; `string`; optional.
-    pub resource_group_id: Option<String>,
-    /// Name of that resource group.
-    ///
-    /// Wire name `resourceGroupName`; `string`; optional.
-    pub resource_group_name: Option<String>,
-    /// Kind of user, a free string; allowed values are not shown.
-    ///
-    /// Wire name `type`; `string`; optional.
-    pub type_: Option<String>,
-    /// Invitation details.
-    ///
-    /// Wire name `invitation`; `UserInvitation`; optional.
-    pub invitation: Option<UserInvitation>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for UserListItem {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UserListItem, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("firstName", &v.first_name);
-            w.optional("lastName", &v.last_name);
-            w.optional("email", &v.email);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("tenantName", &v.tenant_name);
-            w.optional("role", &v.role);
-            w.optional("resourceGroupId", &v.resource_group_id);
-            w.optional("resourceGroupName", &v.resource_group_name);
-            w.optional("type", &v.type_);
-            w.optional("invitation", &v.invitation);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for UserListItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UserListItem, ruckus_one_runtime::object::FieldError> {
-            let value = UserListItem {
-                id: f.optional("id"),
-                first_name: f.optional("firstName"),
-                last_name: f.optional("lastName"),
-                email: f.optional("email"),
-                tenant_id: f.optional("tenantId"),
-                tenant_name: f.optional("tenantName"),
-                role: f.optional("role"),
-                resource_group_id: f.optional("resourceGroupId"),
-                resource_group_name: f.optional("resourceGroupName"),
-                type_: f.optional("type"),
-                invitation: f.optional("invitation"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UserListItem"))
-    }
-}
-impl UserListItem {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            first_name: None,
-            last_name: None,
-            email: None,
-            tenant_id: None,
-            tenant_name: None,
-            role: None,
-            resource_group_id: None,
-            resource_group_name: None,
-            type_: None,
-            invitation: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `firstName`.
-    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
-        self.first_name = Some(value.into());
-        self
-    }
-    /// Sets `lastName`.
-    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
-        self.last_name = Some(value.into());
-        self
-    }
-    /// Sets `email`.
-    pub fn with_email(mut self, value: impl Into<String>) -> Self {
-        self.email = Some(value.into());
-        self
-    }
-    /// Sets `tenantId`.
-    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
-        self.tenant_id = Some(value.into());
-        self
-    }
-    /// Sets `tenantName`.
-    pub fn with_tenant_name(mut self, value: impl Into<String>) -> Self {
-        self.tenant_name = Some(value.into());
-        self
-    }
-    /// Sets `role`.
-    pub fn with_role(mut self, value: impl Into<UserRole>) -> Self {
-        self.role = Some(value.into());
-        self
-    }
-    /// Sets `resourceGroupId`.
-    pub fn with_resource_group_id(mut self, value: impl Into<String>) -> Self {
-        self.resource_group_id = Some(value.into());
-        self
-    }
-    /// Sets `resourceGroupName`.
-    pub fn with_resource_group_name(mut self, value: impl Into<String>) -> Self {
-        self.resource_group_name = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `invitation`.
-    pub fn with_invitation(mut self, value: impl Into<UserInvitation>) -> Self {
-        self.invitation = Some(value.into());
-        self
-    }
-}
-/// The invitation of an invited user.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct UserInvitation {
-    /// State of the invitation, a free string; allowed values and transitions are not shown.
-    ///
-    /// Wire name `state`; `string`; optional.
-    pub state: Option<String>,
-    /// Who sent the invitation.
-    ///
-    /// Wire name `inviterUser`; `InviterUser`; optional.
-    pub inviter_user: Option<InviterUser>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for UserInvitation {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UserInvitation, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("state", &v.state);
-            w.optional("inviterUser", &v.inviter_user);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for UserInvitation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UserInvitation, ruckus_one_runtime::object::FieldError> {
-            let value = UserInvitation {
-                state: f.optional("state"),
-                inviter_user: f.optional("inviterUser"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UserInvitation"))
-    }
-}
-impl UserInvitation {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            state: None,
-            inviter_user: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `state`.
-    pub fn with_state(mut self, value: impl Into<String>) -> Self {
-        self.state = Some(value.into());
-        self
-    }
-    /// Sets `inviterUser`.
-    pub fn with_inviter_user(mut self, value: impl Into<InviterUser>) -> Self {
-        self.inviter_user = Some(value.into());
-        self
-    }
-}
-/// The user who sent an invitation.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct InviterUser {
-    /// First name.
-    ///
-    /// Wire name `firstName`; `string`; optional.
-    pub first_name: Option<String>,
-    /// Last name.
-    ///
-    /// Wire name `lastName`; `string`; optional.
-    pub last_name: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for InviterUser {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &InviterUser, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("firstName", &v.first_name);
-            w.optional("lastName", &v.last_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for InviterUser {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<InviterUser, ruckus_one_runtime::object::FieldError> {
-            let value = InviterUser {
-                first_name: f.optional("firstName"),
-                last_name: f.optional("lastName"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("InviterUser"))
-    }
-}
-impl InviterUser {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            first_name: None,
-            last_name: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `firstName`.
-    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
-        self.first_name = Some(value.into());
-        self
-    }
-    /// Sets `lastName`.
-    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
-        self.last_name = Some(value.into());
-        self
-    }
-}
-/// A user in detail, as returned by Add Internal User and Update User.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct User {
-    /// Identifier of the user.
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// First name.
-    ///
-    /// Wire name `firstName`; `string`; optional.
-    pub first_name: Option<String>,
-    /// Last name.
-    ///
-    /// Wire name `lastName`; `string`; optional.
-    pub last_name: Option<String>,
-    /// Email address.
-    ///
-    /// Wire name `email`; `string`; optional.
-    pub email: Option<String>,
-    /// Tenant of the user.
-    ///
-    /// Wire name `tenantId`; `string`; optional.
-    pub tenant_id: Option<String>,
-    /// Support-user flag.
-    ///
-    /// Wire name `isSupport`; `boolean`; optional.
-    pub is_support: Option<bool>,
-    /// Preferences of the user.
-    ///
-    /// Wire name `preferences`; raw JSON, shape not shown: The document gives preferences as an object without its fields.; optional.
-    pub preferences: Option<serde_json::Value>,
-    /// The user's roles, one per resource group.
-    ///
-    /// Wire name `userResourceMappings`; `array<UserResourceMapping>`; optional.
-    pub user_resource_mappings: Option<Vec<UserResourceMapping>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for User {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &User, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("firstName", &v.first_name);
-            w.optional("lastName", &v.last_name);
-            w.optional("email", &v.email);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("isSupport", &v.is_support);
-            w.optional("preferences", &v.preferences);
-            w.optional("userResourceMappings", &v.user_resource_mappings);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for User {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<User, ruckus_one_runtime::object::FieldError> {
-            let value = User {
-                id: f.optional("id"),
-                first_name: f.optional("firstName"),
-                last_name: f.optional("lastName"),
-                email: f.optional("email"),
-                tenant_id: f.optional("tenantId"),
-                is_support: f.optional("isSupport"),
-                preferences: f.optional("preferences"),
-                user_resource_mappings: f.optional("userResourceMappings"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("User"))
-    }
-}
-impl User {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            first_name: None,
-            last_name: None,
-            email: None,
-            tenant_id: None,
-            is_support: None,
-            preferences: None,
-            user_resource_mappings: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `firstName`.
-    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
-        self.first_name = Some(value.into());
-        self
-    }
-    /// Sets `lastName`.
-    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
-        self.last_name = Some(value.into());
-        self
-    }
-    /// Sets `email`.
-    pub fn with_email(mut self, value: impl Into<String>) -> Self {
-        self.email = Some(value.into());
-        self
-    }
-    /// Sets `tenantId`.
-    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
-        self.tenant_id = Some(value.into());
-        self
-    }
-    /// Sets `isSupport`.
-    pub fn with_is_support(mut self, value: impl Into<bool>) -> Self {
-        self.is_support = Some(value.into());
-        self
-    }
-    /// Sets `preferences`.
-    pub fn with_preferences(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.preferences = Some(value.into());
-        self
-    }
-    /// Sets `userResourceMappings`.
-    pub fn with_user_resource_mappings(
-        mut self,
-        value: impl Into<Vec<UserResourceMapping>>,
-    ) -> Self {
-        self.user_resource_mappings = Some(value.into());
-        self
-    }
-}
-/// A role of a user within one resource group.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct UserResourceMapping {
-    /// Role within the resource group.
-    ///
-    /// Wire name `role`; `UserRole`; optional.
-    /// Provenance: inferred (the mapping gives no type for role; the document's role enumeration assumed).
-    pub role: Option<UserRole>,
-    /// The resource group, including its tenantId.
-    ///
-    /// Wire name `resourceGroup`; `ResourceGroup`; optional.
-    pub resource_group: Option<super::resource_groups::ResourceGroup>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for UserResourceMapping {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UserResourceMapping, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("role", &v.role);
-            w.optional("resourceGroup", &v.resource_group);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for UserResourceMapping {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UserResourceMapping, ruckus_one_runtime::object::FieldError> {
-            let value = UserResourceMapping {
-                role: f.optional("role"),
-                resource_group: f.optional("resourceGroup"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UserResourceMapping"))
-    }
-}
-impl UserResourceMapping {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            role: None,
-            resource_group: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `role`.
-    pub fn with_role(mut self, value: impl Into<UserRole>) -> Self {
-        self.role = Some(value.into());
-        self
-    }
-    /// Sets `resourceGroup`.
-    pub fn with_resource_group(
-        mut self,
-        value: impl Into<super::resource_groups::ResourceGroup>,
-    ) -> Self {
-        self.resource_group = Some(value.into());
-        self
-    }
-}
-/// An internal user not yet added (an entry of List Internal Users). Its swuId is what Add Internal User expects.
-///
-/// The document does not show this shape: The fields of an internal user entry are not shown. It is kept as raw JSON.
-///
-/// Provenance: documented.
-pub type InternalUser = serde_json::Value;
 /// Body of Add Internal User.
 ///
 /// Provenance: documented.
@@ -742,6 +68,67 @@ impl AddInternalUserRequest {
             role,
             swu_id,
         }
+    }
+}
+/// An internal user not yet added (an entry of List Internal Users). Its swuId is what Add Internal User expects.
+///
+/// The document does not show this shape: The fields of an internal user entry are not shown. It is kept as raw JSON.
+///
+/// Provenance: documented.
+pub type InternalUser = serde_json::Value;
+/// Kind of third-party invitation.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum InvitationType {
+    /// `tenant`: Tenant invitation (the default).
+    Tenant,
+    /// `super-tenant`: Super-tenant invitation.
+    SuperTenant,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl InvitationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Tenant => "tenant",
+            Self::SuperTenant => "super-tenant",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for InvitationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "tenant" => Self::Tenant,
+            "super-tenant" => Self::SuperTenant,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for InvitationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for InvitationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for InvitationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Body of Invite Third Party User.
@@ -933,6 +320,76 @@ impl InvitedUser {
         self
     }
 }
+/// The user who sent an invitation.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct InviterUser {
+    /// First name.
+    ///
+    /// Wire name `firstName`; `string`; optional.
+    pub first_name: Option<String>,
+    /// Last name.
+    ///
+    /// Wire name `lastName`; `string`; optional.
+    pub last_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for InviterUser {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &InviterUser, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("firstName", &v.first_name);
+            w.optional("lastName", &v.last_name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for InviterUser {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<InviterUser, ruckus_one_runtime::object::FieldError> {
+            let value = InviterUser {
+                first_name: f.optional("firstName"),
+                last_name: f.optional("lastName"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("InviterUser"))
+    }
+}
+impl InviterUser {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            first_name: None,
+            last_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `firstName`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `lastName`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+}
 /// Body of Update User.
 ///
 /// Provenance: documented.
@@ -983,6 +440,549 @@ impl UpdateUserRequest {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(resource_group_id: String, role: UserRole) -> Self {
         Self { resource_group_id, role }
+    }
+}
+/// A user in detail, as returned by Add Internal User and Update User.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct User {
+    /// Identifier of the user.
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// First name.
+    ///
+    /// Wire name `firstName`; `string`; optional.
+    pub first_name: Option<String>,
+    /// Last name.
+    ///
+    /// Wire name `lastName`; `string`; optional.
+    pub last_name: Option<String>,
+    /// Email address.
+    ///
+    /// Wire name `email`; `string`; optional.
+    pub email: Option<String>,
+    /// Tenant of the user.
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    pub tenant_id: Option<String>,
+    /// Support-user flag.
+    ///
+    /// Wire name `isSupport`; `boolean`; optional.
+    pub is_support: Option<bool>,
+    /// Preferences of the user.
+    ///
+    /// Wire name `preferences`; raw JSON, shape not shown: The document gives preferences as an object without its fields.; optional.
+    pub preferences: Option<serde_json::Value>,
+    /// The user's roles, one per resource group.
+    ///
+    /// Wire name `userResourceMappings`; `array<UserResourceMapping>`; optional.
+    pub user_resource_mappings: Option<Vec<UserResourceMapping>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for User {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &User, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("firstName", &v.first_name);
+            w.optional("lastName", &v.last_name);
+            w.optional("email", &v.email);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("isSupport", &v.is_support);
+            w.optional("preferences", &v.preferences);
+            w.optional("userResourceMappings", &v.user_resource_mappings);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for User {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<User, ruckus_one_runtime::object::FieldError> {
+            let value = User {
+                id: f.optional("id"),
+                first_name: f.optional("firstName"),
+                last_name: f.optional("lastName"),
+                email: f.optional("email"),
+                tenant_id: f.optional("tenantId"),
+                is_support: f.optional("isSupport"),
+                preferences: f.optional("preferences"),
+                user_resource_mappings: f.optional("userResourceMappings"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("User"))
+    }
+}
+impl User {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            first_name: None,
+            last_name: None,
+            email: None,
+            tenant_id: None,
+            is_support: None,
+            preferences: None,
+            user_resource_mappings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `firstName`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `lastName`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `isSupport`.
+    pub fn with_is_support(mut self, value: impl Into<bool>) -> Self {
+        self.is_support = Some(value.into());
+        self
+    }
+    /// Sets `preferences`.
+    pub fn with_preferences(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.preferences = Some(value.into());
+        self
+    }
+    /// Sets `userResourceMappings`.
+    pub fn with_user_resource_mappings(
+        mut self,
+        value: impl Into<Vec<UserResourceMapping>>,
+    ) -> Self {
+        self.user_resource_mappings = Some(value.into());
+        self
+    }
+}
+/// The invitation of an invited user.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct UserInvitation {
+    /// State of the invitation, a free string; allowed values and transitions are not shown.
+    ///
+    /// Wire name `state`; `string`; optional.
+    pub state: Option<String>,
+    /// Who sent the invitation.
+    ///
+    /// Wire name `inviterUser`; `InviterUser`; optional.
+    pub inviter_user: Option<InviterUser>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UserInvitation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UserInvitation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("state", &v.state);
+            w.optional("inviterUser", &v.inviter_user);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UserInvitation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UserInvitation, ruckus_one_runtime::object::FieldError> {
+            let value = UserInvitation {
+                state: f.optional("state"),
+                inviter_user: f.optional("inviterUser"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UserInvitation"))
+    }
+}
+impl UserInvitation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            state: None,
+            inviter_user: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `state`.
+    pub fn with_state(mut self, value: impl Into<String>) -> Self {
+        self.state = Some(value.into());
+        self
+    }
+    /// Sets `inviterUser`.
+    pub fn with_inviter_user(mut self, value: impl Into<InviterUser>) -> Self {
+        self.inviter_user = Some(value.into());
+        self
+    }
+}
+/// One entry of List Users.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct UserListItem {
+    /// Identifier of the user.
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// First name.
+    ///
+    /// Wire name `firstName`; `string`; optional.
+    pub first_name: Option<String>,
+    /// Last name.
+    ///
+    /// Wire name `lastName`; `string`; optional.
+    pub last_name: Option<String>,
+    /// Email address.
+    ///
+    /// Wire name `email`; `string`; optional.
+    pub email: Option<String>,
+    /// Tenant of the user.
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    pub tenant_id: Option<String>,
+    /// Name of the user's tenant.
+    ///
+    /// Wire name `tenantName`; `string`; optional.
+    pub tenant_name: Option<String>,
+    /// Role of the user.
+    ///
+    /// Wire name `role`; `UserRole`; optional.
+    /// Provenance: inferred (the list item gives no type for role; the document's role enumeration assumed).
+    pub role: Option<UserRole>,
+    /// Resource group the role applies to.
+    ///
+    /// Wire name `resourceGroupId`; `string`; optional.
+    pub resource_group_id: Option<String>,
+    /// Name of that resource group.
+    ///
+    /// Wire name `resourceGroupName`; `string`; optional.
+    pub resource_group_name: Option<String>,
+    /// Kind of user, a free string; allowed values are not shown.
+    ///
+    /// Wire name `type`; `string`; optional.
+    pub type_: Option<String>,
+    /// Invitation details.
+    ///
+    /// Wire name `invitation`; `UserInvitation`; optional.
+    pub invitation: Option<UserInvitation>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UserListItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UserListItem, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("firstName", &v.first_name);
+            w.optional("lastName", &v.last_name);
+            w.optional("email", &v.email);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("tenantName", &v.tenant_name);
+            w.optional("role", &v.role);
+            w.optional("resourceGroupId", &v.resource_group_id);
+            w.optional("resourceGroupName", &v.resource_group_name);
+            w.optional("type", &v.type_);
+            w.optional("invitation", &v.invitation);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UserListItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UserListItem, ruckus_one_runtime::object::FieldError> {
+            let value = UserListItem {
+                id: f.optional("id"),
+                first_name: f.optional("firstName"),
+                last_name: f.optional("lastName"),
+                email: f.optional("email"),
+                tenant_id: f.optional("tenantId"),
+                tenant_name: f.optional("tenantName"),
+                role: f.optional("role"),
+                resource_group_id: f.optional("resourceGroupId"),
+                resource_group_name: f.optional("resourceGroupName"),
+                type_: f.optional("type"),
+                invitation: f.optional("invitation"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UserListItem"))
+    }
+}
+impl UserListItem {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            first_name: None,
+            last_name: None,
+            email: None,
+            tenant_id: None,
+            tenant_name: None,
+            role: None,
+            resource_group_id: None,
+            resource_group_name: None,
+            type_: None,
+            invitation: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `firstName`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `lastName`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `tenantName`.
+    pub fn with_tenant_name(mut self, value: impl Into<String>) -> Self {
+        self.tenant_name = Some(value.into());
+        self
+    }
+    /// Sets `role`.
+    pub fn with_role(mut self, value: impl Into<UserRole>) -> Self {
+        self.role = Some(value.into());
+        self
+    }
+    /// Sets `resourceGroupId`.
+    pub fn with_resource_group_id(mut self, value: impl Into<String>) -> Self {
+        self.resource_group_id = Some(value.into());
+        self
+    }
+    /// Sets `resourceGroupName`.
+    pub fn with_resource_group_name(mut self, value: impl Into<String>) -> Self {
+        self.resource_group_name = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `invitation`.
+    pub fn with_invitation(mut self, value: impl Into<UserInvitation>) -> Self {
+        self.invitation = Some(value.into());
+        self
+    }
+}
+/// A role of a user within one resource group.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct UserResourceMapping {
+    /// Role within the resource group.
+    ///
+    /// Wire name `role`; `UserRole`; optional.
+    /// Provenance: inferred (the mapping gives no type for role; the document's role enumeration assumed).
+    pub role: Option<UserRole>,
+    /// The resource group, including its tenantId.
+    ///
+    /// Wire name `resourceGroup`; `ResourceGroup`; optional.
+    pub resource_group: Option<super::resource_groups::ResourceGroup>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UserResourceMapping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UserResourceMapping, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("role", &v.role);
+            w.optional("resourceGroup", &v.resource_group);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UserResourceMapping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UserResourceMapping, ruckus_one_runtime::object::FieldError> {
+            let value = UserResourceMapping {
+                role: f.optional("role"),
+                resource_group: f.optional("resourceGroup"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UserResourceMapping"))
+    }
+}
+impl UserResourceMapping {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            role: None,
+            resource_group: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `role`.
+    pub fn with_role(mut self, value: impl Into<UserRole>) -> Self {
+        self.role = Some(value.into());
+        self
+    }
+    /// Sets `resourceGroup`.
+    pub fn with_resource_group(
+        mut self,
+        value: impl Into<super::resource_groups::ResourceGroup>,
+    ) -> Self {
+        self.resource_group = Some(value.into());
+        self
+    }
+}
+/// Role of a user within a resource group (the document's enumeration UserRolesEnum).
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UserRole {
+    /// `admin`: Prime Administrator.
+    Admin,
+    /// `network-admin`: Administrator.
+    NetworkAdmin,
+    /// `report-only`: Business Insights User.
+    ReportOnly,
+    /// `it-helpdesk`: IT Helpdesk.
+    ItHelpdesk,
+    /// `read-only`: Read Only.
+    ReadOnly,
+    /// `reports-user`: Reports User.
+    ReportsUser,
+    /// `data-studio-user`: Data Studio User.
+    DataStudioUser,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UserRole {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Admin => "admin",
+            Self::NetworkAdmin => "network-admin",
+            Self::ReportOnly => "report-only",
+            Self::ItHelpdesk => "it-helpdesk",
+            Self::ReadOnly => "read-only",
+            Self::ReportsUser => "reports-user",
+            Self::DataStudioUser => "data-studio-user",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UserRole {
+    fn from(s: &str) -> Self {
+        match s {
+            "admin" => Self::Admin,
+            "network-admin" => Self::NetworkAdmin,
+            "report-only" => Self::ReportOnly,
+            "it-helpdesk" => Self::ItHelpdesk,
+            "read-only" => Self::ReadOnly,
+            "reports-user" => Self::ReportsUser,
+            "data-studio-user" => Self::DataStudioUser,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UserRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UserRole {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UserRole {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Users: the 6 operations of this area of the Analytics administration API.

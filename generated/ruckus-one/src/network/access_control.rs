@@ -5,212 +5,6 @@
 //! Access control profiles and the policies they combine (application, device, layer 2 and layer 3 ACL policies), with the application library, its categories and settings. Split from the wireless policies area so each can be compiled alone.
 //!
 //! Spec: `spec/network/access_control.yaml`.
-/// A rule of a device policy; the document shows only its osVendor field, and not where rules sit in the device policy body.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DevicePolicyRule {
-    /// Operating system vendor the rule matches.
-    ///
-    /// Wire name `osVendor`; `DevicePolicyOsVendor`; optional.
-    pub os_vendor: Option<DevicePolicyOsVendor>,
-    /// `action`
-    ///
-    /// Wire name `action`; `DevicePolicyRuleAction`; optional; default: ALLOW.
-    pub action: Option<DevicePolicyRuleAction>,
-    /// `deviceType`
-    ///
-    /// Wire name `deviceType`; `DevicePolicyRuleDeviceType`; optional; may be null.
-    pub device_type: Option<DevicePolicyRuleDeviceType>,
-    /// `downloadRateLimit`
-    ///
-    /// Wire name `downloadRateLimit`; `number`; optional; format: float; maximum: 200; minimum: 0.
-    pub download_rate_limit: Option<f64>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 32; min_length: 2.
-    pub name: Option<String>,
-    /// `uploadRateLimit`
-    ///
-    /// Wire name `uploadRateLimit`; `number`; optional; format: float; maximum: 200; minimum: 0.
-    pub upload_rate_limit: Option<f64>,
-    /// `vlan`
-    ///
-    /// Wire name `vlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
-    pub vlan: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DevicePolicyRule {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DevicePolicyRule, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("osVendor", &v.os_vendor);
-            w.optional("action", &v.action);
-            w.optional("deviceType", &v.device_type);
-            w.optional("downloadRateLimit", &v.download_rate_limit);
-            w.optional("name", &v.name);
-            w.optional("uploadRateLimit", &v.upload_rate_limit);
-            w.optional("vlan", &v.vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DevicePolicyRule, ruckus_one_runtime::object::FieldError> {
-            let value = DevicePolicyRule {
-                os_vendor: f.optional("osVendor"),
-                action: f.optional("action"),
-                device_type: f.optional("deviceType"),
-                download_rate_limit: f.optional("downloadRateLimit"),
-                name: f.optional("name"),
-                upload_rate_limit: f.optional("uploadRateLimit"),
-                vlan: f.optional("vlan"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DevicePolicyRule"))
-    }
-}
-impl DevicePolicyRule {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            os_vendor: None,
-            action: None,
-            device_type: None,
-            download_rate_limit: None,
-            name: None,
-            upload_rate_limit: None,
-            vlan: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `osVendor`.
-    pub fn with_os_vendor(mut self, value: impl Into<DevicePolicyOsVendor>) -> Self {
-        self.os_vendor = Some(value.into());
-        self
-    }
-    /// Sets `action`.
-    pub fn with_action(mut self, value: impl Into<DevicePolicyRuleAction>) -> Self {
-        self.action = Some(value.into());
-        self
-    }
-    /// Sets `deviceType`.
-    pub fn with_device_type(
-        mut self,
-        value: impl Into<DevicePolicyRuleDeviceType>,
-    ) -> Self {
-        self.device_type = Some(value.into());
-        self
-    }
-    /// Sets `downloadRateLimit`.
-    pub fn with_download_rate_limit(mut self, value: impl Into<f64>) -> Self {
-        self.download_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `uploadRateLimit`.
-    pub fn with_upload_rate_limit(mut self, value: impl Into<f64>) -> Self {
-        self.upload_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `vlan`.
-    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
-        self.vlan = Some(value.into());
-        self
-    }
-}
-/// Operating system vendor of a device policy rule. The document names only the values below; other values are kept as received.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DevicePolicyOsVendor {
-    /// `Xbox`: Xbox consoles; Xbox360 is converted to it.
-    Xbox,
-    /// `PlayStation`: PlayStation consoles; added; PlayStation2 and PlayStation3 are converted to it.
-    PlayStation,
-    /// `Xbox360`
-    ///
-    /// Deprecated: Unsupported after 2024-07-31; until then converted to Xbox.
-    Xbox360,
-    /// `PlayStation2`
-    ///
-    /// Deprecated: Unsupported after 2024-07-31; until then converted to PlayStation.
-    PlayStation2,
-    /// `PlayStation3`
-    ///
-    /// Deprecated: Unsupported after 2024-07-31; until then converted to PlayStation.
-    PlayStation3,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DevicePolicyOsVendor {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Xbox => "Xbox",
-            Self::PlayStation => "PlayStation",
-            Self::Xbox360 => "Xbox360",
-            Self::PlayStation2 => "PlayStation2",
-            Self::PlayStation3 => "PlayStation3",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DevicePolicyOsVendor {
-    fn from(s: &str) -> Self {
-        match s {
-            "Xbox" => Self::Xbox,
-            "PlayStation" => Self::PlayStation,
-            "Xbox360" => Self::Xbox360,
-            "PlayStation2" => Self::PlayStation2,
-            "PlayStation3" => Self::PlayStation3,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DevicePolicyOsVendor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DevicePolicyOsVendor {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DevicePolicyOsVendor {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Access control profile, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
@@ -2550,6 +2344,79 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyDefaultAccess {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Operating system vendor of a device policy rule. The document names only the values below; other values are kept as received.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DevicePolicyOsVendor {
+    /// `Xbox`: Xbox consoles; Xbox360 is converted to it.
+    Xbox,
+    /// `PlayStation`: PlayStation consoles; added; PlayStation2 and PlayStation3 are converted to it.
+    PlayStation,
+    /// `Xbox360`
+    ///
+    /// Deprecated: Unsupported after 2024-07-31; until then converted to Xbox.
+    Xbox360,
+    /// `PlayStation2`
+    ///
+    /// Deprecated: Unsupported after 2024-07-31; until then converted to PlayStation.
+    PlayStation2,
+    /// `PlayStation3`
+    ///
+    /// Deprecated: Unsupported after 2024-07-31; until then converted to PlayStation.
+    PlayStation3,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DevicePolicyOsVendor {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Xbox => "Xbox",
+            Self::PlayStation => "PlayStation",
+            Self::Xbox360 => "Xbox360",
+            Self::PlayStation2 => "PlayStation2",
+            Self::PlayStation3 => "PlayStation3",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DevicePolicyOsVendor {
+    fn from(s: &str) -> Self {
+        match s {
+            "Xbox" => Self::Xbox,
+            "PlayStation" => Self::PlayStation,
+            "Xbox360" => Self::Xbox360,
+            "PlayStation2" => Self::PlayStation2,
+            "PlayStation3" => Self::PlayStation3,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DevicePolicyOsVendor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DevicePolicyOsVendor {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DevicePolicyOsVendor {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Device policy query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
@@ -2656,6 +2523,139 @@ impl DevicePolicyQueryData {
     /// Sets `wifiNetworkIds`.
     pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.wifi_network_ids = Some(value.into());
+        self
+    }
+}
+/// A rule of a device policy; the document shows only its osVendor field, and not where rules sit in the device policy body.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DevicePolicyRule {
+    /// Operating system vendor the rule matches.
+    ///
+    /// Wire name `osVendor`; `DevicePolicyOsVendor`; optional.
+    pub os_vendor: Option<DevicePolicyOsVendor>,
+    /// `action`
+    ///
+    /// Wire name `action`; `DevicePolicyRuleAction`; optional; default: ALLOW.
+    pub action: Option<DevicePolicyRuleAction>,
+    /// `deviceType`
+    ///
+    /// Wire name `deviceType`; `DevicePolicyRuleDeviceType`; optional; may be null.
+    pub device_type: Option<DevicePolicyRuleDeviceType>,
+    /// `downloadRateLimit`
+    ///
+    /// Wire name `downloadRateLimit`; `number`; optional; format: float; maximum: 200; minimum: 0.
+    pub download_rate_limit: Option<f64>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 32; min_length: 2.
+    pub name: Option<String>,
+    /// `uploadRateLimit`
+    ///
+    /// Wire name `uploadRateLimit`; `number`; optional; format: float; maximum: 200; minimum: 0.
+    pub upload_rate_limit: Option<f64>,
+    /// `vlan`
+    ///
+    /// Wire name `vlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    pub vlan: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DevicePolicyRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DevicePolicyRule, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("osVendor", &v.os_vendor);
+            w.optional("action", &v.action);
+            w.optional("deviceType", &v.device_type);
+            w.optional("downloadRateLimit", &v.download_rate_limit);
+            w.optional("name", &v.name);
+            w.optional("uploadRateLimit", &v.upload_rate_limit);
+            w.optional("vlan", &v.vlan);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DevicePolicyRule, ruckus_one_runtime::object::FieldError> {
+            let value = DevicePolicyRule {
+                os_vendor: f.optional("osVendor"),
+                action: f.optional("action"),
+                device_type: f.optional("deviceType"),
+                download_rate_limit: f.optional("downloadRateLimit"),
+                name: f.optional("name"),
+                upload_rate_limit: f.optional("uploadRateLimit"),
+                vlan: f.optional("vlan"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DevicePolicyRule"))
+    }
+}
+impl DevicePolicyRule {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            os_vendor: None,
+            action: None,
+            device_type: None,
+            download_rate_limit: None,
+            name: None,
+            upload_rate_limit: None,
+            vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `osVendor`.
+    pub fn with_os_vendor(mut self, value: impl Into<DevicePolicyOsVendor>) -> Self {
+        self.os_vendor = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<DevicePolicyRuleAction>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(
+        mut self,
+        value: impl Into<DevicePolicyRuleDeviceType>,
+    ) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `downloadRateLimit`.
+    pub fn with_download_rate_limit(mut self, value: impl Into<f64>) -> Self {
+        self.download_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `uploadRateLimit`.
+    pub fn with_upload_rate_limit(mut self, value: impl Into<f64>) -> Self {
+        self.upload_rate_limit = Some(value.into());
+        self
+    }
+    /// Sets `vlan`.
+    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.vlan = Some(value.into());
         self
     }
 }

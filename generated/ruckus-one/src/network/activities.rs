@@ -147,69 +147,6 @@ impl Activity {
         self
     }
 }
-/// Status of an activity.
-///
-/// Provenance: reference (Asynchronous writes).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ActivityStatus {
-    /// `PENDING`: Not started.
-    Pending,
-    /// `INPROGRESS`: Running.
-    Inprogress,
-    /// `SUCCESS`: Finished successfully.
-    Success,
-    /// `FAIL`: Finished with an error.
-    Fail,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ActivityStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Pending => "PENDING",
-            Self::Inprogress => "INPROGRESS",
-            Self::Success => "SUCCESS",
-            Self::Fail => "FAIL",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ActivityStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "PENDING" => Self::Pending,
-            "INPROGRESS" => Self::Inprogress,
-            "SUCCESS" => Self::Success,
-            "FAIL" => Self::Fail,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ActivityStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ActivityStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ActivityStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Body of the activity query.
 ///
 /// Provenance: reference (Asynchronous writes).
@@ -343,6 +280,69 @@ impl ActivityQueryFilters {
     pub fn with_id(mut self, value: impl Into<Vec<String>>) -> Self {
         self.id = Some(value.into());
         self
+    }
+}
+/// Status of an activity.
+///
+/// Provenance: reference (Asynchronous writes).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ActivityStatus {
+    /// `PENDING`: Not started.
+    Pending,
+    /// `INPROGRESS`: Running.
+    Inprogress,
+    /// `SUCCESS`: Finished successfully.
+    Success,
+    /// `FAIL`: Finished with an error.
+    Fail,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ActivityStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Pending => "PENDING",
+            Self::Inprogress => "INPROGRESS",
+            Self::Success => "SUCCESS",
+            Self::Fail => "FAIL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ActivityStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "PENDING" => Self::Pending,
+            "INPROGRESS" => Self::Inprogress,
+            "SUCCESS" => Self::Success,
+            "FAIL" => Self::Fail,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ActivityStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ActivityStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ActivityStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Activities: the 2 operations of this area of the Network management API.

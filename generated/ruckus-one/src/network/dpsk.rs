@@ -5,251 +5,6 @@
 //! DPSK pools (services), their passphrases and templates, and their links to identity groups and Wi-Fi networks. Errors use the identity error body. Split from the identity area so each can be compiled alone.
 //!
 //! Spec: `spec/network/dpsk.yaml`.
-/// A DPSK pool (the document's DPSK service) or DPSK pool template. The document shows only the field added in a release; other fields are kept as received.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DpskPool {
-    /// The linked identity group. Present in read, write and create bodies; can be edited only on a template.
-    ///
-    /// Wire name `identityGroupId`; `string`; optional.
-    pub identity_group_id: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
-    pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 0.
-    pub name: Option<String>,
-    /// `passphraseFormat`
-    ///
-    /// Wire name `passphraseFormat`; `DpskPoolPassphraseFormat`; optional.
-    pub passphrase_format: Option<DpskPoolPassphraseFormat>,
-    /// `passphraseLength`
-    ///
-    /// Wire name `passphraseLength`; `integer`; optional; format: int32.
-    pub passphrase_length: Option<i64>,
-    /// `policyDefaultAccess`
-    ///
-    /// Wire name `policyDefaultAccess`; `boolean`; optional.
-    pub policy_default_access: Option<bool>,
-    /// `deviceCountLimit`
-    ///
-    /// Wire name `deviceCountLimit`; `integer`; optional; format: int32.
-    pub device_count_limit: Option<i64>,
-    /// `expirationType`
-    ///
-    /// Wire name `expirationType`; `DpskPoolExpirationType`; optional.
-    pub expiration_type: Option<DpskPoolExpirationType>,
-    /// `expirationOffset`
-    ///
-    /// Wire name `expirationOffset`; `integer`; optional; format: int32.
-    pub expiration_offset: Option<i64>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    pub expiration_date: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
-    pub created_date: Option<String>,
-    /// `lastModifiedDate`
-    ///
-    /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
-    pub last_modified_date: Option<String>,
-    /// `isReferenced`
-    ///
-    /// Wire name `isReferenced`; `boolean`; optional.
-    pub is_referenced: Option<bool>,
-    /// `networkCount`
-    ///
-    /// Wire name `networkCount`; `integer`; optional; format: int32.
-    pub network_count: Option<i64>,
-    /// `isEnforced`
-    ///
-    /// Wire name `isEnforced`; `boolean`; optional.
-    pub is_enforced: Option<bool>,
-    /// `identityId`
-    ///
-    /// Wire name `identityId`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
-    pub identity_id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DpskPool {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskPool, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("identityGroupId", &v.identity_group_id);
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("passphraseFormat", &v.passphrase_format);
-            w.optional("passphraseLength", &v.passphrase_length);
-            w.optional("policyDefaultAccess", &v.policy_default_access);
-            w.optional("deviceCountLimit", &v.device_count_limit);
-            w.optional("expirationType", &v.expiration_type);
-            w.optional("expirationOffset", &v.expiration_offset);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("createdDate", &v.created_date);
-            w.optional("lastModifiedDate", &v.last_modified_date);
-            w.optional("isReferenced", &v.is_referenced);
-            w.optional("networkCount", &v.network_count);
-            w.optional("isEnforced", &v.is_enforced);
-            w.optional("identityId", &v.identity_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskPool {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskPool, ruckus_one_runtime::object::FieldError> {
-            let value = DpskPool {
-                identity_group_id: f.optional("identityGroupId"),
-                id: f.optional("id"),
-                name: f.optional("name"),
-                passphrase_format: f.optional("passphraseFormat"),
-                passphrase_length: f.optional("passphraseLength"),
-                policy_default_access: f.optional("policyDefaultAccess"),
-                device_count_limit: f.optional("deviceCountLimit"),
-                expiration_type: f.optional("expirationType"),
-                expiration_offset: f.optional("expirationOffset"),
-                expiration_date: f.optional("expirationDate"),
-                created_date: f.optional("createdDate"),
-                last_modified_date: f.optional("lastModifiedDate"),
-                is_referenced: f.optional("isReferenced"),
-                network_count: f.optional("networkCount"),
-                is_enforced: f.optional("isEnforced"),
-                identity_id: f.optional("identityId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskPool"))
-    }
-}
-impl DpskPool {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            identity_group_id: None,
-            id: None,
-            name: None,
-            passphrase_format: None,
-            passphrase_length: None,
-            policy_default_access: None,
-            device_count_limit: None,
-            expiration_type: None,
-            expiration_offset: None,
-            expiration_date: None,
-            created_date: None,
-            last_modified_date: None,
-            is_referenced: None,
-            network_count: None,
-            is_enforced: None,
-            identity_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `identityGroupId`.
-    pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
-        self.identity_group_id = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `passphraseFormat`.
-    pub fn with_passphrase_format(
-        mut self,
-        value: impl Into<DpskPoolPassphraseFormat>,
-    ) -> Self {
-        self.passphrase_format = Some(value.into());
-        self
-    }
-    /// Sets `passphraseLength`.
-    pub fn with_passphrase_length(mut self, value: impl Into<i64>) -> Self {
-        self.passphrase_length = Some(value.into());
-        self
-    }
-    /// Sets `policyDefaultAccess`.
-    pub fn with_policy_default_access(mut self, value: impl Into<bool>) -> Self {
-        self.policy_default_access = Some(value.into());
-        self
-    }
-    /// Sets `deviceCountLimit`.
-    pub fn with_device_count_limit(mut self, value: impl Into<i64>) -> Self {
-        self.device_count_limit = Some(value.into());
-        self
-    }
-    /// Sets `expirationType`.
-    pub fn with_expiration_type(
-        mut self,
-        value: impl Into<DpskPoolExpirationType>,
-    ) -> Self {
-        self.expiration_type = Some(value.into());
-        self
-    }
-    /// Sets `expirationOffset`.
-    pub fn with_expiration_offset(mut self, value: impl Into<i64>) -> Self {
-        self.expiration_offset = Some(value.into());
-        self
-    }
-    /// Sets `expirationDate`.
-    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
-        self.expiration_date = Some(value.into());
-        self
-    }
-    /// Sets `createdDate`.
-    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
-        self.created_date = Some(value.into());
-        self
-    }
-    /// Sets `lastModifiedDate`.
-    pub fn with_last_modified_date(mut self, value: impl Into<String>) -> Self {
-        self.last_modified_date = Some(value.into());
-        self
-    }
-    /// Sets `isReferenced`.
-    pub fn with_is_referenced(mut self, value: impl Into<bool>) -> Self {
-        self.is_referenced = Some(value.into());
-        self
-    }
-    /// Sets `networkCount`.
-    pub fn with_network_count(mut self, value: impl Into<i64>) -> Self {
-        self.network_count = Some(value.into());
-        self
-    }
-    /// Sets `isEnforced`.
-    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
-        self.is_enforced = Some(value.into());
-        self
-    }
-    /// Sets `identityId`.
-    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
-        self.identity_id = Some(value.into());
-        self
-    }
-}
 /// Dpsk passphrase, with the fields the official description lists.
 ///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseDto).
@@ -1166,6 +921,251 @@ impl DpskPassphraseQueryResponse {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<DpskPassphrase>>) -> Self {
         self.data = Some(value.into());
+        self
+    }
+}
+/// A DPSK pool (the document's DPSK service) or DPSK pool template. The document shows only the field added in a release; other fields are kept as received.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DpskPool {
+    /// The linked identity group. Present in read, write and create bodies; can be edited only on a template.
+    ///
+    /// Wire name `identityGroupId`; `string`; optional.
+    pub identity_group_id: Option<String>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 0.
+    pub name: Option<String>,
+    /// `passphraseFormat`
+    ///
+    /// Wire name `passphraseFormat`; `DpskPoolPassphraseFormat`; optional.
+    pub passphrase_format: Option<DpskPoolPassphraseFormat>,
+    /// `passphraseLength`
+    ///
+    /// Wire name `passphraseLength`; `integer`; optional; format: int32.
+    pub passphrase_length: Option<i64>,
+    /// `policyDefaultAccess`
+    ///
+    /// Wire name `policyDefaultAccess`; `boolean`; optional.
+    pub policy_default_access: Option<bool>,
+    /// `deviceCountLimit`
+    ///
+    /// Wire name `deviceCountLimit`; `integer`; optional; format: int32.
+    pub device_count_limit: Option<i64>,
+    /// `expirationType`
+    ///
+    /// Wire name `expirationType`; `DpskPoolExpirationType`; optional.
+    pub expiration_type: Option<DpskPoolExpirationType>,
+    /// `expirationOffset`
+    ///
+    /// Wire name `expirationOffset`; `integer`; optional; format: int32.
+    pub expiration_offset: Option<i64>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    pub expiration_date: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    pub created_date: Option<String>,
+    /// `lastModifiedDate`
+    ///
+    /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
+    pub last_modified_date: Option<String>,
+    /// `isReferenced`
+    ///
+    /// Wire name `isReferenced`; `boolean`; optional.
+    pub is_referenced: Option<bool>,
+    /// `networkCount`
+    ///
+    /// Wire name `networkCount`; `integer`; optional; format: int32.
+    pub network_count: Option<i64>,
+    /// `isEnforced`
+    ///
+    /// Wire name `isEnforced`; `boolean`; optional.
+    pub is_enforced: Option<bool>,
+    /// `identityId`
+    ///
+    /// Wire name `identityId`; `string`; optional.
+    /// Deprecated: The official description marks this field deprecated.
+    pub identity_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskPool {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DpskPool, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("identityGroupId", &v.identity_group_id);
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("passphraseFormat", &v.passphrase_format);
+            w.optional("passphraseLength", &v.passphrase_length);
+            w.optional("policyDefaultAccess", &v.policy_default_access);
+            w.optional("deviceCountLimit", &v.device_count_limit);
+            w.optional("expirationType", &v.expiration_type);
+            w.optional("expirationOffset", &v.expiration_offset);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("createdDate", &v.created_date);
+            w.optional("lastModifiedDate", &v.last_modified_date);
+            w.optional("isReferenced", &v.is_referenced);
+            w.optional("networkCount", &v.network_count);
+            w.optional("isEnforced", &v.is_enforced);
+            w.optional("identityId", &v.identity_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPool {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskPool, ruckus_one_runtime::object::FieldError> {
+            let value = DpskPool {
+                identity_group_id: f.optional("identityGroupId"),
+                id: f.optional("id"),
+                name: f.optional("name"),
+                passphrase_format: f.optional("passphraseFormat"),
+                passphrase_length: f.optional("passphraseLength"),
+                policy_default_access: f.optional("policyDefaultAccess"),
+                device_count_limit: f.optional("deviceCountLimit"),
+                expiration_type: f.optional("expirationType"),
+                expiration_offset: f.optional("expirationOffset"),
+                expiration_date: f.optional("expirationDate"),
+                created_date: f.optional("createdDate"),
+                last_modified_date: f.optional("lastModifiedDate"),
+                is_referenced: f.optional("isReferenced"),
+                network_count: f.optional("networkCount"),
+                is_enforced: f.optional("isEnforced"),
+                identity_id: f.optional("identityId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPool"))
+    }
+}
+impl DpskPool {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            identity_group_id: None,
+            id: None,
+            name: None,
+            passphrase_format: None,
+            passphrase_length: None,
+            policy_default_access: None,
+            device_count_limit: None,
+            expiration_type: None,
+            expiration_offset: None,
+            expiration_date: None,
+            created_date: None,
+            last_modified_date: None,
+            is_referenced: None,
+            network_count: None,
+            is_enforced: None,
+            identity_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `identityGroupId`.
+    pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_group_id = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `passphraseFormat`.
+    pub fn with_passphrase_format(
+        mut self,
+        value: impl Into<DpskPoolPassphraseFormat>,
+    ) -> Self {
+        self.passphrase_format = Some(value.into());
+        self
+    }
+    /// Sets `passphraseLength`.
+    pub fn with_passphrase_length(mut self, value: impl Into<i64>) -> Self {
+        self.passphrase_length = Some(value.into());
+        self
+    }
+    /// Sets `policyDefaultAccess`.
+    pub fn with_policy_default_access(mut self, value: impl Into<bool>) -> Self {
+        self.policy_default_access = Some(value.into());
+        self
+    }
+    /// Sets `deviceCountLimit`.
+    pub fn with_device_count_limit(mut self, value: impl Into<i64>) -> Self {
+        self.device_count_limit = Some(value.into());
+        self
+    }
+    /// Sets `expirationType`.
+    pub fn with_expiration_type(
+        mut self,
+        value: impl Into<DpskPoolExpirationType>,
+    ) -> Self {
+        self.expiration_type = Some(value.into());
+        self
+    }
+    /// Sets `expirationOffset`.
+    pub fn with_expiration_offset(mut self, value: impl Into<i64>) -> Self {
+        self.expiration_offset = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `lastModifiedDate`.
+    pub fn with_last_modified_date(mut self, value: impl Into<String>) -> Self {
+        self.last_modified_date = Some(value.into());
+        self
+    }
+    /// Sets `isReferenced`.
+    pub fn with_is_referenced(mut self, value: impl Into<bool>) -> Self {
+        self.is_referenced = Some(value.into());
+        self
+    }
+    /// Sets `networkCount`.
+    pub fn with_network_count(mut self, value: impl Into<i64>) -> Self {
+        self.network_count = Some(value.into());
+        self
+    }
+    /// Sets `isEnforced`.
+    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
+        self.is_enforced = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
         self
     }
 }

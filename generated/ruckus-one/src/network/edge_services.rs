@@ -5,1569 +5,6 @@
 //! Experimental edge services: personal identity networks (PIN), SD-LAN services and their guest settings, hierarchical QoS (HQoS) profiles, the firmware compatibility queries of the three services, and the network, port, LAG and sub-interface settings of edge clusters in a venue. Every operation here is experimental and may change without notice. Writes answer 202 Accepted with the asynchronous result envelope; poll the activity with its request id. Bodies other than the ones typed here are not shown by the document.
 //!
 //! Spec: `spec/network/edge_services.yaml`.
-/// A personal identity network: the edge cluster, tunnel profile and switches that give each identity its own network segment. The document lists only some of its fields.
-///
-/// Provenance: documented.
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct PersonalIdentityNetwork {
-    /// Identifier of the personal identity network.
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// Name of the personal identity network.
-    ///
-    /// Wire name `name`; `string`; required.
-    pub name: String,
-    /// The VXLAN tunnel profile used.
-    ///
-    /// Wire name `vxlanTunnelProfileId`; `string`; required.
-    pub vxlan_tunnel_profile_id: String,
-    /// The edge cluster serving the network and its DHCP settings.
-    ///
-    /// Wire name `edgeClusterInfo`; `PinEdgeClusterInfo`; required.
-    pub edge_cluster_info: PinEdgeClusterInfo,
-    /// The access switches of the network.
-    ///
-    /// Wire name `accessSwitchInfos`; `array<PinAccessSwitchInfo>`; optional.
-    pub access_switch_infos: Option<Vec<PinAccessSwitchInfo>>,
-    /// The distribution switches of the network.
-    ///
-    /// Wire name `distributionSwitchInfos`; `array<PinDistributionSwitchInfo>`; optional.
-    pub distribution_switch_infos: Option<Vec<PinDistributionSwitchInfo>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for PersonalIdentityNetwork {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PersonalIdentityNetwork,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.field("vxlanTunnelProfileId", &v.vxlan_tunnel_profile_id);
-            w.field("edgeClusterInfo", &v.edge_cluster_info);
-            w.optional("accessSwitchInfos", &v.access_switch_infos);
-            w.optional("distributionSwitchInfos", &v.distribution_switch_infos);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PersonalIdentityNetwork, ruckus_one_runtime::object::FieldError> {
-            let value = PersonalIdentityNetwork {
-                id: f.optional("id"),
-                name: f.required("name")?,
-                vxlan_tunnel_profile_id: f.required("vxlanTunnelProfileId")?,
-                edge_cluster_info: f.required("edgeClusterInfo")?,
-                access_switch_infos: f.optional("accessSwitchInfos"),
-                distribution_switch_infos: f.optional("distributionSwitchInfos"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PersonalIdentityNetwork"))
-    }
-}
-impl PersonalIdentityNetwork {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        name: String,
-        vxlan_tunnel_profile_id: String,
-        edge_cluster_info: PinEdgeClusterInfo,
-    ) -> Self {
-        Self {
-            id: None,
-            name,
-            vxlan_tunnel_profile_id,
-            edge_cluster_info,
-            access_switch_infos: None,
-            distribution_switch_infos: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `accessSwitchInfos`.
-    pub fn with_access_switch_infos(
-        mut self,
-        value: impl Into<Vec<PinAccessSwitchInfo>>,
-    ) -> Self {
-        self.access_switch_infos = Some(value.into());
-        self
-    }
-    /// Sets `distributionSwitchInfos`.
-    pub fn with_distribution_switch_infos(
-        mut self,
-        value: impl Into<Vec<PinDistributionSwitchInfo>>,
-    ) -> Self {
-        self.distribution_switch_infos = Some(value.into());
-        self
-    }
-}
-/// The edge cluster part of a personal identity network.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct PinEdgeClusterInfo {
-    /// Identifier of the DHCP service used.
-    ///
-    /// Wire name `dhcpInfoId`; `string`; optional.
-    pub dhcp_info_id: Option<String>,
-    /// Identifier of the DHCP pool used.
-    ///
-    /// Wire name `dhcpPoolId`; `string`; optional.
-    pub dhcp_pool_id: Option<String>,
-    /// Identifier of the edge cluster.
-    ///
-    /// Wire name `edgeClusterId`; `string`; optional.
-    pub edge_cluster_id: Option<String>,
-    /// Number of segments.
-    ///
-    /// Wire name `segments`; `integer`; optional.
-    pub segments: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for PinEdgeClusterInfo {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PinEdgeClusterInfo, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("dhcpInfoId", &v.dhcp_info_id);
-            w.optional("dhcpPoolId", &v.dhcp_pool_id);
-            w.optional("edgeClusterId", &v.edge_cluster_id);
-            w.optional("segments", &v.segments);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PinEdgeClusterInfo, ruckus_one_runtime::object::FieldError> {
-            let value = PinEdgeClusterInfo {
-                dhcp_info_id: f.optional("dhcpInfoId"),
-                dhcp_pool_id: f.optional("dhcpPoolId"),
-                edge_cluster_id: f.optional("edgeClusterId"),
-                segments: f.optional("segments"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PinEdgeClusterInfo"))
-    }
-}
-impl PinEdgeClusterInfo {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            dhcp_info_id: None,
-            dhcp_pool_id: None,
-            edge_cluster_id: None,
-            segments: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `dhcpInfoId`.
-    pub fn with_dhcp_info_id(mut self, value: impl Into<String>) -> Self {
-        self.dhcp_info_id = Some(value.into());
-        self
-    }
-    /// Sets `dhcpPoolId`.
-    pub fn with_dhcp_pool_id(mut self, value: impl Into<String>) -> Self {
-        self.dhcp_pool_id = Some(value.into());
-        self
-    }
-    /// Sets `edgeClusterId`.
-    pub fn with_edge_cluster_id(mut self, value: impl Into<String>) -> Self {
-        self.edge_cluster_id = Some(value.into());
-        self
-    }
-    /// Sets `segments`.
-    pub fn with_segments(mut self, value: impl Into<i64>) -> Self {
-        self.segments = Some(value.into());
-        self
-    }
-}
-/// One access switch of a personal identity network, with its web authentication page settings.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct PinAccessSwitchInfo {
-    /// The distribution switch this access switch uplinks to.
-    ///
-    /// Wire name `distributionSwitchId`; `string`; optional.
-    pub distribution_switch_id: Option<String>,
-    /// Identifier of the access switch.
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// `templateId`
-    ///
-    /// Wire name `templateId`; `string`; optional.
-    pub template_id: Option<String>,
-    /// The uplink of the access switch.
-    ///
-    /// Wire name `uplinkInfo`; `PinUplinkInfo`; optional.
-    pub uplink_info: Option<PinUplinkInfo>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `string`; optional.
-    pub vlan_id: Option<String>,
-    /// `webAuthCustomBottom`
-    ///
-    /// Wire name `webAuthCustomBottom`; `string`; optional.
-    pub web_auth_custom_bottom: Option<String>,
-    /// `webAuthCustomLoginButton`
-    ///
-    /// Wire name `webAuthCustomLoginButton`; `string`; optional.
-    pub web_auth_custom_login_button: Option<String>,
-    /// `webAuthCustomTitle`
-    ///
-    /// Wire name `webAuthCustomTitle`; `string`; optional.
-    pub web_auth_custom_title: Option<String>,
-    /// `webAuthCustomTop`
-    ///
-    /// Wire name `webAuthCustomTop`; `string`; optional.
-    pub web_auth_custom_top: Option<String>,
-    /// `webAuthPageType`
-    ///
-    /// Wire name `webAuthPageType`; `string`; optional.
-    pub web_auth_page_type: Option<String>,
-    /// `webAuthPasswordLabel`
-    ///
-    /// Wire name `webAuthPasswordLabel`; `string`; optional.
-    pub web_auth_password_label: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for PinAccessSwitchInfo {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PinAccessSwitchInfo, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("distributionSwitchId", &v.distribution_switch_id);
-            w.optional("id", &v.id);
-            w.optional("templateId", &v.template_id);
-            w.optional("uplinkInfo", &v.uplink_info);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("webAuthCustomBottom", &v.web_auth_custom_bottom);
-            w.optional("webAuthCustomLoginButton", &v.web_auth_custom_login_button);
-            w.optional("webAuthCustomTitle", &v.web_auth_custom_title);
-            w.optional("webAuthCustomTop", &v.web_auth_custom_top);
-            w.optional("webAuthPageType", &v.web_auth_page_type);
-            w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PinAccessSwitchInfo, ruckus_one_runtime::object::FieldError> {
-            let value = PinAccessSwitchInfo {
-                distribution_switch_id: f.optional("distributionSwitchId"),
-                id: f.optional("id"),
-                template_id: f.optional("templateId"),
-                uplink_info: f.optional("uplinkInfo"),
-                vlan_id: f.optional("vlanId"),
-                web_auth_custom_bottom: f.optional("webAuthCustomBottom"),
-                web_auth_custom_login_button: f.optional("webAuthCustomLoginButton"),
-                web_auth_custom_title: f.optional("webAuthCustomTitle"),
-                web_auth_custom_top: f.optional("webAuthCustomTop"),
-                web_auth_page_type: f.optional("webAuthPageType"),
-                web_auth_password_label: f.optional("webAuthPasswordLabel"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PinAccessSwitchInfo"))
-    }
-}
-impl PinAccessSwitchInfo {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            distribution_switch_id: None,
-            id: None,
-            template_id: None,
-            uplink_info: None,
-            vlan_id: None,
-            web_auth_custom_bottom: None,
-            web_auth_custom_login_button: None,
-            web_auth_custom_title: None,
-            web_auth_custom_top: None,
-            web_auth_page_type: None,
-            web_auth_password_label: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `distributionSwitchId`.
-    pub fn with_distribution_switch_id(mut self, value: impl Into<String>) -> Self {
-        self.distribution_switch_id = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `templateId`.
-    pub fn with_template_id(mut self, value: impl Into<String>) -> Self {
-        self.template_id = Some(value.into());
-        self
-    }
-    /// Sets `uplinkInfo`.
-    pub fn with_uplink_info(mut self, value: impl Into<PinUplinkInfo>) -> Self {
-        self.uplink_info = Some(value.into());
-        self
-    }
-    /// Sets `vlanId`.
-    pub fn with_vlan_id(mut self, value: impl Into<String>) -> Self {
-        self.vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `webAuthCustomBottom`.
-    pub fn with_web_auth_custom_bottom(mut self, value: impl Into<String>) -> Self {
-        self.web_auth_custom_bottom = Some(value.into());
-        self
-    }
-    /// Sets `webAuthCustomLoginButton`.
-    pub fn with_web_auth_custom_login_button(
-        mut self,
-        value: impl Into<String>,
-    ) -> Self {
-        self.web_auth_custom_login_button = Some(value.into());
-        self
-    }
-    /// Sets `webAuthCustomTitle`.
-    pub fn with_web_auth_custom_title(mut self, value: impl Into<String>) -> Self {
-        self.web_auth_custom_title = Some(value.into());
-        self
-    }
-    /// Sets `webAuthCustomTop`.
-    pub fn with_web_auth_custom_top(mut self, value: impl Into<String>) -> Self {
-        self.web_auth_custom_top = Some(value.into());
-        self
-    }
-    /// Sets `webAuthPageType`.
-    pub fn with_web_auth_page_type(mut self, value: impl Into<String>) -> Self {
-        self.web_auth_page_type = Some(value.into());
-        self
-    }
-    /// Sets `webAuthPasswordLabel`.
-    pub fn with_web_auth_password_label(mut self, value: impl Into<String>) -> Self {
-        self.web_auth_password_label = Some(value.into());
-        self
-    }
-}
-/// The uplink of an access switch of a personal identity network.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct PinUplinkInfo {
-    /// `uplinkId`
-    ///
-    /// Wire name `uplinkId`; `string`; optional.
-    pub uplink_id: Option<String>,
-    /// `uplinkType`
-    ///
-    /// Wire name `uplinkType`; `string`; optional.
-    pub uplink_type: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for PinUplinkInfo {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PinUplinkInfo, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("uplinkId", &v.uplink_id);
-            w.optional("uplinkType", &v.uplink_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PinUplinkInfo, ruckus_one_runtime::object::FieldError> {
-            let value = PinUplinkInfo {
-                uplink_id: f.optional("uplinkId"),
-                uplink_type: f.optional("uplinkType"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PinUplinkInfo"))
-    }
-}
-impl PinUplinkInfo {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            uplink_id: None,
-            uplink_type: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `uplinkId`.
-    pub fn with_uplink_id(mut self, value: impl Into<String>) -> Self {
-        self.uplink_id = Some(value.into());
-        self
-    }
-    /// Sets `uplinkType`.
-    pub fn with_uplink_type(mut self, value: impl Into<String>) -> Self {
-        self.uplink_type = Some(value.into());
-        self
-    }
-}
-/// One distribution switch of a personal identity network.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct PinDistributionSwitchInfo {
-    /// Identifier of the distribution switch.
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// `loopbackInterfaceId`
-    ///
-    /// Wire name `loopbackInterfaceId`; `string`; optional.
-    pub loopback_interface_id: Option<String>,
-    /// `loopbackInterfaceIp`
-    ///
-    /// Wire name `loopbackInterfaceIp`; `string`; optional.
-    pub loopback_interface_ip: Option<String>,
-    /// `loopbackInterfaceSubnetMask`
-    ///
-    /// Wire name `loopbackInterfaceSubnetMask`; `string`; optional.
-    pub loopback_interface_subnet_mask: Option<String>,
-    /// `siteKeepAlive`
-    ///
-    /// Wire name `siteKeepAlive`; `string`; optional.
-    pub site_keep_alive: Option<String>,
-    /// `siteRetry`
-    ///
-    /// Wire name `siteRetry`; `string`; optional.
-    pub site_retry: Option<String>,
-    /// `vlans`
-    ///
-    /// Wire name `vlans`; `string`; optional.
-    pub vlans: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for PinDistributionSwitchInfo {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PinDistributionSwitchInfo,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("loopbackInterfaceId", &v.loopback_interface_id);
-            w.optional("loopbackInterfaceIp", &v.loopback_interface_ip);
-            w.optional("loopbackInterfaceSubnetMask", &v.loopback_interface_subnet_mask);
-            w.optional("siteKeepAlive", &v.site_keep_alive);
-            w.optional("siteRetry", &v.site_retry);
-            w.optional("vlans", &v.vlans);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PinDistributionSwitchInfo, ruckus_one_runtime::object::FieldError> {
-            let value = PinDistributionSwitchInfo {
-                id: f.optional("id"),
-                loopback_interface_id: f.optional("loopbackInterfaceId"),
-                loopback_interface_ip: f.optional("loopbackInterfaceIp"),
-                loopback_interface_subnet_mask: f
-                    .optional("loopbackInterfaceSubnetMask"),
-                site_keep_alive: f.optional("siteKeepAlive"),
-                site_retry: f.optional("siteRetry"),
-                vlans: f.optional("vlans"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PinDistributionSwitchInfo"))
-    }
-}
-impl PinDistributionSwitchInfo {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            loopback_interface_id: None,
-            loopback_interface_ip: None,
-            loopback_interface_subnet_mask: None,
-            site_keep_alive: None,
-            site_retry: None,
-            vlans: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `loopbackInterfaceId`.
-    pub fn with_loopback_interface_id(mut self, value: impl Into<String>) -> Self {
-        self.loopback_interface_id = Some(value.into());
-        self
-    }
-    /// Sets `loopbackInterfaceIp`.
-    pub fn with_loopback_interface_ip(mut self, value: impl Into<String>) -> Self {
-        self.loopback_interface_ip = Some(value.into());
-        self
-    }
-    /// Sets `loopbackInterfaceSubnetMask`.
-    pub fn with_loopback_interface_subnet_mask(
-        mut self,
-        value: impl Into<String>,
-    ) -> Self {
-        self.loopback_interface_subnet_mask = Some(value.into());
-        self
-    }
-    /// Sets `siteKeepAlive`.
-    pub fn with_site_keep_alive(mut self, value: impl Into<String>) -> Self {
-        self.site_keep_alive = Some(value.into());
-        self
-    }
-    /// Sets `siteRetry`.
-    pub fn with_site_retry(mut self, value: impl Into<String>) -> Self {
-        self.site_retry = Some(value.into());
-        self
-    }
-    /// Sets `vlans`.
-    pub fn with_vlans(mut self, value: impl Into<String>) -> Self {
-        self.vlans = Some(value.into());
-        self
-    }
-}
-/// One page of personal identity networks.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct PersonalIdentityNetworkPage {
-    /// The personal identity networks of this page.
-    ///
-    /// Wire name `content`; `array<PersonalIdentityNetwork>`; optional.
-    pub content: Option<Vec<PersonalIdentityNetwork>>,
-    /// Paging of the list; the document shows page, pageSize and totalCount here, with pages counted from 1 (the page parameter's minimum).
-    ///
-    /// Wire name `paging`; `PagingInfo`; optional.
-    pub paging: Option<super::common::PagingInfo>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for PersonalIdentityNetworkPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PersonalIdentityNetworkPage,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("content", &v.content);
-            w.optional("paging", &v.paging);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            PersonalIdentityNetworkPage,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = PersonalIdentityNetworkPage {
-                content: f.optional("content"),
-                paging: f.optional("paging"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PersonalIdentityNetworkPage"))
-    }
-}
-impl PersonalIdentityNetworkPage {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            content: None,
-            paging: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `content`.
-    pub fn with_content(
-        mut self,
-        value: impl Into<Vec<PersonalIdentityNetwork>>,
-    ) -> Self {
-        self.content = Some(value.into());
-        self
-    }
-    /// Sets `paging`.
-    pub fn with_paging(mut self, value: impl Into<super::common::PagingInfo>) -> Self {
-        self.paging = Some(value.into());
-        self
-    }
-}
-/// One page of the sub-interfaces of an edge port.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EdgeSubInterfacePage {
-    /// Sub-interfaces of this page.
-    ///
-    /// Wire name `content`; array of raw JSON, shape not shown: The fields of a sub-interface are not typed here.; optional.
-    pub content: Option<Vec<serde_json::Value>>,
-    /// Page number.
-    ///
-    /// Wire name `page`; `integer`; optional.
-    pub page: Option<i64>,
-    /// Items per page.
-    ///
-    /// Wire name `pageSize`; `integer`; optional.
-    pub page_size: Option<i64>,
-    /// Number of sub-interfaces over all pages.
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
-    pub total_count: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for EdgeSubInterfacePage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EdgeSubInterfacePage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("content", &v.content);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("totalCount", &v.total_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeSubInterfacePage, ruckus_one_runtime::object::FieldError> {
-            let value = EdgeSubInterfacePage {
-                content: f.optional("content"),
-                page: f.optional("page"),
-                page_size: f.optional("pageSize"),
-                total_count: f.optional("totalCount"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeSubInterfacePage"))
-    }
-}
-impl EdgeSubInterfacePage {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            content: None,
-            page: None,
-            page_size: None,
-            total_count: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `content`.
-    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
-        self.content = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `pageSize`.
-    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
-        self.page_size = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-}
-/// Body of the edge compatibility query of personal identity networks, SD-LAN services and HQoS profiles.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EdgeServiceCompatibilityQuery {
-    /// `filters`
-    ///
-    /// Wire name `filters`; `EdgeServiceCompatibilityFilters`; optional.
-    pub filters: Option<EdgeServiceCompatibilityFilters>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for EdgeServiceCompatibilityQuery {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeServiceCompatibilityQuery,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            EdgeServiceCompatibilityQuery,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = EdgeServiceCompatibilityQuery {
-                filters: f.optional("filters"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityQuery"))
-    }
-}
-impl EdgeServiceCompatibilityQuery {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            filters: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `filters`.
-    pub fn with_filters(
-        mut self,
-        value: impl Into<EdgeServiceCompatibilityFilters>,
-    ) -> Self {
-        self.filters = Some(value.into());
-        self
-    }
-}
-/// Which services to check.
-///
-/// Shown inline by the document; named `EdgeServiceCompatibilityQueryFilters` by the generator.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EdgeServiceCompatibilityFilters {
-    /// Identifiers of the services (or HQoS profiles) to check.
-    ///
-    /// Wire name `serviceIds`; `array<string>`; optional.
-    pub service_ids: Option<Vec<String>>,
-}
-impl serde::Serialize for EdgeServiceCompatibilityFilters {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeServiceCompatibilityFilters,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("serviceIds", &v.service_ids);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            EdgeServiceCompatibilityFilters,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = EdgeServiceCompatibilityFilters {
-                service_ids: f.optional("serviceIds"),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityFilters"))
-    }
-}
-impl EdgeServiceCompatibilityFilters {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self { service_ids: None }
-    }
-    /// Sets `serviceIds`.
-    pub fn with_service_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.service_ids = Some(value.into());
-        self
-    }
-}
-/// Answer of an edge compatibility query.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EdgeServiceCompatibilityResult {
-    /// One entry per service.
-    ///
-    /// Wire name `compatibilities`; `array<EdgeServiceCompatibility>`; optional.
-    pub compatibilities: Option<Vec<EdgeServiceCompatibility>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for EdgeServiceCompatibilityResult {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeServiceCompatibilityResult,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("compatibilities", &v.compatibilities);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            EdgeServiceCompatibilityResult,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = EdgeServiceCompatibilityResult {
-                compatibilities: f.optional("compatibilities"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityResult"))
-    }
-}
-impl EdgeServiceCompatibilityResult {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            compatibilities: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `compatibilities`.
-    pub fn with_compatibilities(
-        mut self,
-        value: impl Into<Vec<EdgeServiceCompatibility>>,
-    ) -> Self {
-        self.compatibilities = Some(value.into());
-        self
-    }
-}
-/// Compatibility of one service with the edges of its clusters.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EdgeServiceCompatibility {
-    /// `serviceId`
-    ///
-    /// Wire name `serviceId`; `string`; optional.
-    pub service_id: Option<String>,
-    /// One entry per edge cluster.
-    ///
-    /// Wire name `clusterEdgeCompatibilities`; `array<EdgeClusterCompatibility>`; optional.
-    pub cluster_edge_compatibilities: Option<Vec<EdgeClusterCompatibility>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for EdgeServiceCompatibility {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeServiceCompatibility,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("serviceId", &v.service_id);
-            w.optional("clusterEdgeCompatibilities", &v.cluster_edge_compatibilities);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeServiceCompatibility, ruckus_one_runtime::object::FieldError> {
-            let value = EdgeServiceCompatibility {
-                service_id: f.optional("serviceId"),
-                cluster_edge_compatibilities: f.optional("clusterEdgeCompatibilities"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibility"))
-    }
-}
-impl EdgeServiceCompatibility {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            service_id: None,
-            cluster_edge_compatibilities: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `serviceId`.
-    pub fn with_service_id(mut self, value: impl Into<String>) -> Self {
-        self.service_id = Some(value.into());
-        self
-    }
-    /// Sets `clusterEdgeCompatibilities`.
-    pub fn with_cluster_edge_compatibilities(
-        mut self,
-        value: impl Into<Vec<EdgeClusterCompatibility>>,
-    ) -> Self {
-        self.cluster_edge_compatibilities = Some(value.into());
-        self
-    }
-}
-/// How many edges of one cluster cannot run the service, and why.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EdgeClusterCompatibility {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// `identityType`
-    ///
-    /// Wire name `identityType`; `string`; optional.
-    pub identity_type: Option<String>,
-    /// Number of incompatible edges.
-    ///
-    /// Wire name `incompatible`; `integer`; optional.
-    pub incompatible: Option<i64>,
-    /// Number of edges.
-    ///
-    /// Wire name `total`; `integer`; optional.
-    pub total: Option<i64>,
-    /// `incompatibleFeatures`
-    ///
-    /// Wire name `incompatibleFeatures`; `array<EdgeIncompatibleFeature>`; optional.
-    pub incompatible_features: Option<Vec<EdgeIncompatibleFeature>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for EdgeClusterCompatibility {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeClusterCompatibility,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("identityType", &v.identity_type);
-            w.optional("incompatible", &v.incompatible);
-            w.optional("total", &v.total);
-            w.optional("incompatibleFeatures", &v.incompatible_features);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeClusterCompatibility, ruckus_one_runtime::object::FieldError> {
-            let value = EdgeClusterCompatibility {
-                id: f.optional("id"),
-                identity_type: f.optional("identityType"),
-                incompatible: f.optional("incompatible"),
-                total: f.optional("total"),
-                incompatible_features: f.optional("incompatibleFeatures"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeClusterCompatibility"))
-    }
-}
-impl EdgeClusterCompatibility {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            identity_type: None,
-            incompatible: None,
-            total: None,
-            incompatible_features: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `identityType`.
-    pub fn with_identity_type(mut self, value: impl Into<String>) -> Self {
-        self.identity_type = Some(value.into());
-        self
-    }
-    /// Sets `incompatible`.
-    pub fn with_incompatible(mut self, value: impl Into<i64>) -> Self {
-        self.incompatible = Some(value.into());
-        self
-    }
-    /// Sets `total`.
-    pub fn with_total(mut self, value: impl Into<i64>) -> Self {
-        self.total = Some(value.into());
-        self
-    }
-    /// Sets `incompatibleFeatures`.
-    pub fn with_incompatible_features(
-        mut self,
-        value: impl Into<Vec<EdgeIncompatibleFeature>>,
-    ) -> Self {
-        self.incompatible_features = Some(value.into());
-        self
-    }
-}
-/// A feature some edges cannot run, with the firmware it needs.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EdgeIncompatibleFeature {
-    /// `featureRequirement`
-    ///
-    /// Wire name `featureRequirement`; `EdgeFeatureRequirement`; optional.
-    pub feature_requirement: Option<EdgeFeatureRequirement>,
-    /// `incompatibleDevices`
-    ///
-    /// Wire name `incompatibleDevices`; `array<EdgeIncompatibleDevices>`; optional.
-    pub incompatible_devices: Option<Vec<EdgeIncompatibleDevices>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for EdgeIncompatibleFeature {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeIncompatibleFeature,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("featureRequirement", &v.feature_requirement);
-            w.optional("incompatibleDevices", &v.incompatible_devices);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeIncompatibleFeature, ruckus_one_runtime::object::FieldError> {
-            let value = EdgeIncompatibleFeature {
-                feature_requirement: f.optional("featureRequirement"),
-                incompatible_devices: f.optional("incompatibleDevices"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeIncompatibleFeature"))
-    }
-}
-impl EdgeIncompatibleFeature {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            feature_requirement: None,
-            incompatible_devices: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `featureRequirement`.
-    pub fn with_feature_requirement(
-        mut self,
-        value: impl Into<EdgeFeatureRequirement>,
-    ) -> Self {
-        self.feature_requirement = Some(value.into());
-        self
-    }
-    /// Sets `incompatibleDevices`.
-    pub fn with_incompatible_devices(
-        mut self,
-        value: impl Into<Vec<EdgeIncompatibleDevices>>,
-    ) -> Self {
-        self.incompatible_devices = Some(value.into());
-        self
-    }
-}
-/// The feature and the firmware it requires.
-///
-/// Shown inline by the document; named `EdgeIncompatibleFeatureFeatureRequirement` by the generator.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EdgeFeatureRequirement {
-    /// `featureName`
-    ///
-    /// Wire name `featureName`; `string`; optional.
-    pub feature_name: Option<String>,
-    /// Minimum firmware the feature requires.
-    ///
-    /// Wire name `requiredFw`; `string`; optional.
-    pub required_fw: Option<String>,
-}
-impl serde::Serialize for EdgeFeatureRequirement {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeFeatureRequirement,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("featureName", &v.feature_name);
-            w.optional("requiredFw", &v.required_fw);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EdgeFeatureRequirement {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeFeatureRequirement, ruckus_one_runtime::object::FieldError> {
-            let value = EdgeFeatureRequirement {
-                feature_name: f.optional("featureName"),
-                required_fw: f.optional("requiredFw"),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeFeatureRequirement"))
-    }
-}
-impl EdgeFeatureRequirement {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            feature_name: None,
-            required_fw: None,
-        }
-    }
-    /// Sets `featureName`.
-    pub fn with_feature_name(mut self, value: impl Into<String>) -> Self {
-        self.feature_name = Some(value.into());
-        self
-    }
-    /// Sets `requiredFw`.
-    pub fn with_required_fw(mut self, value: impl Into<String>) -> Self {
-        self.required_fw = Some(value.into());
-        self
-    }
-}
-/// Number of incompatible edges running one firmware.
-///
-/// Shown inline by the document; named `EdgeIncompatibleFeatureIncompatibleDevicesItem` by the generator.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EdgeIncompatibleDevices {
-    /// `count`
-    ///
-    /// Wire name `count`; `integer`; optional.
-    pub count: Option<i64>,
-    /// `firmware`
-    ///
-    /// Wire name `firmware`; `string`; optional.
-    pub firmware: Option<String>,
-}
-impl serde::Serialize for EdgeIncompatibleDevices {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeIncompatibleDevices,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("count", &v.count);
-            w.optional("firmware", &v.firmware);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EdgeIncompatibleDevices {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeIncompatibleDevices, ruckus_one_runtime::object::FieldError> {
-            let value = EdgeIncompatibleDevices {
-                count: f.optional("count"),
-                firmware: f.optional("firmware"),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeIncompatibleDevices"))
-    }
-}
-impl EdgeIncompatibleDevices {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            count: None,
-            firmware: None,
-        }
-    }
-    /// Sets `count`.
-    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
-        self.count = Some(value.into());
-        self
-    }
-    /// Sets `firmware`.
-    pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
-        self.firmware = Some(value.into());
-        self
-    }
-}
-/// An SD-LAN service: tunnels AP traffic to an edge cluster. Create and update body; the document lists only some of its fields.
-///
-/// Provenance: documented.
-///
-/// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct EdgeSdLanService {
-    /// Edge cluster of the service.
-    ///
-    /// Wire name `edgeClusterId`; `string`; required.
-    pub edge_cluster_id: String,
-    /// Name of the service.
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    pub name: String,
-    /// Tunnel profile that carries AP traffic to the edge cluster.
-    ///
-    /// Wire name `tunnelProfileId`; `string`; required; max_length: 255; min_length: 0.
-    pub tunnel_profile_id: String,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for EdgeSdLanService {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EdgeSdLanService, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("edgeClusterId", &v.edge_cluster_id);
-            w.field("name", &v.name);
-            w.field("tunnelProfileId", &v.tunnel_profile_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EdgeSdLanService {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeSdLanService, ruckus_one_runtime::object::FieldError> {
-            let value = EdgeSdLanService {
-                edge_cluster_id: f.required("edgeClusterId")?,
-                name: f.required("name")?,
-                tunnel_profile_id: f.required("tunnelProfileId")?,
-                additional_fields: f.rest(),
-            };
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanService"))
-    }
-}
-impl EdgeSdLanService {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        edge_cluster_id: String,
-        name: String,
-        tunnel_profile_id: String,
-    ) -> Self {
-        Self {
-            edge_cluster_id,
-            name,
-            tunnel_profile_id,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-}
-/// Guest settings of an SD-LAN service.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EdgeSdLanGuestSettings {
-    /// Whether guest traffic is tunneled to a guest edge cluster.
-    ///
-    /// Wire name `isGuestTunnelEnabled`; `boolean`; optional.
-    pub is_guest_tunnel_enabled: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for EdgeSdLanGuestSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeSdLanGuestSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("isGuestTunnelEnabled", &v.is_guest_tunnel_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EdgeSdLanGuestSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeSdLanGuestSettings, ruckus_one_runtime::object::FieldError> {
-            let value = EdgeSdLanGuestSettings {
-                is_guest_tunnel_enabled: f.optional("isGuestTunnelEnabled"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanGuestSettings"))
-    }
-}
-impl EdgeSdLanGuestSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            is_guest_tunnel_enabled: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `isGuestTunnelEnabled`.
-    pub fn with_is_guest_tunnel_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.is_guest_tunnel_enabled = Some(value.into());
-        self
-    }
-}
-/// Body activating a Wi-Fi network on an SD-LAN service.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EdgeSdLanNetworkActivation {
-    /// Whether the network is tunneled to the guest edge.
-    ///
-    /// Wire name `isGuestTunnelUtilized`; `boolean`; optional.
-    pub is_guest_tunnel_utilized: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for EdgeSdLanNetworkActivation {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EdgeSdLanNetworkActivation,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("isGuestTunnelUtilized", &v.is_guest_tunnel_utilized);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EdgeSdLanNetworkActivation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EdgeSdLanNetworkActivation, ruckus_one_runtime::object::FieldError> {
-            let value = EdgeSdLanNetworkActivation {
-                is_guest_tunnel_utilized: f.optional("isGuestTunnelUtilized"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanNetworkActivation"))
-    }
-}
-impl EdgeSdLanNetworkActivation {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            is_guest_tunnel_utilized: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `isGuestTunnelUtilized`.
-    pub fn with_is_guest_tunnel_utilized(mut self, value: impl Into<bool>) -> Self {
-        self.is_guest_tunnel_utilized = Some(value.into());
-        self
-    }
-}
 /// Alarm summary, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AlarmSummaryDto).
@@ -2037,6 +474,529 @@ impl ClusterNetworkSettingsResponse {
     ) -> Self {
         self.multi_wan_settings = Some(value.into());
         self
+    }
+}
+/// How many edges of one cluster cannot run the service, and why.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EdgeClusterCompatibility {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// `identityType`
+    ///
+    /// Wire name `identityType`; `string`; optional.
+    pub identity_type: Option<String>,
+    /// Number of incompatible edges.
+    ///
+    /// Wire name `incompatible`; `integer`; optional.
+    pub incompatible: Option<i64>,
+    /// Number of edges.
+    ///
+    /// Wire name `total`; `integer`; optional.
+    pub total: Option<i64>,
+    /// `incompatibleFeatures`
+    ///
+    /// Wire name `incompatibleFeatures`; `array<EdgeIncompatibleFeature>`; optional.
+    pub incompatible_features: Option<Vec<EdgeIncompatibleFeature>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeClusterCompatibility {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeClusterCompatibility,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("identityType", &v.identity_type);
+            w.optional("incompatible", &v.incompatible);
+            w.optional("total", &v.total);
+            w.optional("incompatibleFeatures", &v.incompatible_features);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeClusterCompatibility {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeClusterCompatibility, ruckus_one_runtime::object::FieldError> {
+            let value = EdgeClusterCompatibility {
+                id: f.optional("id"),
+                identity_type: f.optional("identityType"),
+                incompatible: f.optional("incompatible"),
+                total: f.optional("total"),
+                incompatible_features: f.optional("incompatibleFeatures"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeClusterCompatibility"))
+    }
+}
+impl EdgeClusterCompatibility {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            identity_type: None,
+            incompatible: None,
+            total: None,
+            incompatible_features: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `identityType`.
+    pub fn with_identity_type(mut self, value: impl Into<String>) -> Self {
+        self.identity_type = Some(value.into());
+        self
+    }
+    /// Sets `incompatible`.
+    pub fn with_incompatible(mut self, value: impl Into<i64>) -> Self {
+        self.incompatible = Some(value.into());
+        self
+    }
+    /// Sets `total`.
+    pub fn with_total(mut self, value: impl Into<i64>) -> Self {
+        self.total = Some(value.into());
+        self
+    }
+    /// Sets `incompatibleFeatures`.
+    pub fn with_incompatible_features(
+        mut self,
+        value: impl Into<Vec<EdgeIncompatibleFeature>>,
+    ) -> Self {
+        self.incompatible_features = Some(value.into());
+        self
+    }
+}
+/// The feature and the firmware it requires.
+///
+/// Shown inline by the document; named `EdgeIncompatibleFeatureFeatureRequirement` by the generator.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EdgeFeatureRequirement {
+    /// `featureName`
+    ///
+    /// Wire name `featureName`; `string`; optional.
+    pub feature_name: Option<String>,
+    /// Minimum firmware the feature requires.
+    ///
+    /// Wire name `requiredFw`; `string`; optional.
+    pub required_fw: Option<String>,
+}
+impl serde::Serialize for EdgeFeatureRequirement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeFeatureRequirement,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("featureName", &v.feature_name);
+            w.optional("requiredFw", &v.required_fw);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeFeatureRequirement {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeFeatureRequirement, ruckus_one_runtime::object::FieldError> {
+            let value = EdgeFeatureRequirement {
+                feature_name: f.optional("featureName"),
+                required_fw: f.optional("requiredFw"),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeFeatureRequirement"))
+    }
+}
+impl EdgeFeatureRequirement {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_name: None,
+            required_fw: None,
+        }
+    }
+    /// Sets `featureName`.
+    pub fn with_feature_name(mut self, value: impl Into<String>) -> Self {
+        self.feature_name = Some(value.into());
+        self
+    }
+    /// Sets `requiredFw`.
+    pub fn with_required_fw(mut self, value: impl Into<String>) -> Self {
+        self.required_fw = Some(value.into());
+        self
+    }
+}
+/// Number of incompatible edges running one firmware.
+///
+/// Shown inline by the document; named `EdgeIncompatibleFeatureIncompatibleDevicesItem` by the generator.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EdgeIncompatibleDevices {
+    /// `count`
+    ///
+    /// Wire name `count`; `integer`; optional.
+    pub count: Option<i64>,
+    /// `firmware`
+    ///
+    /// Wire name `firmware`; `string`; optional.
+    pub firmware: Option<String>,
+}
+impl serde::Serialize for EdgeIncompatibleDevices {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeIncompatibleDevices,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("count", &v.count);
+            w.optional("firmware", &v.firmware);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeIncompatibleDevices {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeIncompatibleDevices, ruckus_one_runtime::object::FieldError> {
+            let value = EdgeIncompatibleDevices {
+                count: f.optional("count"),
+                firmware: f.optional("firmware"),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeIncompatibleDevices"))
+    }
+}
+impl EdgeIncompatibleDevices {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            count: None,
+            firmware: None,
+        }
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+    /// Sets `firmware`.
+    pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
+        self.firmware = Some(value.into());
+        self
+    }
+}
+/// A feature some edges cannot run, with the firmware it needs.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EdgeIncompatibleFeature {
+    /// `featureRequirement`
+    ///
+    /// Wire name `featureRequirement`; `EdgeFeatureRequirement`; optional.
+    pub feature_requirement: Option<EdgeFeatureRequirement>,
+    /// `incompatibleDevices`
+    ///
+    /// Wire name `incompatibleDevices`; `array<EdgeIncompatibleDevices>`; optional.
+    pub incompatible_devices: Option<Vec<EdgeIncompatibleDevices>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeIncompatibleFeature {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeIncompatibleFeature,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("featureRequirement", &v.feature_requirement);
+            w.optional("incompatibleDevices", &v.incompatible_devices);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeIncompatibleFeature {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeIncompatibleFeature, ruckus_one_runtime::object::FieldError> {
+            let value = EdgeIncompatibleFeature {
+                feature_requirement: f.optional("featureRequirement"),
+                incompatible_devices: f.optional("incompatibleDevices"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeIncompatibleFeature"))
+    }
+}
+impl EdgeIncompatibleFeature {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_requirement: None,
+            incompatible_devices: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `featureRequirement`.
+    pub fn with_feature_requirement(
+        mut self,
+        value: impl Into<EdgeFeatureRequirement>,
+    ) -> Self {
+        self.feature_requirement = Some(value.into());
+        self
+    }
+    /// Sets `incompatibleDevices`.
+    pub fn with_incompatible_devices(
+        mut self,
+        value: impl Into<Vec<EdgeIncompatibleDevices>>,
+    ) -> Self {
+        self.incompatible_devices = Some(value.into());
+        self
+    }
+}
+/// Guest settings of an SD-LAN service.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EdgeSdLanGuestSettings {
+    /// Whether guest traffic is tunneled to a guest edge cluster.
+    ///
+    /// Wire name `isGuestTunnelEnabled`; `boolean`; optional.
+    pub is_guest_tunnel_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeSdLanGuestSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeSdLanGuestSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("isGuestTunnelEnabled", &v.is_guest_tunnel_enabled);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeSdLanGuestSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeSdLanGuestSettings, ruckus_one_runtime::object::FieldError> {
+            let value = EdgeSdLanGuestSettings {
+                is_guest_tunnel_enabled: f.optional("isGuestTunnelEnabled"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanGuestSettings"))
+    }
+}
+impl EdgeSdLanGuestSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_guest_tunnel_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `isGuestTunnelEnabled`.
+    pub fn with_is_guest_tunnel_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.is_guest_tunnel_enabled = Some(value.into());
+        self
+    }
+}
+/// Body activating a Wi-Fi network on an SD-LAN service.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EdgeSdLanNetworkActivation {
+    /// Whether the network is tunneled to the guest edge.
+    ///
+    /// Wire name `isGuestTunnelUtilized`; `boolean`; optional.
+    pub is_guest_tunnel_utilized: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeSdLanNetworkActivation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeSdLanNetworkActivation,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("isGuestTunnelUtilized", &v.is_guest_tunnel_utilized);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeSdLanNetworkActivation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeSdLanNetworkActivation, ruckus_one_runtime::object::FieldError> {
+            let value = EdgeSdLanNetworkActivation {
+                is_guest_tunnel_utilized: f.optional("isGuestTunnelUtilized"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanNetworkActivation"))
+    }
+}
+impl EdgeSdLanNetworkActivation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_guest_tunnel_utilized: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `isGuestTunnelUtilized`.
+    pub fn with_is_guest_tunnel_utilized(mut self, value: impl Into<bool>) -> Self {
+        self.is_guest_tunnel_utilized = Some(value.into());
+        self
+    }
+}
+/// An SD-LAN service: tunnels AP traffic to an edge cluster. Create and update body; the document lists only some of its fields.
+///
+/// Provenance: documented.
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct EdgeSdLanService {
+    /// Edge cluster of the service.
+    ///
+    /// Wire name `edgeClusterId`; `string`; required.
+    pub edge_cluster_id: String,
+    /// Name of the service.
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    pub name: String,
+    /// Tunnel profile that carries AP traffic to the edge cluster.
+    ///
+    /// Wire name `tunnelProfileId`; `string`; required; max_length: 255; min_length: 0.
+    pub tunnel_profile_id: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeSdLanService {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EdgeSdLanService, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("edgeClusterId", &v.edge_cluster_id);
+            w.field("name", &v.name);
+            w.field("tunnelProfileId", &v.tunnel_profile_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeSdLanService {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeSdLanService, ruckus_one_runtime::object::FieldError> {
+            let value = EdgeSdLanService {
+                edge_cluster_id: f.required("edgeClusterId")?,
+                name: f.required("name")?,
+                tunnel_profile_id: f.required("tunnelProfileId")?,
+                additional_fields: f.rest(),
+            };
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeSdLanService"))
+    }
+}
+impl EdgeSdLanService {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        edge_cluster_id: String,
+        name: String,
+        tunnel_profile_id: String,
+    ) -> Self {
+        Self {
+            edge_cluster_id,
+            name,
+            tunnel_profile_id,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
 }
 /// Edge sd lan status, with the fields the official description lists.
@@ -2535,6 +1495,369 @@ impl EdgeSdLanStatus {
         value: impl Into<Vec<GuestEdgeTunnelInfo>>,
     ) -> Self {
         self.guest_edge_cluster_tunnel_info = Some(value.into());
+        self
+    }
+}
+/// Compatibility of one service with the edges of its clusters.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EdgeServiceCompatibility {
+    /// `serviceId`
+    ///
+    /// Wire name `serviceId`; `string`; optional.
+    pub service_id: Option<String>,
+    /// One entry per edge cluster.
+    ///
+    /// Wire name `clusterEdgeCompatibilities`; `array<EdgeClusterCompatibility>`; optional.
+    pub cluster_edge_compatibilities: Option<Vec<EdgeClusterCompatibility>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeServiceCompatibility {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeServiceCompatibility,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("serviceId", &v.service_id);
+            w.optional("clusterEdgeCompatibilities", &v.cluster_edge_compatibilities);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibility {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeServiceCompatibility, ruckus_one_runtime::object::FieldError> {
+            let value = EdgeServiceCompatibility {
+                service_id: f.optional("serviceId"),
+                cluster_edge_compatibilities: f.optional("clusterEdgeCompatibilities"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibility"))
+    }
+}
+impl EdgeServiceCompatibility {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            service_id: None,
+            cluster_edge_compatibilities: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `serviceId`.
+    pub fn with_service_id(mut self, value: impl Into<String>) -> Self {
+        self.service_id = Some(value.into());
+        self
+    }
+    /// Sets `clusterEdgeCompatibilities`.
+    pub fn with_cluster_edge_compatibilities(
+        mut self,
+        value: impl Into<Vec<EdgeClusterCompatibility>>,
+    ) -> Self {
+        self.cluster_edge_compatibilities = Some(value.into());
+        self
+    }
+}
+/// Which services to check.
+///
+/// Shown inline by the document; named `EdgeServiceCompatibilityQueryFilters` by the generator.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EdgeServiceCompatibilityFilters {
+    /// Identifiers of the services (or HQoS profiles) to check.
+    ///
+    /// Wire name `serviceIds`; `array<string>`; optional.
+    pub service_ids: Option<Vec<String>>,
+}
+impl serde::Serialize for EdgeServiceCompatibilityFilters {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeServiceCompatibilityFilters,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("serviceIds", &v.service_ids);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityFilters {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            EdgeServiceCompatibilityFilters,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = EdgeServiceCompatibilityFilters {
+                service_ids: f.optional("serviceIds"),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityFilters"))
+    }
+}
+impl EdgeServiceCompatibilityFilters {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self { service_ids: None }
+    }
+    /// Sets `serviceIds`.
+    pub fn with_service_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.service_ids = Some(value.into());
+        self
+    }
+}
+/// Body of the edge compatibility query of personal identity networks, SD-LAN services and HQoS profiles.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EdgeServiceCompatibilityQuery {
+    /// `filters`
+    ///
+    /// Wire name `filters`; `EdgeServiceCompatibilityFilters`; optional.
+    pub filters: Option<EdgeServiceCompatibilityFilters>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeServiceCompatibilityQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeServiceCompatibilityQuery,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            EdgeServiceCompatibilityQuery,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = EdgeServiceCompatibilityQuery {
+                filters: f.optional("filters"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityQuery"))
+    }
+}
+impl EdgeServiceCompatibilityQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            filters: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `filters`.
+    pub fn with_filters(
+        mut self,
+        value: impl Into<EdgeServiceCompatibilityFilters>,
+    ) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
+}
+/// Answer of an edge compatibility query.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EdgeServiceCompatibilityResult {
+    /// One entry per service.
+    ///
+    /// Wire name `compatibilities`; `array<EdgeServiceCompatibility>`; optional.
+    pub compatibilities: Option<Vec<EdgeServiceCompatibility>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeServiceCompatibilityResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeServiceCompatibilityResult,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("compatibilities", &v.compatibilities);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeServiceCompatibilityResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            EdgeServiceCompatibilityResult,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = EdgeServiceCompatibilityResult {
+                compatibilities: f.optional("compatibilities"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeServiceCompatibilityResult"))
+    }
+}
+impl EdgeServiceCompatibilityResult {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            compatibilities: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `compatibilities`.
+    pub fn with_compatibilities(
+        mut self,
+        value: impl Into<Vec<EdgeServiceCompatibility>>,
+    ) -> Self {
+        self.compatibilities = Some(value.into());
+        self
+    }
+}
+/// One page of the sub-interfaces of an edge port.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml GetSubInterfaceResponseDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EdgeSubInterfacePage {
+    /// Sub-interfaces of this page.
+    ///
+    /// Wire name `content`; array of raw JSON, shape not shown: The fields of a sub-interface are not typed here.; optional.
+    pub content: Option<Vec<serde_json::Value>>,
+    /// Page number.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    pub page: Option<i64>,
+    /// Items per page.
+    ///
+    /// Wire name `pageSize`; `integer`; optional.
+    pub page_size: Option<i64>,
+    /// Number of sub-interfaces over all pages.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeSubInterfacePage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EdgeSubInterfacePage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeSubInterfacePage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeSubInterfacePage, ruckus_one_runtime::object::FieldError> {
+            let value = EdgeSubInterfacePage {
+                content: f.optional("content"),
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                total_count: f.optional("totalCount"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeSubInterfacePage"))
+    }
+}
+impl EdgeSubInterfacePage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            page: None,
+            page_size: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
         self
     }
 }
@@ -4680,6 +4003,683 @@ impl PatchClusterNetworkSettings {
         value: impl Into<ClusterNetworkMultiWanSettings>,
     ) -> Self {
         self.multi_wan_settings = Some(value.into());
+        self
+    }
+}
+/// A personal identity network: the edge cluster, tunnel profile and switches that give each identity its own network segment. The document lists only some of its fields.
+///
+/// Provenance: documented.
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct PersonalIdentityNetwork {
+    /// Identifier of the personal identity network.
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// Name of the personal identity network.
+    ///
+    /// Wire name `name`; `string`; required.
+    pub name: String,
+    /// The VXLAN tunnel profile used.
+    ///
+    /// Wire name `vxlanTunnelProfileId`; `string`; required.
+    pub vxlan_tunnel_profile_id: String,
+    /// The edge cluster serving the network and its DHCP settings.
+    ///
+    /// Wire name `edgeClusterInfo`; `PinEdgeClusterInfo`; required.
+    pub edge_cluster_info: PinEdgeClusterInfo,
+    /// The access switches of the network.
+    ///
+    /// Wire name `accessSwitchInfos`; `array<PinAccessSwitchInfo>`; optional.
+    pub access_switch_infos: Option<Vec<PinAccessSwitchInfo>>,
+    /// The distribution switches of the network.
+    ///
+    /// Wire name `distributionSwitchInfos`; `array<PinDistributionSwitchInfo>`; optional.
+    pub distribution_switch_infos: Option<Vec<PinDistributionSwitchInfo>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PersonalIdentityNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PersonalIdentityNetwork,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("vxlanTunnelProfileId", &v.vxlan_tunnel_profile_id);
+            w.field("edgeClusterInfo", &v.edge_cluster_info);
+            w.optional("accessSwitchInfos", &v.access_switch_infos);
+            w.optional("distributionSwitchInfos", &v.distribution_switch_infos);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PersonalIdentityNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PersonalIdentityNetwork, ruckus_one_runtime::object::FieldError> {
+            let value = PersonalIdentityNetwork {
+                id: f.optional("id"),
+                name: f.required("name")?,
+                vxlan_tunnel_profile_id: f.required("vxlanTunnelProfileId")?,
+                edge_cluster_info: f.required("edgeClusterInfo")?,
+                access_switch_infos: f.optional("accessSwitchInfos"),
+                distribution_switch_infos: f.optional("distributionSwitchInfos"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PersonalIdentityNetwork"))
+    }
+}
+impl PersonalIdentityNetwork {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        name: String,
+        vxlan_tunnel_profile_id: String,
+        edge_cluster_info: PinEdgeClusterInfo,
+    ) -> Self {
+        Self {
+            id: None,
+            name,
+            vxlan_tunnel_profile_id,
+            edge_cluster_info,
+            access_switch_infos: None,
+            distribution_switch_infos: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `accessSwitchInfos`.
+    pub fn with_access_switch_infos(
+        mut self,
+        value: impl Into<Vec<PinAccessSwitchInfo>>,
+    ) -> Self {
+        self.access_switch_infos = Some(value.into());
+        self
+    }
+    /// Sets `distributionSwitchInfos`.
+    pub fn with_distribution_switch_infos(
+        mut self,
+        value: impl Into<Vec<PinDistributionSwitchInfo>>,
+    ) -> Self {
+        self.distribution_switch_infos = Some(value.into());
+        self
+    }
+}
+/// One page of personal identity networks.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PersonalIdentityNetworkPage {
+    /// The personal identity networks of this page.
+    ///
+    /// Wire name `content`; `array<PersonalIdentityNetwork>`; optional.
+    pub content: Option<Vec<PersonalIdentityNetwork>>,
+    /// Paging of the list; the document shows page, pageSize and totalCount here, with pages counted from 1 (the page parameter's minimum).
+    ///
+    /// Wire name `paging`; `PagingInfo`; optional.
+    pub paging: Option<super::common::PagingInfo>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PersonalIdentityNetworkPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PersonalIdentityNetworkPage,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("content", &v.content);
+            w.optional("paging", &v.paging);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PersonalIdentityNetworkPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            PersonalIdentityNetworkPage,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = PersonalIdentityNetworkPage {
+                content: f.optional("content"),
+                paging: f.optional("paging"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PersonalIdentityNetworkPage"))
+    }
+}
+impl PersonalIdentityNetworkPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            paging: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `content`.
+    pub fn with_content(
+        mut self,
+        value: impl Into<Vec<PersonalIdentityNetwork>>,
+    ) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `paging`.
+    pub fn with_paging(mut self, value: impl Into<super::common::PagingInfo>) -> Self {
+        self.paging = Some(value.into());
+        self
+    }
+}
+/// One access switch of a personal identity network, with its web authentication page settings.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PinAccessSwitchInfo {
+    /// The distribution switch this access switch uplinks to.
+    ///
+    /// Wire name `distributionSwitchId`; `string`; optional.
+    pub distribution_switch_id: Option<String>,
+    /// Identifier of the access switch.
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// `templateId`
+    ///
+    /// Wire name `templateId`; `string`; optional.
+    pub template_id: Option<String>,
+    /// The uplink of the access switch.
+    ///
+    /// Wire name `uplinkInfo`; `PinUplinkInfo`; optional.
+    pub uplink_info: Option<PinUplinkInfo>,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `string`; optional.
+    pub vlan_id: Option<String>,
+    /// `webAuthCustomBottom`
+    ///
+    /// Wire name `webAuthCustomBottom`; `string`; optional.
+    pub web_auth_custom_bottom: Option<String>,
+    /// `webAuthCustomLoginButton`
+    ///
+    /// Wire name `webAuthCustomLoginButton`; `string`; optional.
+    pub web_auth_custom_login_button: Option<String>,
+    /// `webAuthCustomTitle`
+    ///
+    /// Wire name `webAuthCustomTitle`; `string`; optional.
+    pub web_auth_custom_title: Option<String>,
+    /// `webAuthCustomTop`
+    ///
+    /// Wire name `webAuthCustomTop`; `string`; optional.
+    pub web_auth_custom_top: Option<String>,
+    /// `webAuthPageType`
+    ///
+    /// Wire name `webAuthPageType`; `string`; optional.
+    pub web_auth_page_type: Option<String>,
+    /// `webAuthPasswordLabel`
+    ///
+    /// Wire name `webAuthPasswordLabel`; `string`; optional.
+    pub web_auth_password_label: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PinAccessSwitchInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PinAccessSwitchInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("distributionSwitchId", &v.distribution_switch_id);
+            w.optional("id", &v.id);
+            w.optional("templateId", &v.template_id);
+            w.optional("uplinkInfo", &v.uplink_info);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("webAuthCustomBottom", &v.web_auth_custom_bottom);
+            w.optional("webAuthCustomLoginButton", &v.web_auth_custom_login_button);
+            w.optional("webAuthCustomTitle", &v.web_auth_custom_title);
+            w.optional("webAuthCustomTop", &v.web_auth_custom_top);
+            w.optional("webAuthPageType", &v.web_auth_page_type);
+            w.optional("webAuthPasswordLabel", &v.web_auth_password_label);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PinAccessSwitchInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PinAccessSwitchInfo, ruckus_one_runtime::object::FieldError> {
+            let value = PinAccessSwitchInfo {
+                distribution_switch_id: f.optional("distributionSwitchId"),
+                id: f.optional("id"),
+                template_id: f.optional("templateId"),
+                uplink_info: f.optional("uplinkInfo"),
+                vlan_id: f.optional("vlanId"),
+                web_auth_custom_bottom: f.optional("webAuthCustomBottom"),
+                web_auth_custom_login_button: f.optional("webAuthCustomLoginButton"),
+                web_auth_custom_title: f.optional("webAuthCustomTitle"),
+                web_auth_custom_top: f.optional("webAuthCustomTop"),
+                web_auth_page_type: f.optional("webAuthPageType"),
+                web_auth_password_label: f.optional("webAuthPasswordLabel"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PinAccessSwitchInfo"))
+    }
+}
+impl PinAccessSwitchInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            distribution_switch_id: None,
+            id: None,
+            template_id: None,
+            uplink_info: None,
+            vlan_id: None,
+            web_auth_custom_bottom: None,
+            web_auth_custom_login_button: None,
+            web_auth_custom_title: None,
+            web_auth_custom_top: None,
+            web_auth_page_type: None,
+            web_auth_password_label: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `distributionSwitchId`.
+    pub fn with_distribution_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.distribution_switch_id = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `templateId`.
+    pub fn with_template_id(mut self, value: impl Into<String>) -> Self {
+        self.template_id = Some(value.into());
+        self
+    }
+    /// Sets `uplinkInfo`.
+    pub fn with_uplink_info(mut self, value: impl Into<PinUplinkInfo>) -> Self {
+        self.uplink_info = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<String>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomBottom`.
+    pub fn with_web_auth_custom_bottom(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_bottom = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomLoginButton`.
+    pub fn with_web_auth_custom_login_button(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.web_auth_custom_login_button = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomTitle`.
+    pub fn with_web_auth_custom_title(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_title = Some(value.into());
+        self
+    }
+    /// Sets `webAuthCustomTop`.
+    pub fn with_web_auth_custom_top(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_custom_top = Some(value.into());
+        self
+    }
+    /// Sets `webAuthPageType`.
+    pub fn with_web_auth_page_type(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_page_type = Some(value.into());
+        self
+    }
+    /// Sets `webAuthPasswordLabel`.
+    pub fn with_web_auth_password_label(mut self, value: impl Into<String>) -> Self {
+        self.web_auth_password_label = Some(value.into());
+        self
+    }
+}
+/// One distribution switch of a personal identity network.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PinDistributionSwitchInfo {
+    /// Identifier of the distribution switch.
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// `loopbackInterfaceId`
+    ///
+    /// Wire name `loopbackInterfaceId`; `string`; optional.
+    pub loopback_interface_id: Option<String>,
+    /// `loopbackInterfaceIp`
+    ///
+    /// Wire name `loopbackInterfaceIp`; `string`; optional.
+    pub loopback_interface_ip: Option<String>,
+    /// `loopbackInterfaceSubnetMask`
+    ///
+    /// Wire name `loopbackInterfaceSubnetMask`; `string`; optional.
+    pub loopback_interface_subnet_mask: Option<String>,
+    /// `siteKeepAlive`
+    ///
+    /// Wire name `siteKeepAlive`; `string`; optional.
+    pub site_keep_alive: Option<String>,
+    /// `siteRetry`
+    ///
+    /// Wire name `siteRetry`; `string`; optional.
+    pub site_retry: Option<String>,
+    /// `vlans`
+    ///
+    /// Wire name `vlans`; `string`; optional.
+    pub vlans: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PinDistributionSwitchInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PinDistributionSwitchInfo,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("loopbackInterfaceId", &v.loopback_interface_id);
+            w.optional("loopbackInterfaceIp", &v.loopback_interface_ip);
+            w.optional("loopbackInterfaceSubnetMask", &v.loopback_interface_subnet_mask);
+            w.optional("siteKeepAlive", &v.site_keep_alive);
+            w.optional("siteRetry", &v.site_retry);
+            w.optional("vlans", &v.vlans);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PinDistributionSwitchInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PinDistributionSwitchInfo, ruckus_one_runtime::object::FieldError> {
+            let value = PinDistributionSwitchInfo {
+                id: f.optional("id"),
+                loopback_interface_id: f.optional("loopbackInterfaceId"),
+                loopback_interface_ip: f.optional("loopbackInterfaceIp"),
+                loopback_interface_subnet_mask: f
+                    .optional("loopbackInterfaceSubnetMask"),
+                site_keep_alive: f.optional("siteKeepAlive"),
+                site_retry: f.optional("siteRetry"),
+                vlans: f.optional("vlans"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PinDistributionSwitchInfo"))
+    }
+}
+impl PinDistributionSwitchInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            loopback_interface_id: None,
+            loopback_interface_ip: None,
+            loopback_interface_subnet_mask: None,
+            site_keep_alive: None,
+            site_retry: None,
+            vlans: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `loopbackInterfaceId`.
+    pub fn with_loopback_interface_id(mut self, value: impl Into<String>) -> Self {
+        self.loopback_interface_id = Some(value.into());
+        self
+    }
+    /// Sets `loopbackInterfaceIp`.
+    pub fn with_loopback_interface_ip(mut self, value: impl Into<String>) -> Self {
+        self.loopback_interface_ip = Some(value.into());
+        self
+    }
+    /// Sets `loopbackInterfaceSubnetMask`.
+    pub fn with_loopback_interface_subnet_mask(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.loopback_interface_subnet_mask = Some(value.into());
+        self
+    }
+    /// Sets `siteKeepAlive`.
+    pub fn with_site_keep_alive(mut self, value: impl Into<String>) -> Self {
+        self.site_keep_alive = Some(value.into());
+        self
+    }
+    /// Sets `siteRetry`.
+    pub fn with_site_retry(mut self, value: impl Into<String>) -> Self {
+        self.site_retry = Some(value.into());
+        self
+    }
+    /// Sets `vlans`.
+    pub fn with_vlans(mut self, value: impl Into<String>) -> Self {
+        self.vlans = Some(value.into());
+        self
+    }
+}
+/// The edge cluster part of a personal identity network.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PinEdgeClusterInfo {
+    /// Identifier of the DHCP service used.
+    ///
+    /// Wire name `dhcpInfoId`; `string`; optional.
+    pub dhcp_info_id: Option<String>,
+    /// Identifier of the DHCP pool used.
+    ///
+    /// Wire name `dhcpPoolId`; `string`; optional.
+    pub dhcp_pool_id: Option<String>,
+    /// Identifier of the edge cluster.
+    ///
+    /// Wire name `edgeClusterId`; `string`; optional.
+    pub edge_cluster_id: Option<String>,
+    /// Number of segments.
+    ///
+    /// Wire name `segments`; `integer`; optional.
+    pub segments: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PinEdgeClusterInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PinEdgeClusterInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("dhcpInfoId", &v.dhcp_info_id);
+            w.optional("dhcpPoolId", &v.dhcp_pool_id);
+            w.optional("edgeClusterId", &v.edge_cluster_id);
+            w.optional("segments", &v.segments);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PinEdgeClusterInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PinEdgeClusterInfo, ruckus_one_runtime::object::FieldError> {
+            let value = PinEdgeClusterInfo {
+                dhcp_info_id: f.optional("dhcpInfoId"),
+                dhcp_pool_id: f.optional("dhcpPoolId"),
+                edge_cluster_id: f.optional("edgeClusterId"),
+                segments: f.optional("segments"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PinEdgeClusterInfo"))
+    }
+}
+impl PinEdgeClusterInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            dhcp_info_id: None,
+            dhcp_pool_id: None,
+            edge_cluster_id: None,
+            segments: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dhcpInfoId`.
+    pub fn with_dhcp_info_id(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_info_id = Some(value.into());
+        self
+    }
+    /// Sets `dhcpPoolId`.
+    pub fn with_dhcp_pool_id(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_pool_id = Some(value.into());
+        self
+    }
+    /// Sets `edgeClusterId`.
+    pub fn with_edge_cluster_id(mut self, value: impl Into<String>) -> Self {
+        self.edge_cluster_id = Some(value.into());
+        self
+    }
+    /// Sets `segments`.
+    pub fn with_segments(mut self, value: impl Into<i64>) -> Self {
+        self.segments = Some(value.into());
+        self
+    }
+}
+/// The uplink of an access switch of a personal identity network.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PinUplinkInfo {
+    /// `uplinkId`
+    ///
+    /// Wire name `uplinkId`; `string`; optional.
+    pub uplink_id: Option<String>,
+    /// `uplinkType`
+    ///
+    /// Wire name `uplinkType`; `string`; optional.
+    pub uplink_type: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PinUplinkInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PinUplinkInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("uplinkId", &v.uplink_id);
+            w.optional("uplinkType", &v.uplink_type);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PinUplinkInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PinUplinkInfo, ruckus_one_runtime::object::FieldError> {
+            let value = PinUplinkInfo {
+                uplink_id: f.optional("uplinkId"),
+                uplink_type: f.optional("uplinkType"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PinUplinkInfo"))
+    }
+}
+impl PinUplinkInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            uplink_id: None,
+            uplink_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `uplinkId`.
+    pub fn with_uplink_id(mut self, value: impl Into<String>) -> Self {
+        self.uplink_id = Some(value.into());
+        self
+    }
+    /// Sets `uplinkType`.
+    pub fn with_uplink_type(mut self, value: impl Into<String>) -> Self {
+        self.uplink_type = Some(value.into());
         self
     }
 }

@@ -5,250 +5,6 @@
 //! Entitlements and licensing: entitlement assignments (of the caller's own tenant and of other tenants), entitlement, utilization, mileage, compliance, availability and attention-note queries, banners, entitlement settings and license usage reports. Bodies are not shown by the document except the banner fields listed in its release changes. Every operation here answers errors with the entitlement error object (reason and suggestion). Status 417 belongs to this area: subscription data cannot be displayed when the entitlement ID is missing, and at least one subscription of the tenant must be active; the document does not say which operations answer it. The older entitlement summaries and banners (GET /entitlements, /entitlements/summaries, /licenseUsageReports, /mspEntitlements, /mspEntitlements/summaries, /mspBanners) are deprecated.
 //!
 //! Spec: `spec/network/entitlements.yaml`.
-/// A licensing banner. The document names only the fields changed in releases; other fields are kept as received.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EntitlementBanner {
-    /// Kind of device or service the banner is about.
-    ///
-    /// Wire name `deviceType`; `BannerDeviceType`; optional.
-    pub device_type: Option<BannerDeviceType>,
-    /// Kind of license the banner is about.
-    ///
-    /// Wire name `licenseType`; `BannerLicenseType`; optional.
-    pub license_type: Option<BannerLicenseType>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for EntitlementBanner {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EntitlementBanner, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("deviceType", &v.device_type);
-            w.optional("licenseType", &v.license_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EntitlementBanner {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EntitlementBanner, ruckus_one_runtime::object::FieldError> {
-            let value = EntitlementBanner {
-                device_type: f.optional("deviceType"),
-                license_type: f.optional("licenseType"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EntitlementBanner"))
-    }
-}
-impl EntitlementBanner {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            device_type: None,
-            license_type: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `deviceType`.
-    pub fn with_device_type(mut self, value: impl Into<BannerDeviceType>) -> Self {
-        self.device_type = Some(value.into());
-        self
-    }
-    /// Sets `licenseType`.
-    pub fn with_license_type(mut self, value: impl Into<BannerLicenseType>) -> Self {
-        self.license_type = Some(value.into());
-        self
-    }
-}
-/// Device type of a banner (also the banner list's `type` filter). The document names the three values added in a release; the official description lists the others. Values not listed are kept as received.
-///
-/// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1 (values of its type filter)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum BannerDeviceType {
-    /// `UNASSIGNED_DEVICE_TYPE`
-    UnassignedDeviceType,
-    /// `WIFI`
-    Wifi,
-    /// `LTE`
-    Lte,
-    /// `SWITCH`
-    Switch,
-    /// `ANALYTICS`
-    Analytics,
-    /// `RWG`
-    Rwg,
-    /// `EDGE`
-    Edge,
-    /// `VIRTUAL_EDGE`
-    VirtualEdge,
-    /// `APSW`
-    Apsw,
-    /// `EDGE_SECS`
-    EdgeSecs,
-    /// `EDGE_SECL`
-    EdgeSecl,
-    /// `SLTN_PIN_FOR_IDENTITY`: Added in a release.
-    SltnPinForIdentity,
-    /// `SLTN_TOKEN`: Added in a release.
-    SltnToken,
-    /// `SLTN_PMS_INTEGRATION`: Added in a release.
-    SltnPmsIntegration,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl BannerDeviceType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::UnassignedDeviceType => "UNASSIGNED_DEVICE_TYPE",
-            Self::Wifi => "WIFI",
-            Self::Lte => "LTE",
-            Self::Switch => "SWITCH",
-            Self::Analytics => "ANALYTICS",
-            Self::Rwg => "RWG",
-            Self::Edge => "EDGE",
-            Self::VirtualEdge => "VIRTUAL_EDGE",
-            Self::Apsw => "APSW",
-            Self::EdgeSecs => "EDGE_SECS",
-            Self::EdgeSecl => "EDGE_SECL",
-            Self::SltnPinForIdentity => "SLTN_PIN_FOR_IDENTITY",
-            Self::SltnToken => "SLTN_TOKEN",
-            Self::SltnPmsIntegration => "SLTN_PMS_INTEGRATION",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for BannerDeviceType {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNASSIGNED_DEVICE_TYPE" => Self::UnassignedDeviceType,
-            "WIFI" => Self::Wifi,
-            "LTE" => Self::Lte,
-            "SWITCH" => Self::Switch,
-            "ANALYTICS" => Self::Analytics,
-            "RWG" => Self::Rwg,
-            "EDGE" => Self::Edge,
-            "VIRTUAL_EDGE" => Self::VirtualEdge,
-            "APSW" => Self::Apsw,
-            "EDGE_SECS" => Self::EdgeSecs,
-            "EDGE_SECL" => Self::EdgeSecl,
-            "SLTN_PIN_FOR_IDENTITY" => Self::SltnPinForIdentity,
-            "SLTN_TOKEN" => Self::SltnToken,
-            "SLTN_PMS_INTEGRATION" => Self::SltnPmsIntegration,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for BannerDeviceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for BannerDeviceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for BannerDeviceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// License type of a banner (also the banner list's `licenseType` filter). The document names the value added in a release; the official description lists the others. Values not listed are kept as received.
-///
-/// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1 (values of its licenseType filter)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum BannerLicenseType {
-    /// `UNKNOWN`
-    Unknown2,
-    /// `APSW`
-    Apsw,
-    /// `URLF`
-    Urlf,
-    /// `EDGE_SECS`
-    EdgeSecs,
-    /// `EDGE_SECL`
-    EdgeSecl,
-    /// `SLTN_TOKEN`: Added in a release.
-    SltnToken,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl BannerLicenseType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unknown2 => "UNKNOWN",
-            Self::Apsw => "APSW",
-            Self::Urlf => "URLF",
-            Self::EdgeSecs => "EDGE_SECS",
-            Self::EdgeSecl => "EDGE_SECL",
-            Self::SltnToken => "SLTN_TOKEN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for BannerLicenseType {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNKNOWN" => Self::Unknown2,
-            "APSW" => Self::Apsw,
-            "URLF" => Self::Urlf,
-            "EDGE_SECS" => Self::EdgeSecs,
-            "EDGE_SECL" => Self::EdgeSecl,
-            "SLTN_TOKEN" => Self::SltnToken,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for BannerLicenseType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for BannerLicenseType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for BannerLicenseType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Alm extra entitlement info, with the fields the official description lists.
 ///
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto).
@@ -1583,6 +1339,109 @@ impl<'de> serde::Deserialize<'de> for AssignmentSummaryLicenseType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Device type of a banner (also the banner list's `type` filter). The document names the three values added in a release; the official description lists the others. Values not listed are kept as received.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1 (values of its type filter)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum BannerDeviceType {
+    /// `UNASSIGNED_DEVICE_TYPE`
+    UnassignedDeviceType,
+    /// `WIFI`
+    Wifi,
+    /// `LTE`
+    Lte,
+    /// `SWITCH`
+    Switch,
+    /// `ANALYTICS`
+    Analytics,
+    /// `RWG`
+    Rwg,
+    /// `EDGE`
+    Edge,
+    /// `VIRTUAL_EDGE`
+    VirtualEdge,
+    /// `APSW`
+    Apsw,
+    /// `EDGE_SECS`
+    EdgeSecs,
+    /// `EDGE_SECL`
+    EdgeSecl,
+    /// `SLTN_PIN_FOR_IDENTITY`: Added in a release.
+    SltnPinForIdentity,
+    /// `SLTN_TOKEN`: Added in a release.
+    SltnToken,
+    /// `SLTN_PMS_INTEGRATION`: Added in a release.
+    SltnPmsIntegration,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl BannerDeviceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::UnassignedDeviceType => "UNASSIGNED_DEVICE_TYPE",
+            Self::Wifi => "WIFI",
+            Self::Lte => "LTE",
+            Self::Switch => "SWITCH",
+            Self::Analytics => "ANALYTICS",
+            Self::Rwg => "RWG",
+            Self::Edge => "EDGE",
+            Self::VirtualEdge => "VIRTUAL_EDGE",
+            Self::Apsw => "APSW",
+            Self::EdgeSecs => "EDGE_SECS",
+            Self::EdgeSecl => "EDGE_SECL",
+            Self::SltnPinForIdentity => "SLTN_PIN_FOR_IDENTITY",
+            Self::SltnToken => "SLTN_TOKEN",
+            Self::SltnPmsIntegration => "SLTN_PMS_INTEGRATION",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for BannerDeviceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNASSIGNED_DEVICE_TYPE" => Self::UnassignedDeviceType,
+            "WIFI" => Self::Wifi,
+            "LTE" => Self::Lte,
+            "SWITCH" => Self::Switch,
+            "ANALYTICS" => Self::Analytics,
+            "RWG" => Self::Rwg,
+            "EDGE" => Self::Edge,
+            "VIRTUAL_EDGE" => Self::VirtualEdge,
+            "APSW" => Self::Apsw,
+            "EDGE_SECS" => Self::EdgeSecs,
+            "EDGE_SECL" => Self::EdgeSecl,
+            "SLTN_PIN_FOR_IDENTITY" => Self::SltnPinForIdentity,
+            "SLTN_TOKEN" => Self::SltnToken,
+            "SLTN_PMS_INTEGRATION" => Self::SltnPmsIntegration,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for BannerDeviceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for BannerDeviceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for BannerDeviceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Banner information, with the fields the official description lists.
 ///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation).
@@ -1803,6 +1662,77 @@ impl serde::Serialize for BannerInformationDeviceType {
     }
 }
 impl<'de> serde::Deserialize<'de> for BannerInformationDeviceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// License type of a banner (also the banner list's `licenseType` filter). The document names the value added in a release; the official description lists the others. Values not listed are kept as received.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1 (values of its licenseType filter)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum BannerLicenseType {
+    /// `UNKNOWN`
+    Unknown2,
+    /// `APSW`
+    Apsw,
+    /// `URLF`
+    Urlf,
+    /// `EDGE_SECS`
+    EdgeSecs,
+    /// `EDGE_SECL`
+    EdgeSecl,
+    /// `SLTN_TOKEN`: Added in a release.
+    SltnToken,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl BannerLicenseType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unknown2 => "UNKNOWN",
+            Self::Apsw => "APSW",
+            Self::Urlf => "URLF",
+            Self::EdgeSecs => "EDGE_SECS",
+            Self::EdgeSecl => "EDGE_SECL",
+            Self::SltnToken => "SLTN_TOKEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for BannerLicenseType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNKNOWN" => Self::Unknown2,
+            "APSW" => Self::Apsw,
+            "URLF" => Self::Urlf,
+            "EDGE_SECS" => Self::EdgeSecs,
+            "EDGE_SECL" => Self::EdgeSecl,
+            "SLTN_TOKEN" => Self::SltnToken,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for BannerLicenseType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for BannerLicenseType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for BannerLicenseType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -2511,6 +2441,76 @@ impl<'de> serde::Deserialize<'de> for EntitlementAlmLicenseType {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// A licensing banner. The document names only the fields changed in releases; other fields are kept as received.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EntitlementBanner {
+    /// Kind of device or service the banner is about.
+    ///
+    /// Wire name `deviceType`; `BannerDeviceType`; optional.
+    pub device_type: Option<BannerDeviceType>,
+    /// Kind of license the banner is about.
+    ///
+    /// Wire name `licenseType`; `BannerLicenseType`; optional.
+    pub license_type: Option<BannerLicenseType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EntitlementBanner {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EntitlementBanner, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("deviceType", &v.device_type);
+            w.optional("licenseType", &v.license_type);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntitlementBanner {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EntitlementBanner, ruckus_one_runtime::object::FieldError> {
+            let value = EntitlementBanner {
+                device_type: f.optional("deviceType"),
+                license_type: f.optional("licenseType"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EntitlementBanner"))
+    }
+}
+impl EntitlementBanner {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            device_type: None,
+            license_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(mut self, value: impl Into<BannerDeviceType>) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `licenseType`.
+    pub fn with_license_type(mut self, value: impl Into<BannerLicenseType>) -> Self {
+        self.license_type = Some(value.into());
+        self
     }
 }
 /// Entitlement device type: the values the official description lists.

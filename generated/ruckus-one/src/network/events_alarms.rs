@@ -5,76 +5,6 @@
 //! Events and alarms (version 0.0.3 of their description): historical clients, event lists with venue, AP and network data, event details, a CSV export of events, the latest logins of an admin group's members, alarm lists and clearing an alarm. The fields of event and alarm records are not shown by the document, so query results keep them as raw JSON. Outbound notifications or webhooks are not shown.
 //!
 //! Spec: `spec/network/events_alarms.yaml`.
-/// Body of the event and alarm queries that add venue, AP and network data (metas and details): the fields to return and the filters. These queries take no paging fields.
-///
-/// Provenance: reference (events_and_alarms_api-0.0.3.yaml MetasRequestDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EventMetasQuery {
-    /// Fields to return for each record.
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
-    pub fields: Option<Vec<String>>,
-    /// Filters selecting the records; the metas queries require the key `ids` in it, even with an empty value.
-    ///
-    /// Wire name `filters`; `json`; optional.
-    pub filters: Option<serde_json::Value>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for EventMetasQuery {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &EventMetasQuery, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("fields", &v.fields);
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EventMetasQuery {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EventMetasQuery, ruckus_one_runtime::object::FieldError> {
-            let value = EventMetasQuery {
-                fields: f.optional("fields"),
-                filters: f.optional("filters"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EventMetasQuery"))
-    }
-}
-impl EventMetasQuery {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            filters: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `filters`.
-    pub fn with_filters(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.filters = Some(value.into());
-        self
-    }
-}
 /// Alarm data, with the fields the official description lists.
 ///
 /// Provenance: reference (events_and_alarms_api-0.0.3.yaml AlarmData).
@@ -387,6 +317,76 @@ impl EventData {
     /// Sets `message`.
     pub fn with_message(mut self, value: impl Into<String>) -> Self {
         self.message = Some(value.into());
+        self
+    }
+}
+/// Body of the event and alarm queries that add venue, AP and network data (metas and details): the fields to return and the filters. These queries take no paging fields.
+///
+/// Provenance: reference (events_and_alarms_api-0.0.3.yaml MetasRequestDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EventMetasQuery {
+    /// Fields to return for each record.
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    pub fields: Option<Vec<String>>,
+    /// Filters selecting the records; the metas queries require the key `ids` in it, even with an empty value.
+    ///
+    /// Wire name `filters`; `json`; optional.
+    pub filters: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EventMetasQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EventMetasQuery, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fields", &v.fields);
+            w.optional("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EventMetasQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EventMetasQuery, ruckus_one_runtime::object::FieldError> {
+            let value = EventMetasQuery {
+                fields: f.optional("fields"),
+                filters: f.optional("filters"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EventMetasQuery"))
+    }
+}
+impl EventMetasQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            filters: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.filters = Some(value.into());
         self
     }
 }

@@ -5,431 +5,6 @@
 //! Guest users of guest Wi-Fi networks: create, read, change, delete, query and export them, and the deprecated network-less guest user paths. Split from the wireless networks area so each can be compiled alone.
 //!
 //! Spec: `spec/network/guest_users.yaml`.
-/// A guest user of a guest network; the document shows only part of its fields.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct GuestUser {
-    /// Type of the guest user; cannot be edited after creation.
-    ///
-    /// Wire name `guestUserType`; `GuestUserType`; optional.
-    pub guest_user_type: Option<GuestUserType>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `integer`; optional.
-    pub created_date: Option<i64>,
-    /// `lastModified`
-    ///
-    /// Wire name `lastModified`; `integer`; optional.
-    pub last_modified: Option<i64>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
-    pub name: Option<String>,
-    /// `disabled`
-    ///
-    /// Wire name `disabled`; `boolean`; optional.
-    pub disabled: Option<bool>,
-    /// `notes`
-    ///
-    /// Wire name `notes`; `string`; optional; max_length: 180; min_length: 0.
-    pub notes: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional.
-    pub email: Option<String>,
-    /// `mobilePhoneNumber`
-    ///
-    /// Wire name `mobilePhoneNumber`; `string`; optional.
-    pub mobile_phone_number: Option<String>,
-    /// `maxDevices`
-    ///
-    /// Wire name `maxDevices`; `integer`; optional; format: int32.
-    pub max_devices: Option<i64>,
-    /// `macAddresses`
-    ///
-    /// Wire name `macAddresses`; `array<string>`; optional.
-    pub mac_addresses: Option<Vec<String>>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; optional.
-    pub ssid: Option<String>,
-    /// `deliveryMethods`
-    ///
-    /// Wire name `deliveryMethods`; `array<GuestUserDeliveryMethods>`; optional.
-    pub delivery_methods: Option<Vec<GuestUserDeliveryMethods>>,
-    /// `expiration`
-    ///
-    /// Wire name `expiration`; `GuestUserExpiration`; optional.
-    pub expiration: Option<GuestUserExpiration>,
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
-    pub password: Option<ruckus_one_runtime::Secret>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `integer`; optional.
-    pub expiration_date: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for GuestUser {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestUser, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("guestUserType", &v.guest_user_type);
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("lastModified", &v.last_modified);
-            w.optional("name", &v.name);
-            w.optional("disabled", &v.disabled);
-            w.optional("notes", &v.notes);
-            w.optional("email", &v.email);
-            w.optional("mobilePhoneNumber", &v.mobile_phone_number);
-            w.optional("maxDevices", &v.max_devices);
-            w.optional("macAddresses", &v.mac_addresses);
-            w.optional("ssid", &v.ssid);
-            w.optional("deliveryMethods", &v.delivery_methods);
-            w.optional("expiration", &v.expiration);
-            w.optional("password", &v.password);
-            w.optional("expirationDate", &v.expiration_date);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestUser {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestUser, ruckus_one_runtime::object::FieldError> {
-            let value = GuestUser {
-                guest_user_type: f.optional("guestUserType"),
-                id: f.optional("id"),
-                created_date: f.optional("createdDate"),
-                last_modified: f.optional("lastModified"),
-                name: f.optional("name"),
-                disabled: f.optional("disabled"),
-                notes: f.optional("notes"),
-                email: f.optional("email"),
-                mobile_phone_number: f.optional("mobilePhoneNumber"),
-                max_devices: f.optional("maxDevices"),
-                mac_addresses: f.optional("macAddresses"),
-                ssid: f.optional("ssid"),
-                delivery_methods: f.optional("deliveryMethods"),
-                expiration: f.optional("expiration"),
-                password: f.optional("password"),
-                expiration_date: f.optional("expirationDate"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestUser"))
-    }
-}
-impl GuestUser {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            guest_user_type: None,
-            id: None,
-            created_date: None,
-            last_modified: None,
-            name: None,
-            disabled: None,
-            notes: None,
-            email: None,
-            mobile_phone_number: None,
-            max_devices: None,
-            mac_addresses: None,
-            ssid: None,
-            delivery_methods: None,
-            expiration: None,
-            password: None,
-            expiration_date: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `guestUserType`.
-    pub fn with_guest_user_type(mut self, value: impl Into<GuestUserType>) -> Self {
-        self.guest_user_type = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `createdDate`.
-    pub fn with_created_date(mut self, value: impl Into<i64>) -> Self {
-        self.created_date = Some(value.into());
-        self
-    }
-    /// Sets `lastModified`.
-    pub fn with_last_modified(mut self, value: impl Into<i64>) -> Self {
-        self.last_modified = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `disabled`.
-    pub fn with_disabled(mut self, value: impl Into<bool>) -> Self {
-        self.disabled = Some(value.into());
-        self
-    }
-    /// Sets `notes`.
-    pub fn with_notes(mut self, value: impl Into<String>) -> Self {
-        self.notes = Some(value.into());
-        self
-    }
-    /// Sets `email`.
-    pub fn with_email(mut self, value: impl Into<String>) -> Self {
-        self.email = Some(value.into());
-        self
-    }
-    /// Sets `mobilePhoneNumber`.
-    pub fn with_mobile_phone_number(mut self, value: impl Into<String>) -> Self {
-        self.mobile_phone_number = Some(value.into());
-        self
-    }
-    /// Sets `maxDevices`.
-    pub fn with_max_devices(mut self, value: impl Into<i64>) -> Self {
-        self.max_devices = Some(value.into());
-        self
-    }
-    /// Sets `macAddresses`.
-    pub fn with_mac_addresses(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.mac_addresses = Some(value.into());
-        self
-    }
-    /// Sets `ssid`.
-    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
-        self.ssid = Some(value.into());
-        self
-    }
-    /// Sets `deliveryMethods`.
-    pub fn with_delivery_methods(
-        mut self,
-        value: impl Into<Vec<GuestUserDeliveryMethods>>,
-    ) -> Self {
-        self.delivery_methods = Some(value.into());
-        self
-    }
-    /// Sets `expiration`.
-    pub fn with_expiration(mut self, value: impl Into<GuestUserExpiration>) -> Self {
-        self.expiration = Some(value.into());
-        self
-    }
-    /// Sets `password`.
-    pub fn with_password(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.password = Some(value.into());
-        self
-    }
-    /// Sets `expirationDate`.
-    pub fn with_expiration_date(mut self, value: impl Into<i64>) -> Self {
-        self.expiration_date = Some(value.into());
-        self
-    }
-}
-/// Type of a guest user. The document names only the value it gained; other values are kept as received.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum GuestUserType {
-    /// `Directory`: Added in a later release.
-    Directory,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl GuestUserType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Directory => "Directory",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for GuestUserType {
-    fn from(s: &str) -> Self {
-        match s {
-            "Directory" => Self::Directory,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for GuestUserType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for GuestUserType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestUserType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// When the validity period of a guest pass starts.
-///
-/// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum GuestExpirationActivationType {
-    /// `Creation`: When the guest user is created.
-    Creation,
-    /// `Login`: At the first login.
-    Login,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl GuestExpirationActivationType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Creation => "Creation",
-            Self::Login => "Login",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for GuestExpirationActivationType {
-    fn from(s: &str) -> Self {
-        match s {
-            "Creation" => Self::Creation,
-            "Login" => Self::Login,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for GuestExpirationActivationType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for GuestExpirationActivationType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestExpirationActivationType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Unit of the validity period of a guest pass.
-///
-/// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum GuestExpirationUnit {
-    /// `Minute`
-    Minute,
-    /// `Hour`
-    Hour,
-    /// `Day`
-    Day,
-    /// `Week`
-    Week,
-    /// `Month`
-    Month,
-    /// `Year`
-    Year,
-    /// `Never`
-    Never,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl GuestExpirationUnit {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Minute => "Minute",
-            Self::Hour => "Hour",
-            Self::Day => "Day",
-            Self::Week => "Week",
-            Self::Month => "Month",
-            Self::Year => "Year",
-            Self::Never => "Never",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for GuestExpirationUnit {
-    fn from(s: &str) -> Self {
-        match s {
-            "Minute" => Self::Minute,
-            "Hour" => Self::Hour,
-            "Day" => Self::Day,
-            "Week" => Self::Week,
-            "Month" => Self::Month,
-            "Year" => Self::Year,
-            "Never" => Self::Never,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for GuestExpirationUnit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for GuestExpirationUnit {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestExpirationUnit {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Client v1, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ClientDto).
@@ -1137,6 +712,380 @@ impl Guest {
         self
     }
 }
+/// When the validity period of a guest pass starts.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestExpirationActivationType {
+    /// `Creation`: When the guest user is created.
+    Creation,
+    /// `Login`: At the first login.
+    Login,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestExpirationActivationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Creation => "Creation",
+            Self::Login => "Login",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestExpirationActivationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Creation" => Self::Creation,
+            "Login" => Self::Login,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestExpirationActivationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestExpirationActivationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestExpirationActivationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Unit of the validity period of a guest pass.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml AddGuestUser_1).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestExpirationUnit {
+    /// `Minute`
+    Minute,
+    /// `Hour`
+    Hour,
+    /// `Day`
+    Day,
+    /// `Week`
+    Week,
+    /// `Month`
+    Month,
+    /// `Year`
+    Year,
+    /// `Never`
+    Never,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestExpirationUnit {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Minute => "Minute",
+            Self::Hour => "Hour",
+            Self::Day => "Day",
+            Self::Week => "Week",
+            Self::Month => "Month",
+            Self::Year => "Year",
+            Self::Never => "Never",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestExpirationUnit {
+    fn from(s: &str) -> Self {
+        match s {
+            "Minute" => Self::Minute,
+            "Hour" => Self::Hour,
+            "Day" => Self::Day,
+            "Week" => Self::Week,
+            "Month" => Self::Month,
+            "Year" => Self::Year,
+            "Never" => Self::Never,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestExpirationUnit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestExpirationUnit {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestExpirationUnit {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// A guest user of a guest network; the document shows only part of its fields.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct GuestUser {
+    /// Type of the guest user; cannot be edited after creation.
+    ///
+    /// Wire name `guestUserType`; `GuestUserType`; optional.
+    pub guest_user_type: Option<GuestUserType>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// `createdDate`
+    ///
+    /// Wire name `createdDate`; `integer`; optional.
+    pub created_date: Option<i64>,
+    /// `lastModified`
+    ///
+    /// Wire name `lastModified`; `integer`; optional.
+    pub last_modified: Option<i64>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    pub name: Option<String>,
+    /// `disabled`
+    ///
+    /// Wire name `disabled`; `boolean`; optional.
+    pub disabled: Option<bool>,
+    /// `notes`
+    ///
+    /// Wire name `notes`; `string`; optional; max_length: 180; min_length: 0.
+    pub notes: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional.
+    pub email: Option<String>,
+    /// `mobilePhoneNumber`
+    ///
+    /// Wire name `mobilePhoneNumber`; `string`; optional.
+    pub mobile_phone_number: Option<String>,
+    /// `maxDevices`
+    ///
+    /// Wire name `maxDevices`; `integer`; optional; format: int32.
+    pub max_devices: Option<i64>,
+    /// `macAddresses`
+    ///
+    /// Wire name `macAddresses`; `array<string>`; optional.
+    pub mac_addresses: Option<Vec<String>>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; optional.
+    pub ssid: Option<String>,
+    /// `deliveryMethods`
+    ///
+    /// Wire name `deliveryMethods`; `array<GuestUserDeliveryMethods>`; optional.
+    pub delivery_methods: Option<Vec<GuestUserDeliveryMethods>>,
+    /// `expiration`
+    ///
+    /// Wire name `expiration`; `GuestUserExpiration`; optional.
+    pub expiration: Option<GuestUserExpiration>,
+    /// `password`
+    ///
+    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    pub password: Option<ruckus_one_runtime::Secret>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `integer`; optional.
+    pub expiration_date: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GuestUser {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GuestUser, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("guestUserType", &v.guest_user_type);
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("lastModified", &v.last_modified);
+            w.optional("name", &v.name);
+            w.optional("disabled", &v.disabled);
+            w.optional("notes", &v.notes);
+            w.optional("email", &v.email);
+            w.optional("mobilePhoneNumber", &v.mobile_phone_number);
+            w.optional("maxDevices", &v.max_devices);
+            w.optional("macAddresses", &v.mac_addresses);
+            w.optional("ssid", &v.ssid);
+            w.optional("deliveryMethods", &v.delivery_methods);
+            w.optional("expiration", &v.expiration);
+            w.optional("password", &v.password);
+            w.optional("expirationDate", &v.expiration_date);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUser {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GuestUser, ruckus_one_runtime::object::FieldError> {
+            let value = GuestUser {
+                guest_user_type: f.optional("guestUserType"),
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                last_modified: f.optional("lastModified"),
+                name: f.optional("name"),
+                disabled: f.optional("disabled"),
+                notes: f.optional("notes"),
+                email: f.optional("email"),
+                mobile_phone_number: f.optional("mobilePhoneNumber"),
+                max_devices: f.optional("maxDevices"),
+                mac_addresses: f.optional("macAddresses"),
+                ssid: f.optional("ssid"),
+                delivery_methods: f.optional("deliveryMethods"),
+                expiration: f.optional("expiration"),
+                password: f.optional("password"),
+                expiration_date: f.optional("expirationDate"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GuestUser"))
+    }
+}
+impl GuestUser {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            guest_user_type: None,
+            id: None,
+            created_date: None,
+            last_modified: None,
+            name: None,
+            disabled: None,
+            notes: None,
+            email: None,
+            mobile_phone_number: None,
+            max_devices: None,
+            mac_addresses: None,
+            ssid: None,
+            delivery_methods: None,
+            expiration: None,
+            password: None,
+            expiration_date: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `guestUserType`.
+    pub fn with_guest_user_type(mut self, value: impl Into<GuestUserType>) -> Self {
+        self.guest_user_type = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<i64>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `lastModified`.
+    pub fn with_last_modified(mut self, value: impl Into<i64>) -> Self {
+        self.last_modified = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `disabled`.
+    pub fn with_disabled(mut self, value: impl Into<bool>) -> Self {
+        self.disabled = Some(value.into());
+        self
+    }
+    /// Sets `notes`.
+    pub fn with_notes(mut self, value: impl Into<String>) -> Self {
+        self.notes = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `mobilePhoneNumber`.
+    pub fn with_mobile_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.mobile_phone_number = Some(value.into());
+        self
+    }
+    /// Sets `maxDevices`.
+    pub fn with_max_devices(mut self, value: impl Into<i64>) -> Self {
+        self.max_devices = Some(value.into());
+        self
+    }
+    /// Sets `macAddresses`.
+    pub fn with_mac_addresses(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.mac_addresses = Some(value.into());
+        self
+    }
+    /// Sets `ssid`.
+    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ssid = Some(value.into());
+        self
+    }
+    /// Sets `deliveryMethods`.
+    pub fn with_delivery_methods(
+        mut self,
+        value: impl Into<Vec<GuestUserDeliveryMethods>>,
+    ) -> Self {
+        self.delivery_methods = Some(value.into());
+        self
+    }
+    /// Sets `expiration`.
+    pub fn with_expiration(mut self, value: impl Into<GuestUserExpiration>) -> Self {
+        self.expiration = Some(value.into());
+        self
+    }
+    /// Sets `password`.
+    pub fn with_password(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.password = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<i64>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+}
 /// Guest user action, with the fields the official description lists.
 ///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserAction).
@@ -1800,6 +1749,57 @@ impl GuestUserQueryData {
     pub fn with_devices_mac(mut self, value: impl Into<Vec<String>>) -> Self {
         self.devices_mac = Some(value.into());
         self
+    }
+}
+/// Type of a guest user. The document names only the value it gained; other values are kept as received.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestUserType {
+    /// `Directory`: Added in a later release.
+    Directory,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestUserType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Directory => "Directory",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestUserType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Directory" => Self::Directory,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestUserType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestUserType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Guest user update, with the fields the official description lists.

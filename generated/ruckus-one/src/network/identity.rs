@@ -5,867 +5,6 @@
 //! Identity groups, identities and their devices and Ethernet ports, identity import and export, and policy sets with their templates and evaluations. DPSK services, MAC registrations and certificates are their own areas (dpsk, mac_registrations, certificates) so each can be compiled alone. Operations on identity groups and identities answer errors with the identity error body (status, timestamp, message, debugMessage, subErrors); policy set operations use the configuration error body (the document does not say which body they use). Identity device status behaves as a state; its transitions are not shown.
 //!
 //! Spec: `spec/network/identity.yaml`.
-/// An identity of an identity group. The document shows only the fields changed in releases.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct Identity {
-    /// Phone number of the identity.
-    ///
-    /// Wire name `phoneNumber`; `string`; optional.
-    pub phone_number: Option<String>,
-    /// Devices of the identity.
-    ///
-    /// Wire name `devices`; `array<IdentityDevice>`; optional.
-    pub devices: Option<Vec<IdentityDevice>>,
-    /// Hypermedia links; replaced the `links` array.
-    ///
-    /// Wire name `_links`; `IdentityResourceLinks`; optional.
-    pub links: Option<super::common::IdentityResourceLinks>,
-    /// Links of the identity.
-    ///
-    /// Wire name `links`; array of raw JSON, shape not shown: The items of the removed links array are not shown.; optional.
-    /// Deprecated: Removed: replaced by the `_links` object.
-    pub links_2: Option<Vec<serde_json::Value>>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; format: uuid.
-    pub id: Option<String>,
-    /// `groupId`
-    ///
-    /// Wire name `groupId`; `string`; optional; format: uuid.
-    pub group_id: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional; format: uuid.
-    pub parent_id: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255.
-    pub description: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 255.
-    pub name: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional.
-    pub email: Option<String>,
-    /// `dpskGuid`
-    ///
-    /// Wire name `dpskGuid`; `string`; optional; secret: redacted in `Debug`.
-    pub dpsk_guid: Option<ruckus_one_runtime::Secret>,
-    /// `dpskPassphrase`
-    ///
-    /// Wire name `dpskPassphrase`; `string`; optional; secret: redacted in `Debug`.
-    pub dpsk_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `identityId`
-    ///
-    /// Wire name `identityId`; `string`; optional.
-    pub identity_id: Option<String>,
-    /// `revoked`
-    ///
-    /// Wire name `revoked`; `boolean`; optional.
-    pub revoked: Option<bool>,
-    /// `vlan`
-    ///
-    /// Wire name `vlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
-    pub vlan: Option<i64>,
-    /// `vni`
-    ///
-    /// Wire name `vni`; `integer`; optional; format: int32; maximum: 8388608; minimum: 0.
-    pub vni: Option<i64>,
-    /// `createdAt`
-    ///
-    /// Wire name `createdAt`; `string`; optional; format: date-time.
-    pub created_at: Option<String>,
-    /// `updatedAt`
-    ///
-    /// Wire name `updatedAt`; `string`; optional; format: date-time.
-    pub updated_at: Option<String>,
-    /// `deviceCount`
-    ///
-    /// Wire name `deviceCount`; `integer`; optional; format: int32.
-    pub device_count: Option<i64>,
-    /// `ethernetPorts`
-    ///
-    /// Wire name `ethernetPorts`; `array<EthernetPort>`; optional.
-    pub ethernet_ports: Option<Vec<EthernetPort>>,
-    /// `switches`
-    ///
-    /// Wire name `switches`; `array<Switch>`; optional.
-    pub switches: Option<Vec<super::common::Switch>>,
-    /// `meteringProfileId`
-    ///
-    /// Wire name `meteringProfileId`; `string`; optional; format: uuid.
-    pub metering_profile_id: Option<String>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
-    pub expiration_date: Option<String>,
-    /// `displayName`
-    ///
-    /// Wire name `displayName`; `string`; optional; max_length: 255.
-    pub display_name: Option<String>,
-    /// `externalIdentityId`
-    ///
-    /// Wire name `externalIdentityId`; `string`; optional; format: uuid.
-    pub external_identity_id: Option<String>,
-    /// `lastLoginAt`
-    ///
-    /// Wire name `lastLoginAt`; `string`; optional; format: date-time.
-    pub last_login_at: Option<String>,
-    /// `primary`
-    ///
-    /// Wire name `primary`; `boolean`; optional.
-    pub primary: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for Identity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Identity, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("phoneNumber", &v.phone_number);
-            w.optional("devices", &v.devices);
-            w.optional("_links", &v.links);
-            w.optional("links", &v.links_2);
-            w.optional("id", &v.id);
-            w.optional("groupId", &v.group_id);
-            w.optional("parentId", &v.parent_id);
-            w.optional("description", &v.description);
-            w.optional("name", &v.name);
-            w.optional("email", &v.email);
-            w.optional("dpskGuid", &v.dpsk_guid);
-            w.optional("dpskPassphrase", &v.dpsk_passphrase);
-            w.optional("identityId", &v.identity_id);
-            w.optional("revoked", &v.revoked);
-            w.optional("vlan", &v.vlan);
-            w.optional("vni", &v.vni);
-            w.optional("createdAt", &v.created_at);
-            w.optional("updatedAt", &v.updated_at);
-            w.optional("deviceCount", &v.device_count);
-            w.optional("ethernetPorts", &v.ethernet_ports);
-            w.optional("switches", &v.switches);
-            w.optional("meteringProfileId", &v.metering_profile_id);
-            w.optional("expirationDate", &v.expiration_date);
-            w.optional("displayName", &v.display_name);
-            w.optional("externalIdentityId", &v.external_identity_id);
-            w.optional("lastLoginAt", &v.last_login_at);
-            w.optional("primary", &v.primary);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Identity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Identity, ruckus_one_runtime::object::FieldError> {
-            let value = Identity {
-                phone_number: f.optional("phoneNumber"),
-                devices: f.optional("devices"),
-                links: f.optional("_links"),
-                links_2: f.optional("links"),
-                id: f.optional("id"),
-                group_id: f.optional("groupId"),
-                parent_id: f.optional("parentId"),
-                description: f.optional("description"),
-                name: f.optional("name"),
-                email: f.optional("email"),
-                dpsk_guid: f.optional("dpskGuid"),
-                dpsk_passphrase: f.optional("dpskPassphrase"),
-                identity_id: f.optional("identityId"),
-                revoked: f.optional("revoked"),
-                vlan: f.optional("vlan"),
-                vni: f.optional("vni"),
-                created_at: f.optional("createdAt"),
-                updated_at: f.optional("updatedAt"),
-                device_count: f.optional("deviceCount"),
-                ethernet_ports: f.optional("ethernetPorts"),
-                switches: f.optional("switches"),
-                metering_profile_id: f.optional("meteringProfileId"),
-                expiration_date: f.optional("expirationDate"),
-                display_name: f.optional("displayName"),
-                external_identity_id: f.optional("externalIdentityId"),
-                last_login_at: f.optional("lastLoginAt"),
-                primary: f.optional("primary"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Identity"))
-    }
-}
-impl Identity {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            phone_number: None,
-            devices: None,
-            links: None,
-            links_2: None,
-            id: None,
-            group_id: None,
-            parent_id: None,
-            description: None,
-            name: None,
-            email: None,
-            dpsk_guid: None,
-            dpsk_passphrase: None,
-            identity_id: None,
-            revoked: None,
-            vlan: None,
-            vni: None,
-            created_at: None,
-            updated_at: None,
-            device_count: None,
-            ethernet_ports: None,
-            switches: None,
-            metering_profile_id: None,
-            expiration_date: None,
-            display_name: None,
-            external_identity_id: None,
-            last_login_at: None,
-            primary: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `phoneNumber`.
-    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
-        self.phone_number = Some(value.into());
-        self
-    }
-    /// Sets `devices`.
-    pub fn with_devices(mut self, value: impl Into<Vec<IdentityDevice>>) -> Self {
-        self.devices = Some(value.into());
-        self
-    }
-    /// Sets `_links`.
-    pub fn with_links(
-        mut self,
-        value: impl Into<super::common::IdentityResourceLinks>,
-    ) -> Self {
-        self.links = Some(value.into());
-        self
-    }
-    /// Sets `links`.
-    pub fn with_links_2(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
-        self.links_2 = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `groupId`.
-    pub fn with_group_id(mut self, value: impl Into<String>) -> Self {
-        self.group_id = Some(value.into());
-        self
-    }
-    /// Sets `parentId`.
-    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
-        self.parent_id = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `email`.
-    pub fn with_email(mut self, value: impl Into<String>) -> Self {
-        self.email = Some(value.into());
-        self
-    }
-    /// Sets `dpskGuid`.
-    pub fn with_dpsk_guid(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.dpsk_guid = Some(value.into());
-        self
-    }
-    /// Sets `dpskPassphrase`.
-    pub fn with_dpsk_passphrase(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.dpsk_passphrase = Some(value.into());
-        self
-    }
-    /// Sets `identityId`.
-    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
-        self.identity_id = Some(value.into());
-        self
-    }
-    /// Sets `revoked`.
-    pub fn with_revoked(mut self, value: impl Into<bool>) -> Self {
-        self.revoked = Some(value.into());
-        self
-    }
-    /// Sets `vlan`.
-    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
-        self.vlan = Some(value.into());
-        self
-    }
-    /// Sets `vni`.
-    pub fn with_vni(mut self, value: impl Into<i64>) -> Self {
-        self.vni = Some(value.into());
-        self
-    }
-    /// Sets `createdAt`.
-    pub fn with_created_at(mut self, value: impl Into<String>) -> Self {
-        self.created_at = Some(value.into());
-        self
-    }
-    /// Sets `updatedAt`.
-    pub fn with_updated_at(mut self, value: impl Into<String>) -> Self {
-        self.updated_at = Some(value.into());
-        self
-    }
-    /// Sets `deviceCount`.
-    pub fn with_device_count(mut self, value: impl Into<i64>) -> Self {
-        self.device_count = Some(value.into());
-        self
-    }
-    /// Sets `ethernetPorts`.
-    pub fn with_ethernet_ports(mut self, value: impl Into<Vec<EthernetPort>>) -> Self {
-        self.ethernet_ports = Some(value.into());
-        self
-    }
-    /// Sets `switches`.
-    pub fn with_switches(
-        mut self,
-        value: impl Into<Vec<super::common::Switch>>,
-    ) -> Self {
-        self.switches = Some(value.into());
-        self
-    }
-    /// Sets `meteringProfileId`.
-    pub fn with_metering_profile_id(mut self, value: impl Into<String>) -> Self {
-        self.metering_profile_id = Some(value.into());
-        self
-    }
-    /// Sets `expirationDate`.
-    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
-        self.expiration_date = Some(value.into());
-        self
-    }
-    /// Sets `displayName`.
-    pub fn with_display_name(mut self, value: impl Into<String>) -> Self {
-        self.display_name = Some(value.into());
-        self
-    }
-    /// Sets `externalIdentityId`.
-    pub fn with_external_identity_id(mut self, value: impl Into<String>) -> Self {
-        self.external_identity_id = Some(value.into());
-        self
-    }
-    /// Sets `lastLoginAt`.
-    pub fn with_last_login_at(mut self, value: impl Into<String>) -> Self {
-        self.last_login_at = Some(value.into());
-        self
-    }
-    /// Sets `primary`.
-    pub fn with_primary(mut self, value: impl Into<bool>) -> Self {
-        self.primary = Some(value.into());
-        self
-    }
-}
-/// A device of an identity. The document shows only its `status` entries.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct IdentityDevice {
-    /// Connection status records of the device.
-    ///
-    /// Wire name `status`; `array<IdentityDeviceStatusEntry>`; optional.
-    pub status: Option<Vec<IdentityDeviceStatusEntry>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for IdentityDevice {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentityDevice, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("status", &v.status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for IdentityDevice {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityDevice, ruckus_one_runtime::object::FieldError> {
-            let value = IdentityDevice {
-                status: f.optional("status"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentityDevice"))
-    }
-}
-impl IdentityDevice {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            status: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `status`.
-    pub fn with_status(
-        mut self,
-        value: impl Into<Vec<IdentityDeviceStatusEntry>>,
-    ) -> Self {
-        self.status = Some(value.into());
-        self
-    }
-}
-/// One connection status record of an identity's device.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct IdentityDeviceStatusEntry {
-    /// MAC address of the device.
-    ///
-    /// Wire name `macAddress`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub mac_address: Option<String>,
-    /// How the device authenticated.
-    ///
-    /// Wire name `authType`; `IdentityDeviceAuthType`; optional.
-    pub auth_type: Option<IdentityDeviceAuthType>,
-    /// When the device last connected; its format is not shown.
-    ///
-    /// Wire name `lastConnectedAt`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub last_connected_at: Option<String>,
-    /// Whether the device was accepted or rejected.
-    ///
-    /// Wire name `status`; `IdentityDeviceAccessStatus`; optional.
-    pub status: Option<IdentityDeviceAccessStatus>,
-    /// Identifier of the credential or registration the device used; not explained by the document.
-    ///
-    /// Wire name `referenceId`; `string`; optional.
-    /// Provenance: inferred (type and meaning not shown; string assumed).
-    pub reference_id: Option<String>,
-    /// Identifier of the identity.
-    ///
-    /// Wire name `identityId`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub identity_id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for IdentityDeviceStatusEntry {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &IdentityDeviceStatusEntry,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("macAddress", &v.mac_address);
-            w.optional("authType", &v.auth_type);
-            w.optional("lastConnectedAt", &v.last_connected_at);
-            w.optional("status", &v.status);
-            w.optional("referenceId", &v.reference_id);
-            w.optional("identityId", &v.identity_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityDeviceStatusEntry, ruckus_one_runtime::object::FieldError> {
-            let value = IdentityDeviceStatusEntry {
-                mac_address: f.optional("macAddress"),
-                auth_type: f.optional("authType"),
-                last_connected_at: f.optional("lastConnectedAt"),
-                status: f.optional("status"),
-                reference_id: f.optional("referenceId"),
-                identity_id: f.optional("identityId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentityDeviceStatusEntry"))
-    }
-}
-impl IdentityDeviceStatusEntry {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            mac_address: None,
-            auth_type: None,
-            last_connected_at: None,
-            status: None,
-            reference_id: None,
-            identity_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `macAddress`.
-    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
-        self.mac_address = Some(value.into());
-        self
-    }
-    /// Sets `authType`.
-    pub fn with_auth_type(mut self, value: impl Into<IdentityDeviceAuthType>) -> Self {
-        self.auth_type = Some(value.into());
-        self
-    }
-    /// Sets `lastConnectedAt`.
-    pub fn with_last_connected_at(mut self, value: impl Into<String>) -> Self {
-        self.last_connected_at = Some(value.into());
-        self
-    }
-    /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<IdentityDeviceAccessStatus>) -> Self {
-        self.status = Some(value.into());
-        self
-    }
-    /// Sets `referenceId`.
-    pub fn with_reference_id(mut self, value: impl Into<String>) -> Self {
-        self.reference_id = Some(value.into());
-        self
-    }
-    /// Sets `identityId`.
-    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
-        self.identity_id = Some(value.into());
-        self
-    }
-}
-/// Authentication type of an identity's device.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum IdentityDeviceAuthType {
-    /// `Dpsk`: Dynamic pre-shared key.
-    Dpsk,
-    /// `MacAuth`: MAC authentication.
-    MacAuth,
-    /// `EapTls`: EAP-TLS (certificate).
-    EapTls,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl IdentityDeviceAuthType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dpsk => "Dpsk",
-            Self::MacAuth => "MacAuth",
-            Self::EapTls => "EapTls",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for IdentityDeviceAuthType {
-    fn from(s: &str) -> Self {
-        match s {
-            "Dpsk" => Self::Dpsk,
-            "MacAuth" => Self::MacAuth,
-            "EapTls" => Self::EapTls,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for IdentityDeviceAuthType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for IdentityDeviceAuthType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for IdentityDeviceAuthType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// State of an identity's device: accepted or rejected. Transitions between the states are not shown.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum IdentityDeviceAccessStatus {
-    /// `Accept`
-    Accept,
-    /// `Reject`
-    Reject,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl IdentityDeviceAccessStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Accept => "Accept",
-            Self::Reject => "Reject",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for IdentityDeviceAccessStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "Accept" => Self::Accept,
-            "Reject" => Self::Reject,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for IdentityDeviceAccessStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for IdentityDeviceAccessStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for IdentityDeviceAccessStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// A Spring-style page of identities. Other fields of the page are kept as received.
-///
-/// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct IdentityPage {
-    /// The identities of this page.
-    ///
-    /// Wire name `content`; `array<Identity>`; optional.
-    pub content: Option<Vec<Identity>>,
-    /// Number of identities over all pages.
-    ///
-    /// Wire name `totalElements`; `integer`; optional.
-    pub total_elements: Option<i64>,
-    /// Number of pages.
-    ///
-    /// Wire name `totalPages`; `integer`; optional.
-    pub total_pages: Option<i64>,
-    /// Page size applied.
-    ///
-    /// Wire name `size`; `integer`; optional.
-    pub size: Option<i64>,
-    /// Number of this page, from 0.
-    ///
-    /// Wire name `number`; `integer`; optional.
-    pub number: Option<i64>,
-    /// Number of identities on this page.
-    ///
-    /// Wire name `numberOfElements`; `integer`; optional.
-    pub number_of_elements: Option<i64>,
-    /// Whether this is the first page.
-    ///
-    /// Wire name `first`; `boolean`; optional.
-    pub first: Option<bool>,
-    /// Whether this is the last page.
-    ///
-    /// Wire name `last`; `boolean`; optional.
-    pub last: Option<bool>,
-    /// Whether this page has no identities.
-    ///
-    /// Wire name `empty`; `boolean`; optional.
-    pub empty: Option<bool>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
-    pub sort: Option<super::common::SortObject>,
-    /// `pageable`
-    ///
-    /// Wire name `pageable`; `IdentityPageableObject`; optional.
-    pub pageable: Option<IdentityPageableObject>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for IdentityPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdentityPage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("content", &v.content);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("size", &v.size);
-            w.optional("number", &v.number);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("empty", &v.empty);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for IdentityPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdentityPage, ruckus_one_runtime::object::FieldError> {
-            let value = IdentityPage {
-                content: f.optional("content"),
-                total_elements: f.optional("totalElements"),
-                total_pages: f.optional("totalPages"),
-                size: f.optional("size"),
-                number: f.optional("number"),
-                number_of_elements: f.optional("numberOfElements"),
-                first: f.optional("first"),
-                last: f.optional("last"),
-                empty: f.optional("empty"),
-                sort: f.optional("sort"),
-                pageable: f.optional("pageable"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdentityPage"))
-    }
-}
-impl IdentityPage {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            content: None,
-            total_elements: None,
-            total_pages: None,
-            size: None,
-            number: None,
-            number_of_elements: None,
-            first: None,
-            last: None,
-            empty: None,
-            sort: None,
-            pageable: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `content`.
-    pub fn with_content(mut self, value: impl Into<Vec<Identity>>) -> Self {
-        self.content = Some(value.into());
-        self
-    }
-    /// Sets `totalElements`.
-    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
-        self.total_elements = Some(value.into());
-        self
-    }
-    /// Sets `totalPages`.
-    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
-        self.total_pages = Some(value.into());
-        self
-    }
-    /// Sets `size`.
-    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
-        self.size = Some(value.into());
-        self
-    }
-    /// Sets `number`.
-    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
-        self.number = Some(value.into());
-        self
-    }
-    /// Sets `numberOfElements`.
-    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
-        self.number_of_elements = Some(value.into());
-        self
-    }
-    /// Sets `first`.
-    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
-        self.first = Some(value.into());
-        self
-    }
-    /// Sets `last`.
-    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
-        self.last = Some(value.into());
-        self
-    }
-    /// Sets `empty`.
-    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
-        self.empty = Some(value.into());
-        self
-    }
-    /// Sets `sort`.
-    pub fn with_sort(mut self, value: impl Into<super::common::SortObject>) -> Self {
-        self.sort = Some(value.into());
-        self
-    }
-    /// Sets `pageable`.
-    pub fn with_pageable(mut self, value: impl Into<IdentityPageableObject>) -> Self {
-        self.pageable = Some(value.into());
-        self
-    }
-}
 /// Boolean evaluation, with the fields the official description lists.
 ///
 /// Provenance: reference (policy_management_api-0.0.3.yaml Boolean Evaluation).
@@ -1428,6 +567,689 @@ impl<'de> serde::Deserialize<'de> for EvaluationReportPolicyType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// An identity of an identity group. The document shows only the fields changed in releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Identity {
+    /// Phone number of the identity.
+    ///
+    /// Wire name `phoneNumber`; `string`; optional.
+    pub phone_number: Option<String>,
+    /// Devices of the identity.
+    ///
+    /// Wire name `devices`; `array<IdentityDevice>`; optional.
+    pub devices: Option<Vec<IdentityDevice>>,
+    /// Hypermedia links; replaced the `links` array.
+    ///
+    /// Wire name `_links`; `IdentityResourceLinks`; optional.
+    pub links: Option<super::common::IdentityResourceLinks>,
+    /// Links of the identity.
+    ///
+    /// Wire name `links`; array of raw JSON, shape not shown: The items of the removed links array are not shown.; optional.
+    /// Deprecated: Removed: replaced by the `_links` object.
+    pub links_2: Option<Vec<serde_json::Value>>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional; format: uuid.
+    pub id: Option<String>,
+    /// `groupId`
+    ///
+    /// Wire name `groupId`; `string`; optional; format: uuid.
+    pub group_id: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional; format: uuid.
+    pub parent_id: Option<String>,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 255.
+    pub description: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional; max_length: 255.
+    pub name: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional.
+    pub email: Option<String>,
+    /// `dpskGuid`
+    ///
+    /// Wire name `dpskGuid`; `string`; optional; secret: redacted in `Debug`.
+    pub dpsk_guid: Option<ruckus_one_runtime::Secret>,
+    /// `dpskPassphrase`
+    ///
+    /// Wire name `dpskPassphrase`; `string`; optional; secret: redacted in `Debug`.
+    pub dpsk_passphrase: Option<ruckus_one_runtime::Secret>,
+    /// `identityId`
+    ///
+    /// Wire name `identityId`; `string`; optional.
+    pub identity_id: Option<String>,
+    /// `revoked`
+    ///
+    /// Wire name `revoked`; `boolean`; optional.
+    pub revoked: Option<bool>,
+    /// `vlan`
+    ///
+    /// Wire name `vlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    pub vlan: Option<i64>,
+    /// `vni`
+    ///
+    /// Wire name `vni`; `integer`; optional; format: int32; maximum: 8388608; minimum: 0.
+    pub vni: Option<i64>,
+    /// `createdAt`
+    ///
+    /// Wire name `createdAt`; `string`; optional; format: date-time.
+    pub created_at: Option<String>,
+    /// `updatedAt`
+    ///
+    /// Wire name `updatedAt`; `string`; optional; format: date-time.
+    pub updated_at: Option<String>,
+    /// `deviceCount`
+    ///
+    /// Wire name `deviceCount`; `integer`; optional; format: int32.
+    pub device_count: Option<i64>,
+    /// `ethernetPorts`
+    ///
+    /// Wire name `ethernetPorts`; `array<EthernetPort>`; optional.
+    pub ethernet_ports: Option<Vec<EthernetPort>>,
+    /// `switches`
+    ///
+    /// Wire name `switches`; `array<Switch>`; optional.
+    pub switches: Option<Vec<super::common::Switch>>,
+    /// `meteringProfileId`
+    ///
+    /// Wire name `meteringProfileId`; `string`; optional; format: uuid.
+    pub metering_profile_id: Option<String>,
+    /// `expirationDate`
+    ///
+    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    pub expiration_date: Option<String>,
+    /// `displayName`
+    ///
+    /// Wire name `displayName`; `string`; optional; max_length: 255.
+    pub display_name: Option<String>,
+    /// `externalIdentityId`
+    ///
+    /// Wire name `externalIdentityId`; `string`; optional; format: uuid.
+    pub external_identity_id: Option<String>,
+    /// `lastLoginAt`
+    ///
+    /// Wire name `lastLoginAt`; `string`; optional; format: date-time.
+    pub last_login_at: Option<String>,
+    /// `primary`
+    ///
+    /// Wire name `primary`; `boolean`; optional.
+    pub primary: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Identity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Identity, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("phoneNumber", &v.phone_number);
+            w.optional("devices", &v.devices);
+            w.optional("_links", &v.links);
+            w.optional("links", &v.links_2);
+            w.optional("id", &v.id);
+            w.optional("groupId", &v.group_id);
+            w.optional("parentId", &v.parent_id);
+            w.optional("description", &v.description);
+            w.optional("name", &v.name);
+            w.optional("email", &v.email);
+            w.optional("dpskGuid", &v.dpsk_guid);
+            w.optional("dpskPassphrase", &v.dpsk_passphrase);
+            w.optional("identityId", &v.identity_id);
+            w.optional("revoked", &v.revoked);
+            w.optional("vlan", &v.vlan);
+            w.optional("vni", &v.vni);
+            w.optional("createdAt", &v.created_at);
+            w.optional("updatedAt", &v.updated_at);
+            w.optional("deviceCount", &v.device_count);
+            w.optional("ethernetPorts", &v.ethernet_ports);
+            w.optional("switches", &v.switches);
+            w.optional("meteringProfileId", &v.metering_profile_id);
+            w.optional("expirationDate", &v.expiration_date);
+            w.optional("displayName", &v.display_name);
+            w.optional("externalIdentityId", &v.external_identity_id);
+            w.optional("lastLoginAt", &v.last_login_at);
+            w.optional("primary", &v.primary);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Identity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Identity, ruckus_one_runtime::object::FieldError> {
+            let value = Identity {
+                phone_number: f.optional("phoneNumber"),
+                devices: f.optional("devices"),
+                links: f.optional("_links"),
+                links_2: f.optional("links"),
+                id: f.optional("id"),
+                group_id: f.optional("groupId"),
+                parent_id: f.optional("parentId"),
+                description: f.optional("description"),
+                name: f.optional("name"),
+                email: f.optional("email"),
+                dpsk_guid: f.optional("dpskGuid"),
+                dpsk_passphrase: f.optional("dpskPassphrase"),
+                identity_id: f.optional("identityId"),
+                revoked: f.optional("revoked"),
+                vlan: f.optional("vlan"),
+                vni: f.optional("vni"),
+                created_at: f.optional("createdAt"),
+                updated_at: f.optional("updatedAt"),
+                device_count: f.optional("deviceCount"),
+                ethernet_ports: f.optional("ethernetPorts"),
+                switches: f.optional("switches"),
+                metering_profile_id: f.optional("meteringProfileId"),
+                expiration_date: f.optional("expirationDate"),
+                display_name: f.optional("displayName"),
+                external_identity_id: f.optional("externalIdentityId"),
+                last_login_at: f.optional("lastLoginAt"),
+                primary: f.optional("primary"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Identity"))
+    }
+}
+impl Identity {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            phone_number: None,
+            devices: None,
+            links: None,
+            links_2: None,
+            id: None,
+            group_id: None,
+            parent_id: None,
+            description: None,
+            name: None,
+            email: None,
+            dpsk_guid: None,
+            dpsk_passphrase: None,
+            identity_id: None,
+            revoked: None,
+            vlan: None,
+            vni: None,
+            created_at: None,
+            updated_at: None,
+            device_count: None,
+            ethernet_ports: None,
+            switches: None,
+            metering_profile_id: None,
+            expiration_date: None,
+            display_name: None,
+            external_identity_id: None,
+            last_login_at: None,
+            primary: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `devices`.
+    pub fn with_devices(mut self, value: impl Into<Vec<IdentityDevice>>) -> Self {
+        self.devices = Some(value.into());
+        self
+    }
+    /// Sets `_links`.
+    pub fn with_links(
+        mut self,
+        value: impl Into<super::common::IdentityResourceLinks>,
+    ) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+    /// Sets `links`.
+    pub fn with_links_2(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.links_2 = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `groupId`.
+    pub fn with_group_id(mut self, value: impl Into<String>) -> Self {
+        self.group_id = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `dpskGuid`.
+    pub fn with_dpsk_guid(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.dpsk_guid = Some(value.into());
+        self
+    }
+    /// Sets `dpskPassphrase`.
+    pub fn with_dpsk_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.dpsk_passphrase = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+    /// Sets `revoked`.
+    pub fn with_revoked(mut self, value: impl Into<bool>) -> Self {
+        self.revoked = Some(value.into());
+        self
+    }
+    /// Sets `vlan`.
+    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.vlan = Some(value.into());
+        self
+    }
+    /// Sets `vni`.
+    pub fn with_vni(mut self, value: impl Into<i64>) -> Self {
+        self.vni = Some(value.into());
+        self
+    }
+    /// Sets `createdAt`.
+    pub fn with_created_at(mut self, value: impl Into<String>) -> Self {
+        self.created_at = Some(value.into());
+        self
+    }
+    /// Sets `updatedAt`.
+    pub fn with_updated_at(mut self, value: impl Into<String>) -> Self {
+        self.updated_at = Some(value.into());
+        self
+    }
+    /// Sets `deviceCount`.
+    pub fn with_device_count(mut self, value: impl Into<i64>) -> Self {
+        self.device_count = Some(value.into());
+        self
+    }
+    /// Sets `ethernetPorts`.
+    pub fn with_ethernet_ports(mut self, value: impl Into<Vec<EthernetPort>>) -> Self {
+        self.ethernet_ports = Some(value.into());
+        self
+    }
+    /// Sets `switches`.
+    pub fn with_switches(
+        mut self,
+        value: impl Into<Vec<super::common::Switch>>,
+    ) -> Self {
+        self.switches = Some(value.into());
+        self
+    }
+    /// Sets `meteringProfileId`.
+    pub fn with_metering_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.metering_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `displayName`.
+    pub fn with_display_name(mut self, value: impl Into<String>) -> Self {
+        self.display_name = Some(value.into());
+        self
+    }
+    /// Sets `externalIdentityId`.
+    pub fn with_external_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.external_identity_id = Some(value.into());
+        self
+    }
+    /// Sets `lastLoginAt`.
+    pub fn with_last_login_at(mut self, value: impl Into<String>) -> Self {
+        self.last_login_at = Some(value.into());
+        self
+    }
+    /// Sets `primary`.
+    pub fn with_primary(mut self, value: impl Into<bool>) -> Self {
+        self.primary = Some(value.into());
+        self
+    }
+}
+/// A device of an identity. The document shows only its `status` entries.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct IdentityDevice {
+    /// Connection status records of the device.
+    ///
+    /// Wire name `status`; `array<IdentityDeviceStatusEntry>`; optional.
+    pub status: Option<Vec<IdentityDeviceStatusEntry>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdentityDevice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdentityDevice, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityDevice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityDevice, ruckus_one_runtime::object::FieldError> {
+            let value = IdentityDevice {
+                status: f.optional("status"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityDevice"))
+    }
+}
+impl IdentityDevice {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: impl Into<Vec<IdentityDeviceStatusEntry>>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+/// State of an identity's device: accepted or rejected. Transitions between the states are not shown.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IdentityDeviceAccessStatus {
+    /// `Accept`
+    Accept,
+    /// `Reject`
+    Reject,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IdentityDeviceAccessStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Accept => "Accept",
+            Self::Reject => "Reject",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IdentityDeviceAccessStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "Accept" => Self::Accept,
+            "Reject" => Self::Reject,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IdentityDeviceAccessStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IdentityDeviceAccessStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityDeviceAccessStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Authentication type of an identity's device.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IdentityDeviceAuthType {
+    /// `Dpsk`: Dynamic pre-shared key.
+    Dpsk,
+    /// `MacAuth`: MAC authentication.
+    MacAuth,
+    /// `EapTls`: EAP-TLS (certificate).
+    EapTls,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IdentityDeviceAuthType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dpsk => "Dpsk",
+            Self::MacAuth => "MacAuth",
+            Self::EapTls => "EapTls",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IdentityDeviceAuthType {
+    fn from(s: &str) -> Self {
+        match s {
+            "Dpsk" => Self::Dpsk,
+            "MacAuth" => Self::MacAuth,
+            "EapTls" => Self::EapTls,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IdentityDeviceAuthType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IdentityDeviceAuthType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityDeviceAuthType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// One connection status record of an identity's device.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct IdentityDeviceStatusEntry {
+    /// MAC address of the device.
+    ///
+    /// Wire name `macAddress`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub mac_address: Option<String>,
+    /// How the device authenticated.
+    ///
+    /// Wire name `authType`; `IdentityDeviceAuthType`; optional.
+    pub auth_type: Option<IdentityDeviceAuthType>,
+    /// When the device last connected; its format is not shown.
+    ///
+    /// Wire name `lastConnectedAt`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub last_connected_at: Option<String>,
+    /// Whether the device was accepted or rejected.
+    ///
+    /// Wire name `status`; `IdentityDeviceAccessStatus`; optional.
+    pub status: Option<IdentityDeviceAccessStatus>,
+    /// Identifier of the credential or registration the device used; not explained by the document.
+    ///
+    /// Wire name `referenceId`; `string`; optional.
+    /// Provenance: inferred (type and meaning not shown; string assumed).
+    pub reference_id: Option<String>,
+    /// Identifier of the identity.
+    ///
+    /// Wire name `identityId`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub identity_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdentityDeviceStatusEntry {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &IdentityDeviceStatusEntry,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("macAddress", &v.mac_address);
+            w.optional("authType", &v.auth_type);
+            w.optional("lastConnectedAt", &v.last_connected_at);
+            w.optional("status", &v.status);
+            w.optional("referenceId", &v.reference_id);
+            w.optional("identityId", &v.identity_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityDeviceStatusEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityDeviceStatusEntry, ruckus_one_runtime::object::FieldError> {
+            let value = IdentityDeviceStatusEntry {
+                mac_address: f.optional("macAddress"),
+                auth_type: f.optional("authType"),
+                last_connected_at: f.optional("lastConnectedAt"),
+                status: f.optional("status"),
+                reference_id: f.optional("referenceId"),
+                identity_id: f.optional("identityId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityDeviceStatusEntry"))
+    }
+}
+impl IdentityDeviceStatusEntry {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            mac_address: None,
+            auth_type: None,
+            last_connected_at: None,
+            status: None,
+            reference_id: None,
+            identity_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `authType`.
+    pub fn with_auth_type(mut self, value: impl Into<IdentityDeviceAuthType>) -> Self {
+        self.auth_type = Some(value.into());
+        self
+    }
+    /// Sets `lastConnectedAt`.
+    pub fn with_last_connected_at(mut self, value: impl Into<String>) -> Self {
+        self.last_connected_at = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<IdentityDeviceAccessStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `referenceId`.
+    pub fn with_reference_id(mut self, value: impl Into<String>) -> Self {
+        self.reference_id = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+}
 /// Identity group, with the fields the official description lists.
 ///
 /// Provenance: reference (identity_management-0.0.2.yaml IdentityGroup).
@@ -1827,6 +1649,184 @@ impl IdentityGroupSearch {
     /// Sets `networkId`.
     pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
         self.network_id = Some(value.into());
+        self
+    }
+}
+/// A Spring-style page of identities. Other fields of the page are kept as received.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct IdentityPage {
+    /// The identities of this page.
+    ///
+    /// Wire name `content`; `array<Identity>`; optional.
+    pub content: Option<Vec<Identity>>,
+    /// Number of identities over all pages.
+    ///
+    /// Wire name `totalElements`; `integer`; optional.
+    pub total_elements: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    pub total_pages: Option<i64>,
+    /// Page size applied.
+    ///
+    /// Wire name `size`; `integer`; optional.
+    pub size: Option<i64>,
+    /// Number of this page, from 0.
+    ///
+    /// Wire name `number`; `integer`; optional.
+    pub number: Option<i64>,
+    /// Number of identities on this page.
+    ///
+    /// Wire name `numberOfElements`; `integer`; optional.
+    pub number_of_elements: Option<i64>,
+    /// Whether this is the first page.
+    ///
+    /// Wire name `first`; `boolean`; optional.
+    pub first: Option<bool>,
+    /// Whether this is the last page.
+    ///
+    /// Wire name `last`; `boolean`; optional.
+    pub last: Option<bool>,
+    /// Whether this page has no identities.
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    pub empty: Option<bool>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    pub sort: Option<super::common::SortObject>,
+    /// `pageable`
+    ///
+    /// Wire name `pageable`; `IdentityPageableObject`; optional.
+    pub pageable: Option<IdentityPageableObject>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdentityPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdentityPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("number", &v.number);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentityPage, ruckus_one_runtime::object::FieldError> {
+            let value = IdentityPage {
+                content: f.optional("content"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                number: f.optional("number"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentityPage"))
+    }
+}
+impl IdentityPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            total_elements: None,
+            total_pages: None,
+            size: None,
+            number: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            sort: None,
+            pageable: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<Identity>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<super::common::SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<IdentityPageableObject>) -> Self {
+        self.pageable = Some(value.into());
         self
     }
 }

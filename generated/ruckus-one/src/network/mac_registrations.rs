@@ -5,6 +5,266 @@
 //! MAC registration pools and the registrations in them, their policy sets and the Wi-Fi networks that use them. Creating or deleting pools and registrations may answer 202 Accepted while the work is in progress. Errors use the identity error body. Split from the identity area so each can be compiled alone.
 //!
 //! Spec: `spec/network/mac_registrations.yaml`.
+/// Mac link, with the fields the official description lists.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml Link).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MacLink {
+    /// `href`
+    ///
+    /// Wire name `href`; `string`; optional.
+    pub href: Option<String>,
+    /// `hreflang`
+    ///
+    /// Wire name `hreflang`; `string`; optional.
+    pub hreflang: Option<String>,
+    /// `title`
+    ///
+    /// Wire name `title`; `string`; optional.
+    pub title: Option<String>,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; optional.
+    pub type_: Option<String>,
+    /// `deprecation`
+    ///
+    /// Wire name `deprecation`; `string`; optional.
+    pub deprecation: Option<String>,
+    /// `profile`
+    ///
+    /// Wire name `profile`; `string`; optional.
+    pub profile: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    pub name: Option<String>,
+    /// `templated`
+    ///
+    /// Wire name `templated`; `boolean`; optional.
+    pub templated: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MacLink {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MacLink, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("href", &v.href);
+            w.optional("hreflang", &v.hreflang);
+            w.optional("title", &v.title);
+            w.optional("type", &v.type_);
+            w.optional("deprecation", &v.deprecation);
+            w.optional("profile", &v.profile);
+            w.optional("name", &v.name);
+            w.optional("templated", &v.templated);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MacLink {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MacLink, ruckus_one_runtime::object::FieldError> {
+            let value = MacLink {
+                href: f.optional("href"),
+                hreflang: f.optional("hreflang"),
+                title: f.optional("title"),
+                type_: f.optional("type"),
+                deprecation: f.optional("deprecation"),
+                profile: f.optional("profile"),
+                name: f.optional("name"),
+                templated: f.optional("templated"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MacLink"))
+    }
+}
+impl MacLink {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            href: None,
+            hreflang: None,
+            title: None,
+            type_: None,
+            deprecation: None,
+            profile: None,
+            name: None,
+            templated: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `href`.
+    pub fn with_href(mut self, value: impl Into<String>) -> Self {
+        self.href = Some(value.into());
+        self
+    }
+    /// Sets `hreflang`.
+    pub fn with_hreflang(mut self, value: impl Into<String>) -> Self {
+        self.hreflang = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `deprecation`.
+    pub fn with_deprecation(mut self, value: impl Into<String>) -> Self {
+        self.deprecation = Some(value.into());
+        self
+    }
+    /// Sets `profile`.
+    pub fn with_profile(mut self, value: impl Into<String>) -> Self {
+        self.profile = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `templated`.
+    pub fn with_templated(mut self, value: impl Into<bool>) -> Self {
+        self.templated = Some(value.into());
+        self
+    }
+}
+/// Mac pageable object, with the fields the official description lists.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MacPageableObject {
+    /// `offset`
+    ///
+    /// Wire name `offset`; `integer`; optional.
+    pub offset: Option<i64>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    pub sort: Option<super::common::SortObject>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    pub page_size: Option<i64>,
+    /// `pageNumber`
+    ///
+    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    pub page_number: Option<i64>,
+    /// `unpaged`
+    ///
+    /// Wire name `unpaged`; `boolean`; optional.
+    pub unpaged: Option<bool>,
+    /// `paged`
+    ///
+    /// Wire name `paged`; `boolean`; optional.
+    pub paged: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MacPageableObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MacPageableObject, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("offset", &v.offset);
+            w.optional("sort", &v.sort);
+            w.optional("pageSize", &v.page_size);
+            w.optional("pageNumber", &v.page_number);
+            w.optional("unpaged", &v.unpaged);
+            w.optional("paged", &v.paged);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MacPageableObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MacPageableObject, ruckus_one_runtime::object::FieldError> {
+            let value = MacPageableObject {
+                offset: f.optional("offset"),
+                sort: f.optional("sort"),
+                page_size: f.optional("pageSize"),
+                page_number: f.optional("pageNumber"),
+                unpaged: f.optional("unpaged"),
+                paged: f.optional("paged"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MacPageableObject"))
+    }
+}
+impl MacPageableObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            offset: None,
+            sort: None,
+            page_size: None,
+            page_number: None,
+            unpaged: None,
+            paged: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `offset`.
+    pub fn with_offset(mut self, value: impl Into<i64>) -> Self {
+        self.offset = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<super::common::SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `pageNumber`.
+    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
+        self.page_number = Some(value.into());
+        self
+    }
+    /// Sets `unpaged`.
+    pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
+        self.unpaged = Some(value.into());
+        self
+    }
+    /// Sets `paged`.
+    pub fn with_paged(mut self, value: impl Into<bool>) -> Self {
+        self.paged = Some(value.into());
+        self
+    }
+}
 /// A MAC address registration in a MAC registration pool. The document shows only the fields changed in releases.
 ///
 /// Provenance: documented.
@@ -137,6 +397,184 @@ impl MacRegistration {
     /// Sets `identityId`.
     pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
         self.identity_id = Some(value.into());
+        self
+    }
+}
+/// A Spring-style page of MAC registrations. Other fields of the page are kept as received.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MacRegistrationPage {
+    /// The registrations of this page.
+    ///
+    /// Wire name `content`; `array<MacRegistration>`; optional.
+    pub content: Option<Vec<MacRegistration>>,
+    /// Number of registrations over all pages.
+    ///
+    /// Wire name `totalElements`; `integer`; optional.
+    pub total_elements: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    pub total_pages: Option<i64>,
+    /// Page size applied.
+    ///
+    /// Wire name `size`; `integer`; optional.
+    pub size: Option<i64>,
+    /// Number of this page, from 0.
+    ///
+    /// Wire name `number`; `integer`; optional.
+    pub number: Option<i64>,
+    /// Number of registrations on this page.
+    ///
+    /// Wire name `numberOfElements`; `integer`; optional.
+    pub number_of_elements: Option<i64>,
+    /// Whether this is the first page.
+    ///
+    /// Wire name `first`; `boolean`; optional.
+    pub first: Option<bool>,
+    /// Whether this is the last page.
+    ///
+    /// Wire name `last`; `boolean`; optional.
+    pub last: Option<bool>,
+    /// Whether this page has no registrations.
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    pub empty: Option<bool>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    pub sort: Option<super::common::SortObject>,
+    /// `pageable`
+    ///
+    /// Wire name `pageable`; `MacPageableObject`; optional.
+    pub pageable: Option<MacPageableObject>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MacRegistrationPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MacRegistrationPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("number", &v.number);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MacRegistrationPage, ruckus_one_runtime::object::FieldError> {
+            let value = MacRegistrationPage {
+                content: f.optional("content"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                number: f.optional("number"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MacRegistrationPage"))
+    }
+}
+impl MacRegistrationPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            total_elements: None,
+            total_pages: None,
+            size: None,
+            number: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            sort: None,
+            pageable: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<MacRegistration>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<super::common::SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<MacPageableObject>) -> Self {
+        self.pageable = Some(value.into());
         self
     }
 }
@@ -577,184 +1015,6 @@ impl MacRegistrationPoolPage {
         self
     }
 }
-/// A Spring-style page of MAC registrations. Other fields of the page are kept as received.
-///
-/// Provenance: reference (mac_registration_api-0.0.1.yaml PageRegistration).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct MacRegistrationPage {
-    /// The registrations of this page.
-    ///
-    /// Wire name `content`; `array<MacRegistration>`; optional.
-    pub content: Option<Vec<MacRegistration>>,
-    /// Number of registrations over all pages.
-    ///
-    /// Wire name `totalElements`; `integer`; optional.
-    pub total_elements: Option<i64>,
-    /// Number of pages.
-    ///
-    /// Wire name `totalPages`; `integer`; optional.
-    pub total_pages: Option<i64>,
-    /// Page size applied.
-    ///
-    /// Wire name `size`; `integer`; optional.
-    pub size: Option<i64>,
-    /// Number of this page, from 0.
-    ///
-    /// Wire name `number`; `integer`; optional.
-    pub number: Option<i64>,
-    /// Number of registrations on this page.
-    ///
-    /// Wire name `numberOfElements`; `integer`; optional.
-    pub number_of_elements: Option<i64>,
-    /// Whether this is the first page.
-    ///
-    /// Wire name `first`; `boolean`; optional.
-    pub first: Option<bool>,
-    /// Whether this is the last page.
-    ///
-    /// Wire name `last`; `boolean`; optional.
-    pub last: Option<bool>,
-    /// Whether this page has no registrations.
-    ///
-    /// Wire name `empty`; `boolean`; optional.
-    pub empty: Option<bool>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
-    pub sort: Option<super::common::SortObject>,
-    /// `pageable`
-    ///
-    /// Wire name `pageable`; `MacPageableObject`; optional.
-    pub pageable: Option<MacPageableObject>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for MacRegistrationPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MacRegistrationPage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("content", &v.content);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("size", &v.size);
-            w.optional("number", &v.number);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("empty", &v.empty);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for MacRegistrationPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MacRegistrationPage, ruckus_one_runtime::object::FieldError> {
-            let value = MacRegistrationPage {
-                content: f.optional("content"),
-                total_elements: f.optional("totalElements"),
-                total_pages: f.optional("totalPages"),
-                size: f.optional("size"),
-                number: f.optional("number"),
-                number_of_elements: f.optional("numberOfElements"),
-                first: f.optional("first"),
-                last: f.optional("last"),
-                empty: f.optional("empty"),
-                sort: f.optional("sort"),
-                pageable: f.optional("pageable"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MacRegistrationPage"))
-    }
-}
-impl MacRegistrationPage {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            content: None,
-            total_elements: None,
-            total_pages: None,
-            size: None,
-            number: None,
-            number_of_elements: None,
-            first: None,
-            last: None,
-            empty: None,
-            sort: None,
-            pageable: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `content`.
-    pub fn with_content(mut self, value: impl Into<Vec<MacRegistration>>) -> Self {
-        self.content = Some(value.into());
-        self
-    }
-    /// Sets `totalElements`.
-    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
-        self.total_elements = Some(value.into());
-        self
-    }
-    /// Sets `totalPages`.
-    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
-        self.total_pages = Some(value.into());
-        self
-    }
-    /// Sets `size`.
-    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
-        self.size = Some(value.into());
-        self
-    }
-    /// Sets `number`.
-    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
-        self.number = Some(value.into());
-        self
-    }
-    /// Sets `numberOfElements`.
-    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
-        self.number_of_elements = Some(value.into());
-        self
-    }
-    /// Sets `first`.
-    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
-        self.first = Some(value.into());
-        self
-    }
-    /// Sets `last`.
-    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
-        self.last = Some(value.into());
-        self
-    }
-    /// Sets `empty`.
-    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
-        self.empty = Some(value.into());
-        self
-    }
-    /// Sets `sort`.
-    pub fn with_sort(mut self, value: impl Into<super::common::SortObject>) -> Self {
-        self.sort = Some(value.into());
-        self
-    }
-    /// Sets `pageable`.
-    pub fn with_pageable(mut self, value: impl Into<MacPageableObject>) -> Self {
-        self.pageable = Some(value.into());
-        self
-    }
-}
 /// Body of the MAC registration pool and registration queries: a list of criteria. Paging is set with the `page`, `size` and `sort` query parameters, not in this body.
 ///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml SearchDto).
@@ -919,50 +1179,30 @@ impl MacRegistrationSearchCriterion {
         self
     }
 }
-/// Mac pageable object, with the fields the official description lists.
+/// Operation response, with the fields the official description lists.
 ///
-/// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
+/// Provenance: reference (mac_registration_api-0.0.1.yaml OperationResponse).
 ///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub struct MacPageableObject {
-    /// `offset`
+pub struct OperationResponse {
+    /// `requestId`
     ///
-    /// Wire name `offset`; `integer`; optional.
-    pub offset: Option<i64>,
-    /// `sort`
+    /// Wire name `requestId`; `string`; required.
+    pub request_id: String,
+    /// `id`
     ///
-    /// Wire name `sort`; `SortObject`; optional.
-    pub sort: Option<super::common::SortObject>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; format: int32.
-    pub page_size: Option<i64>,
-    /// `pageNumber`
-    ///
-    /// Wire name `pageNumber`; `integer`; optional; format: int32.
-    pub page_number: Option<i64>,
-    /// `unpaged`
-    ///
-    /// Wire name `unpaged`; `boolean`; optional.
-    pub unpaged: Option<bool>,
-    /// `paged`
-    ///
-    /// Wire name `paged`; `boolean`; optional.
-    pub paged: Option<bool>,
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-impl serde::Serialize for MacPageableObject {
+impl serde::Serialize for OperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MacPageableObject, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("offset", &v.offset);
-            w.optional("sort", &v.sort);
-            w.optional("pageSize", &v.page_size);
-            w.optional("pageNumber", &v.page_number);
-            w.optional("unpaged", &v.unpaged);
-            w.optional("paged", &v.paged);
+        fn fields(v: &OperationResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("requestId", &v.request_id);
+            w.optional("id", &v.id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -970,70 +1210,37 @@ impl serde::Serialize for MacPageableObject {
         w.finish(serializer)
     }
 }
-impl<'de> serde::Deserialize<'de> for MacPageableObject {
+impl<'de> serde::Deserialize<'de> for OperationResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MacPageableObject, ruckus_one_runtime::object::FieldError> {
-            let value = MacPageableObject {
-                offset: f.optional("offset"),
-                sort: f.optional("sort"),
-                page_size: f.optional("pageSize"),
-                page_number: f.optional("pageNumber"),
-                unpaged: f.optional("unpaged"),
-                paged: f.optional("paged"),
+        ) -> Result<OperationResponse, ruckus_one_runtime::object::FieldError> {
+            let value = OperationResponse {
+                request_id: f.required("requestId")?,
+                id: f.optional("id"),
                 additional_fields: f.rest(),
             };
             f.check()?;
             Ok(value)
         }
         let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MacPageableObject"))
+        fields(&mut f).map_err(|e| e.into_error("OperationResponse"))
     }
 }
-impl MacPageableObject {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
+impl OperationResponse {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(request_id: String) -> Self {
         Self {
-            offset: None,
-            sort: None,
-            page_size: None,
-            page_number: None,
-            unpaged: None,
-            paged: None,
+            request_id,
+            id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
-    /// Sets `offset`.
-    pub fn with_offset(mut self, value: impl Into<i64>) -> Self {
-        self.offset = Some(value.into());
-        self
-    }
-    /// Sets `sort`.
-    pub fn with_sort(mut self, value: impl Into<super::common::SortObject>) -> Self {
-        self.sort = Some(value.into());
-        self
-    }
-    /// Sets `pageSize`.
-    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
-        self.page_size = Some(value.into());
-        self
-    }
-    /// Sets `pageNumber`.
-    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
-        self.page_number = Some(value.into());
-        self
-    }
-    /// Sets `unpaged`.
-    pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
-        self.unpaged = Some(value.into());
-        self
-    }
-    /// Sets `paged`.
-    pub fn with_paged(mut self, value: impl Into<bool>) -> Self {
-        self.paged = Some(value.into());
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
         self
     }
 }
@@ -1457,213 +1664,6 @@ impl<'de> serde::Deserialize<'de> for PoolExpirationType {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
-    }
-}
-/// Mac link, with the fields the official description lists.
-///
-/// Provenance: reference (mac_registration_api-0.0.1.yaml Link).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct MacLink {
-    /// `href`
-    ///
-    /// Wire name `href`; `string`; optional.
-    pub href: Option<String>,
-    /// `hreflang`
-    ///
-    /// Wire name `hreflang`; `string`; optional.
-    pub hreflang: Option<String>,
-    /// `title`
-    ///
-    /// Wire name `title`; `string`; optional.
-    pub title: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
-    pub type_: Option<String>,
-    /// `deprecation`
-    ///
-    /// Wire name `deprecation`; `string`; optional.
-    pub deprecation: Option<String>,
-    /// `profile`
-    ///
-    /// Wire name `profile`; `string`; optional.
-    pub profile: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
-    pub name: Option<String>,
-    /// `templated`
-    ///
-    /// Wire name `templated`; `boolean`; optional.
-    pub templated: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for MacLink {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MacLink, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("href", &v.href);
-            w.optional("hreflang", &v.hreflang);
-            w.optional("title", &v.title);
-            w.optional("type", &v.type_);
-            w.optional("deprecation", &v.deprecation);
-            w.optional("profile", &v.profile);
-            w.optional("name", &v.name);
-            w.optional("templated", &v.templated);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for MacLink {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MacLink, ruckus_one_runtime::object::FieldError> {
-            let value = MacLink {
-                href: f.optional("href"),
-                hreflang: f.optional("hreflang"),
-                title: f.optional("title"),
-                type_: f.optional("type"),
-                deprecation: f.optional("deprecation"),
-                profile: f.optional("profile"),
-                name: f.optional("name"),
-                templated: f.optional("templated"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MacLink"))
-    }
-}
-impl MacLink {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            href: None,
-            hreflang: None,
-            title: None,
-            type_: None,
-            deprecation: None,
-            profile: None,
-            name: None,
-            templated: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `href`.
-    pub fn with_href(mut self, value: impl Into<String>) -> Self {
-        self.href = Some(value.into());
-        self
-    }
-    /// Sets `hreflang`.
-    pub fn with_hreflang(mut self, value: impl Into<String>) -> Self {
-        self.hreflang = Some(value.into());
-        self
-    }
-    /// Sets `title`.
-    pub fn with_title(mut self, value: impl Into<String>) -> Self {
-        self.title = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `deprecation`.
-    pub fn with_deprecation(mut self, value: impl Into<String>) -> Self {
-        self.deprecation = Some(value.into());
-        self
-    }
-    /// Sets `profile`.
-    pub fn with_profile(mut self, value: impl Into<String>) -> Self {
-        self.profile = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `templated`.
-    pub fn with_templated(mut self, value: impl Into<bool>) -> Self {
-        self.templated = Some(value.into());
-        self
-    }
-}
-/// Operation response, with the fields the official description lists.
-///
-/// Provenance: reference (mac_registration_api-0.0.1.yaml OperationResponse).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct OperationResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; required.
-    pub request_id: String,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for OperationResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &OperationResponse, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("requestId", &v.request_id);
-            w.optional("id", &v.id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for OperationResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OperationResponse, ruckus_one_runtime::object::FieldError> {
-            let value = OperationResponse {
-                request_id: f.required("requestId")?,
-                id: f.optional("id"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OperationResponse"))
-    }
-}
-impl OperationResponse {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(request_id: String) -> Self {
-        Self {
-            request_id,
-            id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
     }
 }
 /// Registration, with the fields the official description lists.

@@ -8,295 +8,6 @@
 //!
 //! Removed operations (documented, not generated):
 //! - `PATCH /mspCustomers/{customerId}` (Update MSP customer (partial)): removed: Removed, while the other /mspCustomers/{customerId} methods are deprecated.
-/// Fields of the MSP-style bodies of the deprecated legacy managed-service operations. The document lists the fields without saying which operation uses which; other fields are kept.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct MspLegacyBody {
-    /// `msp_admin_id`
-    ///
-    /// Wire name `msp_admin_id`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub msp_admin_id: Option<String>,
-    /// `msp_admin_role`
-    ///
-    /// Wire name `msp_admin_role`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub msp_admin_role: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub email: Option<String>,
-    /// `user_name`
-    ///
-    /// Wire name `user_name`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub user_name: Option<String>,
-    /// `full_name`
-    ///
-    /// Wire name `full_name`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub full_name: Option<String>,
-    /// `first_name`
-    ///
-    /// Wire name `first_name`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub first_name: Option<String>,
-    /// `last_name`
-    ///
-    /// Wire name `last_name`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub last_name: Option<String>,
-    /// `admin_email`
-    ///
-    /// Wire name `admin_email`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub admin_email: Option<String>,
-    /// `resend`
-    ///
-    /// Wire name `resend`; `boolean`; optional.
-    pub resend: Option<bool>,
-    /// List of managed end-customer tenants.
-    ///
-    /// Wire name `mspec_list`; `array<string>`; optional.
-    pub mspec_list: Option<Vec<String>>,
-    /// `delegation_type`
-    ///
-    /// Wire name `delegation_type`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub delegation_type: Option<String>,
-    /// `delegated_to`
-    ///
-    /// Wire name `delegated_to`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub delegated_to: Option<String>,
-    /// `expiry_date`
-    ///
-    /// Wire name `expiry_date`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub expiry_date: Option<String>,
-    /// `number_of_days`
-    ///
-    /// Wire name `number_of_days`; `string`; optional.
-    pub number_of_days: Option<String>,
-    /// Whether all end-customer tenants are managed.
-    ///
-    /// Wire name `isManageAllEcs`; `boolean`; optional.
-    pub is_manage_all_ecs: Option<bool>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub updated_date: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub parent_id: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub tenant_id: Option<String>,
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub request_id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for MspLegacyBody {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MspLegacyBody, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("msp_admin_id", &v.msp_admin_id);
-            w.optional("msp_admin_role", &v.msp_admin_role);
-            w.optional("email", &v.email);
-            w.optional("user_name", &v.user_name);
-            w.optional("full_name", &v.full_name);
-            w.optional("first_name", &v.first_name);
-            w.optional("last_name", &v.last_name);
-            w.optional("admin_email", &v.admin_email);
-            w.optional("resend", &v.resend);
-            w.optional("mspec_list", &v.mspec_list);
-            w.optional("delegation_type", &v.delegation_type);
-            w.optional("delegated_to", &v.delegated_to);
-            w.optional("expiry_date", &v.expiry_date);
-            w.optional("number_of_days", &v.number_of_days);
-            w.optional("isManageAllEcs", &v.is_manage_all_ecs);
-            w.optional("updatedDate", &v.updated_date);
-            w.optional("parentId", &v.parent_id);
-            w.optional("tenantId", &v.tenant_id);
-            w.optional("requestId", &v.request_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for MspLegacyBody {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MspLegacyBody, ruckus_one_runtime::object::FieldError> {
-            let value = MspLegacyBody {
-                msp_admin_id: f.optional("msp_admin_id"),
-                msp_admin_role: f.optional("msp_admin_role"),
-                email: f.optional("email"),
-                user_name: f.optional("user_name"),
-                full_name: f.optional("full_name"),
-                first_name: f.optional("first_name"),
-                last_name: f.optional("last_name"),
-                admin_email: f.optional("admin_email"),
-                resend: f.optional("resend"),
-                mspec_list: f.optional("mspec_list"),
-                delegation_type: f.optional("delegation_type"),
-                delegated_to: f.optional("delegated_to"),
-                expiry_date: f.optional("expiry_date"),
-                number_of_days: f.optional("number_of_days"),
-                is_manage_all_ecs: f.optional("isManageAllEcs"),
-                updated_date: f.optional("updatedDate"),
-                parent_id: f.optional("parentId"),
-                tenant_id: f.optional("tenantId"),
-                request_id: f.optional("requestId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MspLegacyBody"))
-    }
-}
-impl MspLegacyBody {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            msp_admin_id: None,
-            msp_admin_role: None,
-            email: None,
-            user_name: None,
-            full_name: None,
-            first_name: None,
-            last_name: None,
-            admin_email: None,
-            resend: None,
-            mspec_list: None,
-            delegation_type: None,
-            delegated_to: None,
-            expiry_date: None,
-            number_of_days: None,
-            is_manage_all_ecs: None,
-            updated_date: None,
-            parent_id: None,
-            tenant_id: None,
-            request_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `msp_admin_id`.
-    pub fn with_msp_admin_id(mut self, value: impl Into<String>) -> Self {
-        self.msp_admin_id = Some(value.into());
-        self
-    }
-    /// Sets `msp_admin_role`.
-    pub fn with_msp_admin_role(mut self, value: impl Into<String>) -> Self {
-        self.msp_admin_role = Some(value.into());
-        self
-    }
-    /// Sets `email`.
-    pub fn with_email(mut self, value: impl Into<String>) -> Self {
-        self.email = Some(value.into());
-        self
-    }
-    /// Sets `user_name`.
-    pub fn with_user_name(mut self, value: impl Into<String>) -> Self {
-        self.user_name = Some(value.into());
-        self
-    }
-    /// Sets `full_name`.
-    pub fn with_full_name(mut self, value: impl Into<String>) -> Self {
-        self.full_name = Some(value.into());
-        self
-    }
-    /// Sets `first_name`.
-    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
-        self.first_name = Some(value.into());
-        self
-    }
-    /// Sets `last_name`.
-    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
-        self.last_name = Some(value.into());
-        self
-    }
-    /// Sets `admin_email`.
-    pub fn with_admin_email(mut self, value: impl Into<String>) -> Self {
-        self.admin_email = Some(value.into());
-        self
-    }
-    /// Sets `resend`.
-    pub fn with_resend(mut self, value: impl Into<bool>) -> Self {
-        self.resend = Some(value.into());
-        self
-    }
-    /// Sets `mspec_list`.
-    pub fn with_mspec_list(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.mspec_list = Some(value.into());
-        self
-    }
-    /// Sets `delegation_type`.
-    pub fn with_delegation_type(mut self, value: impl Into<String>) -> Self {
-        self.delegation_type = Some(value.into());
-        self
-    }
-    /// Sets `delegated_to`.
-    pub fn with_delegated_to(mut self, value: impl Into<String>) -> Self {
-        self.delegated_to = Some(value.into());
-        self
-    }
-    /// Sets `expiry_date`.
-    pub fn with_expiry_date(mut self, value: impl Into<String>) -> Self {
-        self.expiry_date = Some(value.into());
-        self
-    }
-    /// Sets `number_of_days`.
-    pub fn with_number_of_days(mut self, value: impl Into<String>) -> Self {
-        self.number_of_days = Some(value.into());
-        self
-    }
-    /// Sets `isManageAllEcs`.
-    pub fn with_is_manage_all_ecs(mut self, value: impl Into<bool>) -> Self {
-        self.is_manage_all_ecs = Some(value.into());
-        self
-    }
-    /// Sets `updatedDate`.
-    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
-        self.updated_date = Some(value.into());
-        self
-    }
-    /// Sets `parentId`.
-    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
-        self.parent_id = Some(value.into());
-        self
-    }
-    /// Sets `tenantId`.
-    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
-        self.tenant_id = Some(value.into());
-        self
-    }
-    /// Sets `requestId`.
-    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
-        self.request_id = Some(value.into());
-        self
-    }
-}
 /// Msp ec, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
@@ -864,6 +575,295 @@ impl MspEc {
     /// Sets `accountTier`.
     pub fn with_account_tier(mut self, value: impl Into<String>) -> Self {
         self.account_tier = Some(value.into());
+        self
+    }
+}
+/// Fields of the MSP-style bodies of the deprecated legacy managed-service operations. The document lists the fields without saying which operation uses which; other fields are kept.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MspLegacyBody {
+    /// `msp_admin_id`
+    ///
+    /// Wire name `msp_admin_id`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub msp_admin_id: Option<String>,
+    /// `msp_admin_role`
+    ///
+    /// Wire name `msp_admin_role`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub msp_admin_role: Option<String>,
+    /// `email`
+    ///
+    /// Wire name `email`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub email: Option<String>,
+    /// `user_name`
+    ///
+    /// Wire name `user_name`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub user_name: Option<String>,
+    /// `full_name`
+    ///
+    /// Wire name `full_name`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub full_name: Option<String>,
+    /// `first_name`
+    ///
+    /// Wire name `first_name`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub first_name: Option<String>,
+    /// `last_name`
+    ///
+    /// Wire name `last_name`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub last_name: Option<String>,
+    /// `admin_email`
+    ///
+    /// Wire name `admin_email`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub admin_email: Option<String>,
+    /// `resend`
+    ///
+    /// Wire name `resend`; `boolean`; optional.
+    pub resend: Option<bool>,
+    /// List of managed end-customer tenants.
+    ///
+    /// Wire name `mspec_list`; `array<string>`; optional.
+    pub mspec_list: Option<Vec<String>>,
+    /// `delegation_type`
+    ///
+    /// Wire name `delegation_type`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub delegation_type: Option<String>,
+    /// `delegated_to`
+    ///
+    /// Wire name `delegated_to`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub delegated_to: Option<String>,
+    /// `expiry_date`
+    ///
+    /// Wire name `expiry_date`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub expiry_date: Option<String>,
+    /// `number_of_days`
+    ///
+    /// Wire name `number_of_days`; `string`; optional.
+    pub number_of_days: Option<String>,
+    /// Whether all end-customer tenants are managed.
+    ///
+    /// Wire name `isManageAllEcs`; `boolean`; optional.
+    pub is_manage_all_ecs: Option<bool>,
+    /// `updatedDate`
+    ///
+    /// Wire name `updatedDate`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub updated_date: Option<String>,
+    /// `parentId`
+    ///
+    /// Wire name `parentId`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub parent_id: Option<String>,
+    /// `tenantId`
+    ///
+    /// Wire name `tenantId`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub tenant_id: Option<String>,
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed).
+    pub request_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspLegacyBody {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspLegacyBody, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("msp_admin_id", &v.msp_admin_id);
+            w.optional("msp_admin_role", &v.msp_admin_role);
+            w.optional("email", &v.email);
+            w.optional("user_name", &v.user_name);
+            w.optional("full_name", &v.full_name);
+            w.optional("first_name", &v.first_name);
+            w.optional("last_name", &v.last_name);
+            w.optional("admin_email", &v.admin_email);
+            w.optional("resend", &v.resend);
+            w.optional("mspec_list", &v.mspec_list);
+            w.optional("delegation_type", &v.delegation_type);
+            w.optional("delegated_to", &v.delegated_to);
+            w.optional("expiry_date", &v.expiry_date);
+            w.optional("number_of_days", &v.number_of_days);
+            w.optional("isManageAllEcs", &v.is_manage_all_ecs);
+            w.optional("updatedDate", &v.updated_date);
+            w.optional("parentId", &v.parent_id);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("requestId", &v.request_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspLegacyBody {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspLegacyBody, ruckus_one_runtime::object::FieldError> {
+            let value = MspLegacyBody {
+                msp_admin_id: f.optional("msp_admin_id"),
+                msp_admin_role: f.optional("msp_admin_role"),
+                email: f.optional("email"),
+                user_name: f.optional("user_name"),
+                full_name: f.optional("full_name"),
+                first_name: f.optional("first_name"),
+                last_name: f.optional("last_name"),
+                admin_email: f.optional("admin_email"),
+                resend: f.optional("resend"),
+                mspec_list: f.optional("mspec_list"),
+                delegation_type: f.optional("delegation_type"),
+                delegated_to: f.optional("delegated_to"),
+                expiry_date: f.optional("expiry_date"),
+                number_of_days: f.optional("number_of_days"),
+                is_manage_all_ecs: f.optional("isManageAllEcs"),
+                updated_date: f.optional("updatedDate"),
+                parent_id: f.optional("parentId"),
+                tenant_id: f.optional("tenantId"),
+                request_id: f.optional("requestId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspLegacyBody"))
+    }
+}
+impl MspLegacyBody {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            msp_admin_id: None,
+            msp_admin_role: None,
+            email: None,
+            user_name: None,
+            full_name: None,
+            first_name: None,
+            last_name: None,
+            admin_email: None,
+            resend: None,
+            mspec_list: None,
+            delegation_type: None,
+            delegated_to: None,
+            expiry_date: None,
+            number_of_days: None,
+            is_manage_all_ecs: None,
+            updated_date: None,
+            parent_id: None,
+            tenant_id: None,
+            request_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `msp_admin_id`.
+    pub fn with_msp_admin_id(mut self, value: impl Into<String>) -> Self {
+        self.msp_admin_id = Some(value.into());
+        self
+    }
+    /// Sets `msp_admin_role`.
+    pub fn with_msp_admin_role(mut self, value: impl Into<String>) -> Self {
+        self.msp_admin_role = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `user_name`.
+    pub fn with_user_name(mut self, value: impl Into<String>) -> Self {
+        self.user_name = Some(value.into());
+        self
+    }
+    /// Sets `full_name`.
+    pub fn with_full_name(mut self, value: impl Into<String>) -> Self {
+        self.full_name = Some(value.into());
+        self
+    }
+    /// Sets `first_name`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `last_name`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `admin_email`.
+    pub fn with_admin_email(mut self, value: impl Into<String>) -> Self {
+        self.admin_email = Some(value.into());
+        self
+    }
+    /// Sets `resend`.
+    pub fn with_resend(mut self, value: impl Into<bool>) -> Self {
+        self.resend = Some(value.into());
+        self
+    }
+    /// Sets `mspec_list`.
+    pub fn with_mspec_list(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.mspec_list = Some(value.into());
+        self
+    }
+    /// Sets `delegation_type`.
+    pub fn with_delegation_type(mut self, value: impl Into<String>) -> Self {
+        self.delegation_type = Some(value.into());
+        self
+    }
+    /// Sets `delegated_to`.
+    pub fn with_delegated_to(mut self, value: impl Into<String>) -> Self {
+        self.delegated_to = Some(value.into());
+        self
+    }
+    /// Sets `expiry_date`.
+    pub fn with_expiry_date(mut self, value: impl Into<String>) -> Self {
+        self.expiry_date = Some(value.into());
+        self
+    }
+    /// Sets `number_of_days`.
+    pub fn with_number_of_days(mut self, value: impl Into<String>) -> Self {
+        self.number_of_days = Some(value.into());
+        self
+    }
+    /// Sets `isManageAllEcs`.
+    pub fn with_is_manage_all_ecs(mut self, value: impl Into<bool>) -> Self {
+        self.is_manage_all_ecs = Some(value.into());
+        self
+    }
+    /// Sets `updatedDate`.
+    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
+        self.updated_date = Some(value.into());
+        self
+    }
+    /// Sets `parentId`.
+    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_id = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
         self
     }
 }

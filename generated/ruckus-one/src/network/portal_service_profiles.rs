@@ -5,6 +5,212 @@
 //! Captive portal service profiles and their templates: create, read, update, delete and query them, their images (logo, photo, background, powered-by), and the deprecated tag and network lookups. Split from the wireless networks area so each can be compiled alone.
 //!
 //! Spec: `spec/network/portal_service_profiles.yaml`.
+/// Component display, with the fields the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ComponentDisplay {
+    /// `logo`
+    ///
+    /// Wire name `logo`; `boolean`; optional.
+    pub logo: Option<bool>,
+    /// `welcome`
+    ///
+    /// Wire name `welcome`; `boolean`; optional.
+    pub welcome: Option<bool>,
+    /// `photo`
+    ///
+    /// Wire name `photo`; `boolean`; optional.
+    pub photo: Option<bool>,
+    /// `secondaryText`
+    ///
+    /// Wire name `secondaryText`; `boolean`; optional.
+    pub secondary_text: Option<bool>,
+    /// `termsConditions`
+    ///
+    /// Wire name `termsConditions`; `boolean`; optional.
+    pub terms_conditions: Option<bool>,
+    /// `poweredBy`
+    ///
+    /// Wire name `poweredBy`; `boolean`; optional.
+    pub powered_by: Option<bool>,
+    /// `wifi4eu`
+    ///
+    /// Wire name `wifi4eu`; `boolean`; optional.
+    pub wifi4eu: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ComponentDisplay {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ComponentDisplay, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("logo", &v.logo);
+            w.optional("welcome", &v.welcome);
+            w.optional("photo", &v.photo);
+            w.optional("secondaryText", &v.secondary_text);
+            w.optional("termsConditions", &v.terms_conditions);
+            w.optional("poweredBy", &v.powered_by);
+            w.optional("wifi4eu", &v.wifi4eu);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ComponentDisplay {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ComponentDisplay, ruckus_one_runtime::object::FieldError> {
+            let value = ComponentDisplay {
+                logo: f.optional("logo"),
+                welcome: f.optional("welcome"),
+                photo: f.optional("photo"),
+                secondary_text: f.optional("secondaryText"),
+                terms_conditions: f.optional("termsConditions"),
+                powered_by: f.optional("poweredBy"),
+                wifi4eu: f.optional("wifi4eu"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ComponentDisplay"))
+    }
+}
+impl ComponentDisplay {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            logo: None,
+            welcome: None,
+            photo: None,
+            secondary_text: None,
+            terms_conditions: None,
+            powered_by: None,
+            wifi4eu: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `logo`.
+    pub fn with_logo(mut self, value: impl Into<bool>) -> Self {
+        self.logo = Some(value.into());
+        self
+    }
+    /// Sets `welcome`.
+    pub fn with_welcome(mut self, value: impl Into<bool>) -> Self {
+        self.welcome = Some(value.into());
+        self
+    }
+    /// Sets `photo`.
+    pub fn with_photo(mut self, value: impl Into<bool>) -> Self {
+        self.photo = Some(value.into());
+        self
+    }
+    /// Sets `secondaryText`.
+    pub fn with_secondary_text(mut self, value: impl Into<bool>) -> Self {
+        self.secondary_text = Some(value.into());
+        self
+    }
+    /// Sets `termsConditions`.
+    pub fn with_terms_conditions(mut self, value: impl Into<bool>) -> Self {
+        self.terms_conditions = Some(value.into());
+        self
+    }
+    /// Sets `poweredBy`.
+    pub fn with_powered_by(mut self, value: impl Into<bool>) -> Self {
+        self.powered_by = Some(value.into());
+        self
+    }
+    /// Sets `wifi4eu`.
+    pub fn with_wifi4eu(mut self, value: impl Into<bool>) -> Self {
+        self.wifi4eu = Some(value.into());
+        self
+    }
+}
+/// Operation response portal service profile, with the fields the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml OperationResponsePortalServiceProfileDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct OperationResponsePortalServiceProfile {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `PortalServiceProfile`; optional.
+    pub response: Option<PortalServiceProfile>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OperationResponsePortalServiceProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponsePortalServiceProfile,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            OperationResponsePortalServiceProfile,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = OperationResponsePortalServiceProfile {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OperationResponsePortalServiceProfile"))
+    }
+}
+impl OperationResponsePortalServiceProfile {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<PortalServiceProfile>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
 /// A captive portal service profile (also the shape of its templates); the document shows only part of its fields.
 ///
 /// Provenance: documented.
@@ -532,212 +738,6 @@ impl PortalServiceProfileImage {
             image,
             additional_fields: std::collections::BTreeMap::new(),
         }
-    }
-}
-/// Component display, with the fields the official description lists.
-///
-/// Provenance: reference (guest_api-1.7.1.yaml ComponentDisplayDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ComponentDisplay {
-    /// `logo`
-    ///
-    /// Wire name `logo`; `boolean`; optional.
-    pub logo: Option<bool>,
-    /// `welcome`
-    ///
-    /// Wire name `welcome`; `boolean`; optional.
-    pub welcome: Option<bool>,
-    /// `photo`
-    ///
-    /// Wire name `photo`; `boolean`; optional.
-    pub photo: Option<bool>,
-    /// `secondaryText`
-    ///
-    /// Wire name `secondaryText`; `boolean`; optional.
-    pub secondary_text: Option<bool>,
-    /// `termsConditions`
-    ///
-    /// Wire name `termsConditions`; `boolean`; optional.
-    pub terms_conditions: Option<bool>,
-    /// `poweredBy`
-    ///
-    /// Wire name `poweredBy`; `boolean`; optional.
-    pub powered_by: Option<bool>,
-    /// `wifi4eu`
-    ///
-    /// Wire name `wifi4eu`; `boolean`; optional.
-    pub wifi4eu: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ComponentDisplay {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ComponentDisplay, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("logo", &v.logo);
-            w.optional("welcome", &v.welcome);
-            w.optional("photo", &v.photo);
-            w.optional("secondaryText", &v.secondary_text);
-            w.optional("termsConditions", &v.terms_conditions);
-            w.optional("poweredBy", &v.powered_by);
-            w.optional("wifi4eu", &v.wifi4eu);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ComponentDisplay {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ComponentDisplay, ruckus_one_runtime::object::FieldError> {
-            let value = ComponentDisplay {
-                logo: f.optional("logo"),
-                welcome: f.optional("welcome"),
-                photo: f.optional("photo"),
-                secondary_text: f.optional("secondaryText"),
-                terms_conditions: f.optional("termsConditions"),
-                powered_by: f.optional("poweredBy"),
-                wifi4eu: f.optional("wifi4eu"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ComponentDisplay"))
-    }
-}
-impl ComponentDisplay {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            logo: None,
-            welcome: None,
-            photo: None,
-            secondary_text: None,
-            terms_conditions: None,
-            powered_by: None,
-            wifi4eu: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `logo`.
-    pub fn with_logo(mut self, value: impl Into<bool>) -> Self {
-        self.logo = Some(value.into());
-        self
-    }
-    /// Sets `welcome`.
-    pub fn with_welcome(mut self, value: impl Into<bool>) -> Self {
-        self.welcome = Some(value.into());
-        self
-    }
-    /// Sets `photo`.
-    pub fn with_photo(mut self, value: impl Into<bool>) -> Self {
-        self.photo = Some(value.into());
-        self
-    }
-    /// Sets `secondaryText`.
-    pub fn with_secondary_text(mut self, value: impl Into<bool>) -> Self {
-        self.secondary_text = Some(value.into());
-        self
-    }
-    /// Sets `termsConditions`.
-    pub fn with_terms_conditions(mut self, value: impl Into<bool>) -> Self {
-        self.terms_conditions = Some(value.into());
-        self
-    }
-    /// Sets `poweredBy`.
-    pub fn with_powered_by(mut self, value: impl Into<bool>) -> Self {
-        self.powered_by = Some(value.into());
-        self
-    }
-    /// Sets `wifi4eu`.
-    pub fn with_wifi4eu(mut self, value: impl Into<bool>) -> Self {
-        self.wifi4eu = Some(value.into());
-        self
-    }
-}
-/// Operation response portal service profile, with the fields the official description lists.
-///
-/// Provenance: reference (guest_api-1.7.1.yaml OperationResponsePortalServiceProfileDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct OperationResponsePortalServiceProfile {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
-    pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `PortalServiceProfile`; optional.
-    pub response: Option<PortalServiceProfile>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for OperationResponsePortalServiceProfile {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &OperationResponsePortalServiceProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for OperationResponsePortalServiceProfile {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            OperationResponsePortalServiceProfile,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = OperationResponsePortalServiceProfile {
-                request_id: f.optional("requestId"),
-                response: f.optional("response"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OperationResponsePortalServiceProfile"))
-    }
-}
-impl OperationResponsePortalServiceProfile {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            request_id: None,
-            response: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `requestId`.
-    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
-        self.request_id = Some(value.into());
-        self
-    }
-    /// Sets `response`.
-    pub fn with_response(mut self, value: impl Into<PortalServiceProfile>) -> Self {
-        self.response = Some(value.into());
-        self
     }
 }
 /// Portal service profile query data, with the fields the official description lists.

@@ -616,6 +616,79 @@ impl AcxCliTemplateView {
         self
     }
 }
+/// Profile vlan response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ProfileVlanResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `ProfileVlanView`; optional.
+    pub response: Option<super::common::ProfileVlanView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ProfileVlanResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ProfileVlanResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ProfileVlanResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ProfileVlanResponse, ruckus_one_runtime::object::FieldError> {
+            let value = ProfileVlanResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ProfileVlanResponse"))
+    }
+}
+impl ProfileVlanResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(
+        mut self,
+        value: impl Into<super::common::ProfileVlanView>,
+    ) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
 /// Switch and venue view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAndVenueView).
@@ -1192,6 +1265,82 @@ impl WebAuthPageTemplateBo {
         self
     }
 }
+/// Web auth page template response, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateResponseV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct WebAuthPageTemplateResponse {
+    /// `requestId`
+    ///
+    /// Wire name `requestId`; `string`; optional.
+    pub request_id: Option<String>,
+    /// `response`
+    ///
+    /// Wire name `response`; `WebAuthPageTemplateView`; optional.
+    pub response: Option<WebAuthPageTemplateView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WebAuthPageTemplateResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &WebAuthPageTemplateResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            WebAuthPageTemplateResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = WebAuthPageTemplateResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplateResponse"))
+    }
+}
+impl WebAuthPageTemplateResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<WebAuthPageTemplateView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
 /// Web auth page template view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateViewV1001).
@@ -1352,155 +1501,6 @@ impl WebAuthPageTemplateView {
     /// Sets `switchCount`.
     pub fn with_switch_count(mut self, value: impl Into<i64>) -> Self {
         self.switch_count = Some(value.into());
-        self
-    }
-}
-/// Profile vlan response, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanResponseV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ProfileVlanResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
-    pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `ProfileVlanView`; optional.
-    pub response: Option<super::common::ProfileVlanView>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ProfileVlanResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ProfileVlanResponse, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ProfileVlanResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ProfileVlanResponse, ruckus_one_runtime::object::FieldError> {
-            let value = ProfileVlanResponse {
-                request_id: f.optional("requestId"),
-                response: f.optional("response"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ProfileVlanResponse"))
-    }
-}
-impl ProfileVlanResponse {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            request_id: None,
-            response: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `requestId`.
-    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
-        self.request_id = Some(value.into());
-        self
-    }
-    /// Sets `response`.
-    pub fn with_response(
-        mut self,
-        value: impl Into<super::common::ProfileVlanView>,
-    ) -> Self {
-        self.response = Some(value.into());
-        self
-    }
-}
-/// Web auth page template response, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml WebAuthPageTemplateResponseV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct WebAuthPageTemplateResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
-    pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `WebAuthPageTemplateView`; optional.
-    pub response: Option<WebAuthPageTemplateView>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WebAuthPageTemplateResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WebAuthPageTemplateResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WebAuthPageTemplateResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            WebAuthPageTemplateResponse,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = WebAuthPageTemplateResponse {
-                request_id: f.optional("requestId"),
-                response: f.optional("response"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WebAuthPageTemplateResponse"))
-    }
-}
-impl WebAuthPageTemplateResponse {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            request_id: None,
-            response: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `requestId`.
-    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
-        self.request_id = Some(value.into());
-        self
-    }
-    /// Sets `response`.
-    pub fn with_response(mut self, value: impl Into<WebAuthPageTemplateView>) -> Self {
-        self.response = Some(value.into());
         self
     }
 }

@@ -5,209 +5,6 @@
 //! The switches of a venue: add, import, read, update and delete them, their port settings, stacks and members, clients, positions, power cycling and debug requests, and venue-level switch queries (switches, ports, members, clients, aggregation details) and settings. VLANs, VE ports, static routes, LAGs, DHCP servers and ACLs are in the switch_networking area, configuration backups and history in switch_config_backups, firmware in switch_firmware, AAA in switch_aaa (split so each can be compiled alone); switch profiles, CLI templates and web authentication page templates in the switch_profiles area; the deprecated venue-less forms under /switches (operations ending in `_legacy`) in the switches_legacy area. Bodies are not shown by the document except the few switch, switch port and switch client fields listed among the release changes. The switch model enumeration gained six values in a release, but the document omits their identifiers (and the field name), so no model values are listed here.
 //!
 //! Spec: `spec/network/switches.yaml`.
-/// Answer of the switch query: a page of switch rows with the total count.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct SwitchQueryResult {
-    /// Number of switches matching the query.
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
-    pub total_count: Option<i64>,
-    /// Page number of this answer.
-    ///
-    /// Wire name `page`; `integer`; optional.
-    pub page: Option<i64>,
-    /// The switch rows of this page.
-    ///
-    /// Wire name `data`; `array<Switch>`; optional.
-    pub data: Option<Vec<super::common::Switch>>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
-    pub fields: Option<Vec<String>>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
-    pub object_id: Option<String>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
-    pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for SwitchQueryResult {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchQueryResult, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("data", &v.data);
-            w.optional("fields", &v.fields);
-            w.optional("objectId", &v.object_id);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchQueryResult, ruckus_one_runtime::object::FieldError> {
-            let value = SwitchQueryResult {
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                data: f.optional("data"),
-                fields: f.optional("fields"),
-                object_id: f.optional("objectId"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchQueryResult"))
-    }
-}
-impl SwitchQueryResult {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            total_count: None,
-            page: None,
-            data: None,
-            fields: None,
-            object_id: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<super::common::Switch>>) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Ports of one switch, as selected in a port request.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortRequestV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct SwitchPortSelection {
-    /// Identifier of the switch.
-    ///
-    /// Wire name `switchId`; `string`; optional.
-    pub switch_id: Option<String>,
-    /// Port identifiers of the switch.
-    ///
-    /// Wire name `ports`; `array<string>`; optional.
-    pub ports: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for SwitchPortSelection {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchPortSelection, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("switchId", &v.switch_id);
-            w.optional("ports", &v.ports);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchPortSelection, ruckus_one_runtime::object::FieldError> {
-            let value = SwitchPortSelection {
-                switch_id: f.optional("switchId"),
-                ports: f.optional("ports"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchPortSelection"))
-    }
-}
-impl SwitchPortSelection {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            switch_id: None,
-            ports: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `switchId`.
-    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
-        self.switch_id = Some(value.into());
-        self
-    }
-    /// Sets `ports`.
-    pub fn with_ports(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.ports = Some(value.into());
-        self
-    }
-}
 /// Device request view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequestViewV1001).
@@ -6834,6 +6631,76 @@ impl StackMembersViewV1 {
         self
     }
 }
+/// Ports of one switch, as selected in a port request.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortRequestV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SwitchPortSelection {
+    /// Identifier of the switch.
+    ///
+    /// Wire name `switchId`; `string`; optional.
+    pub switch_id: Option<String>,
+    /// Port identifiers of the switch.
+    ///
+    /// Wire name `ports`; `array<string>`; optional.
+    pub ports: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchPortSelection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchPortSelection, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("switchId", &v.switch_id);
+            w.optional("ports", &v.ports);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchPortSelection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchPortSelection, ruckus_one_runtime::object::FieldError> {
+            let value = SwitchPortSelection {
+                switch_id: f.optional("switchId"),
+                ports: f.optional("ports"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchPortSelection"))
+    }
+}
+impl SwitchPortSelection {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            switch_id: None,
+            ports: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `ports`.
+    pub fn with_ports(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ports = Some(value.into());
+        self
+    }
+}
 /// Switch position view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchPositionView).
@@ -7010,6 +6877,139 @@ impl SwitchPositionViewV1001 {
     /// Sets `yPercent`.
     pub fn with_y_percent(mut self, value: impl Into<f64>) -> Self {
         self.y_percent = Some(value.into());
+        self
+    }
+}
+/// Answer of the switch query: a page of switch rows with the total count.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSwitchDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SwitchQueryResult {
+    /// Number of switches matching the query.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    pub total_count: Option<i64>,
+    /// Page number of this answer.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    pub page: Option<i64>,
+    /// The switch rows of this page.
+    ///
+    /// Wire name `data`; `array<Switch>`; optional.
+    pub data: Option<Vec<super::common::Switch>>,
+    /// `fields`
+    ///
+    /// Wire name `fields`; `array<string>`; optional.
+    pub fields: Option<Vec<String>>,
+    /// `objectId`
+    ///
+    /// Wire name `objectId`; `string`; optional.
+    pub object_id: Option<String>,
+    /// `errorMessage`
+    ///
+    /// Wire name `errorMessage`; `string`; optional.
+    pub error_message: Option<String>,
+    /// `subsequentQueries`
+    ///
+    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchQueryResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchQueryResult, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.optional("fields", &v.fields);
+            w.optional("objectId", &v.object_id);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchQueryResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchQueryResult, ruckus_one_runtime::object::FieldError> {
+            let value = SwitchQueryResult {
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                data: f.optional("data"),
+                fields: f.optional("fields"),
+                object_id: f.optional("objectId"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchQueryResult"))
+    }
+}
+impl SwitchQueryResult {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            total_count: None,
+            page: None,
+            data: None,
+            fields: None,
+            object_id: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<super::common::Switch>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
         self
     }
 }

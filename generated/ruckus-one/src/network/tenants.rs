@@ -11,467 +11,6 @@
 //! - `POST /tenants/inventories/query` (Query tenant inventories): removed: Removed; the document names no replacement.
 //! - `POST /tenants/inventories/query/csv` (Export tenant inventories as CSV): removed: Removed; the document names no replacement.
 //! - `POST /delegations/query` (Query delegations): removed: Removed; the document names no replacement.
-/// One delegation of a delegations list. The document names only the entitlement items' virtualEdgeDeviceCount; other fields are kept as received. Which operation answers the list is not shown.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TenantDelegationListItem {
-    /// Entitlements of the delegation.
-    ///
-    /// Wire name `entitlements`; `array<TenantDelegationEntitlement>`; optional.
-    pub entitlements: Option<Vec<TenantDelegationEntitlement>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for TenantDelegationListItem {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TenantDelegationListItem,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("entitlements", &v.entitlements);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TenantDelegationListItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantDelegationListItem, ruckus_one_runtime::object::FieldError> {
-            let value = TenantDelegationListItem {
-                entitlements: f.optional("entitlements"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TenantDelegationListItem"))
-    }
-}
-impl TenantDelegationListItem {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            entitlements: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `entitlements`.
-    pub fn with_entitlements(
-        mut self,
-        value: impl Into<Vec<TenantDelegationEntitlement>>,
-    ) -> Self {
-        self.entitlements = Some(value.into());
-        self
-    }
-}
-/// One entitlement item of a delegation; only the field added in a release is named.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TenantDelegationEntitlement {
-    /// Number of virtual edge devices, as a string.
-    ///
-    /// Wire name `virtualEdgeDeviceCount`; `string`; optional.
-    pub virtual_edge_device_count: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for TenantDelegationEntitlement {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TenantDelegationEntitlement,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("virtualEdgeDeviceCount", &v.virtual_edge_device_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TenantDelegationEntitlement {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            TenantDelegationEntitlement,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = TenantDelegationEntitlement {
-                virtual_edge_device_count: f.optional("virtualEdgeDeviceCount"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TenantDelegationEntitlement"))
-    }
-}
-impl TenantDelegationEntitlement {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            virtual_edge_device_count: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `virtualEdgeDeviceCount`.
-    pub fn with_virtual_edge_device_count(mut self, value: impl Into<String>) -> Self {
-        self.virtual_edge_device_count = Some(value.into());
-        self
-    }
-}
-/// Body of the administrator query. The document names only mspEcTenantIds; other query fields can be set.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct AdminQueryRequest {
-    /// Scopes the list to these managed end-customer tenants.
-    ///
-    /// Wire name `mspEcTenantIds`; `array<string>`; optional.
-    /// Provenance: inferred (the document names the field but not its type; a list of tenant ids assumed from the plural name).
-    pub msp_ec_tenant_ids: Option<Vec<String>>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
-    pub page: Option<i64>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; format: int32.
-    pub page_size: Option<i64>,
-    /// `sortField`
-    ///
-    /// Wire name `sortField`; `AdminQueryRequestSortField`; optional.
-    pub sort_field: Option<AdminQueryRequestSortField>,
-    /// `sortOrder`
-    ///
-    /// Wire name `sortOrder`; `AdminQueryRequestSortOrder`; optional.
-    pub sort_order: Option<AdminQueryRequestSortOrder>,
-    /// `searchTargetFields`
-    ///
-    /// Wire name `searchTargetFields`; `array<AdminQueryRequestSearchTargetFields>`; optional.
-    pub search_target_fields: Option<Vec<AdminQueryRequestSearchTargetFields>>,
-    /// `searchString`
-    ///
-    /// Wire name `searchString`; `string`; optional.
-    pub search_string: Option<String>,
-    /// `filters`
-    ///
-    /// Wire name `filters`; `map<json>`; optional.
-    pub filters: Option<std::collections::BTreeMap<String, serde_json::Value>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for AdminQueryRequest {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AdminQueryRequest, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("mspEcTenantIds", &v.msp_ec_tenant_ids);
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("sortField", &v.sort_field);
-            w.optional("sortOrder", &v.sort_order);
-            w.optional("searchTargetFields", &v.search_target_fields);
-            w.optional("searchString", &v.search_string);
-            w.optional("filters", &v.filters);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AdminQueryRequest, ruckus_one_runtime::object::FieldError> {
-            let value = AdminQueryRequest {
-                msp_ec_tenant_ids: f.optional("mspEcTenantIds"),
-                page: f.optional("page"),
-                page_size: f.optional("pageSize"),
-                sort_field: f.optional("sortField"),
-                sort_order: f.optional("sortOrder"),
-                search_target_fields: f.optional("searchTargetFields"),
-                search_string: f.optional("searchString"),
-                filters: f.optional("filters"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AdminQueryRequest"))
-    }
-}
-impl AdminQueryRequest {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            msp_ec_tenant_ids: None,
-            page: None,
-            page_size: None,
-            sort_field: None,
-            sort_order: None,
-            search_target_fields: None,
-            search_string: None,
-            filters: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `mspEcTenantIds`.
-    pub fn with_msp_ec_tenant_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.msp_ec_tenant_ids = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `pageSize`.
-    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
-        self.page_size = Some(value.into());
-        self
-    }
-    /// Sets `sortField`.
-    pub fn with_sort_field(
-        mut self,
-        value: impl Into<AdminQueryRequestSortField>,
-    ) -> Self {
-        self.sort_field = Some(value.into());
-        self
-    }
-    /// Sets `sortOrder`.
-    pub fn with_sort_order(
-        mut self,
-        value: impl Into<AdminQueryRequestSortOrder>,
-    ) -> Self {
-        self.sort_order = Some(value.into());
-        self
-    }
-    /// Sets `searchTargetFields`.
-    pub fn with_search_target_fields(
-        mut self,
-        value: impl Into<Vec<AdminQueryRequestSearchTargetFields>>,
-    ) -> Self {
-        self.search_target_fields = Some(value.into());
-        self
-    }
-    /// Sets `searchString`.
-    pub fn with_search_string(mut self, value: impl Into<String>) -> Self {
-        self.search_string = Some(value.into());
-        self
-    }
-    /// Sets `filters`.
-    pub fn with_filters(
-        mut self,
-        value: impl Into<std::collections::BTreeMap<String, serde_json::Value>>,
-    ) -> Self {
-        self.filters = Some(value.into());
-        self
-    }
-}
-/// A page of the administrator and notification recipient queries: the items in `content` and the page counters. Other fields of the page are kept as received.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TenantManagementPage {
-    /// The rows of this page; their shape depends on the query.
-    ///
-    /// Wire name `content`; `array<json>`; optional.
-    pub content: Option<Vec<serde_json::Value>>,
-    /// Number of rows over all pages.
-    ///
-    /// Wire name `totalElements`; `integer`; optional.
-    pub total_elements: Option<i64>,
-    /// Number of pages.
-    ///
-    /// Wire name `totalPages`; `integer`; optional.
-    pub total_pages: Option<i64>,
-    /// Page size applied.
-    ///
-    /// Wire name `size`; `integer`; optional.
-    pub size: Option<i64>,
-    /// Number of this page.
-    ///
-    /// Wire name `number`; `integer`; optional.
-    pub number: Option<i64>,
-    /// Number of rows on this page.
-    ///
-    /// Wire name `numberOfElements`; `integer`; optional.
-    pub number_of_elements: Option<i64>,
-    /// Whether this is the first page.
-    ///
-    /// Wire name `first`; `boolean`; optional.
-    pub first: Option<bool>,
-    /// Whether this is the last page.
-    ///
-    /// Wire name `last`; `boolean`; optional.
-    pub last: Option<bool>,
-    /// Whether this page has no rows.
-    ///
-    /// Wire name `empty`; `boolean`; optional.
-    pub empty: Option<bool>,
-    /// `pageable`
-    ///
-    /// Wire name `pageable`; `TenantPageableObject`; optional.
-    pub pageable: Option<TenantPageableObject>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `TenantSortObject`; optional.
-    pub sort: Option<TenantSortObject>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for TenantManagementPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TenantManagementPage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("content", &v.content);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("size", &v.size);
-            w.optional("number", &v.number);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("empty", &v.empty);
-            w.optional("pageable", &v.pageable);
-            w.optional("sort", &v.sort);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TenantManagementPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantManagementPage, ruckus_one_runtime::object::FieldError> {
-            let value = TenantManagementPage {
-                content: f.optional("content"),
-                total_elements: f.optional("totalElements"),
-                total_pages: f.optional("totalPages"),
-                size: f.optional("size"),
-                number: f.optional("number"),
-                number_of_elements: f.optional("numberOfElements"),
-                first: f.optional("first"),
-                last: f.optional("last"),
-                empty: f.optional("empty"),
-                pageable: f.optional("pageable"),
-                sort: f.optional("sort"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TenantManagementPage"))
-    }
-}
-impl TenantManagementPage {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            content: None,
-            total_elements: None,
-            total_pages: None,
-            size: None,
-            number: None,
-            number_of_elements: None,
-            first: None,
-            last: None,
-            empty: None,
-            pageable: None,
-            sort: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `content`.
-    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
-        self.content = Some(value.into());
-        self
-    }
-    /// Sets `totalElements`.
-    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
-        self.total_elements = Some(value.into());
-        self
-    }
-    /// Sets `totalPages`.
-    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
-        self.total_pages = Some(value.into());
-        self
-    }
-    /// Sets `size`.
-    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
-        self.size = Some(value.into());
-        self
-    }
-    /// Sets `number`.
-    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
-        self.number = Some(value.into());
-        self
-    }
-    /// Sets `numberOfElements`.
-    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
-        self.number_of_elements = Some(value.into());
-        self
-    }
-    /// Sets `first`.
-    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
-        self.first = Some(value.into());
-        self
-    }
-    /// Sets `last`.
-    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
-        self.last = Some(value.into());
-        self
-    }
-    /// Sets `empty`.
-    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
-        self.empty = Some(value.into());
-        self
-    }
-    /// Sets `pageable`.
-    pub fn with_pageable(mut self, value: impl Into<TenantPageableObject>) -> Self {
-        self.pageable = Some(value.into());
-        self
-    }
-    /// Sets `sort`.
-    pub fn with_sort(mut self, value: impl Into<TenantSortObject>) -> Self {
-        self.sort = Some(value.into());
-        self
-    }
-}
 /// Account, with the fields the official description lists.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml Account).
@@ -1701,6 +1240,161 @@ impl<'de> serde::Deserialize<'de> for AdminDetailLevel {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Body of the administrator query. The document names only mspEcTenantIds; other query fields can be set.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AdminQueryRequest {
+    /// Scopes the list to these managed end-customer tenants.
+    ///
+    /// Wire name `mspEcTenantIds`; `array<string>`; optional.
+    /// Provenance: inferred (the document names the field but not its type; a list of tenant ids assumed from the plural name).
+    pub msp_ec_tenant_ids: Option<Vec<String>>,
+    /// `page`
+    ///
+    /// Wire name `page`; `integer`; optional; format: int32.
+    pub page: Option<i64>,
+    /// `pageSize`
+    ///
+    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    pub page_size: Option<i64>,
+    /// `sortField`
+    ///
+    /// Wire name `sortField`; `AdminQueryRequestSortField`; optional.
+    pub sort_field: Option<AdminQueryRequestSortField>,
+    /// `sortOrder`
+    ///
+    /// Wire name `sortOrder`; `AdminQueryRequestSortOrder`; optional.
+    pub sort_order: Option<AdminQueryRequestSortOrder>,
+    /// `searchTargetFields`
+    ///
+    /// Wire name `searchTargetFields`; `array<AdminQueryRequestSearchTargetFields>`; optional.
+    pub search_target_fields: Option<Vec<AdminQueryRequestSearchTargetFields>>,
+    /// `searchString`
+    ///
+    /// Wire name `searchString`; `string`; optional.
+    pub search_string: Option<String>,
+    /// `filters`
+    ///
+    /// Wire name `filters`; `map<json>`; optional.
+    pub filters: Option<std::collections::BTreeMap<String, serde_json::Value>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AdminQueryRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AdminQueryRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("mspEcTenantIds", &v.msp_ec_tenant_ids);
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
+            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional("searchString", &v.search_string);
+            w.optional("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminQueryRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AdminQueryRequest, ruckus_one_runtime::object::FieldError> {
+            let value = AdminQueryRequest {
+                msp_ec_tenant_ids: f.optional("mspEcTenantIds"),
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
+                search_target_fields: f.optional("searchTargetFields"),
+                search_string: f.optional("searchString"),
+                filters: f.optional("filters"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AdminQueryRequest"))
+    }
+}
+impl AdminQueryRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            msp_ec_tenant_ids: None,
+            page: None,
+            page_size: None,
+            sort_field: None,
+            sort_order: None,
+            search_target_fields: None,
+            search_string: None,
+            filters: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `mspEcTenantIds`.
+    pub fn with_msp_ec_tenant_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.msp_ec_tenant_ids = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(
+        mut self,
+        value: impl Into<AdminQueryRequestSortField>,
+    ) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(
+        mut self,
+        value: impl Into<AdminQueryRequestSortOrder>,
+    ) -> Self {
+        self.sort_order = Some(value.into());
+        self
+    }
+    /// Sets `searchTargetFields`.
+    pub fn with_search_target_fields(
+        mut self,
+        value: impl Into<Vec<AdminQueryRequestSearchTargetFields>>,
+    ) -> Self {
+        self.search_target_fields = Some(value.into());
+        self
+    }
+    /// Sets `searchString`.
+    pub fn with_search_string(mut self, value: impl Into<String>) -> Self {
+        self.search_string = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, serde_json::Value>>,
+    ) -> Self {
+        self.filters = Some(value.into());
+        self
     }
 }
 /// Admin query request search target fields: the values the official description lists.
@@ -8479,6 +8173,312 @@ impl Tenant {
     /// Sets `subscribes`.
     pub fn with_subscribes(mut self, value: impl Into<String>) -> Self {
         self.subscribes = Some(value.into());
+        self
+    }
+}
+/// One entitlement item of a delegation; only the field added in a release is named.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TenantDelegationEntitlement {
+    /// Number of virtual edge devices, as a string.
+    ///
+    /// Wire name `virtualEdgeDeviceCount`; `string`; optional.
+    pub virtual_edge_device_count: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantDelegationEntitlement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &TenantDelegationEntitlement,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("virtualEdgeDeviceCount", &v.virtual_edge_device_count);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantDelegationEntitlement {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            TenantDelegationEntitlement,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = TenantDelegationEntitlement {
+                virtual_edge_device_count: f.optional("virtualEdgeDeviceCount"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantDelegationEntitlement"))
+    }
+}
+impl TenantDelegationEntitlement {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            virtual_edge_device_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `virtualEdgeDeviceCount`.
+    pub fn with_virtual_edge_device_count(mut self, value: impl Into<String>) -> Self {
+        self.virtual_edge_device_count = Some(value.into());
+        self
+    }
+}
+/// One delegation of a delegations list. The document names only the entitlement items' virtualEdgeDeviceCount; other fields are kept as received. Which operation answers the list is not shown.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TenantDelegationListItem {
+    /// Entitlements of the delegation.
+    ///
+    /// Wire name `entitlements`; `array<TenantDelegationEntitlement>`; optional.
+    pub entitlements: Option<Vec<TenantDelegationEntitlement>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantDelegationListItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &TenantDelegationListItem,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("entitlements", &v.entitlements);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantDelegationListItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TenantDelegationListItem, ruckus_one_runtime::object::FieldError> {
+            let value = TenantDelegationListItem {
+                entitlements: f.optional("entitlements"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantDelegationListItem"))
+    }
+}
+impl TenantDelegationListItem {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            entitlements: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `entitlements`.
+    pub fn with_entitlements(
+        mut self,
+        value: impl Into<Vec<TenantDelegationEntitlement>>,
+    ) -> Self {
+        self.entitlements = Some(value.into());
+        self
+    }
+}
+/// A page of the administrator and notification recipient queries: the items in `content` and the page counters. Other fields of the page are kept as received.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml PageObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TenantManagementPage {
+    /// The rows of this page; their shape depends on the query.
+    ///
+    /// Wire name `content`; `array<json>`; optional.
+    pub content: Option<Vec<serde_json::Value>>,
+    /// Number of rows over all pages.
+    ///
+    /// Wire name `totalElements`; `integer`; optional.
+    pub total_elements: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    pub total_pages: Option<i64>,
+    /// Page size applied.
+    ///
+    /// Wire name `size`; `integer`; optional.
+    pub size: Option<i64>,
+    /// Number of this page.
+    ///
+    /// Wire name `number`; `integer`; optional.
+    pub number: Option<i64>,
+    /// Number of rows on this page.
+    ///
+    /// Wire name `numberOfElements`; `integer`; optional.
+    pub number_of_elements: Option<i64>,
+    /// Whether this is the first page.
+    ///
+    /// Wire name `first`; `boolean`; optional.
+    pub first: Option<bool>,
+    /// Whether this is the last page.
+    ///
+    /// Wire name `last`; `boolean`; optional.
+    pub last: Option<bool>,
+    /// Whether this page has no rows.
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    pub empty: Option<bool>,
+    /// `pageable`
+    ///
+    /// Wire name `pageable`; `TenantPageableObject`; optional.
+    pub pageable: Option<TenantPageableObject>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `TenantSortObject`; optional.
+    pub sort: Option<TenantSortObject>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantManagementPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TenantManagementPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("number", &v.number);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.optional("pageable", &v.pageable);
+            w.optional("sort", &v.sort);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantManagementPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TenantManagementPage, ruckus_one_runtime::object::FieldError> {
+            let value = TenantManagementPage {
+                content: f.optional("content"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                number: f.optional("number"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                pageable: f.optional("pageable"),
+                sort: f.optional("sort"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantManagementPage"))
+    }
+}
+impl TenantManagementPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            total_elements: None,
+            total_pages: None,
+            size: None,
+            number: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            pageable: None,
+            sort: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<TenantPageableObject>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<TenantSortObject>) -> Self {
+        self.sort = Some(value.into());
         self
     }
 }

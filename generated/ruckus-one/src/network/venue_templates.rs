@@ -5,67 +5,6 @@
 //! Templates a managed-service provider applies to its customers: venue templates, their switch settings, AAA settings and AAA servers, template dependencies and instances, enforcement settings, applying a template to a tenant and the diff reports that follow. The document names the template switch settings, AAA settings, AAA servers and switch profile families without methods; the official description settles their operations. Split from the wireless venues area so each can be compiled alone.
 //!
 //! Spec: `spec/network/venue_templates.yaml`.
-/// Body of the template instance query.
-///
-/// Provenance: reference (config_template_service_api-1.0.0.yaml QueryTemplateInstanceRequest).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TemplateInstanceQuery {
-    /// Which instances to return.
-    ///
-    /// Wire name `filter`; raw JSON, shape not shown: The filter object is not typed here.; optional.
-    pub filter: Option<serde_json::Value>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for TemplateInstanceQuery {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &TemplateInstanceQuery,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("filter", &v.filter);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TemplateInstanceQuery {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TemplateInstanceQuery, ruckus_one_runtime::object::FieldError> {
-            let value = TemplateInstanceQuery {
-                filter: f.optional("filter"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TemplateInstanceQuery"))
-    }
-}
-impl TemplateInstanceQuery {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            filter: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `filter`.
-    pub fn with_filter(mut self, value: impl Into<serde_json::Value>) -> Self {
-        self.filter = Some(value.into());
-        self
-    }
-}
 /// Aaa setting, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAASetting_V1).
@@ -1426,6 +1365,67 @@ impl HierarchyQueryResponse {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<HierarchyNode>>) -> Self {
         self.data = Some(value.into());
+        self
+    }
+}
+/// Body of the template instance query.
+///
+/// Provenance: reference (config_template_service_api-1.0.0.yaml QueryTemplateInstanceRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TemplateInstanceQuery {
+    /// Which instances to return.
+    ///
+    /// Wire name `filter`; raw JSON, shape not shown: The filter object is not typed here.; optional.
+    pub filter: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TemplateInstanceQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &TemplateInstanceQuery,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("filter", &v.filter);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TemplateInstanceQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TemplateInstanceQuery, ruckus_one_runtime::object::FieldError> {
+            let value = TemplateInstanceQuery {
+                filter: f.optional("filter"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TemplateInstanceQuery"))
+    }
+}
+impl TemplateInstanceQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            filter: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `filter`.
+    pub fn with_filter(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.filter = Some(value.into());
         self
     }
 }

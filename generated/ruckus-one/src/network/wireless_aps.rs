@@ -160,6 +160,64 @@ impl ApBssColoring {
         self
     }
 }
+/// Ap client, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApClient).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApClient {
+    /// `status`
+    ///
+    /// Wire name `status`; `ApClientStatus`; required; may be null.
+    pub status: Option<ApClientStatus>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApClient {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApClient, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApClient {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApClient, ruckus_one_runtime::object::FieldError> {
+            let value = ApClient {
+                status: f.optional("status"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApClient"))
+    }
+}
+impl ApClient {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<ApClientStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
 /// Client admission control of an AP, per band (2.4 GHz and 5 GHz).
 ///
 /// Provenance: documented.
@@ -314,243 +372,6 @@ impl ApClientAdmissionControl {
     /// Sets `useVenueSettings`.
     pub fn with_use_venue_settings(mut self, value: impl Into<bool>) -> Self {
         self.use_venue_settings = Some(value.into());
-        self
-    }
-}
-/// Answer of the AP compatibility queries: one entry per AP or venue in `compatibilities`.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ApCompatibilityPage {
-    /// Compatibility entries of this page.
-    ///
-    /// Wire name `compatibilities`; array of raw JSON, shape not shown: The fields of a compatibility entry are not typed here.; optional.
-    pub compatibilities: Option<Vec<serde_json::Value>>,
-    /// Page number.
-    ///
-    /// Wire name `page`; `integer`; optional.
-    pub page: Option<i64>,
-    /// Number of entries over all pages.
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
-    pub total_count: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ApCompatibilityPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApCompatibilityPage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("compatibilities", &v.compatibilities);
-            w.optional("page", &v.page);
-            w.optional("totalCount", &v.total_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApCompatibilityPage, ruckus_one_runtime::object::FieldError> {
-            let value = ApCompatibilityPage {
-                compatibilities: f.optional("compatibilities"),
-                page: f.optional("page"),
-                total_count: f.optional("totalCount"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApCompatibilityPage"))
-    }
-}
-impl ApCompatibilityPage {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            compatibilities: None,
-            page: None,
-            total_count: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `compatibilities`.
-    pub fn with_compatibilities(
-        mut self,
-        value: impl Into<Vec<serde_json::Value>>,
-    ) -> Self {
-        self.compatibilities = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-}
-/// Answer of the AP neighbor query: the neighbors in `neighbors`.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ApNeighborPage {
-    /// Neighbors of this page.
-    ///
-    /// Wire name `neighbors`; array of raw JSON, shape not shown: The fields of a neighbor are not typed here.; optional.
-    pub neighbors: Option<Vec<serde_json::Value>>,
-    /// Page number.
-    ///
-    /// Wire name `page`; `integer`; optional.
-    pub page: Option<i64>,
-    /// Number of neighbors over all pages.
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
-    pub total_count: Option<i64>,
-    /// Number of pages.
-    ///
-    /// Wire name `totalPages`; `integer`; optional.
-    pub total_pages: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ApNeighborPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApNeighborPage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("neighbors", &v.neighbors);
-            w.optional("page", &v.page);
-            w.optional("totalCount", &v.total_count);
-            w.optional("totalPages", &v.total_pages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApNeighborPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApNeighborPage, ruckus_one_runtime::object::FieldError> {
-            let value = ApNeighborPage {
-                neighbors: f.optional("neighbors"),
-                page: f.optional("page"),
-                total_count: f.optional("totalCount"),
-                total_pages: f.optional("totalPages"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApNeighborPage"))
-    }
-}
-impl ApNeighborPage {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            neighbors: None,
-            page: None,
-            total_count: None,
-            total_pages: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `neighbors`.
-    pub fn with_neighbors(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
-        self.neighbors = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `totalPages`.
-    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
-        self.total_pages = Some(value.into());
-        self
-    }
-}
-/// Ap client, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApClient).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ApClient {
-    /// `status`
-    ///
-    /// Wire name `status`; `ApClientStatus`; required; may be null.
-    pub status: Option<ApClientStatus>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ApClient {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApClient, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("status", &v.status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApClient {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApClient, ruckus_one_runtime::object::FieldError> {
-            let value = ApClient {
-                status: f.optional("status"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApClient"))
-    }
-}
-impl ApClient {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            status: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<ApClientStatus>) -> Self {
-        self.status = Some(value.into());
         self
     }
 }
@@ -907,6 +728,91 @@ impl<'de> serde::Deserialize<'de> for ApClientStatus {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Answer of the AP compatibility queries: one entry per AP or venue in `compatibilities`.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml apCompatibilitiesQuery).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApCompatibilityPage {
+    /// Compatibility entries of this page.
+    ///
+    /// Wire name `compatibilities`; array of raw JSON, shape not shown: The fields of a compatibility entry are not typed here.; optional.
+    pub compatibilities: Option<Vec<serde_json::Value>>,
+    /// Page number.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    pub page: Option<i64>,
+    /// Number of entries over all pages.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApCompatibilityPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApCompatibilityPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("compatibilities", &v.compatibilities);
+            w.optional("page", &v.page);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApCompatibilityPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApCompatibilityPage, ruckus_one_runtime::object::FieldError> {
+            let value = ApCompatibilityPage {
+                compatibilities: f.optional("compatibilities"),
+                page: f.optional("page"),
+                total_count: f.optional("totalCount"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApCompatibilityPage"))
+    }
+}
+impl ApCompatibilityPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            compatibilities: None,
+            page: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `compatibilities`.
+    pub fn with_compatibilities(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.compatibilities = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
     }
 }
 /// Ap diagnosis command, with the fields the official description lists.
@@ -1503,6 +1409,100 @@ impl ApLogs {
     /// Sets `fileUrl`.
     pub fn with_file_url(mut self, value: impl Into<String>) -> Self {
         self.file_url = Some(value.into());
+        self
+    }
+}
+/// Answer of the AP neighbor query: the neighbors in `neighbors`.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighborQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApNeighborPage {
+    /// Neighbors of this page.
+    ///
+    /// Wire name `neighbors`; array of raw JSON, shape not shown: The fields of a neighbor are not typed here.; optional.
+    pub neighbors: Option<Vec<serde_json::Value>>,
+    /// Page number.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    pub page: Option<i64>,
+    /// Number of neighbors over all pages.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    pub total_count: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    pub total_pages: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApNeighborPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApNeighborPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("neighbors", &v.neighbors);
+            w.optional("page", &v.page);
+            w.optional("totalCount", &v.total_count);
+            w.optional("totalPages", &v.total_pages);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApNeighborPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApNeighborPage, ruckus_one_runtime::object::FieldError> {
+            let value = ApNeighborPage {
+                neighbors: f.optional("neighbors"),
+                page: f.optional("page"),
+                total_count: f.optional("totalCount"),
+                total_pages: f.optional("totalPages"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApNeighborPage"))
+    }
+}
+impl ApNeighborPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            neighbors: None,
+            page: None,
+            total_count: None,
+            total_pages: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `neighbors`.
+    pub fn with_neighbors(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.neighbors = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
         self
     }
 }

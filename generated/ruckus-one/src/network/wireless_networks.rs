@@ -5,359 +5,6 @@
 //! Wireless networks and Wi-Fi networks, their activation on venues and per-venue settings, compatibility and feature-set queries, QoS map sets and WISPr providers. Guest users and captive portal service profiles are their own areas (guest_users, portal_service_profiles) so each can be compiled alone. The SD-LAN network activation is in the edge services area.
 //!
 //! Spec: `spec/network/wireless_networks.yaml`.
-/// Activation of a wireless network on a venue; the document shows only part of its fields.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct NetworkActivation {
-    /// AP groups the network is activated on.
-    ///
-    /// Wire name `apGroups`; `array<NetworkActivationApGroup>`; optional.
-    pub ap_groups: Option<Vec<NetworkActivationApGroup>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for NetworkActivation {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &NetworkActivation, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("apGroups", &v.ap_groups);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for NetworkActivation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkActivation, ruckus_one_runtime::object::FieldError> {
-            let value = NetworkActivation {
-                ap_groups: f.optional("apGroups"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NetworkActivation"))
-    }
-}
-impl NetworkActivation {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            ap_groups: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `apGroups`.
-    pub fn with_ap_groups(
-        mut self,
-        value: impl Into<Vec<NetworkActivationApGroup>>,
-    ) -> Self {
-        self.ap_groups = Some(value.into());
-        self
-    }
-}
-/// One AP group of a network activation.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct NetworkActivationApGroup {
-    /// Name of the AP group.
-    ///
-    /// Wire name `apGroupName`; `string`; optional.
-    pub ap_group_name: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for NetworkActivationApGroup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkActivationApGroup,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("apGroupName", &v.ap_group_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkActivationApGroup, ruckus_one_runtime::object::FieldError> {
-            let value = NetworkActivationApGroup {
-                ap_group_name: f.optional("apGroupName"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NetworkActivationApGroup"))
-    }
-}
-impl NetworkActivationApGroup {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            ap_group_name: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `apGroupName`.
-    pub fn with_ap_group_name(mut self, value: impl Into<String>) -> Self {
-        self.ap_group_name = Some(value.into());
-        self
-    }
-}
-/// Body of the activation of a Wi-Fi network on a venue.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetwork).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueWifiNetwork {
-    /// Whether the network is served by every AP group of the venue.
-    ///
-    /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
-    pub is_all_ap_groups: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueWifiNetwork {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            let value = VenueWifiNetwork {
-                is_all_ap_groups: f.optional("isAllApGroups"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueWifiNetwork"))
-    }
-}
-impl VenueWifiNetwork {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            is_all_ap_groups: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `isAllApGroups`.
-    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
-        self.is_all_ap_groups = Some(value.into());
-        self
-    }
-}
-/// Answer of the AP compatibility query of Wi-Fi networks: one entry per network in `compatibilities`.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct NetworkCompatibilityPage {
-    /// Compatibility entries of this page.
-    ///
-    /// Wire name `compatibilities`; array of raw JSON, shape not shown: The fields of a compatibility entry are not typed here.; optional.
-    pub compatibilities: Option<Vec<serde_json::Value>>,
-    /// Page number.
-    ///
-    /// Wire name `page`; `integer`; optional.
-    pub page: Option<i64>,
-    /// Number of entries over all pages.
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
-    pub total_count: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for NetworkCompatibilityPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkCompatibilityPage,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("compatibilities", &v.compatibilities);
-            w.optional("page", &v.page);
-            w.optional("totalCount", &v.total_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkCompatibilityPage, ruckus_one_runtime::object::FieldError> {
-            let value = NetworkCompatibilityPage {
-                compatibilities: f.optional("compatibilities"),
-                page: f.optional("page"),
-                total_count: f.optional("totalCount"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NetworkCompatibilityPage"))
-    }
-}
-impl NetworkCompatibilityPage {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            compatibilities: None,
-            page: None,
-            total_count: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `compatibilities`.
-    pub fn with_compatibilities(
-        mut self,
-        value: impl Into<Vec<serde_json::Value>>,
-    ) -> Self {
-        self.compatibilities = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-}
-/// Answer of the Wi-Fi feature set query: the feature sets in `featureSets`.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct WifiFeatureSetPage {
-    /// Feature sets of this page.
-    ///
-    /// Wire name `featureSets`; array of raw JSON, shape not shown: The fields of a feature set are not typed here.; optional.
-    pub feature_sets: Option<Vec<serde_json::Value>>,
-    /// Page number.
-    ///
-    /// Wire name `page`; `integer`; optional.
-    pub page: Option<i64>,
-    /// Number of feature sets over all pages.
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
-    pub total_count: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WifiFeatureSetPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiFeatureSetPage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("featureSets", &v.feature_sets);
-            w.optional("page", &v.page);
-            w.optional("totalCount", &v.total_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiFeatureSetPage, ruckus_one_runtime::object::FieldError> {
-            let value = WifiFeatureSetPage {
-                feature_sets: f.optional("featureSets"),
-                page: f.optional("page"),
-                total_count: f.optional("totalCount"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiFeatureSetPage"))
-    }
-}
-impl WifiFeatureSetPage {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            feature_sets: None,
-            page: None,
-            total_count: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `featureSets`.
-    pub fn with_feature_sets(
-        mut self,
-        value: impl Into<Vec<serde_json::Value>>,
-    ) -> Self {
-        self.feature_sets = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-}
 /// Aaa wifi network, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiNetwork).
@@ -9000,6 +8647,216 @@ impl MultiLinkOperationOptions {
         self
     }
 }
+/// Activation of a wireless network on a venue; the document shows only part of its fields.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct NetworkActivation {
+    /// AP groups the network is activated on.
+    ///
+    /// Wire name `apGroups`; `array<NetworkActivationApGroup>`; optional.
+    pub ap_groups: Option<Vec<NetworkActivationApGroup>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NetworkActivation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NetworkActivation, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("apGroups", &v.ap_groups);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkActivation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NetworkActivation, ruckus_one_runtime::object::FieldError> {
+            let value = NetworkActivation {
+                ap_groups: f.optional("apGroups"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NetworkActivation"))
+    }
+}
+impl NetworkActivation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ap_groups: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apGroups`.
+    pub fn with_ap_groups(
+        mut self,
+        value: impl Into<Vec<NetworkActivationApGroup>>,
+    ) -> Self {
+        self.ap_groups = Some(value.into());
+        self
+    }
+}
+/// One AP group of a network activation.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct NetworkActivationApGroup {
+    /// Name of the AP group.
+    ///
+    /// Wire name `apGroupName`; `string`; optional.
+    pub ap_group_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NetworkActivationApGroup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &NetworkActivationApGroup,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("apGroupName", &v.ap_group_name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkActivationApGroup {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NetworkActivationApGroup, ruckus_one_runtime::object::FieldError> {
+            let value = NetworkActivationApGroup {
+                ap_group_name: f.optional("apGroupName"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NetworkActivationApGroup"))
+    }
+}
+impl NetworkActivationApGroup {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ap_group_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apGroupName`.
+    pub fn with_ap_group_name(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_name = Some(value.into());
+        self
+    }
+}
+/// Answer of the AP compatibility query of Wi-Fi networks: one entry per network in `compatibilities`.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml networkCompatibilitiesQuery).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct NetworkCompatibilityPage {
+    /// Compatibility entries of this page.
+    ///
+    /// Wire name `compatibilities`; array of raw JSON, shape not shown: The fields of a compatibility entry are not typed here.; optional.
+    pub compatibilities: Option<Vec<serde_json::Value>>,
+    /// Page number.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    pub page: Option<i64>,
+    /// Number of entries over all pages.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NetworkCompatibilityPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &NetworkCompatibilityPage,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("compatibilities", &v.compatibilities);
+            w.optional("page", &v.page);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkCompatibilityPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NetworkCompatibilityPage, ruckus_one_runtime::object::FieldError> {
+            let value = NetworkCompatibilityPage {
+                compatibilities: f.optional("compatibilities"),
+                page: f.optional("page"),
+                total_count: f.optional("totalCount"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NetworkCompatibilityPage"))
+    }
+}
+impl NetworkCompatibilityPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            compatibilities: None,
+            page: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `compatibilities`.
+    pub fn with_compatibilities(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.compatibilities = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+}
 /// Network hotspot20 settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkHotspot20Settings).
@@ -13759,6 +13616,64 @@ impl<'de> serde::Deserialize<'de> for SocialIdentitySource {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Body of the activation of a Wi-Fi network on a venue.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetwork).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueWifiNetwork {
+    /// Whether the network is served by every AP group of the venue.
+    ///
+    /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
+    pub is_all_ap_groups: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueWifiNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("isAllApGroups", &v.is_all_ap_groups);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            let value = VenueWifiNetwork {
+                is_all_ap_groups: f.optional("isAllApGroups"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueWifiNetwork"))
+    }
+}
+impl VenueWifiNetwork {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_all_ap_groups: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `isAllApGroups`.
+    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
+        self.is_all_ap_groups = Some(value.into());
+        self
+    }
+}
 /// Venue wifi network settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
@@ -13918,6 +13833,91 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettingsAllApGroupsRadioTy
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Answer of the Wi-Fi feature set query: the feature sets in `featureSets`.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct WifiFeatureSetPage {
+    /// Feature sets of this page.
+    ///
+    /// Wire name `featureSets`; array of raw JSON, shape not shown: The fields of a feature set are not typed here.; optional.
+    pub feature_sets: Option<Vec<serde_json::Value>>,
+    /// Page number.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    pub page: Option<i64>,
+    /// Number of feature sets over all pages.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiFeatureSetPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WifiFeatureSetPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("featureSets", &v.feature_sets);
+            w.optional("page", &v.page);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiFeatureSetPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiFeatureSetPage, ruckus_one_runtime::object::FieldError> {
+            let value = WifiFeatureSetPage {
+                feature_sets: f.optional("featureSets"),
+                page: f.optional("page"),
+                total_count: f.optional("totalCount"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiFeatureSetPage"))
+    }
+}
+impl WifiFeatureSetPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_sets: None,
+            page: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `featureSets`.
+    pub fn with_feature_sets(
+        mut self,
+        value: impl Into<Vec<serde_json::Value>>,
+    ) -> Self {
+        self.feature_sets = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
     }
 }
 /// Wifi network: one of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).

@@ -5,238 +5,6 @@
 //! Wireless profiles: client isolation, LBS server, multicast DNS proxy, rogue policies, SNMP agent, SoftGRE, tunnel service, VLAN pool and Ethernet port profiles. Access control profiles and their policies are in the access_control area, the Hotspot 2.0, RADIUS server, Wi-Fi calling, DHCP configuration and syslog profiles in the wireless_service_profiles area (split so each can be compiled alone). The document lists few of the profile queries; the official description confirms them (the document's note that profile and policy queries accept sortByCountField pointed to them). mDnsProxyServiceProfiles, isolationAllowlists and apSnmpAgentProfiles: deprecated families named without paths; not in the spec.
 //!
 //! Spec: `spec/network/wireless_policies.yaml`.
-/// A tunnel service profile; the document shows only the fields added in later releases.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TunnelServiceProfile {
-    /// Interval between tunnel keep-alive messages.
-    ///
-    /// Wire name `keepAliveInterval`; `integer`; optional.
-    pub keep_alive_interval: Option<i64>,
-    /// Number of keep-alive retries.
-    ///
-    /// Wire name `keepAliveRetry`; `integer`; optional.
-    pub keep_alive_retry: Option<i64>,
-    /// Timeout of an MTU request.
-    ///
-    /// Wire name `mtuRequestTimeout`; `integer`; optional.
-    pub mtu_request_timeout: Option<i64>,
-    /// Number of MTU request retries.
-    ///
-    /// Wire name `mtuRequestRetry`; `integer`; optional.
-    pub mtu_request_retry: Option<i64>,
-    /// `ageTimeMinutes`
-    ///
-    /// Wire name `ageTimeMinutes`; `integer`; optional; default: 20; format: int32; maximum: 10080; minimum: 5.
-    pub age_time_minutes: Option<i64>,
-    /// `destinationIpAddress`
-    ///
-    /// Wire name `destinationIpAddress`; `string`; optional.
-    pub destination_ip_address: Option<String>,
-    /// `forceFragmentation`
-    ///
-    /// Wire name `forceFragmentation`; `boolean`; optional; default: false.
-    pub force_fragmentation: Option<bool>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// `mtuSize`
-    ///
-    /// Wire name `mtuSize`; `integer`; optional; format: int32; maximum: 1450; minimum: 576.
-    pub mtu_size: Option<i64>,
-    /// `mtuType`
-    ///
-    /// Wire name `mtuType`; `TunnelServiceProfileMtuType`; optional; default: AUTO.
-    pub mtu_type: Option<TunnelServiceProfileMtuType>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
-    pub name: Option<String>,
-    /// `natTraversalEnabled`
-    ///
-    /// Wire name `natTraversalEnabled`; `boolean`; optional; default: false.
-    pub nat_traversal_enabled: Option<bool>,
-    /// `tag`
-    ///
-    /// Wire name `tag`; `string`; optional.
-    pub tag: Option<String>,
-    /// `tunnelType`
-    ///
-    /// Wire name `tunnelType`; `TunnelServiceProfileTunnelType`; optional; default: VXLAN_GPE.
-    pub tunnel_type: Option<TunnelServiceProfileTunnelType>,
-    /// `type`
-    ///
-    /// Wire name `type`; `TunnelServiceProfileType`; optional; default: VXLAN.
-    pub type_: Option<TunnelServiceProfileType>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for TunnelServiceProfile {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TunnelServiceProfile, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("keepAliveInterval", &v.keep_alive_interval);
-            w.optional("keepAliveRetry", &v.keep_alive_retry);
-            w.optional("mtuRequestTimeout", &v.mtu_request_timeout);
-            w.optional("mtuRequestRetry", &v.mtu_request_retry);
-            w.optional("ageTimeMinutes", &v.age_time_minutes);
-            w.optional("destinationIpAddress", &v.destination_ip_address);
-            w.optional("forceFragmentation", &v.force_fragmentation);
-            w.optional("id", &v.id);
-            w.optional("mtuSize", &v.mtu_size);
-            w.optional("mtuType", &v.mtu_type);
-            w.optional("name", &v.name);
-            w.optional("natTraversalEnabled", &v.nat_traversal_enabled);
-            w.optional("tag", &v.tag);
-            w.optional("tunnelType", &v.tunnel_type);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TunnelServiceProfile {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TunnelServiceProfile, ruckus_one_runtime::object::FieldError> {
-            let value = TunnelServiceProfile {
-                keep_alive_interval: f.optional("keepAliveInterval"),
-                keep_alive_retry: f.optional("keepAliveRetry"),
-                mtu_request_timeout: f.optional("mtuRequestTimeout"),
-                mtu_request_retry: f.optional("mtuRequestRetry"),
-                age_time_minutes: f.optional("ageTimeMinutes"),
-                destination_ip_address: f.optional("destinationIpAddress"),
-                force_fragmentation: f.optional("forceFragmentation"),
-                id: f.optional("id"),
-                mtu_size: f.optional("mtuSize"),
-                mtu_type: f.optional("mtuType"),
-                name: f.optional("name"),
-                nat_traversal_enabled: f.optional("natTraversalEnabled"),
-                tag: f.optional("tag"),
-                tunnel_type: f.optional("tunnelType"),
-                type_: f.optional("type"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TunnelServiceProfile"))
-    }
-}
-impl TunnelServiceProfile {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            keep_alive_interval: None,
-            keep_alive_retry: None,
-            mtu_request_timeout: None,
-            mtu_request_retry: None,
-            age_time_minutes: None,
-            destination_ip_address: None,
-            force_fragmentation: None,
-            id: None,
-            mtu_size: None,
-            mtu_type: None,
-            name: None,
-            nat_traversal_enabled: None,
-            tag: None,
-            tunnel_type: None,
-            type_: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `keepAliveInterval`.
-    pub fn with_keep_alive_interval(mut self, value: impl Into<i64>) -> Self {
-        self.keep_alive_interval = Some(value.into());
-        self
-    }
-    /// Sets `keepAliveRetry`.
-    pub fn with_keep_alive_retry(mut self, value: impl Into<i64>) -> Self {
-        self.keep_alive_retry = Some(value.into());
-        self
-    }
-    /// Sets `mtuRequestTimeout`.
-    pub fn with_mtu_request_timeout(mut self, value: impl Into<i64>) -> Self {
-        self.mtu_request_timeout = Some(value.into());
-        self
-    }
-    /// Sets `mtuRequestRetry`.
-    pub fn with_mtu_request_retry(mut self, value: impl Into<i64>) -> Self {
-        self.mtu_request_retry = Some(value.into());
-        self
-    }
-    /// Sets `ageTimeMinutes`.
-    pub fn with_age_time_minutes(mut self, value: impl Into<i64>) -> Self {
-        self.age_time_minutes = Some(value.into());
-        self
-    }
-    /// Sets `destinationIpAddress`.
-    pub fn with_destination_ip_address(mut self, value: impl Into<String>) -> Self {
-        self.destination_ip_address = Some(value.into());
-        self
-    }
-    /// Sets `forceFragmentation`.
-    pub fn with_force_fragmentation(mut self, value: impl Into<bool>) -> Self {
-        self.force_fragmentation = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `mtuSize`.
-    pub fn with_mtu_size(mut self, value: impl Into<i64>) -> Self {
-        self.mtu_size = Some(value.into());
-        self
-    }
-    /// Sets `mtuType`.
-    pub fn with_mtu_type(
-        mut self,
-        value: impl Into<TunnelServiceProfileMtuType>,
-    ) -> Self {
-        self.mtu_type = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `natTraversalEnabled`.
-    pub fn with_nat_traversal_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.nat_traversal_enabled = Some(value.into());
-        self
-    }
-    /// Sets `tag`.
-    pub fn with_tag(mut self, value: impl Into<String>) -> Self {
-        self.tag = Some(value.into());
-        self
-    }
-    /// Sets `tunnelType`.
-    pub fn with_tunnel_type(
-        mut self,
-        value: impl Into<TunnelServiceProfileTunnelType>,
-    ) -> Self {
-        self.tunnel_type = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<TunnelServiceProfileType>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-}
 /// Activation, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml Activation).
@@ -5372,6 +5140,238 @@ impl TunnelProfile {
     /// Sets `natTraversalEnabled`.
     pub fn with_nat_traversal_enabled(mut self, value: impl Into<bool>) -> Self {
         self.nat_traversal_enabled = Some(value.into());
+        self
+    }
+}
+/// A tunnel service profile; the document shows only the fields added in later releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TunnelServiceProfile {
+    /// Interval between tunnel keep-alive messages.
+    ///
+    /// Wire name `keepAliveInterval`; `integer`; optional.
+    pub keep_alive_interval: Option<i64>,
+    /// Number of keep-alive retries.
+    ///
+    /// Wire name `keepAliveRetry`; `integer`; optional.
+    pub keep_alive_retry: Option<i64>,
+    /// Timeout of an MTU request.
+    ///
+    /// Wire name `mtuRequestTimeout`; `integer`; optional.
+    pub mtu_request_timeout: Option<i64>,
+    /// Number of MTU request retries.
+    ///
+    /// Wire name `mtuRequestRetry`; `integer`; optional.
+    pub mtu_request_retry: Option<i64>,
+    /// `ageTimeMinutes`
+    ///
+    /// Wire name `ageTimeMinutes`; `integer`; optional; default: 20; format: int32; maximum: 10080; minimum: 5.
+    pub age_time_minutes: Option<i64>,
+    /// `destinationIpAddress`
+    ///
+    /// Wire name `destinationIpAddress`; `string`; optional.
+    pub destination_ip_address: Option<String>,
+    /// `forceFragmentation`
+    ///
+    /// Wire name `forceFragmentation`; `boolean`; optional; default: false.
+    pub force_fragmentation: Option<bool>,
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// `mtuSize`
+    ///
+    /// Wire name `mtuSize`; `integer`; optional; format: int32; maximum: 1450; minimum: 576.
+    pub mtu_size: Option<i64>,
+    /// `mtuType`
+    ///
+    /// Wire name `mtuType`; `TunnelServiceProfileMtuType`; optional; default: AUTO.
+    pub mtu_type: Option<TunnelServiceProfileMtuType>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; optional.
+    pub name: Option<String>,
+    /// `natTraversalEnabled`
+    ///
+    /// Wire name `natTraversalEnabled`; `boolean`; optional; default: false.
+    pub nat_traversal_enabled: Option<bool>,
+    /// `tag`
+    ///
+    /// Wire name `tag`; `string`; optional.
+    pub tag: Option<String>,
+    /// `tunnelType`
+    ///
+    /// Wire name `tunnelType`; `TunnelServiceProfileTunnelType`; optional; default: VXLAN_GPE.
+    pub tunnel_type: Option<TunnelServiceProfileTunnelType>,
+    /// `type`
+    ///
+    /// Wire name `type`; `TunnelServiceProfileType`; optional; default: VXLAN.
+    pub type_: Option<TunnelServiceProfileType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TunnelServiceProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TunnelServiceProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("keepAliveInterval", &v.keep_alive_interval);
+            w.optional("keepAliveRetry", &v.keep_alive_retry);
+            w.optional("mtuRequestTimeout", &v.mtu_request_timeout);
+            w.optional("mtuRequestRetry", &v.mtu_request_retry);
+            w.optional("ageTimeMinutes", &v.age_time_minutes);
+            w.optional("destinationIpAddress", &v.destination_ip_address);
+            w.optional("forceFragmentation", &v.force_fragmentation);
+            w.optional("id", &v.id);
+            w.optional("mtuSize", &v.mtu_size);
+            w.optional("mtuType", &v.mtu_type);
+            w.optional("name", &v.name);
+            w.optional("natTraversalEnabled", &v.nat_traversal_enabled);
+            w.optional("tag", &v.tag);
+            w.optional("tunnelType", &v.tunnel_type);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TunnelServiceProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TunnelServiceProfile, ruckus_one_runtime::object::FieldError> {
+            let value = TunnelServiceProfile {
+                keep_alive_interval: f.optional("keepAliveInterval"),
+                keep_alive_retry: f.optional("keepAliveRetry"),
+                mtu_request_timeout: f.optional("mtuRequestTimeout"),
+                mtu_request_retry: f.optional("mtuRequestRetry"),
+                age_time_minutes: f.optional("ageTimeMinutes"),
+                destination_ip_address: f.optional("destinationIpAddress"),
+                force_fragmentation: f.optional("forceFragmentation"),
+                id: f.optional("id"),
+                mtu_size: f.optional("mtuSize"),
+                mtu_type: f.optional("mtuType"),
+                name: f.optional("name"),
+                nat_traversal_enabled: f.optional("natTraversalEnabled"),
+                tag: f.optional("tag"),
+                tunnel_type: f.optional("tunnelType"),
+                type_: f.optional("type"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TunnelServiceProfile"))
+    }
+}
+impl TunnelServiceProfile {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            keep_alive_interval: None,
+            keep_alive_retry: None,
+            mtu_request_timeout: None,
+            mtu_request_retry: None,
+            age_time_minutes: None,
+            destination_ip_address: None,
+            force_fragmentation: None,
+            id: None,
+            mtu_size: None,
+            mtu_type: None,
+            name: None,
+            nat_traversal_enabled: None,
+            tag: None,
+            tunnel_type: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `keepAliveInterval`.
+    pub fn with_keep_alive_interval(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_interval = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveRetry`.
+    pub fn with_keep_alive_retry(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_retry = Some(value.into());
+        self
+    }
+    /// Sets `mtuRequestTimeout`.
+    pub fn with_mtu_request_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_request_timeout = Some(value.into());
+        self
+    }
+    /// Sets `mtuRequestRetry`.
+    pub fn with_mtu_request_retry(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_request_retry = Some(value.into());
+        self
+    }
+    /// Sets `ageTimeMinutes`.
+    pub fn with_age_time_minutes(mut self, value: impl Into<i64>) -> Self {
+        self.age_time_minutes = Some(value.into());
+        self
+    }
+    /// Sets `destinationIpAddress`.
+    pub fn with_destination_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.destination_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `forceFragmentation`.
+    pub fn with_force_fragmentation(mut self, value: impl Into<bool>) -> Self {
+        self.force_fragmentation = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `mtuSize`.
+    pub fn with_mtu_size(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_size = Some(value.into());
+        self
+    }
+    /// Sets `mtuType`.
+    pub fn with_mtu_type(
+        mut self,
+        value: impl Into<TunnelServiceProfileMtuType>,
+    ) -> Self {
+        self.mtu_type = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `natTraversalEnabled`.
+    pub fn with_nat_traversal_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.nat_traversal_enabled = Some(value.into());
+        self
+    }
+    /// Sets `tag`.
+    pub fn with_tag(mut self, value: impl Into<String>) -> Self {
+        self.tag = Some(value.into());
+        self
+    }
+    /// Sets `tunnelType`.
+    pub fn with_tunnel_type(
+        mut self,
+        value: impl Into<TunnelServiceProfileTunnelType>,
+    ) -> Self {
+        self.tunnel_type = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<TunnelServiceProfileType>) -> Self {
+        self.type_ = Some(value.into());
         self
     }
 }

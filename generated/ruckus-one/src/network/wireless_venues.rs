@@ -5,335 +5,6 @@
 //! Venues themselves (create, read, update, delete and query, taken from the official description since the document does not name them), the AP models of a venue, QoS statistics, and venue media (signed upload and download URLs, floor plans, mesh and network topologies). Venue-wide AP settings, per-AP-model settings, AP groups, venue templates and template switch profiles are their own areas (venue_ap_settings, venue_ap_model_settings, venue_ap_groups, venue_templates, template_switch_profiles) so each can be compiled alone. Request and response bodies are not shown by the document except the venue. The 6 GHz radio block and AP model capabilities, which several areas refer to, are described in the common types.
 //!
 //! Spec: `spec/network/wireless_venues.yaml`.
-/// A venue: a site whose APs, switches and edges are managed together. Body of venue creation and update, and answer of the venue read.
-///
-/// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct Venue {
-    /// Identifier of the venue.
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// Name of the venue.
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
-    pub name: String,
-    /// Free-text description.
-    ///
-    /// Wire name `description`; `string`; optional.
-    pub description: Option<String>,
-    /// Where the venue is.
-    ///
-    /// Wire name `address`; `VenueAddress`; required.
-    pub address: super::common::VenueAddress,
-    /// Tags of the venue.
-    ///
-    /// Wire name `tags`; `array<string>`; optional.
-    pub tags: Option<Vec<String>>,
-    /// Whether the venue is a template.
-    ///
-    /// Wire name `isTemplate`; `boolean`; optional.
-    pub is_template: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for Venue {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Venue, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("address", &v.address);
-            w.optional("tags", &v.tags);
-            w.optional("isTemplate", &v.is_template);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Venue {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Venue, ruckus_one_runtime::object::FieldError> {
-            let value = Venue {
-                id: f.optional("id"),
-                name: f.required("name")?,
-                description: f.optional("description"),
-                address: f.required("address")?,
-                tags: f.optional("tags"),
-                is_template: f.optional("isTemplate"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Venue"))
-    }
-}
-impl Venue {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, address: super::common::VenueAddress) -> Self {
-        Self {
-            id: None,
-            name,
-            description: None,
-            address,
-            tags: None,
-            is_template: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `tags`.
-    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.tags = Some(value.into());
-        self
-    }
-    /// Sets `isTemplate`.
-    pub fn with_is_template(mut self, value: impl Into<bool>) -> Self {
-        self.is_template = Some(value.into());
-        self
-    }
-}
-/// Answer of the venue floor plan query: the floor plans in `items`.
-///
-/// Provenance: reference (venue_service_api-0.2.8.yaml PageListFloorPlanView).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct FloorPlanPage {
-    /// Floor plans of this page.
-    ///
-    /// Wire name `items`; array of raw JSON, shape not shown: The fields of a floor plan are not typed here.; optional.
-    pub items: Option<Vec<serde_json::Value>>,
-    /// Number of pages.
-    ///
-    /// Wire name `totalPages`; `integer`; optional.
-    pub total_pages: Option<i64>,
-    /// Number of floor plans over all pages.
-    ///
-    /// Wire name `totalSizes`; `integer`; optional.
-    pub total_sizes: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for FloorPlanPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FloorPlanPage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("items", &v.items);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("totalSizes", &v.total_sizes);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for FloorPlanPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FloorPlanPage, ruckus_one_runtime::object::FieldError> {
-            let value = FloorPlanPage {
-                items: f.optional("items"),
-                total_pages: f.optional("totalPages"),
-                total_sizes: f.optional("totalSizes"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FloorPlanPage"))
-    }
-}
-impl FloorPlanPage {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            items: None,
-            total_pages: None,
-            total_sizes: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `items`.
-    pub fn with_items(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
-        self.items = Some(value.into());
-        self
-    }
-    /// Sets `totalPages`.
-    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
-        self.total_pages = Some(value.into());
-        self
-    }
-    /// Sets `totalSizes`.
-    pub fn with_total_sizes(mut self, value: impl Into<i64>) -> Self {
-        self.total_sizes = Some(value.into());
-        self
-    }
-}
-/// Body of the venue floor plan query.
-///
-/// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanQuery).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct FloorPlanQuery {
-    /// Page to return.
-    ///
-    /// Wire name `pageNumber`; `integer`; optional.
-    pub page_number: Option<i64>,
-    /// Floor plans per page.
-    ///
-    /// Wire name `pageSize`; `integer`; optional.
-    pub page_size: Option<i64>,
-    /// Sort key.
-    ///
-    /// Wire name `sortBy`; `FloorPlanSortBy`; optional.
-    pub sort_by: Option<FloorPlanSortBy>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for FloorPlanQuery {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &FloorPlanQuery, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("pageNumber", &v.page_number);
-            w.optional("pageSize", &v.page_size);
-            w.optional("sortBy", &v.sort_by);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<FloorPlanQuery, ruckus_one_runtime::object::FieldError> {
-            let value = FloorPlanQuery {
-                page_number: f.optional("pageNumber"),
-                page_size: f.optional("pageSize"),
-                sort_by: f.optional("sortBy"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("FloorPlanQuery"))
-    }
-}
-impl FloorPlanQuery {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            page_number: None,
-            page_size: None,
-            sort_by: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `pageNumber`.
-    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
-        self.page_number = Some(value.into());
-        self
-    }
-    /// Sets `pageSize`.
-    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
-        self.page_size = Some(value.into());
-        self
-    }
-    /// Sets `sortBy`.
-    pub fn with_sort_by(mut self, value: impl Into<FloorPlanSortBy>) -> Self {
-        self.sort_by = Some(value.into());
-        self
-    }
-}
-/// Sort key of the floor plan query.
-///
-/// Shown inline by the document; named `FloorPlanQuerySortBy` by the generator.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum FloorPlanSortBy {
-    /// `FloorPlanName`
-    FloorPlanName,
-    /// `VenueName`
-    VenueName,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl FloorPlanSortBy {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::FloorPlanName => "FloorPlanName",
-            Self::VenueName => "VenueName",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for FloorPlanSortBy {
-    fn from(s: &str) -> Self {
-        match s {
-            "FloorPlanName" => Self::FloorPlanName,
-            "VenueName" => Self::VenueName,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for FloorPlanSortBy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for FloorPlanSortBy {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for FloorPlanSortBy {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Afc info, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcInfoDto).
@@ -3179,6 +2850,227 @@ impl<'de> serde::Deserialize<'de> for ExtraEdgeConnectionType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Answer of the venue floor plan query: the floor plans in `items`.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml PageListFloorPlanView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct FloorPlanPage {
+    /// Floor plans of this page.
+    ///
+    /// Wire name `items`; array of raw JSON, shape not shown: The fields of a floor plan are not typed here.; optional.
+    pub items: Option<Vec<serde_json::Value>>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    pub total_pages: Option<i64>,
+    /// Number of floor plans over all pages.
+    ///
+    /// Wire name `totalSizes`; `integer`; optional.
+    pub total_sizes: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FloorPlanPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FloorPlanPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("items", &v.items);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("totalSizes", &v.total_sizes);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FloorPlanPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FloorPlanPage, ruckus_one_runtime::object::FieldError> {
+            let value = FloorPlanPage {
+                items: f.optional("items"),
+                total_pages: f.optional("totalPages"),
+                total_sizes: f.optional("totalSizes"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FloorPlanPage"))
+    }
+}
+impl FloorPlanPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            items: None,
+            total_pages: None,
+            total_sizes: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `items`.
+    pub fn with_items(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.items = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `totalSizes`.
+    pub fn with_total_sizes(mut self, value: impl Into<i64>) -> Self {
+        self.total_sizes = Some(value.into());
+        self
+    }
+}
+/// Body of the venue floor plan query.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanQuery).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct FloorPlanQuery {
+    /// Page to return.
+    ///
+    /// Wire name `pageNumber`; `integer`; optional.
+    pub page_number: Option<i64>,
+    /// Floor plans per page.
+    ///
+    /// Wire name `pageSize`; `integer`; optional.
+    pub page_size: Option<i64>,
+    /// Sort key.
+    ///
+    /// Wire name `sortBy`; `FloorPlanSortBy`; optional.
+    pub sort_by: Option<FloorPlanSortBy>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FloorPlanQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FloorPlanQuery, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("pageNumber", &v.page_number);
+            w.optional("pageSize", &v.page_size);
+            w.optional("sortBy", &v.sort_by);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FloorPlanQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FloorPlanQuery, ruckus_one_runtime::object::FieldError> {
+            let value = FloorPlanQuery {
+                page_number: f.optional("pageNumber"),
+                page_size: f.optional("pageSize"),
+                sort_by: f.optional("sortBy"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FloorPlanQuery"))
+    }
+}
+impl FloorPlanQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            page_number: None,
+            page_size: None,
+            sort_by: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `pageNumber`.
+    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
+        self.page_number = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `sortBy`.
+    pub fn with_sort_by(mut self, value: impl Into<FloorPlanSortBy>) -> Self {
+        self.sort_by = Some(value.into());
+        self
+    }
+}
+/// Sort key of the floor plan query.
+///
+/// Shown inline by the document; named `FloorPlanQuerySortBy` by the generator.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FloorPlanSortBy {
+    /// `FloorPlanName`
+    FloorPlanName,
+    /// `VenueName`
+    VenueName,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl FloorPlanSortBy {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::FloorPlanName => "FloorPlanName",
+            Self::VenueName => "VenueName",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for FloorPlanSortBy {
+    fn from(s: &str) -> Self {
+        match s {
+            "FloorPlanName" => Self::FloorPlanName,
+            "VenueName" => Self::VenueName,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for FloorPlanSortBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for FloorPlanSortBy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for FloorPlanSortBy {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Geo location, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
@@ -5409,6 +5301,114 @@ impl UploadUrlRequest {
     /// Sets `fileExtension`.
     pub fn with_file_extension(mut self, value: impl Into<String>) -> Self {
         self.file_extension = Some(value.into());
+        self
+    }
+}
+/// A venue: a site whose APs, switches and edges are managed together. Body of venue creation and update, and answer of the venue read.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml VenueView).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Venue {
+    /// Identifier of the venue.
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// Name of the venue.
+    ///
+    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    pub name: String,
+    /// Free-text description.
+    ///
+    /// Wire name `description`; `string`; optional.
+    pub description: Option<String>,
+    /// Where the venue is.
+    ///
+    /// Wire name `address`; `VenueAddress`; required.
+    pub address: super::common::VenueAddress,
+    /// Tags of the venue.
+    ///
+    /// Wire name `tags`; `array<string>`; optional.
+    pub tags: Option<Vec<String>>,
+    /// Whether the venue is a template.
+    ///
+    /// Wire name `isTemplate`; `boolean`; optional.
+    pub is_template: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Venue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Venue, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.field("address", &v.address);
+            w.optional("tags", &v.tags);
+            w.optional("isTemplate", &v.is_template);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Venue {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Venue, ruckus_one_runtime::object::FieldError> {
+            let value = Venue {
+                id: f.optional("id"),
+                name: f.required("name")?,
+                description: f.optional("description"),
+                address: f.required("address")?,
+                tags: f.optional("tags"),
+                is_template: f.optional("isTemplate"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Venue"))
+    }
+}
+impl Venue {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, address: super::common::VenueAddress) -> Self {
+        Self {
+            id: None,
+            name,
+            description: None,
+            address,
+            tags: None,
+            is_template: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `isTemplate`.
+    pub fn with_is_template(mut self, value: impl Into<bool>) -> Self {
+        self.is_template = Some(value.into());
         self
     }
 }

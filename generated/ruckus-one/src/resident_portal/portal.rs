@@ -5,345 +5,6 @@
 //! The resident portal (version v0): a resident logs in to a unit of a property and reads the portal's look (styles, icon, files, UI configuration), the property and access details, and manages the unit, its users and their devices. Every path has the prefix /residents/properties/{propertyId}. Operations authenticate with the token tied to the unit. Request and response bodies and the fields of resident portal records are not shown by the document; they are kept as raw JSON.
 //!
 //! Spec: `spec/resident_portal/portal.yaml`.
-/// Body of the unit user query: paging, sorting and an optional user filter.
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct UnitUserQuery {
-    /// Page to return; the first page when omitted.
-    ///
-    /// Wire name `page`; `int32`; optional.
-    pub page: Option<i32>,
-    /// Users per page (20 when omitted).
-    ///
-    /// Wire name `pageSize`; `int32`; optional.
-    pub page_size: Option<i32>,
-    /// Sort direction.
-    ///
-    /// Wire name `sortDirection`; `UnitUserSortDirection`; optional.
-    pub sort_direction: Option<UnitUserSortDirection>,
-    /// Fields to sort by; the description names only `userId`.
-    ///
-    /// Wire name `sortFields`; `array<string>`; optional.
-    pub sort_fields: Option<Vec<String>>,
-    /// Only this unit user.
-    ///
-    /// Wire name `userId`; `string`; optional; format: uuid.
-    pub user_id: Option<String>,
-}
-impl serde::Serialize for UnitUserQuery {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitUserQuery, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("page", &v.page);
-            w.optional("pageSize", &v.page_size);
-            w.optional("sortDirection", &v.sort_direction);
-            w.optional("sortFields", &v.sort_fields);
-            w.optional("userId", &v.user_id);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for UnitUserQuery {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UnitUserQuery, ruckus_one_runtime::object::FieldError> {
-            let value = UnitUserQuery {
-                page: f.optional("page"),
-                page_size: f.optional("pageSize"),
-                sort_direction: f.optional("sortDirection"),
-                sort_fields: f.optional("sortFields"),
-                user_id: f.optional("userId"),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UnitUserQuery"))
-    }
-}
-impl UnitUserQuery {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            page: None,
-            page_size: None,
-            sort_direction: None,
-            sort_fields: None,
-            user_id: None,
-        }
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i32>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `pageSize`.
-    pub fn with_page_size(mut self, value: impl Into<i32>) -> Self {
-        self.page_size = Some(value.into());
-        self
-    }
-    /// Sets `sortDirection`.
-    pub fn with_sort_direction(
-        mut self,
-        value: impl Into<UnitUserSortDirection>,
-    ) -> Self {
-        self.sort_direction = Some(value.into());
-        self
-    }
-    /// Sets `sortFields`.
-    pub fn with_sort_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.sort_fields = Some(value.into());
-        self
-    }
-    /// Sets `userId`.
-    pub fn with_user_id(mut self, value: impl Into<String>) -> Self {
-        self.user_id = Some(value.into());
-        self
-    }
-}
-/// Sort direction of the unit user query.
-///
-/// Shown inline by the document; named `UnitUserQuerySortDirection` by the generator.
-///
-/// Provenance: documented.
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UnitUserSortDirection {
-    /// `ASC`
-    Asc,
-    /// `DESC`
-    Desc,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UnitUserSortDirection {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Asc => "ASC",
-            Self::Desc => "DESC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UnitUserSortDirection {
-    fn from(s: &str) -> Self {
-        match s {
-            "ASC" => Self::Asc,
-            "DESC" => Self::Desc,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UnitUserSortDirection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UnitUserSortDirection {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UnitUserSortDirection {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// One page of unit users, in the page shape of the resident portal service (`content` plus page counters).
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct UnitUserPage {
-    /// Unit users of this page.
-    ///
-    /// Wire name `content`; array of raw JSON, shape not shown: The fields of a unit user are not typed here.; optional.
-    pub content: Option<Vec<serde_json::Value>>,
-    /// Number of unit users over all pages.
-    ///
-    /// Wire name `totalElements`; `integer`; optional.
-    pub total_elements: Option<i64>,
-    /// Number of pages.
-    ///
-    /// Wire name `totalPages`; `integer`; optional.
-    pub total_pages: Option<i64>,
-    /// Number of this page.
-    ///
-    /// Wire name `number`; `integer`; optional.
-    pub number: Option<i64>,
-    /// Page size.
-    ///
-    /// Wire name `size`; `integer`; optional.
-    pub size: Option<i64>,
-    /// Number of unit users on this page.
-    ///
-    /// Wire name `numberOfElements`; `integer`; optional.
-    pub number_of_elements: Option<i64>,
-    /// Whether this is the first page.
-    ///
-    /// Wire name `first`; `boolean`; optional.
-    pub first: Option<bool>,
-    /// Whether this is the last page.
-    ///
-    /// Wire name `last`; `boolean`; optional.
-    pub last: Option<bool>,
-    /// Whether this page is empty.
-    ///
-    /// Wire name `empty`; `boolean`; optional.
-    pub empty: Option<bool>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
-    pub sort: Option<SortObject>,
-    /// `pageable`
-    ///
-    /// Wire name `pageable`; `PageableObject`; optional.
-    pub pageable: Option<PageableObject>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for UnitUserPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &UnitUserPage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("content", &v.content);
-            w.optional("totalElements", &v.total_elements);
-            w.optional("totalPages", &v.total_pages);
-            w.optional("number", &v.number);
-            w.optional("size", &v.size);
-            w.optional("numberOfElements", &v.number_of_elements);
-            w.optional("first", &v.first);
-            w.optional("last", &v.last);
-            w.optional("empty", &v.empty);
-            w.optional("sort", &v.sort);
-            w.optional("pageable", &v.pageable);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for UnitUserPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<UnitUserPage, ruckus_one_runtime::object::FieldError> {
-            let value = UnitUserPage {
-                content: f.optional("content"),
-                total_elements: f.optional("totalElements"),
-                total_pages: f.optional("totalPages"),
-                number: f.optional("number"),
-                size: f.optional("size"),
-                number_of_elements: f.optional("numberOfElements"),
-                first: f.optional("first"),
-                last: f.optional("last"),
-                empty: f.optional("empty"),
-                sort: f.optional("sort"),
-                pageable: f.optional("pageable"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("UnitUserPage"))
-    }
-}
-impl UnitUserPage {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            content: None,
-            total_elements: None,
-            total_pages: None,
-            number: None,
-            size: None,
-            number_of_elements: None,
-            first: None,
-            last: None,
-            empty: None,
-            sort: None,
-            pageable: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `content`.
-    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
-        self.content = Some(value.into());
-        self
-    }
-    /// Sets `totalElements`.
-    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
-        self.total_elements = Some(value.into());
-        self
-    }
-    /// Sets `totalPages`.
-    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
-        self.total_pages = Some(value.into());
-        self
-    }
-    /// Sets `number`.
-    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
-        self.number = Some(value.into());
-        self
-    }
-    /// Sets `size`.
-    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
-        self.size = Some(value.into());
-        self
-    }
-    /// Sets `numberOfElements`.
-    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
-        self.number_of_elements = Some(value.into());
-        self
-    }
-    /// Sets `first`.
-    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
-        self.first = Some(value.into());
-        self
-    }
-    /// Sets `last`.
-    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
-        self.last = Some(value.into());
-        self
-    }
-    /// Sets `empty`.
-    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
-        self.empty = Some(value.into());
-        self
-    }
-    /// Sets `sort`.
-    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
-        self.sort = Some(value.into());
-        self
-    }
-    /// Sets `pageable`.
-    pub fn with_pageable(mut self, value: impl Into<PageableObject>) -> Self {
-        self.pageable = Some(value.into());
-        self
-    }
-}
 /// Devices list resource, with the fields the official description lists.
 ///
 /// Provenance: reference (resident_portal_api-0.0.1.yaml EntityModelDevicesListResource).
@@ -2464,6 +2125,345 @@ impl UnitUser {
     ) -> Self {
         self.links = Some(value.into());
         self
+    }
+}
+/// One page of unit users, in the page shape of the resident portal service (`content` plus page counters).
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml PageEntityModelUnitUserDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct UnitUserPage {
+    /// Unit users of this page.
+    ///
+    /// Wire name `content`; array of raw JSON, shape not shown: The fields of a unit user are not typed here.; optional.
+    pub content: Option<Vec<serde_json::Value>>,
+    /// Number of unit users over all pages.
+    ///
+    /// Wire name `totalElements`; `integer`; optional.
+    pub total_elements: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    pub total_pages: Option<i64>,
+    /// Number of this page.
+    ///
+    /// Wire name `number`; `integer`; optional.
+    pub number: Option<i64>,
+    /// Page size.
+    ///
+    /// Wire name `size`; `integer`; optional.
+    pub size: Option<i64>,
+    /// Number of unit users on this page.
+    ///
+    /// Wire name `numberOfElements`; `integer`; optional.
+    pub number_of_elements: Option<i64>,
+    /// Whether this is the first page.
+    ///
+    /// Wire name `first`; `boolean`; optional.
+    pub first: Option<bool>,
+    /// Whether this is the last page.
+    ///
+    /// Wire name `last`; `boolean`; optional.
+    pub last: Option<bool>,
+    /// Whether this page is empty.
+    ///
+    /// Wire name `empty`; `boolean`; optional.
+    pub empty: Option<bool>,
+    /// `sort`
+    ///
+    /// Wire name `sort`; `SortObject`; optional.
+    pub sort: Option<SortObject>,
+    /// `pageable`
+    ///
+    /// Wire name `pageable`; `PageableObject`; optional.
+    pub pageable: Option<PageableObject>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UnitUserPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UnitUserPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("number", &v.number);
+            w.optional("size", &v.size);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitUserPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UnitUserPage, ruckus_one_runtime::object::FieldError> {
+            let value = UnitUserPage {
+                content: f.optional("content"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                number: f.optional("number"),
+                size: f.optional("size"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UnitUserPage"))
+    }
+}
+impl UnitUserPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            total_elements: None,
+            total_pages: None,
+            number: None,
+            size: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            sort: None,
+            pageable: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<PageableObject>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
+}
+/// Body of the unit user query: paging, sorting and an optional user filter.
+///
+/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUsersQueryCriteria).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct UnitUserQuery {
+    /// Page to return; the first page when omitted.
+    ///
+    /// Wire name `page`; `int32`; optional.
+    pub page: Option<i32>,
+    /// Users per page (20 when omitted).
+    ///
+    /// Wire name `pageSize`; `int32`; optional.
+    pub page_size: Option<i32>,
+    /// Sort direction.
+    ///
+    /// Wire name `sortDirection`; `UnitUserSortDirection`; optional.
+    pub sort_direction: Option<UnitUserSortDirection>,
+    /// Fields to sort by; the description names only `userId`.
+    ///
+    /// Wire name `sortFields`; `array<string>`; optional.
+    pub sort_fields: Option<Vec<String>>,
+    /// Only this unit user.
+    ///
+    /// Wire name `userId`; `string`; optional; format: uuid.
+    pub user_id: Option<String>,
+}
+impl serde::Serialize for UnitUserQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UnitUserQuery, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("sortDirection", &v.sort_direction);
+            w.optional("sortFields", &v.sort_fields);
+            w.optional("userId", &v.user_id);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitUserQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UnitUserQuery, ruckus_one_runtime::object::FieldError> {
+            let value = UnitUserQuery {
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                sort_direction: f.optional("sortDirection"),
+                sort_fields: f.optional("sortFields"),
+                user_id: f.optional("userId"),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UnitUserQuery"))
+    }
+}
+impl UnitUserQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            page: None,
+            page_size: None,
+            sort_direction: None,
+            sort_fields: None,
+            user_id: None,
+        }
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i32>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i32>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `sortDirection`.
+    pub fn with_sort_direction(
+        mut self,
+        value: impl Into<UnitUserSortDirection>,
+    ) -> Self {
+        self.sort_direction = Some(value.into());
+        self
+    }
+    /// Sets `sortFields`.
+    pub fn with_sort_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.sort_fields = Some(value.into());
+        self
+    }
+    /// Sets `userId`.
+    pub fn with_user_id(mut self, value: impl Into<String>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+}
+/// Sort direction of the unit user query.
+///
+/// Shown inline by the document; named `UnitUserQuerySortDirection` by the generator.
+///
+/// Provenance: documented.
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum UnitUserSortDirection {
+    /// `ASC`
+    Asc,
+    /// `DESC`
+    Desc,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl UnitUserSortDirection {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Asc => "ASC",
+            Self::Desc => "DESC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for UnitUserSortDirection {
+    fn from(s: &str) -> Self {
+        match s {
+            "ASC" => Self::Asc,
+            "DESC" => Self::Desc,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for UnitUserSortDirection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for UnitUserSortDirection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for UnitUserSortDirection {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Unit user status: the values the official description lists.

@@ -1,0 +1,293 @@
+//! Curated corrections of imported types (`overrides:` of an area file), applied to the types of
+//! the area's imported file when the spec is loaded.
+//!
+//! The importer writes `imported/<area>.yaml` whole and never reads the overrides back into it,
+//! so a correction survives every re-import; a correction whose target the import no longer
+//! has is a diagnostic at the override's line.
+
+use crate::diag::Diagnostics;
+use crate::source::SourceFile;
+use crate::spec::{EnumValue, Field, FieldOverride, Override, TypeDef, TypeExpr};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Applies an area's overrides to its imported types. Renames are returned (old name -> new
+/// name) rather than applied to references: a type of `common` is referenced from every area,
+/// so [`rename_references`] runs once over the whole API.
+pub fn apply(
+    file: &SourceFile,
+    overrides: &[Override],
+    types: &mut [TypeDef],
+    diags: &mut Diagnostics,
+) -> BTreeMap<String, String> {
+    let mut renames = BTreeMap::new();
+    let mut seen = BTreeSet::new();
+    for (i, o) in overrides.iter().enumerate() {
+        let anchors = ["overrides:", &format!("type: {}", o.target)];
+        let nth = overrides[..i]
+            .iter()
+            .filter(|e| e.target == o.target)
+            .count()
+            + 1;
+        let err = |diags: &mut Diagnostics, more: &[&str], msg: String| {
+            let mut all: Vec<&str> = anchors.to_vec();
+            all.extend_from_slice(more);
+            let nth = if more.is_empty() { nth } else { 1 };
+            diags.push_with(|| file.diag_nth(&all, nth, msg));
+        };
+        if !seen.insert(o.target.clone()) {
+            err(
+                diags,
+                &[],
+                format!(
+                    "`{}` is overridden twice; merge the two entries into one",
+                    o.target
+                ),
+            );
+            continue;
+        }
+        let Some(t) = types.iter_mut().find(|t| imported_name(t) == o.target) else {
+            err(
+                diags,
+                &[],
+                format!(
+                    "override of `{}`: the area's imported file has no such type (run `cargo xtask import`, or remove the override)",
+                    o.target
+                ),
+            );
+            continue;
+        };
+        if let Some(new) = &o.rename {
+            renames.insert(t.name.clone(), new.clone());
+            t.name = new.clone();
+        }
+        if let Some(d) = &o.description {
+            t.description = d.clone();
+        }
+        if let Some(p) = &o.provenance {
+            t.provenance = Some(p.clone());
+        }
+        if let Some(open) = o.open {
+            t.open = open;
+        }
+        if !o.fields.is_empty() || !o.remove_fields.is_empty() {
+            let Some(fields) = t.fields.as_mut() else {
+                err(
+                    diags,
+                    &["fields:|remove_fields:"],
+                    format!("`{}` is not an object type: it has no fields", o.target),
+                );
+                continue;
+            };
+            for f in &o.fields {
+                if let Err(msg) = field(fields, f) {
+                    err(diags, &["fields:", &format!("name: {}", f.name)], msg);
+                }
+            }
+            for name in &o.remove_fields {
+                match fields.iter().position(|f| &f.name == name) {
+                    Some(k) => {
+                        fields.remove(k);
+                    }
+                    None => err(
+                        diags,
+                        &["remove_fields:", name],
+                        format!("`{}` has no field `{name}` to remove", o.target),
+                    ),
+                }
+            }
+        }
+        if !o.values.is_empty() {
+            let Some(values) = t.values.as_mut() else {
+                err(
+                    diags,
+                    &["values:"],
+                    format!("`{}` is not an enum: it has no values", o.target),
+                );
+                continue;
+            };
+            for v in &o.values {
+                if values.iter().any(|e| value_of(e) == value_of(v)) {
+                    err(
+                        diags,
+                        &["values:", value_of(v)],
+                        format!("`{}` already has the value `{}`", o.target, value_of(v)),
+                    );
+                } else {
+                    values.push(v.clone());
+                }
+            }
+        }
+        if !o.variants.is_empty() {
+            let Some(union) = t.union.as_mut() else {
+                err(
+                    diags,
+                    &["variants:"],
+                    format!("`{}` is not a union: it has no variants", o.target),
+                );
+                continue;
+            };
+            for v in &o.variants {
+                match union.variants.iter_mut().find(|u| u.ty == v.ty) {
+                    Some(u) => {
+                        if let Some(value) = &v.value {
+                            u.value = Some(value.clone());
+                        }
+                        if let Some(name) = &v.name {
+                            u.name = Some(name.clone());
+                        }
+                    }
+                    None => err(
+                        diags,
+                        &["variants:", &format!("type: {}", v.ty)],
+                        format!("`{}` has no variant of type `{}`", o.target, v.ty),
+                    ),
+                }
+            }
+        }
+    }
+    renames
+}
+
+/// A type's name in its imported file (before any rename).
+fn imported_name(t: &TypeDef) -> &str {
+    t.origin.as_ref().map_or(&t.name, |o| &o.name)
+}
+
+fn value_of(v: &EnumValue) -> &str {
+    match v {
+        EnumValue::Bare(s) => s,
+        EnumValue::Full(f) => &f.value,
+    }
+}
+
+/// Applies one field correction (or adds the field).
+fn field(fields: &mut Vec<Field>, o: &FieldOverride) -> Result<(), String> {
+    let existing = fields.iter().position(|f| f.name == o.name);
+    let f = match (existing, o.add) {
+        (Some(k), false) => &mut fields[k],
+        (None, true) => {
+            let Some(ty) = &o.ty else {
+                return Err(format!("added field `{}` needs a `type`", o.name));
+            };
+            fields.push(Field {
+                name: o.name.clone(),
+                ty: ty.clone(),
+                required: false,
+                nullable: false,
+                description: None,
+                provenance: None,
+                secret: false,
+                constraints: BTreeMap::new(),
+                deprecated: None,
+            });
+            fields.last_mut().ok_or("no field")?
+        }
+        (Some(_), true) => {
+            return Err(format!(
+                "field `{}` is already imported: drop `add: true` to correct it",
+                o.name
+            ));
+        }
+        (None, false) => {
+            return Err(format!(
+                "the imported type has no field `{}` (add it with `add: true`)",
+                o.name
+            ));
+        }
+    };
+    if let Some(ty) = &o.ty {
+        f.ty = ty.clone();
+    }
+    if let Some(r) = o.required {
+        f.required = r;
+    }
+    if let Some(n) = o.nullable {
+        f.nullable = n;
+    }
+    if let Some(s) = o.secret {
+        f.secret = s;
+    }
+    if let Some(d) = &o.description {
+        f.description = Some(d.clone());
+    }
+    if let Some(p) = &o.provenance {
+        f.provenance = Some(p.clone());
+    }
+    if let Some(d) = &o.deprecated {
+        f.deprecated = Some(d.clone());
+    }
+    if let Some(c) = &o.constraints {
+        f.constraints = c.clone();
+    }
+    Ok(())
+}
+
+/// Rewrites every reference to a renamed type in `types` (fields, aliases, union variants,
+/// inline shapes).
+pub fn rename_references(types: &mut [&mut TypeDef], renames: &BTreeMap<String, String>) {
+    if renames.is_empty() {
+        return;
+    }
+    for t in types.iter_mut() {
+        for f in t.fields.iter_mut().flatten() {
+            rename_expr(&mut f.ty, renames);
+        }
+        if let Some(a) = t.alias.as_mut() {
+            rename_expr(a, renames);
+        }
+        for v in t.union.iter_mut().flat_map(|u| &mut u.variants) {
+            if let Some(new) = renames.get(&v.ty) {
+                v.ty = new.clone();
+            }
+        }
+    }
+}
+
+fn rename_expr(e: &mut TypeExpr, renames: &BTreeMap<String, String>) {
+    match e {
+        TypeExpr::Name(s) => *s = rename_in(s, renames),
+        TypeExpr::Inline(i) => {
+            for inner in [i.array.as_deref_mut(), i.map.as_deref_mut()]
+                .into_iter()
+                .flatten()
+            {
+                rename_expr(inner, renames);
+            }
+            for f in i.fields.iter_mut().flatten() {
+                rename_expr(&mut f.ty, renames);
+            }
+        }
+    }
+}
+
+/// `array<Old>` -> `array<New>`: each name between `<` and `>` is looked up.
+fn rename_in(expr: &str, renames: &BTreeMap<String, String>) -> String {
+    let mut out = String::with_capacity(expr.len());
+    let mut word = String::new();
+    for c in expr.chars().chain(std::iter::once('<')) {
+        if c == '<' || c == '>' {
+            out.push_str(renames.get(&word).map_or(&word, |n| n));
+            word.clear();
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    out.pop();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renames_names_inside_expressions() {
+        let renames = BTreeMap::from([("Old".to_owned(), "New".to_owned())]);
+        assert_eq!(rename_in("array<Old>", &renames), "array<New>");
+        assert_eq!(rename_in("map<array<Old>>", &renames), "map<array<New>>");
+        assert_eq!(rename_in("Old", &renames), "New");
+        assert_eq!(rename_in("Older", &renames), "Older");
+        assert_eq!(rename_in("string", &renames), "string");
+    }
+}
