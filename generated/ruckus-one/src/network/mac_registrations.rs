@@ -5,148 +5,6 @@
 //! MAC registration pools and the registrations in them, their policy sets and the Wi-Fi networks that use them. Creating or deleting pools and registrations may answer 202 Accepted while the work is in progress. Errors use the identity error body. Split from the identity area so each can be compiled alone.
 //!
 //! Spec: `spec/network/mac_registrations.yaml`.
-/// Mac link, with the fields the official description lists.
-///
-/// Provenance: reference (mac_registration_api-0.0.1.yaml Link).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct MacLink {
-    /// `href`
-    ///
-    /// Wire name `href`; `string`; optional.
-    pub href: Option<String>,
-    /// `hreflang`
-    ///
-    /// Wire name `hreflang`; `string`; optional.
-    pub hreflang: Option<String>,
-    /// `title`
-    ///
-    /// Wire name `title`; `string`; optional.
-    pub title: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
-    pub type_: Option<String>,
-    /// `deprecation`
-    ///
-    /// Wire name `deprecation`; `string`; optional.
-    pub deprecation: Option<String>,
-    /// `profile`
-    ///
-    /// Wire name `profile`; `string`; optional.
-    pub profile: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
-    pub name: Option<String>,
-    /// `templated`
-    ///
-    /// Wire name `templated`; `boolean`; optional.
-    pub templated: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for MacLink {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &MacLink, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("href", &v.href);
-            w.optional("hreflang", &v.hreflang);
-            w.optional("title", &v.title);
-            w.optional("type", &v.type_);
-            w.optional("deprecation", &v.deprecation);
-            w.optional("profile", &v.profile);
-            w.optional("name", &v.name);
-            w.optional("templated", &v.templated);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for MacLink {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MacLink, ruckus_one_runtime::object::FieldError> {
-            let value = MacLink {
-                href: f.optional("href"),
-                hreflang: f.optional("hreflang"),
-                title: f.optional("title"),
-                type_: f.optional("type"),
-                deprecation: f.optional("deprecation"),
-                profile: f.optional("profile"),
-                name: f.optional("name"),
-                templated: f.optional("templated"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MacLink"))
-    }
-}
-impl MacLink {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            href: None,
-            hreflang: None,
-            title: None,
-            type_: None,
-            deprecation: None,
-            profile: None,
-            name: None,
-            templated: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `href`.
-    pub fn with_href(mut self, value: impl Into<String>) -> Self {
-        self.href = Some(value.into());
-        self
-    }
-    /// Sets `hreflang`.
-    pub fn with_hreflang(mut self, value: impl Into<String>) -> Self {
-        self.hreflang = Some(value.into());
-        self
-    }
-    /// Sets `title`.
-    pub fn with_title(mut self, value: impl Into<String>) -> Self {
-        self.title = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `deprecation`.
-    pub fn with_deprecation(mut self, value: impl Into<String>) -> Self {
-        self.deprecation = Some(value.into());
-        self
-    }
-    /// Sets `profile`.
-    pub fn with_profile(mut self, value: impl Into<String>) -> Self {
-        self.profile = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `templated`.
-    pub fn with_templated(mut self, value: impl Into<bool>) -> Self {
-        self.templated = Some(value.into());
-        self
-    }
-}
 /// Mac pageable object, with the fields the official description lists.
 ///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml PageableObject).
@@ -1716,8 +1574,8 @@ pub struct Registration {
     pub is_referenced: Option<bool>,
     /// `_links`
     ///
-    /// Wire name `_links`; `map<MacLink>`; optional.
-    pub links: Option<std::collections::BTreeMap<String, MacLink>>,
+    /// Wire name `_links`; `map<Link>`; optional.
+    pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -1831,7 +1689,7 @@ impl Registration {
     /// Sets `_links`.
     pub fn with_links(
         mut self,
-        value: impl Into<std::collections::BTreeMap<String, MacLink>>,
+        value: impl Into<std::collections::BTreeMap<String, super::common::Link>>,
     ) -> Self {
         self.links = Some(value.into());
         self

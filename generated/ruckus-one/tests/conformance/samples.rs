@@ -6819,43 +6819,6 @@ impl support::Sample for ruckus_one::network::mac_registrations::MacRegistration
 }
 #[cfg(feature = "network-mac-registrations")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
-impl support::Sample for ruckus_one::network::mac_registrations::MacLink {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_href("sample".to_owned())
-                .with_hreflang("sample".to_owned())
-                .with_title("sample".to_owned())
-                .with_type("sample".to_owned())
-                .with_deprecation("sample".to_owned())
-                .with_profile("sample".to_owned())
-                .with_name("sample".to_owned())
-                .with_templated(true);
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("href", serde_json::Value::from("sample")),
-            ("hreflang", serde_json::Value::from("sample")),
-            ("title", serde_json::Value::from("sample")),
-            ("type", serde_json::Value::from("sample")),
-            ("deprecation", serde_json::Value::from("sample")),
-            ("profile", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("templated", serde_json::Value::from(true)),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-mac-registrations")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
 impl support::Sample for ruckus_one::network::mac_registrations::Registration {
     fn sample() -> Self {
         {
@@ -6872,7 +6835,7 @@ impl support::Sample for ruckus_one::network::mac_registrations::Registration {
                     std::collections::BTreeMap::from([
                         (
                             "k".to_owned(),
-                            <ruckus_one::network::mac_registrations::MacLink as support::Sample>::sample(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
                         ),
                     ]),
                 );
@@ -6902,7 +6865,7 @@ impl support::Sample for ruckus_one::network::mac_registrations::Registration {
                 support::object([
                     (
                         "k",
-                        <ruckus_one::network::mac_registrations::MacLink as support::Sample>::sample_json(),
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
                     ),
                 ]),
             ),
