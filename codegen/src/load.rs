@@ -2,6 +2,7 @@
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::limits::{self, Limits};
+use crate::overrides::Applied;
 use crate::source::SourceFile;
 use crate::spec::{Area, ImportedArea, Origin, TopLevel};
 use serde::de::DeserializeOwned;
@@ -28,6 +29,17 @@ pub fn load(top_path: &Path) -> Result<Loaded, Vec<Diagnostic>> {
 
 /// [`load`] within explicit limits.
 pub fn load_with(top_path: &Path, limits: &Limits) -> Result<Loaded, Vec<Diagnostic>> {
+    load_files(top_path, limits, true)
+}
+
+/// The curated files only: area files as people wrote them, without their imported types and
+/// with their overrides unapplied (what `cargo xtask import` works from).
+pub fn load_curated(top_path: &Path) -> Result<Loaded, Vec<Diagnostic>> {
+    let limits = Limits::from_env().map_err(|d| vec![d])?;
+    load_files(top_path, &limits, false)
+}
+
+fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded, Vec<Diagnostic>> {
     let mut diags = Diagnostics::default();
     let (top_file, top) = match read_yaml::<TopLevel>(top_path, limits) {
         Ok(v) => v,
@@ -38,6 +50,7 @@ pub fn load_with(top_path: &Path, limits: &Limits) -> Result<Loaded, Vec<Diagnos
     for api in &top.apis {
         let mut api_areas = Vec::new();
         let mut renames = std::collections::BTreeMap::new();
+        let mut replacements = Vec::new();
         let mut listed = std::collections::BTreeSet::new();
         if !is_file_name(&api.name) {
             // The validator reports the name; no file is read through it.
@@ -87,8 +100,20 @@ pub fn load_with(top_path: &Path, limits: &Limits) -> Result<Loaded, Vec<Diagnos
                             )
                         });
                     }
-                    let imported = dir.join(&api.name).join(IMPORTED_DIR).join(format!("{area}.yaml"));
-                    renames.extend(merge_imported(&imported, &file, &mut parsed, limits, &mut diags));
+                    if imported {
+                        let path = dir
+                            .join(&api.name)
+                            .join(IMPORTED_DIR)
+                            .join(format!("{area}.yaml"));
+                        let applied = merge_imported(&path, &file, &mut parsed, limits, &mut diags);
+                        renames.extend(applied.renames);
+                        replacements.extend(
+                            applied
+                                .replacements
+                                .into_iter()
+                                .map(|(with, line)| (with, file.path.clone(), line)),
+                        );
+                    }
                     api_areas.push((file, parsed));
                 }
                 Err(d) => diags.push(d),
@@ -100,6 +125,18 @@ pub fn load_with(top_path: &Path, limits: &Limits) -> Result<Loaded, Vec<Diagnos
             .filter(|t| t.origin.is_some())
             .collect();
         crate::overrides::rename_references(&mut imported, &renames);
+        for (with, path, line) in replacements {
+            if !api_areas
+                .iter()
+                .any(|(_, a)| a.types.iter().any(|t| t.name == with))
+            {
+                diags.push(Diagnostic::new(
+                    &path,
+                    line,
+                    format!("`replace_with: {with}` names no type of API `{}`", api.name),
+                ));
+            }
+        }
         areas.push(api_areas);
     }
     if diags.is_empty() {
@@ -124,7 +161,7 @@ fn merge_imported(
     area: &mut Area,
     limits: &Limits,
     diags: &mut Diagnostics,
-) -> std::collections::BTreeMap<String, String> {
+) -> Applied {
     if !path.is_file() {
         if !area.overrides.is_empty() {
             diags.push_with(|| {
@@ -146,13 +183,17 @@ fn merge_imported(
             return Default::default();
         }
     };
-    if imported.area != area.area {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    if imported.area != stem {
         diags.push_with(|| {
             file.diag(
                 &["area:"],
                 format!(
-                    "`area: {}` does not match the file name `{}.yaml`",
-                    imported.area, area.area
+                    "`area: {}` does not match the file name `{stem}.yaml`",
+                    imported.area
                 ),
             )
         });
@@ -165,9 +206,9 @@ fn merge_imported(
             name: t.name.clone(),
         });
     }
-    let renames = crate::overrides::apply(curated, &area.overrides, &mut types, diags);
+    let applied = crate::overrides::apply(curated, &area.overrides, &mut types, diags);
     area.types.extend(types);
-    renames
+    applied
 }
 
 /// Whether an API or area name can be used as a file name under the spec directory: ASCII

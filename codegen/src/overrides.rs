@@ -16,10 +16,11 @@ use std::collections::{BTreeMap, BTreeSet};
 pub fn apply(
     file: &SourceFile,
     overrides: &[Override],
-    types: &mut [TypeDef],
+    types: &mut Vec<TypeDef>,
     diags: &mut Diagnostics,
-) -> BTreeMap<String, String> {
-    let mut renames = BTreeMap::new();
+) -> Applied {
+    let mut applied = Applied::default();
+    let mut left_out = BTreeSet::new();
     let mut seen = BTreeSet::new();
     for (i, o) in overrides.iter().enumerate() {
         let anchors = ["overrides:", &format!("type: {}", o.target)];
@@ -56,8 +57,33 @@ pub fn apply(
             );
             continue;
         };
+        if let Some(with) = &o.replace_with {
+            if o.rename.is_some()
+                || o.description.is_some()
+                || o.provenance.is_some()
+                || o.open.is_some()
+                || !o.fields.is_empty()
+                || !o.remove_fields.is_empty()
+                || !o.values.is_empty()
+                || !o.variants.is_empty()
+            {
+                err(
+                    diags,
+                    &["replace_with:"],
+                    format!(
+                        "`{}` is replaced with `{with}`: other corrections of it would be lost",
+                        o.target
+                    ),
+                );
+            }
+            applied.renames.insert(t.name.clone(), with.clone());
+            let line = file.line_of(&[&anchors[..], &["replace_with:"]].concat());
+            applied.replacements.push((with.clone(), line));
+            left_out.insert(o.target.clone());
+            continue;
+        }
         if let Some(new) = &o.rename {
-            renames.insert(t.name.clone(), new.clone());
+            applied.renames.insert(t.name.clone(), new.clone());
             t.name = new.clone();
         }
         if let Some(d) = &o.description {
@@ -145,7 +171,17 @@ pub fn apply(
             }
         }
     }
-    renames
+    types.retain(|t| !left_out.contains(imported_name(t)));
+    applied
+}
+
+/// What an area's overrides did that reaches beyond its own types.
+#[derive(Debug, Default)]
+pub struct Applied {
+    /// Old name -> new name: renamed types, and replaced ones (-> the type used instead).
+    pub renames: BTreeMap<String, String>,
+    /// Types named by `replace_with`, with the line of each (they must exist in the API).
+    pub replacements: Vec<(String, usize)>,
 }
 
 /// A type's name in its imported file (before any rename).

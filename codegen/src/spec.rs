@@ -193,6 +193,10 @@ pub struct Override {
     /// A new Rust name for the type.
     #[serde(default)]
     pub rename: Option<String>,
+    /// Another type of the API (curated or imported) to use instead: this one is left out and
+    /// every imported reference to it names that type. Goes with no other correction.
+    #[serde(default)]
+    pub replace_with: Option<String>,
     #[serde(default)]
     pub description: Option<String>,
     /// Replaces the type's provenance.

@@ -646,6 +646,7 @@ fn list_prints_a_header_and_one_row_per_operation() {
             "demo\tget_item\tGet Item\tGET\t/items/{itemId}\tstable\tdocumented\t200\t\tItem\t\tapplication/json\tapplication/json\t\tno",
             // A union response is listed by its type name like any other named type.
             "demo\tget_outline\tGet Outline\tGET\t/outlines/{outlineId}\tstable\tdocumented\t200\t\tOutline\t\tapplication/json\tapplication/json\t\tno",
+            "demo\tlist_labels\tList Labels\tGET\t/labels\tstable\tdocumented\t200\t\tVec<Label>\t\tapplication/json\tapplication/json\t\tno",
         ],
         "unexpected listing:\n{stdout}"
     );

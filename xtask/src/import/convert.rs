@@ -52,20 +52,22 @@ pub struct Draft {
 /// Converts schemas of the loaded descriptions, remembering what it named.
 pub struct Converter<'a> {
     docs: &'a BTreeMap<String, Value>,
-    /// Every type-namespace name in use: spec types, operation builders, reserved, drafts.
+    /// Every type-namespace name in use: curated types, operation builders, reserved, drafts.
     taken: BTreeSet<String>,
-    /// The spec's own object types and the wire names of their fields.
+    /// Names the curated spec gives the roots (its references to imported types): kept free
+    /// for them until their root is converted.
+    reserved: BTreeSet<String>,
+    /// Schemas the curated spec names (a root that is a `$ref`): `(file, schema)` -> name.
+    pins: BTreeMap<(String, String), String>,
+    /// The curated object types and the wire names of their fields.
     existing: BTreeMap<String, BTreeSet<String>>,
-    /// Spec types an earlier import made from a schema (not to be merged with another schema).
-    from_import: BTreeSet<String>,
     by_source: BTreeMap<(String, String), String>,
-    reconciled: BTreeSet<(String, String)>,
     /// The named schemas being converted, innermost last.
     schemas: Vec<String>,
     /// The description operation whose bodies are being converted (`operationId`).
     operation: String,
     pub drafts: BTreeMap<String, Draft>,
-    /// Fields the descriptions add to the spec's own types, by type.
+    /// Fields a description gives a curated type that it lacks, by type (reported only).
     pub additions: BTreeMap<String, Vec<DraftField>>,
     /// Guards against endless recursion through malformed descriptions.
     depth: usize,
@@ -77,22 +79,20 @@ pub struct Converter<'a> {
 const MAX_DEPTH: usize = 64;
 
 impl<'a> Converter<'a> {
-    /// `imported`: the spec types an earlier import made, by the schema they cite; they keep
-    /// their names, and only they (besides hand-written types) gain fields from that schema.
+    /// `taken`: names no draft may take; `existing`: the curated object types (a schema of
+    /// the same name maps to one of them).
     pub fn new(
         docs: &'a BTreeMap<String, Value>,
         taken: BTreeSet<String>,
         existing: BTreeMap<String, BTreeSet<String>>,
-        imported: BTreeMap<(String, String), String>,
     ) -> Self {
-        let from_import = imported.values().cloned().collect();
         Converter {
             docs,
             taken,
+            reserved: BTreeSet::new(),
+            pins: BTreeMap::new(),
             existing,
-            from_import,
-            by_source: imported,
-            reconciled: BTreeSet::new(),
+            by_source: BTreeMap::new(),
             schemas: Vec::new(),
             operation: String::new(),
             drafts: BTreeMap::new(),
@@ -102,14 +102,37 @@ impl<'a> Converter<'a> {
         }
     }
 
-    /// Sets the description operation whose bodies are being converted.
-    pub fn set_operation(&mut self, operation_id: &str) {
-        self.operation = operation_id.to_owned();
+    /// Keeps `name` free for the root the curated spec names so.
+    pub fn reserve(&mut self, name: &str) {
+        self.reserved.insert(name.to_owned());
     }
 
-    /// Sets the version whose bodies are being converted (`""` for the default one).
-    pub fn set_version(&mut self, tag: &str) {
-        self.version = tag.to_owned();
+    /// Names the schema `#/components/schemas/<raw>` of `file` `name`. A schema the curated
+    /// spec names twice keeps its first name (the other is returned as the error).
+    pub fn pin(&mut self, file: &str, raw: &str, name: &str) -> Result<(), String> {
+        let key = (file.to_owned(), raw.to_owned());
+        match self.pins.get(&key) {
+            Some(existing) if existing != name => Err(existing.clone()),
+            _ => {
+                self.pins.insert(key, name.to_owned());
+                self.reserve(name);
+                Ok(())
+            }
+        }
+    }
+
+    /// Converts a root the curated spec names `name` (an inline body or field schema).
+    pub fn root(&mut self, file: &str, schema: &Value, name: &str) -> Option<String> {
+        self.reserved.remove(name);
+        self.body(file, schema, name)
+    }
+
+    /// Sets what the next root is read from: the description operation, the named schema it
+    /// sits in (a curated type's field), and the version it converts under (`""` for none).
+    pub fn set_context(&mut self, operation: &str, within: Option<&str>, version: &str) {
+        self.operation = operation.to_owned();
+        self.schemas = within.into_iter().map(str::to_owned).collect();
+        self.version = version.to_owned();
     }
 
     fn doc(&self, file: &str) -> &'a Value {
@@ -138,46 +161,6 @@ impl<'a> Converter<'a> {
             }
             f.required = false;
             added.push(f);
-        }
-    }
-
-    /// For an operation already typed `ty`: fields its body schema adds, when `ty` is a
-    /// hand-written type or the one an import made from that schema (a list's items count).
-    pub fn reconcile_body(&mut self, ty: &str, file: &str, schema: &Value) {
-        let doc = self.doc(file);
-        let mut s = schema;
-        if str_of(resolve(doc, s), "type") == Some("array") {
-            if let Some(items) = resolve(doc, s).get("items") {
-                s = items;
-            }
-        }
-        if super::GENERIC_RESPONSES.contains(&ty) {
-            return;
-        }
-        let Some(raw) = ref_name(s) else { return };
-        if !self.from_import.contains(ty) {
-            // A hand-written type learns only from a schema of its own name.
-            if naming::clean(raw).name == ty {
-                let s = resolve(doc, s);
-                self.reconcile(ty, file, s);
-            }
-        } else if self
-            .by_source
-            .get(&(file.to_owned(), raw.to_owned()))
-            .map(String::as_str)
-            == Some(ty)
-        {
-            self.named(file, raw);
-        }
-    }
-
-    /// Whether `ty` is an object with an array field `field`.
-    pub fn has_list(&self, ty: &str, field: &str) -> bool {
-        match self.drafts.get(ty).map(|d| &d.kind) {
-            Some(Kind::Object(fields)) => fields
-                .iter()
-                .any(|f| f.name == field && f.ty.starts_with("array<")),
-            _ => self.existing.get(ty).is_some_and(|f| f.contains(field)),
         }
     }
 
@@ -251,15 +234,19 @@ impl<'a> Converter<'a> {
         let key = (file.to_owned(), raw.to_owned());
         let doc = self.doc(file);
         let schema = schema_named(doc, raw);
-        if let Some(name) = self.by_source.get(&key).cloned() {
-            if self.existing.contains_key(&name) && !self.reconciled.contains(&key) {
-                // A type an earlier import made: fields the description gained since.
-                self.reconciled.insert(key);
-                self.reconcile(&name, file, schema);
-            }
-            return name;
+        if let Some(name) = self.by_source.get(&key) {
+            return name.clone();
         }
-        let clean = naming::clean(raw);
+        let clean = match self.pins.get(&key) {
+            Some(pin) => {
+                self.reserved.remove(pin);
+                naming::Clean {
+                    name: pin.clone(),
+                    version: String::new(),
+                }
+            }
+            None => naming::clean(raw),
+        };
         let source = format!("{file} {raw}");
         if schema.get("discriminator").is_some() {
             let subs = subtypes(doc, raw);
@@ -289,7 +276,7 @@ impl<'a> Converter<'a> {
             self.by_source.insert(key, ty.clone());
             return ty;
         }
-        if self.existing.contains_key(&clean.name) && !self.from_import.contains(&clean.name) {
+        if self.existing.contains_key(&clean.name) {
             self.by_source.insert(key, clean.name.clone());
             self.reconcile(&clean.name, file, schema);
             return clean.name;
@@ -528,14 +515,13 @@ impl<'a> Converter<'a> {
         if !wanted.starts_with(&prefix) {
             candidates.push(format!("{prefix}{wanted}"));
         }
-        for c in &candidates {
-            if !self.taken.contains(c) {
-                return c.clone();
-            }
+        let free = |c: &String| !self.taken.contains(c) && !self.reserved.contains(c);
+        if let Some(c) = candidates.iter().find(|c| free(c)) {
+            return c.clone();
         }
         (2..)
             .map(|n| format!("{wanted}{n}"))
-            .find(|c| !self.taken.contains(c))
+            .find(|c| free(c))
             .unwrap_or_else(|| wanted.to_owned())
     }
 
@@ -565,6 +551,14 @@ impl<'a> Converter<'a> {
         }
         out
     }
+}
+
+/// The schema of property `name` of an object schema (its `allOf` parts flattened), as written
+/// (a `$ref` stays a `$ref`).
+pub fn property<'v>(doc: &'v Value, schema: &'v Value, name: &str) -> Option<&'v Value> {
+    let mut props = Vec::new();
+    collect(doc, schema, &mut props, &mut BTreeSet::new(), 0);
+    props.into_iter().find(|(n, _)| n == name).map(|(_, v)| v)
 }
 
 /// Properties and required names of a schema and its `allOf` parts, in order.
@@ -816,7 +810,7 @@ components:
     #[test]
     fn discriminated_bases_become_unions_of_flattened_variants() {
         let docs = doc(DOC);
-        let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new(), BTreeMap::new());
+        let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new());
         let body: Value = serde_yaml::from_str(
             "oneOf: [{$ref: '#/components/schemas/OpenNet'}, {$ref: '#/components/schemas/PskNet'}]",
         )
@@ -860,7 +854,7 @@ components:
     #[test]
     fn names_read_as_rust_and_one_of_an_open_object_is_the_object() {
         let docs = doc(DOC);
-        let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new(), BTreeMap::new());
+        let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new());
         let body: Value = serde_yaml::from_str("$ref: '#/components/schemas/Wrapper'").unwrap();
         assert_eq!(c.body("f.yaml", &body, "X").as_deref(), Some("Venue"));
         let Kind::Object(fields) = &c.drafts["Venue"].kind else {
@@ -879,7 +873,7 @@ components:
         let mut existing = BTreeMap::new();
         existing.insert("Venue".to_owned(), BTreeSet::from(["name".to_owned()]));
         let taken = BTreeSet::from(["Venue".to_owned(), "OpenNet".to_owned()]);
-        let mut c = Converter::new(&docs, taken, existing, BTreeMap::new());
+        let mut c = Converter::new(&docs, taken, existing);
         let body: Value =
             serde_yaml::from_str("$ref: '#/components/schemas/VenueDto_V1_1'").unwrap();
         assert_eq!(c.body("f.yaml", &body, "X").as_deref(), Some("Venue"));
