@@ -127,6 +127,19 @@ impl Writer {
         }
     }
 
+    /// A `number` field: `None` is `null`. A whole value is written without a fraction
+    /// (`1000`, not `1000.0`), so a number read as an integer goes back as one.
+    pub fn number(&mut self, field: &str, value: Option<f64>) {
+        self.entries.push((field.to_owned(), number_value(value)));
+    }
+
+    /// An optional `number` field: left out when `None`; written as [`number`](Self::number).
+    pub fn optional_number(&mut self, field: &str, value: Option<f64>) {
+        if value.is_some() {
+            self.number(field, value);
+        }
+    }
+
     fn push(&mut self, field: &str, value: Result<Value, serde_json::Error>) {
         match value {
             Ok(v) => self.entries.push((field.to_owned(), v)),
@@ -155,6 +168,19 @@ impl Writer {
             map.serialize_entry(k, v)?;
         }
         map.end()
+    }
+}
+
+/// Whole numbers within the range an `f64` holds exactly (±2^53) become integers; others stay
+/// floating point; a value JSON cannot hold (NaN, infinity) becomes `null`, as serde_json writes it.
+fn number_value(value: Option<f64>) -> Value {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    match value {
+        Some(v) if v.fract() == 0.0 && v.abs() <= EXACT && !(v == 0.0 && v.is_sign_negative()) => {
+            Value::from(v as i64)
+        }
+        Some(v) => serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number),
+        None => Value::Null,
     }
 }
 
@@ -239,5 +265,23 @@ mod tests {
             "{wrong}"
         );
         assert!(serde_json::from_value::<Port>(json!([1])).is_err());
+    }
+
+    #[test]
+    fn whole_numbers_are_written_as_integers() {
+        let mut w = Writer::default();
+        w.number("a", Some(1000.0));
+        w.number("b", Some(2.5));
+        w.number("c", None);
+        w.optional_number("d", None);
+        w.optional_number("e", Some(-3.0));
+        w.number("f", Some(f64::NAN));
+        w.number("g", Some(-0.0));
+        w.number("h", Some(1e300));
+        let text = w.finish(serde_json::value::Serializer).unwrap().to_string();
+        assert_eq!(
+            text,
+            r#"{"a":1000,"b":2.5,"c":null,"e":-3,"f":null,"g":-0.0,"h":1e+300}"#
+        );
     }
 }

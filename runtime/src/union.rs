@@ -8,6 +8,7 @@
 //! (`ruckus_one_runtime::union::tag`); they are not meant for application code.
 
 use serde::de::{self, DeserializeOwned};
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 /// The string value of the field `discriminator` when `value` is an object that has one.
@@ -28,6 +29,83 @@ where
     E: de::Error,
 {
     T::deserialize(value).map_err(|e| E::custom(format_args!("`{union}` tagged `{tag}`: {e}")))
+}
+
+/// Decodes `value` as the variant type `T` its tag selected, without the tag: a union with a
+/// discriminator owns its tag (it writes it back with [`serialize_tagged`]), so the variant
+/// type holds no field that could contradict it.
+pub fn decode_tagged<T, E>(
+    mut value: Value,
+    discriminator: &str,
+    union: &str,
+    tag: &str,
+) -> Result<T, E>
+where
+    T: DeserializeOwned,
+    E: de::Error,
+{
+    if let Value::Object(map) = &mut value {
+        map.remove(discriminator);
+    }
+    decode(value, union, tag)
+}
+
+/// Writes a variant of a union with a discriminator: the tag first, then the variant's fields.
+pub fn serialize_tagged<T, S>(
+    value: &T,
+    discriminator: &str,
+    tag: &str,
+    serializer: S,
+) -> Result<S::Ok, S::Error>
+where
+    T: Serialize,
+    S: Serializer,
+{
+    use serde::ser::{Error as _, SerializeMap as _};
+    let fields = match serde_json::to_value(value).map_err(S::Error::custom)? {
+        Value::Object(map) => map,
+        other => {
+            return Err(S::Error::custom(format_args!(
+                "a variant tagged `{tag}` must be an object, not {other}"
+            )));
+        }
+    };
+    let mut map = serializer.serialize_map(Some(fields.len() + 1))?;
+    map.serialize_entry(discriminator, tag)?;
+    for (k, v) in fields.iter().filter(|(k, _)| *k != discriminator) {
+        map.serialize_entry(k, v)?;
+    }
+    map.end()
+}
+
+/// `Debug` of a value a union keeps as `Unknown`: the JSON with every field named in `secrets`
+/// (the secret fields of the union's variant types, at any depth) shown as `***`.
+pub fn debug_unknown(
+    f: &mut std::fmt::Formatter<'_>,
+    value: &Value,
+    secrets: &[&str],
+) -> std::fmt::Result {
+    fn masked(value: &Value, secrets: &[&str]) -> Value {
+        match value {
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| {
+                        let v = if secrets.contains(&k.as_str()) && !v.is_null() {
+                            Value::String("***".into())
+                        } else {
+                            masked(v, secrets)
+                        };
+                        (k.clone(), v)
+                    })
+                    .collect(),
+            ),
+            Value::Array(items) => Value::Array(items.iter().map(|v| masked(v, secrets)).collect()),
+            other => other.clone(),
+        }
+    }
+    f.debug_tuple("Unknown")
+        .field(&masked(value, secrets))
+        .finish()
 }
 
 /// Decodes `value` as `T` if it can: a union without a discriminator tries its variants in
@@ -86,5 +164,48 @@ mod tests {
         assert_eq!(try_decode::<Psk>(&v), Some(Psk { ssid: "x".into() }));
         assert_eq!(try_decode::<Psk>(&json!({"other": 1})), None);
         assert_eq!(v, json!({"ssid": "x"}));
+    }
+
+    #[test]
+    fn a_union_owns_its_tag() {
+        #[derive(Debug, PartialEq, Deserialize, serde::Serialize)]
+        struct Open {
+            ssid: String,
+        }
+        let v: Open = decode_tagged::<_, serde_json::Error>(
+            json!({"type": "open", "ssid": "x"}),
+            "type",
+            "Net",
+            "open",
+        )
+        .unwrap();
+        assert_eq!(v, Open { ssid: "x".into() });
+        let back = serialize_tagged(&v, "type", "open", serde_json::value::Serializer).unwrap();
+        assert_eq!(back, json!({"type": "open", "ssid": "x"}));
+        let text = serde_json::to_string(&SerializeWith(&v)).unwrap();
+        assert!(text.starts_with(r#"{"type":"open""#), "{text}");
+    }
+
+    struct SerializeWith<'a, T>(&'a T);
+    impl<T: Serialize> Serialize for SerializeWith<'_, T> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            serialize_tagged(self.0, "type", "open", s)
+        }
+    }
+
+    #[test]
+    fn unknown_values_mask_secret_fields_at_any_depth() {
+        struct D(Value);
+        impl std::fmt::Debug for D {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                debug_unknown(f, &self.0, &["passphrase"])
+            }
+        }
+        let text = format!(
+            "{:?}",
+            D(json!({"type": "sae", "wlan": {"passphrase": "hunter22", "ssid": "home"}}))
+        );
+        assert!(!text.contains("hunter22"), "{text}");
+        assert!(text.contains("***") && text.contains("home"), "{text}");
     }
 }

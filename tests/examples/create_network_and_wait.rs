@@ -35,9 +35,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let client = target.client()?;
 
-    // A PSK network: one kind of the `WifiNetwork` union. Each kind carries the `type` field
-    // that tells the service which kind it is; the spec's value for this one is the
-    // description's schema name (the description gives no other).
+    // A PSK network: one kind of the `WifiNetwork` union. The union writes the `type` field
+    // that tells the service which kind it is (`"psk"` for this one).
     let seconds = SystemTime::now().duration_since(UNIX_EPOCH)?.as_secs();
     let name = format!("rust-example-{seconds}");
     let wlan = PskWifiWlan::new(name.clone())
@@ -45,7 +44,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .with_passphrase("example-passphrase-change-me")
         .with_vlan_id(1);
     let network = WifiNetwork::from(
-        PskWifiNetwork::new(name.clone(), "PskWifiNetwork".into(), wlan)
+        PskWifiNetwork::new(name.clone(), wlan)
             .with_description("Created by the ruckus-one example create_network_and_wait"),
     );
 
@@ -81,7 +80,7 @@ async fn fake_create_and_activity(server: &MockServer) {
         .and(path("/wifiNetworks"))
         .and(header("content-type", "application/vnd.ruckus.v1+json"))
         .and(body_partial_json(json!({
-            "type": "PskWifiNetwork",
+            "type": "psk",
             "wlan": {"wlanSecurity": "WPA2Personal", "vlanId": 1}
         })))
         .respond_with(

@@ -9,7 +9,7 @@ mod common;
 use common::{call, expect_once, ok};
 use ruckus_one_runtime::MissingField;
 use ruckus_one_tests::fixtures::unions::Client;
-use ruckus_one_tests::fixtures::unions::demo::common::{Radius, WifiNetworkType};
+use ruckus_one_tests::fixtures::unions::demo::common::Radius;
 use ruckus_one_tests::fixtures::unions::demo::networks::{
     AaaWifiNetwork, NetworkIds, NetworkSelector, PskWifiNetwork, WifiNetwork,
 };
@@ -23,7 +23,7 @@ fn networks_json() -> Value {
     json!([
         {"type": "PSK", "name": "Home", "passphrase": "correct horse battery", "vlanId": 12,
          "hidden": true, "wpa": {"version": 3}},
-        {"type": "AAA", "name": "Corp", "authRadius": {"id": "r-1", "port": 1812},
+        {"type": "AAA", "name": "Corp", "ssid": "corp", "authRadius": {"id": "r-1", "port": 1812},
          "accountingRadius": {"id": "r-2"}},
         {"type": "DPSK", "name": "Guests", "dpskPoolId": "p-9", "vlanId": 40},
         {"name": "Legacy"}
@@ -36,7 +36,11 @@ fn a_known_tag_decodes_to_its_variant_and_keeps_unnamed_fields() {
     let WifiNetwork::Psk(psk) = &networks[0] else {
         panic!("PSK decodes as Psk: {:?}", networks[0]);
     };
-    assert_eq!(psk.type_, "PSK", "the variant type carries its tag");
+    assert_eq!(
+        serde_json::to_value(&networks[0]).unwrap()["type"],
+        "PSK",
+        "the union writes the tag of its variant"
+    );
     assert_eq!(psk.name, "Home");
     assert_eq!(psk.passphrase.expose(), "correct horse battery");
     assert_eq!(psk.vlan_id, Some(12));
@@ -52,7 +56,10 @@ fn a_known_tag_decodes_to_its_variant_and_keeps_unnamed_fields() {
     let WifiNetwork::Aaa(aaa) = &networks[1] else {
         panic!("AAA decodes as Aaa: {:?}", networks[1]);
     };
-    assert_eq!(aaa.type_, WifiNetworkType::Aaa, "an enum-typed tag field");
+    assert_eq!(
+        aaa.ssid, "corp",
+        "the variant type holds no copy of the tag"
+    );
     assert_eq!(aaa.auth_radius.port, Some(1812));
 }
 
@@ -123,11 +130,7 @@ fn a_recursive_union_decodes_nested_items() {
 
 #[test]
 fn variants_are_built_from_their_types() {
-    let psk = PskWifiNetwork::new(
-        "PSK".to_owned(),
-        "Home".to_owned(),
-        "correct horse battery".into(),
-    );
+    let psk = PskWifiNetwork::new("Home".to_owned(), "correct horse battery".into());
     let network = WifiNetwork::from(psk);
     assert_eq!(
         serde_json::to_value(&network).unwrap(),
@@ -135,8 +138,8 @@ fn variants_are_built_from_their_types() {
     );
     // Four required fields: a builder, which names a missing one by its wire name.
     let aaa = AaaWifiNetwork::builder()
-        .type_(WifiNetworkType::Aaa)
         .name("Corp")
+        .ssid("corp")
         .auth_radius(Radius::new("r-1".to_owned()))
         .build();
     assert_eq!(

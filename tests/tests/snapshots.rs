@@ -217,8 +217,12 @@ fn changing_a_media_type_version_changes_code_and_docs() {
     let (files, added) = changes(&before, &after);
     assert_eq!(
         files,
-        vec!["docs/demo/calls.md", "fixture-operations/src/demo/calls.rs"],
-        "only the area's code and docs move"
+        vec![
+            "docs/demo/calls.md",
+            "fixture-operations/src/demo/calls.rs",
+            "fixture-operations/tests/corpus/demo_calls.rs",
+        ],
+        "only the area's code, docs and decode table move"
     );
     assert!(
         added

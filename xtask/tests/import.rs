@@ -135,9 +135,18 @@ fn an_override_survives_a_re_import() {
         imported.contains("- name: AaaWifiNetwork") && imported.contains("required: true"),
         "the fixture assumption no longer holds"
     );
-    let at = text.find("\ntypes:").expect("types key") + 1;
-    let correction = "overrides:\n- type: AaaWifiNetwork\n  fields:\n  - name: name\n    required: false\n    provenance: 'inferred: a test override'\n\n";
-    std::fs::write(&area, format!("{}{correction}{}", &text[..at], &text[at..])).expect("write");
+    let correction = "- type: AaaWifiNetwork\n  fields:\n  - name: name\n    required: false\n    provenance: 'inferred: a test override'\n";
+    let edited = match text.find("\noverrides:\n") {
+        Some(at) => {
+            let at = at + "\noverrides:\n".len();
+            format!("{}{correction}{}", &text[..at], &text[at..])
+        }
+        None => {
+            let at = text.find("\ntypes:").expect("types key") + 1;
+            format!("{}overrides:\n{correction}\n{}", &text[..at], &text[at..])
+        }
+    };
+    std::fs::write(&area, edited).expect("write");
     let before = files(&spec);
 
     import(&spec, &openapi);

@@ -1,6 +1,7 @@
 //! Emitters: the IR becomes a map of file path (relative to `generated/`) to contents.
 
 mod conformance;
+mod corpus;
 pub(crate) mod describe;
 mod docs;
 mod gates;
@@ -68,6 +69,9 @@ fn emit_files(ir: &Ir) -> Result<BTreeMap<String, String>, Diagnostic> {
     for (path, tokens) in conformance::files(ir) {
         let text = rust(tokens, &path)?;
         files.insert(format!("{krate}/{path}"), text);
+    }
+    for (path, tokens) in corpus::files(ir) {
+        files.insert(format!("{krate}/{path}"), rust(tokens, &path)?);
     }
     for (path, text) in docs::docs(ir) {
         files.insert(path, text);

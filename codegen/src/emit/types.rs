@@ -234,10 +234,13 @@ fn object_serialize(name: &proc_macro2::Ident, fields: &[FieldIr], open: bool) -
     let writes = fields.iter().map(|f| {
         let n = ident(&f.rust);
         let wire = &f.wire;
-        if f.required {
-            quote!(w.field(#wire, &v.#n);)
-        } else {
-            quote!(w.optional(#wire, &v.#n);)
+        let number = matches!(f.ty, TypeRef::Number) && !f.secret;
+        match (f.required, f.nullable, number) {
+            (true, false, true) => quote!(w.number(#wire, Some(v.#n));),
+            (true, true, true) => quote!(w.number(#wire, v.#n);),
+            (false, _, true) => quote!(w.optional_number(#wire, v.#n);),
+            (true, _, false) => quote!(w.field(#wire, &v.#n);),
+            (false, _, false) => quote!(w.optional(#wire, &v.#n);),
         }
     });
     let rest = open.then(|| quote!(w.rest(&v.additional_fields);));
@@ -604,6 +607,57 @@ fn union_variant_doc(v: &UnionVariantIr, u: &UnionIr, position: usize) -> Vec<St
     lines
 }
 
+/// Whether the named object type `name` of the API has the field `wire`.
+fn holds_field(api: &ApiIr, name: &str, wire: &str) -> bool {
+    api.areas
+        .iter()
+        .flat_map(|a| &a.types)
+        .find(|t| t.name == name)
+        .is_some_and(|t| matches!(&t.kind, TypeKind::Object(fields, _) if fields.iter().any(|f| f.wire == wire)))
+}
+
+/// The wire names of the secret fields of a union's variant types and of the types they hold,
+/// sorted: what `Debug` of an unknown value masks.
+fn secret_wire_names(u: &UnionIr, api: &ApiIr) -> Vec<String> {
+    let types: std::collections::BTreeMap<&str, &TypeIr> = api
+        .areas
+        .iter()
+        .flat_map(|a| &a.types)
+        .map(|t| (t.name.as_str(), t))
+        .collect();
+    let mut out = std::collections::BTreeSet::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut stack: Vec<&str> = u.variants.iter().map(|v| v.type_name()).collect();
+    fn named<'t>(t: &'t TypeRef, out: &mut Vec<&'t str>) {
+        match t {
+            TypeRef::Named { name, .. } => out.push(name),
+            TypeRef::Array(inner) | TypeRef::Map(inner) => named(inner, out),
+            _ => {}
+        }
+    }
+    while let Some(name) = stack.pop() {
+        if !seen.insert(name) {
+            continue;
+        }
+        match types.get(name).map(|t| &t.kind) {
+            Some(TypeKind::Object(fields, _)) => {
+                for f in fields {
+                    if f.secret {
+                        out.insert(f.wire.clone());
+                    }
+                    named(&f.ty, &mut stack);
+                }
+            }
+            Some(TypeKind::Union(inner)) => {
+                stack.extend(inner.variants.iter().map(|v| v.type_name()))
+            }
+            Some(TypeKind::Alias(a)) => named(a, &mut stack),
+            _ => {}
+        }
+    }
+    out.into_iter().collect()
+}
+
 /// A union: an enum with a variant per type and `Unknown` for anything else, serialized as
 /// the variant's own value.
 fn union(
@@ -643,8 +697,28 @@ fn union(
         }
     }
     lines.push(String::new());
-    lines.push("Each variant is serialized as its own value: the variant types carry any".into());
-    lines.push("discriminator field themselves.".into());
+    match &u.discriminator {
+        Some(d) => {
+            let d = code(d);
+            lines.push(format!(
+                "The union owns the tag: a variant is sent as its value with its tag in {d}, and"
+            ));
+            lines.push("the variant types have no field for it.".into());
+        }
+        None => lines.push("Each variant is serialized as its own value.".into()),
+    }
+    let secrets = secret_wire_names(u, api);
+    if !secrets.is_empty() {
+        lines.push(String::new());
+        lines.push(format!(
+            "`Debug` of `Unknown` shows the secret fields of the variant types ({}) as `***`.",
+            secrets
+                .iter()
+                .map(|s| code(s))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     let docs = doc(lines);
     let defs = u.variants.iter().enumerate().map(|(i, v)| {
         let n = ident(&v.rust);
@@ -654,14 +728,31 @@ fn union(
     });
     let ser = u.variants.iter().map(|v| {
         let n = ident(&v.rust);
-        quote!(Self::#n(v) => serde::Serialize::serialize(v, serializer),)
+        match (&u.discriminator, &v.tag) {
+            (Some(d), Some(tag)) => quote!(
+                Self::#n(v) => ruckus_one_runtime::union::serialize_tagged(v, #d, #tag, serializer),
+            ),
+            _ => quote!(Self::#n(v) => serde::Serialize::serialize(v, serializer),),
+        }
     });
+    let debug_arms = u.variants.iter().map(|v| {
+        let n = ident(&v.rust);
+        let label = &v.rust;
+        quote!(Self::#n(v) => f.debug_tuple(#label).field(v).finish(),)
+    });
+    let secret_names = secrets.iter().map(String::as_str);
     let de = match &u.discriminator {
         Some(d) => {
             let arms = u.variants.iter().map(|v| {
                 let n = ident(&v.rust);
                 let tag = v.tag.as_deref().unwrap_or_default();
-                quote!(Some(#tag) => Self::#n(ruckus_one_runtime::union::decode(value, #type_name, #tag)?),)
+                // A variant type used elsewhere too keeps its tag field (see
+                // `validate::cross::union_owns_tags`) and decodes it; the union still writes it.
+                if holds_field(api, v.type_name(), d) {
+                    quote!(Some(#tag) => Self::#n(ruckus_one_runtime::union::decode(value, #type_name, #tag)?),)
+                } else {
+                    quote!(Some(#tag) => Self::#n(ruckus_one_runtime::union::decode_tagged(value, #d, #type_name, #tag)?),)
+                }
             });
             quote! {
                 Ok(match ruckus_one_runtime::union::tag(&value, #d) {
@@ -699,7 +790,7 @@ fn union(
     });
     quote! {
         #docs
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Clone, PartialEq)]
         #[non_exhaustive]
         // Variants hold their values directly, however their sizes differ.
         #[allow(clippy::large_enum_variant)]
@@ -710,6 +801,15 @@ fn union(
         }
 
         #(#froms)*
+
+        impl std::fmt::Debug for #name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self {
+                    #(#debug_arms)*
+                    Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[#(#secret_names),*]),
+                }
+            }
+        }
 
         impl serde::Serialize for #name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

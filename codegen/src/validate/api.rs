@@ -63,6 +63,7 @@ impl Validator {
         waiting_uses_activities(api, &mut area_irs);
         super::cross::shared_type_users(&mut area_irs);
         self.cross_area_checks(&area_irs, areas, &ctx);
+        super::cross::union_owns_tags(&mut area_irs);
         let activity_operation = self.activity_operation(api, &area_irs, at);
         ApiIr {
             activity_operation,

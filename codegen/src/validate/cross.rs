@@ -394,3 +394,67 @@ pub(super) fn shared_type_users(areas: &mut [AreaIr]) {
         }
     }
 }
+
+/// A union with a discriminator owns its tag: it reads the tag to choose the variant and writes
+/// the variant's tag back. So a variant type used nowhere but as a variant of such unions (with
+/// the same discriminator) loses its discriminator field: there is no second copy of the tag to
+/// contradict the variant. (Validation has already checked that each variant declares it.)
+pub(super) fn union_owns_tags(areas: &mut [AreaIr]) {
+    // Variant type -> the discriminators of the unions it is a variant of.
+    let mut tagged: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    // Every other mention of a named type.
+    let mut elsewhere: BTreeSet<String> = BTreeSet::new();
+    for a in areas.iter() {
+        for t in &a.types {
+            match &t.kind {
+                TypeKind::Union(u) => match &u.discriminator {
+                    Some(d) => u.variants.iter().for_each(|v| {
+                        tagged
+                            .entry(v.type_name().to_owned())
+                            .or_default()
+                            .insert(d.clone());
+                    }),
+                    None => u.variants.iter().for_each(|v| {
+                        elsewhere.insert(v.type_name().to_owned());
+                    }),
+                },
+                _ => {
+                    for (_, name) in type_refs(t) {
+                        elsewhere.insert(name);
+                    }
+                }
+            }
+        }
+        for o in &a.operations {
+            let mut refs = Vec::new();
+            for p in o.path_params.iter().chain(&o.query).chain(&o.headers) {
+                named_refs(&p.ty, &mut refs);
+            }
+            for t in o
+                .request
+                .iter()
+                .filter_map(|b| b.ty.as_ref())
+                .chain(o.responses.iter().filter_map(|r| r.ty.as_ref()))
+            {
+                named_refs(t, &mut refs);
+            }
+            elsewhere.extend(refs.into_iter().map(|(_, n)| n));
+        }
+    }
+    for a in areas.iter_mut() {
+        for t in &mut a.types {
+            let Some(ds) = tagged.get(&t.name) else {
+                continue;
+            };
+            let (Some(d), 1) = (ds.iter().next(), ds.len()) else {
+                continue;
+            };
+            if elsewhere.contains(&t.name) {
+                continue;
+            }
+            if let TypeKind::Object(fields, _) = &mut t.kind {
+                fields.retain(|f| &f.wire != d);
+            }
+        }
+    }
+}

@@ -2571,9 +2571,9 @@ impl serde::Serialize for DevicePolicyRule {
             w.optional("osVendor", &v.os_vendor);
             w.optional("action", &v.action);
             w.optional("deviceType", &v.device_type);
-            w.optional("downloadRateLimit", &v.download_rate_limit);
+            w.optional_number("downloadRateLimit", v.download_rate_limit);
             w.optional("name", &v.name);
-            w.optional("uploadRateLimit", &v.upload_rate_limit);
+            w.optional_number("uploadRateLimit", v.upload_rate_limit);
             w.optional("vlan", &v.vlan);
             w.rest(&v.additional_fields);
         }

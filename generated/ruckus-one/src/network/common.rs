@@ -11573,17 +11573,17 @@ impl serde::Serialize for StackMemberStatus {
         fn fields(v: &StackMemberStatus, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("unitName", &v.unit_name);
             w.optional("switchId", &v.switch_id);
-            w.optional("poeFree", &v.poe_free);
+            w.optional_number("poeFree", v.poe_free);
             w.optional("switchGroupLevelOneName", &v.switch_group_level_one_name);
             w.optional("domainId", &v.domain_id);
             w.optional("unitStatus", &v.unit_status);
             w.optional("switchGroupLevelTwoId", &v.switch_group_level_two_id);
             w.optional("domainName", &v.domain_name);
-            w.optional("unitId", &v.unit_id);
+            w.optional_number("unitId", v.unit_id);
             w.optional("switchGroupLevelOneId", &v.switch_group_level_one_id);
-            w.optional("poeTotal", &v.poe_total);
+            w.optional_number("poeTotal", v.poe_total);
             w.optional("id", &v.id);
-            w.optional("poeUtilization", &v.poe_utilization);
+            w.optional_number("poeUtilization", v.poe_utilization);
             w.optional("unitState", &v.unit_state);
             w.rest(&v.additional_fields);
         }
@@ -12437,8 +12437,8 @@ impl serde::Serialize for Switch {
             w.optional("clientCount", &v.client_count);
             w.optional("lastUpdTime", &v.last_upd_time);
             w.optional("floorplanId", &v.floorplan_id);
-            w.optional("xPercent", &v.x_percent);
-            w.optional("yPercent", &v.y_percent);
+            w.optional_number("xPercent", v.x_percent);
+            w.optional_number("yPercent", v.y_percent);
             w.optional("subnetMask", &v.subnet_mask);
             w.optional("staticOrDynamic", &v.static_or_dynamic);
             w.optional("dns", &v.dns);
@@ -18135,8 +18135,8 @@ impl serde::Serialize for VenueAddress {
             w.field("city", &v.city);
             w.field("country", &v.country);
             w.optional("countryCode", &v.country_code);
-            w.optional("latitude", &v.latitude);
-            w.optional("longitude", &v.longitude);
+            w.optional_number("latitude", v.latitude);
+            w.optional_number("longitude", v.longitude);
             w.optional("notes", &v.notes);
             w.optional("timezone", &v.timezone);
             w.rest(&v.additional_fields);

@@ -4781,7 +4781,7 @@ impl serde::Serialize for Port {
             w.optional("accessPortEnabled", &v.access_port_enabled);
             w.optional("reportIp", &v.report_ip);
             w.optional("reportSubnet", &v.report_subnet);
-            w.optional("maxSpeedCapa", &v.max_speed_capa);
+            w.optional_number("maxSpeedCapa", v.max_speed_capa);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();

@@ -419,9 +419,10 @@ impl ClientV1 {
 /// Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`
 /// and sent back unchanged.
 ///
-/// Each variant is serialized as its own value: the variant types carry any
-/// discriminator field themselves.
-#[derive(Debug, Clone, PartialEq)]
+/// Each variant is serialized as its own value.
+///
+/// `Debug` of `Unknown` shows the secret fields of the variant types (`password`) as `***`.
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 #[allow(clippy::large_enum_variant)]
 pub enum CreateWifiNetworkGuestUserResponse {
@@ -443,6 +444,23 @@ for CreateWifiNetworkGuestUserResponse {
 impl From<OperationResponseGuestUser> for CreateWifiNetworkGuestUserResponse {
     fn from(value: OperationResponseGuestUser) -> Self {
         Self::OperationResponseGuestUser(value)
+    }
+}
+impl std::fmt::Debug for CreateWifiNetworkGuestUserResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::OperationResponseListGuestUserImportResponse(v) => {
+                f.debug_tuple("OperationResponseListGuestUserImportResponse")
+                    .field(v)
+                    .finish()
+            }
+            Self::OperationResponseGuestUser(v) => {
+                f.debug_tuple("OperationResponseGuestUser").field(v).finish()
+            }
+            Self::Unknown(v) => {
+                ruckus_one_runtime::union::debug_unknown(f, v, &["password"])
+            }
+        }
     }
 }
 impl serde::Serialize for CreateWifiNetworkGuestUserResponse {

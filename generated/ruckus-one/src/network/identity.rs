@@ -279,9 +279,8 @@ impl EvaluationCriteria {
 /// Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`
 /// and sent back unchanged.
 ///
-/// Each variant is serialized as its own value: the variant types carry any
-/// discriminator field themselves.
-#[derive(Debug, Clone, PartialEq)]
+/// Each variant is serialized as its own value.
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 #[allow(clippy::large_enum_variant)]
 pub enum EvaluationCriteriaValue {
@@ -314,6 +313,25 @@ impl From<NumberEvaluation> for EvaluationCriteriaValue {
 impl From<StringEvaluation> for EvaluationCriteriaValue {
     fn from(value: StringEvaluation) -> Self {
         Self::StringEvaluation(value)
+    }
+}
+impl std::fmt::Debug for EvaluationCriteriaValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::BooleanEvaluation(v) => {
+                f.debug_tuple("BooleanEvaluation").field(v).finish()
+            }
+            Self::DateTimeEvaluation(v) => {
+                f.debug_tuple("DateTimeEvaluation").field(v).finish()
+            }
+            Self::NumberEvaluation(v) => {
+                f.debug_tuple("NumberEvaluation").field(v).finish()
+            }
+            Self::StringEvaluation(v) => {
+                f.debug_tuple("StringEvaluation").field(v).finish()
+            }
+            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+        }
     }
 }
 impl serde::Serialize for EvaluationCriteriaValue {
@@ -2105,7 +2123,7 @@ pub struct NumberEvaluation {
 impl serde::Serialize for NumberEvaluation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &NumberEvaluation, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("numberValue", &v.number_value);
+            w.number("numberValue", Some(v.number_value));
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();

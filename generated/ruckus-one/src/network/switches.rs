@@ -2666,7 +2666,7 @@ impl serde::Serialize for PortV1001 {
             w.optional("revert", &v.revert);
             w.optional("portSpeed", &v.port_speed);
             w.optional("poeClass", &v.poe_class);
-            w.optional("poeBudget", &v.poe_budget);
+            w.optional_number("poeBudget", v.poe_budget);
             w.optional("poePriority", &v.poe_priority);
             w.optional("poeEnable", &v.poe_enable);
             w.optional("poeCapability", &v.poe_capability);
@@ -3851,7 +3851,7 @@ impl serde::Serialize for PortView {
             w.optional("revert", &v.revert);
             w.optional("portSpeed", &v.port_speed);
             w.optional("poeClass", &v.poe_class);
-            w.optional("poeBudget", &v.poe_budget);
+            w.optional_number("poeBudget", v.poe_budget);
             w.optional("poePriority", &v.poe_priority);
             w.optional("poeEnable", &v.poe_enable);
             w.optional("poeCapability", &v.poe_capability);
@@ -5076,7 +5076,7 @@ impl serde::Serialize for Ports {
             w.optional("revert", &v.revert);
             w.optional("portSpeed", &v.port_speed);
             w.optional("poeClass", &v.poe_class);
-            w.optional("poeBudget", &v.poe_budget);
+            w.optional_number("poeBudget", v.poe_budget);
             w.optional("poePriority", &v.poe_priority);
             w.optional("poeEnable", &v.poe_enable);
             w.optional("poeCapability", &v.poe_capability);
@@ -6733,8 +6733,8 @@ impl serde::Serialize for SwitchPositionView {
         fn fields(v: &SwitchPositionView, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("id", &v.id);
             w.optional("floorplanId", &v.floorplan_id);
-            w.optional("xpercent", &v.xpercent);
-            w.optional("ypercent", &v.ypercent);
+            w.optional_number("xpercent", v.xpercent);
+            w.optional_number("ypercent", v.ypercent);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -6825,8 +6825,8 @@ impl serde::Serialize for SwitchPositionViewV1001 {
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("floorPlanId", &v.floor_plan_id);
-            w.optional("xPercent", &v.x_percent);
-            w.optional("yPercent", &v.y_percent);
+            w.optional_number("xPercent", v.x_percent);
+            w.optional_number("yPercent", v.y_percent);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();

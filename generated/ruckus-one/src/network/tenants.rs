@@ -97,8 +97,8 @@ impl serde::Serialize for Account {
             w.optional("city", &v.city);
             w.optional("type", &v.type_);
             w.optional("mappingURL", &v.mapping_url);
-            w.optional("latitude", &v.latitude);
-            w.optional("longitude", &v.longitude);
+            w.optional_number("latitude", v.latitude);
+            w.optional_number("longitude", v.longitude);
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
@@ -4245,10 +4245,6 @@ pub struct EmailNotificationEndpoint {
     ///
     /// Wire name `status`; `EmailNotificationEndpointStatus`; optional.
     pub status: Option<EmailNotificationEndpointStatus>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
-    pub type_: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
@@ -4268,7 +4264,6 @@ impl serde::Serialize for EmailNotificationEndpoint {
             w.field("destination", &v.destination);
             w.optional("active", &v.active);
             w.optional("status", &v.status);
-            w.optional("type", &v.type_);
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
@@ -4291,7 +4286,6 @@ impl<'de> serde::Deserialize<'de> for EmailNotificationEndpoint {
                 destination: f.required("destination")?,
                 active: f.optional("active"),
                 status: f.optional("status"),
-                type_: f.optional("type"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
             };
@@ -4312,7 +4306,6 @@ impl EmailNotificationEndpoint {
             destination,
             active: None,
             status: None,
-            type_: None,
             parent_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
@@ -4343,11 +4336,6 @@ impl EmailNotificationEndpoint {
         value: impl Into<EmailNotificationEndpointStatus>,
     ) -> Self {
         self.status = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
         self
     }
     /// Sets `parentId`.
@@ -6135,9 +6123,9 @@ impl MspEcDelegationResponse {
 /// `Unknown` and sent back unchanged; a value whose `type` selects a variant but does
 /// not decode as its type is an error.
 ///
-/// Each variant is serialized as its own value: the variant types carry any
-/// discriminator field themselves.
-#[derive(Debug, Clone, PartialEq)]
+/// The union owns the tag: a variant is sent as its value with its tag in `type`, and
+/// the variant types have no field for it.
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 #[allow(clippy::large_enum_variant)]
 pub enum NotificationEndpoint {
@@ -6165,12 +6153,43 @@ impl From<SmsNotificationEndpoint> for NotificationEndpoint {
         Self::Sms(value)
     }
 }
+impl std::fmt::Debug for NotificationEndpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Email(v) => f.debug_tuple("Email").field(v).finish(),
+            Self::MobilePush(v) => f.debug_tuple("MobilePush").field(v).finish(),
+            Self::Sms(v) => f.debug_tuple("Sms").field(v).finish(),
+            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+        }
+    }
+}
 impl serde::Serialize for NotificationEndpoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Email(v) => serde::Serialize::serialize(v, serializer),
-            Self::MobilePush(v) => serde::Serialize::serialize(v, serializer),
-            Self::Sms(v) => serde::Serialize::serialize(v, serializer),
+            Self::Email(v) => {
+                ruckus_one_runtime::union::serialize_tagged(
+                    v,
+                    "type",
+                    "EmailNotificationEndpoint",
+                    serializer,
+                )
+            }
+            Self::MobilePush(v) => {
+                ruckus_one_runtime::union::serialize_tagged(
+                    v,
+                    "type",
+                    "MobilePushNotificationEndpoint",
+                    serializer,
+                )
+            }
+            Self::Sms(v) => {
+                ruckus_one_runtime::union::serialize_tagged(
+                    v,
+                    "type",
+                    "SmsNotificationEndpoint",
+                    serializer,
+                )
+            }
             Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
         }
     }
@@ -6186,8 +6205,9 @@ impl<'de> serde::Deserialize<'de> for NotificationEndpoint {
             match ruckus_one_runtime::union::tag(&value, "type") {
                 Some("EmailNotificationEndpoint") => {
                     Self::Email(
-                        ruckus_one_runtime::union::decode(
+                        ruckus_one_runtime::union::decode_tagged(
                             value,
+                            "type",
                             "NotificationEndpoint",
                             "EmailNotificationEndpoint",
                         )?,
@@ -6204,8 +6224,9 @@ impl<'de> serde::Deserialize<'de> for NotificationEndpoint {
                 }
                 Some("SmsNotificationEndpoint") => {
                     Self::Sms(
-                        ruckus_one_runtime::union::decode(
+                        ruckus_one_runtime::union::decode_tagged(
                             value,
+                            "type",
                             "NotificationEndpoint",
                             "SmsNotificationEndpoint",
                         )?,
@@ -7432,10 +7453,6 @@ pub struct SmsNotificationEndpoint {
     ///
     /// Wire name `status`; `SmsNotificationEndpointStatus`; optional.
     pub status: Option<SmsNotificationEndpointStatus>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
-    pub type_: Option<String>,
     /// `parentId`
     ///
     /// Wire name `parentId`; `string`; optional.
@@ -7455,7 +7472,6 @@ impl serde::Serialize for SmsNotificationEndpoint {
             w.field("destination", &v.destination);
             w.optional("active", &v.active);
             w.optional("status", &v.status);
-            w.optional("type", &v.type_);
             w.optional("parentId", &v.parent_id);
             w.rest(&v.additional_fields);
         }
@@ -7478,7 +7494,6 @@ impl<'de> serde::Deserialize<'de> for SmsNotificationEndpoint {
                 destination: f.required("destination")?,
                 active: f.optional("active"),
                 status: f.optional("status"),
-                type_: f.optional("type"),
                 parent_id: f.optional("parentId"),
                 additional_fields: f.rest(),
             };
@@ -7499,7 +7514,6 @@ impl SmsNotificationEndpoint {
             destination,
             active: None,
             status: None,
-            type_: None,
             parent_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
@@ -7530,11 +7544,6 @@ impl SmsNotificationEndpoint {
         value: impl Into<SmsNotificationEndpointStatus>,
     ) -> Self {
         self.status = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
         self
     }
     /// Sets `parentId`.

@@ -1107,8 +1107,8 @@ pub struct ApFloorPosition {
 impl serde::Serialize for ApFloorPosition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ApFloorPosition, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("xPercent", &v.x_percent);
-            w.optional("yPercent", &v.y_percent);
+            w.optional_number("xPercent", v.x_percent);
+            w.optional_number("yPercent", v.y_percent);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -2574,9 +2574,8 @@ impl ApsImportResults {
 /// Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`
 /// and sent back unchanged.
 ///
-/// Each variant is serialized as its own value: the variant types carry any
-/// discriminator field themselves.
-#[derive(Debug, Clone, PartialEq)]
+/// Each variant is serialized as its own value.
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 #[allow(clippy::large_enum_variant)]
 pub enum CreateVenueApResponse {
@@ -2595,6 +2594,19 @@ impl From<super::common::EntityIdOperationResponse> for CreateVenueApResponse {
 impl From<super::common::OperationResponseRequestIdOnly> for CreateVenueApResponse {
     fn from(value: super::common::OperationResponseRequestIdOnly) -> Self {
         Self::OperationResponseRequestIdOnly(value)
+    }
+}
+impl std::fmt::Debug for CreateVenueApResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::EntityIdOperationResponse(v) => {
+                f.debug_tuple("EntityIdOperationResponse").field(v).finish()
+            }
+            Self::OperationResponseRequestIdOnly(v) => {
+                f.debug_tuple("OperationResponseRequestIdOnly").field(v).finish()
+            }
+            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+        }
     }
 }
 impl serde::Serialize for CreateVenueApResponse {

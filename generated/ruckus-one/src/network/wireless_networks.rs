@@ -21,10 +21,6 @@ pub struct AaaWifiNetwork {
     ///
     /// Wire name `name`; `string`; required.
     pub name: String,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; required.
-    pub type_: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
@@ -45,7 +41,6 @@ impl serde::Serialize for AaaWifiNetwork {
         fn fields(v: &AaaWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
-            w.field("type", &v.type_);
             w.optional("description", &v.description);
             w.optional("useCertificateTemplate", &v.use_certificate_template);
             w.field("wlan", &v.wlan);
@@ -66,7 +61,6 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
             let value = AaaWifiNetwork {
                 id: f.optional("id"),
                 name: f.required("name")?,
-                type_: f.required("type")?,
                 description: f.optional("description"),
                 use_certificate_template: f.optional("useCertificateTemplate"),
                 wlan: f.required("wlan")?,
@@ -81,11 +75,10 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
 }
 impl AaaWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, type_: String, wlan: AaaWifiWlan) -> Self {
+    pub fn new(name: String, wlan: AaaWifiWlan) -> Self {
         Self {
             id: None,
             name,
-            type_,
             description: None,
             use_certificate_template: None,
             wlan,
@@ -2098,10 +2091,6 @@ pub struct DpskWifiNetwork {
     ///
     /// Wire name `name`; `string`; required.
     pub name: String,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; required.
-    pub type_: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
@@ -2122,7 +2111,6 @@ impl serde::Serialize for DpskWifiNetwork {
         fn fields(v: &DpskWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
-            w.field("type", &v.type_);
             w.optional("description", &v.description);
             w.optional("useDpskService", &v.use_dpsk_service);
             w.field("wlan", &v.wlan);
@@ -2143,7 +2131,6 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
             let value = DpskWifiNetwork {
                 id: f.optional("id"),
                 name: f.required("name")?,
-                type_: f.required("type")?,
                 description: f.optional("description"),
                 use_dpsk_service: f.optional("useDpskService"),
                 wlan: f.required("wlan")?,
@@ -2158,11 +2145,10 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
 }
 impl DpskWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, type_: String, wlan: DpskWifiWlan) -> Self {
+    pub fn new(name: String, wlan: DpskWifiWlan) -> Self {
         Self {
             id: None,
             name,
-            type_,
             description: None,
             use_dpsk_service: None,
             wlan,
@@ -4134,7 +4120,7 @@ impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDurationUnit {
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiNetwork).
 ///
-/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestWifiNetwork {
@@ -4146,10 +4132,6 @@ pub struct GuestWifiNetwork {
     ///
     /// Wire name `name`; `string`; required.
     pub name: String,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; required.
-    pub type_: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
@@ -4174,7 +4156,6 @@ impl serde::Serialize for GuestWifiNetwork {
         fn fields(v: &GuestWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
-            w.field("type", &v.type_);
             w.optional("description", &v.description);
             w.optional("enableDhcp", &v.enable_dhcp);
             w.field("guestPortal", &v.guest_portal);
@@ -4196,7 +4177,6 @@ impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
             let value = GuestWifiNetwork {
                 id: f.optional("id"),
                 name: f.required("name")?,
-                type_: f.required("type")?,
                 description: f.optional("description"),
                 enable_dhcp: f.optional("enableDhcp"),
                 guest_portal: f.required("guestPortal")?,
@@ -4211,77 +4191,36 @@ impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
     }
 }
 impl GuestWifiNetwork {
-    /// Starts a builder: one setter per field, then `build`.
-    pub fn builder() -> GuestWifiNetworkBuilder {
-        <GuestWifiNetworkBuilder as Default>::default()
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        name: String,
+        guest_portal: GuestWifiPortal,
+        wlan: GuestWifiWlan,
+    ) -> Self {
+        Self {
+            id: None,
+            name,
+            description: None,
+            enable_dhcp: None,
+            guest_portal,
+            wlan,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
-}
-/// Builder of [`GuestWifiNetwork`]: set its fields, then call `build`.
-///
-/// Start one with `GuestWifiNetwork::builder()`.
-#[derive(Debug, Clone, Default)]
-#[must_use = "a builder does nothing until `build` is called"]
-pub struct GuestWifiNetworkBuilder {
-    id: Option<String>,
-    name: Option<String>,
-    type_: Option<String>,
-    description: Option<String>,
-    enable_dhcp: Option<bool>,
-    guest_portal: Option<GuestWifiPortal>,
-    wlan: Option<GuestWifiWlan>,
-}
-impl GuestWifiNetworkBuilder {
-    /// Sets `id` (optional).
-    pub fn id(mut self, value: impl Into<String>) -> Self {
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
         self
     }
-    /// Sets `name` (required).
-    pub fn name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `type` (required).
-    pub fn type_(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `description` (optional).
-    pub fn description(mut self, value: impl Into<String>) -> Self {
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
         self.description = Some(value.into());
         self
     }
-    /// Sets `enableDhcp` (optional).
-    pub fn enable_dhcp(mut self, value: impl Into<bool>) -> Self {
+    /// Sets `enableDhcp`.
+    pub fn with_enable_dhcp(mut self, value: impl Into<bool>) -> Self {
         self.enable_dhcp = Some(value.into());
         self
-    }
-    /// Sets `guestPortal` (required).
-    pub fn guest_portal(mut self, value: impl Into<GuestWifiPortal>) -> Self {
-        self.guest_portal = Some(value.into());
-        self
-    }
-    /// Sets `wlan` (required).
-    pub fn wlan(mut self, value: impl Into<GuestWifiWlan>) -> Self {
-        self.wlan = Some(value.into());
-        self
-    }
-    /// The value, or an error naming the first required field that is not set.
-    pub fn build(self) -> Result<GuestWifiNetwork, ruckus_one_runtime::MissingField> {
-        let missing = |field| ruckus_one_runtime::MissingField::new(
-            "GuestWifiNetwork",
-            field,
-        );
-        Ok(GuestWifiNetwork {
-            id: self.id,
-            name: self.name.ok_or(missing("name"))?,
-            type_: self.type_.ok_or(missing("type"))?,
-            description: self.description,
-            enable_dhcp: self.enable_dhcp,
-            guest_portal: self.guest_portal.ok_or(missing("guestPortal"))?,
-            wlan: self.wlan.ok_or(missing("wlan"))?,
-            additional_fields: std::collections::BTreeMap::new(),
-        })
     }
 }
 /// Guest wifi portal, with the fields the official description lists.
@@ -6676,7 +6615,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapabilityStatus {
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiNetwork).
 ///
-/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20WifiNetwork {
@@ -6688,10 +6627,6 @@ pub struct Hotspot20WifiNetwork {
     ///
     /// Wire name `name`; `string`; required.
     pub name: String,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; required.
-    pub type_: String,
     /// `accountingInterimUpdates`
     ///
     /// Wire name `accountingInterimUpdates`; `integer`; optional; default: 5; format: int32; maximum: 1440; minimum: 0.
@@ -6716,7 +6651,6 @@ impl serde::Serialize for Hotspot20WifiNetwork {
         fn fields(v: &Hotspot20WifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
-            w.field("type", &v.type_);
             w.optional("accountingInterimUpdates", &v.accounting_interim_updates);
             w.optional("description", &v.description);
             w.field("hotspot20Settings", &v.hotspot20_settings);
@@ -6738,7 +6672,6 @@ impl<'de> serde::Deserialize<'de> for Hotspot20WifiNetwork {
             let value = Hotspot20WifiNetwork {
                 id: f.optional("id"),
                 name: f.required("name")?,
-                type_: f.required("type")?,
                 accounting_interim_updates: f.optional("accountingInterimUpdates"),
                 description: f.optional("description"),
                 hotspot20_settings: f.required("hotspot20Settings")?,
@@ -6753,84 +6686,36 @@ impl<'de> serde::Deserialize<'de> for Hotspot20WifiNetwork {
     }
 }
 impl Hotspot20WifiNetwork {
-    /// Starts a builder: one setter per field, then `build`.
-    pub fn builder() -> Hotspot20WifiNetworkBuilder {
-        <Hotspot20WifiNetworkBuilder as Default>::default()
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        name: String,
+        hotspot20_settings: NetworkHotspot20Settings,
+        wlan: Hotspot20WifiWlan,
+    ) -> Self {
+        Self {
+            id: None,
+            name,
+            accounting_interim_updates: None,
+            description: None,
+            hotspot20_settings,
+            wlan,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
-}
-/// Builder of [`Hotspot20WifiNetwork`]: set its fields, then call `build`.
-///
-/// Start one with `Hotspot20WifiNetwork::builder()`.
-#[derive(Debug, Clone, Default)]
-#[must_use = "a builder does nothing until `build` is called"]
-pub struct Hotspot20WifiNetworkBuilder {
-    id: Option<String>,
-    name: Option<String>,
-    type_: Option<String>,
-    accounting_interim_updates: Option<i64>,
-    description: Option<String>,
-    hotspot20_settings: Option<NetworkHotspot20Settings>,
-    wlan: Option<Hotspot20WifiWlan>,
-}
-impl Hotspot20WifiNetworkBuilder {
-    /// Sets `id` (optional).
-    pub fn id(mut self, value: impl Into<String>) -> Self {
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
         self
     }
-    /// Sets `name` (required).
-    pub fn name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `type` (required).
-    pub fn type_(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `accountingInterimUpdates` (optional).
-    pub fn accounting_interim_updates(mut self, value: impl Into<i64>) -> Self {
+    /// Sets `accountingInterimUpdates`.
+    pub fn with_accounting_interim_updates(mut self, value: impl Into<i64>) -> Self {
         self.accounting_interim_updates = Some(value.into());
         self
     }
-    /// Sets `description` (optional).
-    pub fn description(mut self, value: impl Into<String>) -> Self {
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
         self.description = Some(value.into());
         self
-    }
-    /// Sets `hotspot20Settings` (required).
-    pub fn hotspot20_settings(
-        mut self,
-        value: impl Into<NetworkHotspot20Settings>,
-    ) -> Self {
-        self.hotspot20_settings = Some(value.into());
-        self
-    }
-    /// Sets `wlan` (required).
-    pub fn wlan(mut self, value: impl Into<Hotspot20WifiWlan>) -> Self {
-        self.wlan = Some(value.into());
-        self
-    }
-    /// The value, or an error naming the first required field that is not set.
-    pub fn build(
-        self,
-    ) -> Result<Hotspot20WifiNetwork, ruckus_one_runtime::MissingField> {
-        let missing = |field| ruckus_one_runtime::MissingField::new(
-            "Hotspot20WifiNetwork",
-            field,
-        );
-        Ok(Hotspot20WifiNetwork {
-            id: self.id,
-            name: self.name.ok_or(missing("name"))?,
-            type_: self.type_.ok_or(missing("type"))?,
-            accounting_interim_updates: self.accounting_interim_updates,
-            description: self.description,
-            hotspot20_settings: self
-                .hotspot20_settings
-                .ok_or(missing("hotspot20Settings"))?,
-            wlan: self.wlan.ok_or(missing("wlan"))?,
-            additional_fields: std::collections::BTreeMap::new(),
-        })
     }
 }
 /// Hotspot20 wifi wlan, with the fields the official description lists.
@@ -9396,10 +9281,6 @@ pub struct OpenWifiNetwork {
     ///
     /// Wire name `name`; `string`; required.
     pub name: String,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; required.
-    pub type_: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
@@ -9424,7 +9305,6 @@ impl serde::Serialize for OpenWifiNetwork {
         fn fields(v: &OpenWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
-            w.field("type", &v.type_);
             w.optional("description", &v.description);
             w.optional("isOweMaster", &v.is_owe_master);
             w.optional("owePairNetworkId", &v.owe_pair_network_id);
@@ -9446,7 +9326,6 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetwork {
             let value = OpenWifiNetwork {
                 id: f.optional("id"),
                 name: f.required("name")?,
-                type_: f.required("type")?,
                 description: f.optional("description"),
                 is_owe_master: f.optional("isOweMaster"),
                 owe_pair_network_id: f.optional("owePairNetworkId"),
@@ -9462,11 +9341,10 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetwork {
 }
 impl OpenWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, type_: String, wlan: OpenWifiWlan) -> Self {
+    pub fn new(name: String, wlan: OpenWifiWlan) -> Self {
         Self {
             id: None,
             name,
-            type_,
             description: None,
             is_owe_master: None,
             owe_pair_network_id: None,
@@ -11111,10 +10989,6 @@ pub struct PskWifiNetwork {
     ///
     /// Wire name `name`; `string`; required.
     pub name: String,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; required.
-    pub type_: String,
     /// `description`
     ///
     /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
@@ -11131,7 +11005,6 @@ impl serde::Serialize for PskWifiNetwork {
         fn fields(v: &PskWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("id", &v.id);
             w.field("name", &v.name);
-            w.field("type", &v.type_);
             w.optional("description", &v.description);
             w.field("wlan", &v.wlan);
             w.rest(&v.additional_fields);
@@ -11151,7 +11024,6 @@ impl<'de> serde::Deserialize<'de> for PskWifiNetwork {
             let value = PskWifiNetwork {
                 id: f.optional("id"),
                 name: f.required("name")?,
-                type_: f.required("type")?,
                 description: f.optional("description"),
                 wlan: f.required("wlan")?,
                 additional_fields: f.rest(),
@@ -11165,11 +11037,10 @@ impl<'de> serde::Deserialize<'de> for PskWifiNetwork {
 }
 impl PskWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, type_: String, wlan: PskWifiWlan) -> Self {
+    pub fn new(name: String, wlan: PskWifiWlan) -> Self {
         Self {
             id: None,
             name,
-            type_,
             description: None,
             wlan,
             additional_fields: std::collections::BTreeMap::new(),
@@ -13922,30 +13793,32 @@ impl WifiFeatureSetPage {
 }
 /// Wifi network: one of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
 ///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork).
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork; tag values: payloads ui-fixtures/get_wifi_network/01-08.json, postman-requests/17-create-network.json).
 ///
 /// One of 6 types, chosen by the string in the wire field `type`.
 /// Forward compatible: a value with another `type`, or none, is kept as raw JSON in
 /// `Unknown` and sent back unchanged; a value whose `type` selects a variant but does
 /// not decode as its type is an error.
 ///
-/// Each variant is serialized as its own value: the variant types carry any
-/// discriminator field themselves.
-#[derive(Debug, Clone, PartialEq)]
+/// The union owns the tag: a variant is sent as its value with its tag in `type`, and
+/// the variant types have no field for it.
+///
+/// `Debug` of `Unknown` shows the secret fields of the variant types (`appSecret`, `passphrase`, `saePassphrase`) as `***`.
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 #[allow(clippy::large_enum_variant)]
 pub enum WifiNetwork {
-    /// Variant type `AaaWifiNetwork`; chosen when the wire field `type` is `AAAWifiNetwork`.
+    /// Variant type `AaaWifiNetwork`; chosen when the wire field `type` is `aaa`.
     Aaa(AaaWifiNetwork),
-    /// Variant type `DpskWifiNetwork`; chosen when the wire field `type` is `DpskWifiNetwork`.
+    /// Variant type `DpskWifiNetwork`; chosen when the wire field `type` is `dpsk`.
     Dpsk(DpskWifiNetwork),
-    /// Variant type `GuestWifiNetwork`; chosen when the wire field `type` is `GuestWifiNetwork`.
+    /// Variant type `GuestWifiNetwork`; chosen when the wire field `type` is `guest`.
     Guest(GuestWifiNetwork),
-    /// Variant type `Hotspot20WifiNetwork`; chosen when the wire field `type` is `Hotspot20WifiNetwork`.
+    /// Variant type `Hotspot20WifiNetwork`; chosen when the wire field `type` is `hotspot20`.
     Hotspot20(Hotspot20WifiNetwork),
-    /// Variant type `OpenWifiNetwork`; chosen when the wire field `type` is `OpenWifiNetwork`.
+    /// Variant type `OpenWifiNetwork`; chosen when the wire field `type` is `open`.
     Open(OpenWifiNetwork),
-    /// Variant type `PskWifiNetwork`; chosen when the wire field `type` is `PskWifiNetwork`.
+    /// Variant type `PskWifiNetwork`; chosen when the wire field `type` is `psk`.
     Psk(PskWifiNetwork),
     /// A value that matches no variant, kept as received and sent back unchanged.
     Unknown(serde_json::Value),
@@ -13980,15 +13853,66 @@ impl From<PskWifiNetwork> for WifiNetwork {
         Self::Psk(value)
     }
 }
+impl std::fmt::Debug for WifiNetwork {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Aaa(v) => f.debug_tuple("Aaa").field(v).finish(),
+            Self::Dpsk(v) => f.debug_tuple("Dpsk").field(v).finish(),
+            Self::Guest(v) => f.debug_tuple("Guest").field(v).finish(),
+            Self::Hotspot20(v) => f.debug_tuple("Hotspot20").field(v).finish(),
+            Self::Open(v) => f.debug_tuple("Open").field(v).finish(),
+            Self::Psk(v) => f.debug_tuple("Psk").field(v).finish(),
+            Self::Unknown(v) => {
+                ruckus_one_runtime::union::debug_unknown(
+                    f,
+                    v,
+                    &["appSecret", "passphrase", "saePassphrase"],
+                )
+            }
+        }
+    }
+}
 impl serde::Serialize for WifiNetwork {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Aaa(v) => serde::Serialize::serialize(v, serializer),
-            Self::Dpsk(v) => serde::Serialize::serialize(v, serializer),
-            Self::Guest(v) => serde::Serialize::serialize(v, serializer),
-            Self::Hotspot20(v) => serde::Serialize::serialize(v, serializer),
-            Self::Open(v) => serde::Serialize::serialize(v, serializer),
-            Self::Psk(v) => serde::Serialize::serialize(v, serializer),
+            Self::Aaa(v) => {
+                ruckus_one_runtime::union::serialize_tagged(v, "type", "aaa", serializer)
+            }
+            Self::Dpsk(v) => {
+                ruckus_one_runtime::union::serialize_tagged(
+                    v,
+                    "type",
+                    "dpsk",
+                    serializer,
+                )
+            }
+            Self::Guest(v) => {
+                ruckus_one_runtime::union::serialize_tagged(
+                    v,
+                    "type",
+                    "guest",
+                    serializer,
+                )
+            }
+            Self::Hotspot20(v) => {
+                ruckus_one_runtime::union::serialize_tagged(
+                    v,
+                    "type",
+                    "hotspot20",
+                    serializer,
+                )
+            }
+            Self::Open(v) => {
+                ruckus_one_runtime::union::serialize_tagged(
+                    v,
+                    "type",
+                    "open",
+                    serializer,
+                )
+            }
+            Self::Psk(v) => {
+                ruckus_one_runtime::union::serialize_tagged(v, "type", "psk", serializer)
+            }
             Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
         }
     }
@@ -14002,57 +13926,63 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
         )?;
         Ok(
             match ruckus_one_runtime::union::tag(&value, "type") {
-                Some("AAAWifiNetwork") => {
+                Some("aaa") => {
                     Self::Aaa(
-                        ruckus_one_runtime::union::decode(
+                        ruckus_one_runtime::union::decode_tagged(
                             value,
+                            "type",
                             "WifiNetwork",
-                            "AAAWifiNetwork",
+                            "aaa",
                         )?,
                     )
                 }
-                Some("DpskWifiNetwork") => {
+                Some("dpsk") => {
                     Self::Dpsk(
-                        ruckus_one_runtime::union::decode(
+                        ruckus_one_runtime::union::decode_tagged(
                             value,
+                            "type",
                             "WifiNetwork",
-                            "DpskWifiNetwork",
+                            "dpsk",
                         )?,
                     )
                 }
-                Some("GuestWifiNetwork") => {
+                Some("guest") => {
                     Self::Guest(
-                        ruckus_one_runtime::union::decode(
+                        ruckus_one_runtime::union::decode_tagged(
                             value,
+                            "type",
                             "WifiNetwork",
-                            "GuestWifiNetwork",
+                            "guest",
                         )?,
                     )
                 }
-                Some("Hotspot20WifiNetwork") => {
+                Some("hotspot20") => {
                     Self::Hotspot20(
-                        ruckus_one_runtime::union::decode(
+                        ruckus_one_runtime::union::decode_tagged(
                             value,
+                            "type",
                             "WifiNetwork",
-                            "Hotspot20WifiNetwork",
+                            "hotspot20",
                         )?,
                     )
                 }
-                Some("OpenWifiNetwork") => {
+                Some("open") => {
                     Self::Open(
-                        ruckus_one_runtime::union::decode(
+                        ruckus_one_runtime::union::decode_tagged(
                             value,
+                            "type",
                             "WifiNetwork",
-                            "OpenWifiNetwork",
+                            "open",
                         )?,
                     )
                 }
-                Some("PskWifiNetwork") => {
+                Some("psk") => {
                     Self::Psk(
-                        ruckus_one_runtime::union::decode(
+                        ruckus_one_runtime::union::decode_tagged(
                             value,
+                            "type",
                             "WifiNetwork",
-                            "PskWifiNetwork",
+                            "psk",
                         )?,
                     )
                 }

@@ -1453,8 +1453,8 @@ impl serde::Serialize for DownLink {
             w.optional("hops", &v.hops);
             w.optional("deviceGroupId", &v.device_group_id);
             w.optional("floorplanId", &v.floorplan_id);
-            w.optional("xPercent", &v.x_percent);
-            w.optional("yPercent", &v.y_percent);
+            w.optional_number("xPercent", v.x_percent);
+            w.optional_number("yPercent", v.y_percent);
             w.optional("clients", &v.clients);
             w.optional("downlinkCount", &v.downlink_count);
             w.optional("tags", &v.tags);
@@ -3109,11 +3109,11 @@ pub struct GeoLocation {
 impl serde::Serialize for GeoLocation {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &GeoLocation, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("verticalUncertainty", &v.vertical_uncertainty);
-            w.optional("lateralUncertainty", &v.lateral_uncertainty);
-            w.optional("latitude", &v.latitude);
-            w.optional("longitude", &v.longitude);
-            w.optional("height", &v.height);
+            w.optional_number("verticalUncertainty", v.vertical_uncertainty);
+            w.optional_number("lateralUncertainty", v.lateral_uncertainty);
+            w.optional_number("latitude", v.latitude);
+            w.optional_number("longitude", v.longitude);
+            w.optional_number("height", v.height);
             w.optional("source", &v.source);
             w.rest(&v.additional_fields);
         }
@@ -4689,8 +4689,8 @@ impl serde::Serialize for UpLink {
             w.optional("hops", &v.hops);
             w.optional("deviceGroupId", &v.device_group_id);
             w.optional("floorplanId", &v.floorplan_id);
-            w.optional("xPercent", &v.x_percent);
-            w.optional("yPercent", &v.y_percent);
+            w.optional_number("xPercent", v.x_percent);
+            w.optional_number("yPercent", v.y_percent);
             w.optional("clients", &v.clients);
             w.optional("downlinkCount", &v.downlink_count);
             w.optional("tags", &v.tags);
@@ -5716,8 +5716,8 @@ impl serde::Serialize for ViewmodelDevice {
             w.optional("hops", &v.hops);
             w.optional("deviceGroupId", &v.device_group_id);
             w.optional("floorplanId", &v.floorplan_id);
-            w.optional("xPercent", &v.x_percent);
-            w.optional("yPercent", &v.y_percent);
+            w.optional_number("xPercent", v.x_percent);
+            w.optional_number("yPercent", v.y_percent);
             w.optional("clients", &v.clients);
             w.optional("downlinkCount", &v.downlink_count);
             w.optional("tags", &v.tags);

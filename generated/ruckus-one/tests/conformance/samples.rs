@@ -10884,7 +10884,6 @@ impl support::Sample for ruckus_one::network::tenants::EmailNotificationEndpoint
                 .with_status(
                     <ruckus_one::network::tenants::EmailNotificationEndpointStatus as support::Sample>::sample(),
                 )
-                .with_type("sample".to_owned())
                 .with_parent_id("sample".to_owned());
             value
                 .additional_fields
@@ -10906,7 +10905,6 @@ impl support::Sample for ruckus_one::network::tenants::EmailNotificationEndpoint
                 "status",
                 <ruckus_one::network::tenants::EmailNotificationEndpointStatus as support::Sample>::sample_json(),
             ),
-            ("type", serde_json::Value::from("sample")),
             ("parentId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -10916,18 +10914,10 @@ impl support::Sample for ruckus_one::network::tenants::EmailNotificationEndpoint
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample for ruckus_one::network::tenants::NotificationEndpoint {
     fn sample() -> Self {
-        {
-            let mut value = <ruckus_one::network::tenants::EmailNotificationEndpoint as support::Sample>::sample();
-            value.type_ = Some("EmailNotificationEndpoint".to_owned());
-            Self::Email(value)
-        }
+        Self::Unknown(serde_json::json!({ "sample" : true }))
     }
     fn sample_json() -> serde_json::Value {
-        support::tagged(
-            <ruckus_one::network::tenants::EmailNotificationEndpoint as support::Sample>::sample_json(),
-            "type",
-            "EmailNotificationEndpoint",
-        )
+        serde_json::json!({ "sample" : true })
     }
 }
 #[cfg(feature = "network-tenants")]
@@ -13498,7 +13488,6 @@ impl support::Sample for ruckus_one::network::wireless_networks::AaaWifiNetwork 
         {
             let mut value = Self::new(
                     "sample".to_owned(),
-                    "sample".to_owned(),
                     <ruckus_one::network::wireless_networks::AaaWifiWlan as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
@@ -13517,7 +13506,6 @@ impl support::Sample for ruckus_one::network::wireless_networks::AaaWifiNetwork 
         support::object([
             ("id", serde_json::Value::from("sample")),
             ("name", serde_json::Value::from("sample")),
-            ("type", serde_json::Value::from("sample")),
             ("description", serde_json::Value::from("sample")),
             ("useCertificateTemplate", serde_json::Value::from(true)),
             (
@@ -13532,18 +13520,10 @@ impl support::Sample for ruckus_one::network::wireless_networks::AaaWifiNetwork 
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 impl support::Sample for ruckus_one::network::wireless_networks::WifiNetwork {
     fn sample() -> Self {
-        {
-            let mut value = <ruckus_one::network::wireless_networks::AaaWifiNetwork as support::Sample>::sample();
-            value.type_ = "AAAWifiNetwork".to_owned();
-            Self::Aaa(value)
-        }
+        Self::Unknown(serde_json::json!({ "sample" : true }))
     }
     fn sample_json() -> serde_json::Value {
-        support::tagged(
-            <ruckus_one::network::wireless_networks::AaaWifiNetwork as support::Sample>::sample_json(),
-            "type",
-            "AAAWifiNetwork",
-        )
+        serde_json::json!({ "sample" : true })
     }
 }
 #[cfg(feature = "network-wireless-networks")]
