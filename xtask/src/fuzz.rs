@@ -11,6 +11,7 @@
 //! left running (the run goes on). Case `i` uses seed `S + i`, so `--seed S+i --cases 1`
 //! repeats it; `--keep DIR` writes the spec of every failing case to `DIR/<seed>/`.
 
+use crate::cli::FuzzArgs;
 use crate::mutate::{self, Kind, Rng, Spec};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,40 +28,20 @@ struct Options {
     keep: Option<PathBuf>,
 }
 
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut o = Options {
-        cases: 1000,
-        seed: 1,
-        compile: 0,
-        timeout: Duration::from_secs(10),
-        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        keep: None,
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || {
-            it.next()
-                .ok_or_else(|| format!("{a} needs a value\n{}", usage()))
-        };
-        let number = |v: &String| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{a}: `{v}` is not a number"))
-        };
-        match a.as_str() {
-            "--cases" => o.cases = number(value()?)? as usize,
-            "--seed" => o.seed = number(value()?)?,
-            "--compile" => o.compile = number(value()?)? as usize,
-            "--timeout" => o.timeout = Duration::from_secs(number(value()?)?.max(1)),
-            "--jobs" => o.jobs = (number(value()?)? as usize).max(1),
-            "--keep" => o.keep = Some(value()?.into()),
-            _ => return Err(usage()),
+impl Options {
+    fn of(args: &FuzzArgs) -> Options {
+        Options {
+            cases: args.cases,
+            seed: args.seed,
+            compile: args.compile,
+            timeout: Duration::from_secs(args.timeout.max(1)),
+            jobs: args
+                .jobs
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                .max(1),
+            keep: args.keep.clone(),
         }
     }
-    Ok(o)
-}
-
-pub fn usage() -> String {
-    "usage: cargo xtask fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS] [--jobs J] [--keep DIR]".into()
 }
 
 /// What one case gave.
@@ -88,8 +69,8 @@ struct Figures {
     sample: Vec<(u64, BTreeMap<String, String>)>,
 }
 
-pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
-    let o = parse(args)?;
+pub fn run(root: &Path, args: &FuzzArgs) -> Result<(), String> {
+    let o = Options::of(args);
     let base = Arc::new(Spec::base(root));
     let tmp = std::env::temp_dir().join(format!("xtask-fuzz-{}", std::process::id()));
     // Panics are counted, not printed: the hook records the message for the case's thread.

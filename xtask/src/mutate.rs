@@ -450,7 +450,7 @@ impl Rng {
         Rng(seed)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -463,7 +463,7 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            (self.next() % n as u64) as usize
+            (self.next_u64() % n as u64) as usize
         }
     }
 
@@ -524,7 +524,9 @@ impl Rng {
                 file,
                 line,
                 at: self.below(80),
-                bytes: (0..1 + self.below(3)).map(|_| self.next() as u8).collect(),
+                bytes: (0..1 + self.below(3))
+                    .map(|_| self.next_u64() as u8)
+                    .collect(),
             },
             12..=13 => Mutation::Delete { file, line },
             14 => Mutation::Duplicate { file, line },
@@ -559,7 +561,7 @@ impl Rng {
         let text: String = self
             .text()
             .chars()
-            .filter(|c| !ruckus_codegen::limits::forbidden(*c))
+            .filter(|c| !ruckus_codegen::chars::forbidden(*c))
             .collect();
         Mutation::Prose {
             file: self.below(16),
@@ -649,7 +651,7 @@ pub fn check(outcome: &Outcome) -> Vec<(Kind, String)> {
 
 /// Control characters (other than a line feed) and bidirectional controls.
 fn is_bad_char(c: char) -> bool {
-    ruckus_codegen::limits::forbidden(c) || c == '\r'
+    ruckus_codegen::chars::forbidden(c) || c == '\r'
 }
 
 /// The rustdoc of a Rust file: each run of `///` or `//!` lines, as Markdown, with the line

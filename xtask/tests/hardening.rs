@@ -4,14 +4,11 @@
 //! file are under `tests/fixtures/broken/cases/` (identifiers, bidi characters, carriage
 //! returns, backticks in paths, nesting, aliases, titles); these are the rest.
 
-#[path = "../src/mutate.rs"]
-mod mutate;
-
-use mutate::Spec;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use xtask::mutate::{self, Spec};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -419,7 +416,7 @@ fn diagnostics_never_echo_control_or_bidirectional_characters() {
             assert!(
                 !line
                     .chars()
-                    .any(|c| c.is_control() || ruckus_codegen::limits::is_bidi(c)),
+                    .any(|c| c.is_control() || ruckus_codegen::chars::is_bidi(c)),
                 "{line:?}"
             );
         }

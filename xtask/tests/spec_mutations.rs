@@ -6,14 +6,11 @@
 //!
 //! `PROPTEST_CASES=N` runs more cases than the default 1000.
 
-#[path = "../src/mutate.rs"]
-mod mutate;
-
-use mutate::{Mutation, NASTY, Spec, Text};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use xtask::mutate::{self, Mutation, NASTY, Spec, Text};
 
 fn text() -> impl Strategy<Value = String> {
     prop_oneof![

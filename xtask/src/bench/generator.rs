@@ -19,7 +19,10 @@ use std::process::Command;
 use std::time::Instant;
 
 use super::synth::{self, Synthetic};
-use super::{Options, Row, Spread, verdict};
+use super::table::Row;
+use crate::cli::BenchArgs;
+use crate::workspace::SPEC;
+use ruckus_bench_stats::{Spread, verdict};
 
 /// What one child run measured.
 #[derive(Clone, Copy, Debug)]
@@ -58,9 +61,8 @@ impl Child {
     }
 }
 
-/// The child: runs the generator on `args[0]` and prints its figures on one line.
-pub fn child(args: &[String]) -> Result<(), String> {
-    let spec = Path::new(args.first().ok_or("--child takes a spec file")?);
+/// The child: runs the generator on `spec` and prints its figures on one line.
+pub fn child(spec: &Path) -> Result<(), String> {
     let report = |d: Vec<ruckus_codegen::Diagnostic>| {
         let first: Vec<String> = d.iter().take(5).map(|d| d.to_string()).collect();
         format!(
@@ -164,8 +166,8 @@ fn spread(runs: &[Child], f: impl Fn(&Child) -> f64) -> Spread {
     Spread::of(&runs.iter().map(f).collect::<Vec<_>>())
 }
 
-pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), String> {
-    let top = root.join(crate::SPEC);
+pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), String> {
+    let top = root.join(SPEC);
     let runs = options.runs.unwrap_or(if options.quick { 1 } else { 5 });
     let bench = "generator";
     let mut push = |measure: String, spread: Spread, unit: &str, target: String| {

@@ -15,6 +15,7 @@ mod edit;
 mod naming;
 
 use crate::audit::openapi::{self as desc, normalise_path};
+use crate::cli::ImportArgs;
 use convert::Converter;
 use edit::{AreaEdits, OpEdit};
 use heck::ToUpperCamelCase;
@@ -23,41 +24,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 const DEFAULT_OPENAPI: &str = "../shared/reference/openapi";
-
-pub fn usage() -> &'static str {
-    "  import [--openapi DIR] [--api NAME] [--write]\n            draft types for untyped bodies from the OpenAPI descriptions (default API: network)"
-}
-
-struct Args {
-    openapi: PathBuf,
-    api: String,
-    write: bool,
-}
-
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let root = crate::workspace_root();
-    let mut out = Args {
-        openapi: root.join(DEFAULT_OPENAPI),
-        api: "network".into(),
-        write: false,
-    };
-    let bad = || {
-        format!(
-            "usage: cargo xtask import [--openapi DIR] [--api NAME] [--write]\n\n{}",
-            usage()
-        )
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--openapi" => out.openapi = PathBuf::from(it.next().ok_or_else(bad)?),
-            "--api" => out.api = it.next().ok_or_else(bad)?.clone(),
-            "--write" => out.write = true,
-            _ => return Err(bad()),
-        }
-    }
-    Ok(out)
-}
 
 /// One operation of an area file, as far as the importer needs it.
 struct SpecOp {
@@ -82,14 +48,17 @@ struct SpecOp {
     items: Option<String>,
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let args = parse_args(args)?;
+pub fn run(args: &ImportArgs) -> Result<(), String> {
     let root = crate::workspace_root();
+    let openapi = args
+        .openapi
+        .clone()
+        .unwrap_or_else(|| root.join(DEFAULT_OPENAPI));
     let spec_dir = root.join("spec");
-    let Some(docs) = load_docs(&args.openapi)? else {
+    let Some(docs) = load_docs(&openapi)? else {
         println!(
             "import: no OpenAPI descriptions at {}; nothing to do",
-            args.openapi.display()
+            openapi.display()
         );
         return Ok(());
     };
