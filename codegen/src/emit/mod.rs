@@ -1,5 +1,6 @@
 //! Emitters: the IR becomes a map of file path (relative to `generated/`) to contents.
 
+mod builder;
 mod conformance;
 pub(crate) mod describe;
 mod docs;
