@@ -14,9 +14,9 @@
 //! still being built (through an array or map: validation refuses anything else), the array or
 //! map is left empty, which also ends the recursion at run time.
 
-use super::gates;
 use super::text::ident;
 use super::types::{builder_setters, with_setter};
+use super::{conformance_support, gates};
 use crate::ir::{
     self, ApiIr, BodyKind, FieldIr, Ir, Lifecycle, OpIr, ResponseKind, TypeIr, TypeKind, TypeRef,
     UnionIr,
@@ -97,7 +97,10 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
             #(#mods)*
         },
     ));
-    out.push(("tests/conformance/support.rs".to_owned(), support(&krate)));
+    out.push((
+        "tests/conformance/support.rs".to_owned(),
+        conformance_support::support(&krate),
+    ));
     out
 }
 
@@ -149,63 +152,9 @@ impl<'a> Samples<'a> {
     fn call(&mut self, op: &'a OpIr, area: &str) -> TokenStream {
         let area = ident(area);
         let version = &op.versions[0];
-        let mut path = self.api.prefix.value.clone();
-        let mut rest = op.path.as_str();
-        let mut args = Vec::new();
-        for p in &op.path_params {
-            let placeholder = format!("{{{}}}", p.wire);
-            let at = rest.find(&placeholder).unwrap_or(rest.len());
-            path.push_str(&rest[..at]);
-            // A space and a slash: the server must see them encoded inside one segment.
-            let value = format!("{} 1/x", p.wire);
-            path.push_str(&format!("{}%201%2Fx", p.wire));
-            rest = rest.get(at + placeholder.len()..).unwrap_or("");
-            args.push(quote!(#value));
-        }
-        path.push_str(rest);
-        let mut query = Vec::new();
-        let mut headers = Vec::new();
-        for (p, is_query) in op
-            .query
-            .iter()
-            .map(|p| (p, true))
-            .chain(op.headers.iter().map(|p| (p, false)))
-        {
-            if !p.required {
-                continue;
-            }
-            let (expr, wire) = self.param(&p.ty);
-            args.push(expr);
-            let name = &p.wire;
-            if is_query {
-                query.push(quote!((#name, #wire)));
-            } else {
-                headers.push(quote!((#name, #wire)));
-            }
-        }
-        // Every body is sent, optional ones through the builder's `body`.
-        let mut body_json = quote!(None);
-        let mut setters = Vec::new();
-        if let Some(b) = &op.request {
-            let arg = match (b.kind, &b.ty) {
-                (BodyKind::Json | BodyKind::Form, Some(t)) => {
-                    let (expr, json) = self.value(t).unwrap_or_else(|| self.raw());
-                    if b.kind == BodyKind::Json {
-                        body_json = quote!(Some(#json));
-                    }
-                    quote!(&#expr)
-                }
-                (BodyKind::Multipart, _) => {
-                    quote!(ruckus_one_runtime::Multipart::new().text("file", "sample"))
-                }
-                _ => quote!(bytes::Bytes::from_static(b"sample")),
-            };
-            if b.required {
-                args.push(arg);
-            } else {
-                setters.push(quote!(.body(#arg)));
-            }
-        }
+        let (path, mut args) = self.request_path(op);
+        let (query, headers) = self.required_params(op, &mut args);
+        let (body_json, setters) = self.request_body(op, &mut args);
         let content_type = match (&op.request, &version.content_type) {
             (Some(_), Some(ct)) => quote!(Some(#ct)),
             _ => quote!(None),
@@ -216,32 +165,7 @@ impl<'a> Samples<'a> {
         let api = ident(&self.api.name);
         let name = ident(&op.id);
         let id = &op.id;
-        let (answer, check) = match (op.success.kind, &op.success.ty) {
-            (ResponseKind::Json, Some(t)) => {
-                let (expr, json) = self.value(t).unwrap_or_else(|| self.raw());
-                let differs = format!("{id}: decoded value differs from the sample");
-                (
-                    quote!(Answer::Json(#json)),
-                    quote! {
-                        support::same_json(&out, &expect, #id);
-                        assert_eq!(out, #expr, #differs);
-                    },
-                )
-            }
-            (ResponseKind::Json, None) => (
-                quote!(Answer::Json(serde_json::json!({}))),
-                quote!(support::same_json(&out, &expect, #id);),
-            ),
-            (ResponseKind::Binary, _) => (
-                quote!(Answer::Bytes(b"\x00binary\r\nsample")),
-                quote!(assert_eq!(&out[..], b"\x00binary\r\nsample", #id);),
-            ),
-            (ResponseKind::Text, _) => (
-                quote!(Answer::Bytes(b"name,id\r\nsample,1\r\n")),
-                quote!(assert_eq!(out, "name,id\r\nsample,1\r\n", #id);),
-            ),
-            (ResponseKind::Empty, _) => (quote!(Answer::Empty), quote!(let () = out;)),
-        };
+        let (answer, check) = self.answer(op);
         let gate = gates::operation(op);
         let allow = match op.lifecycle {
             Lifecycle::Deprecated { .. } => quote!(#[allow(deprecated)]),
@@ -266,6 +190,119 @@ impl<'a> Samples<'a> {
                 let out = client.#api().#area().#name(#(#args),*) #(#setters)* .send().await.expect(#id);
                 #check
             }
+        }
+    }
+
+    /// The request path with every path parameter's sample (encoded) and their arguments.
+    fn request_path(&self, op: &OpIr) -> (String, Vec<TokenStream>) {
+        let mut path = self.api.prefix.value.clone();
+        let mut rest = op.path.as_str();
+        let mut args = Vec::new();
+        for p in &op.path_params {
+            let placeholder = format!("{{{}}}", p.wire);
+            let at = rest.find(&placeholder).unwrap_or(rest.len());
+            path.push_str(&rest[..at]);
+            // A space and a slash: the server must see them encoded inside one segment.
+            let value = format!("{} 1/x", p.wire);
+            path.push_str(&format!("{}%201%2Fx", p.wire));
+            rest = rest.get(at + placeholder.len()..).unwrap_or("");
+            args.push(quote!(#value));
+        }
+        path.push_str(rest);
+        (path, args)
+    }
+
+    /// The required query and header parameters: their arguments (pushed to `args`) and the
+    /// `(name, wire text)` pairs the server must see.
+    fn required_params(
+        &mut self,
+        op: &OpIr,
+        args: &mut Vec<TokenStream>,
+    ) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let mut query = Vec::new();
+        let mut headers = Vec::new();
+        for (p, is_query) in op
+            .query
+            .iter()
+            .map(|p| (p, true))
+            .chain(op.headers.iter().map(|p| (p, false)))
+        {
+            if !p.required {
+                continue;
+            }
+            let (expr, wire) = self.param(&p.ty);
+            args.push(expr);
+            let name = &p.wire;
+            if is_query {
+                query.push(quote!((#name, #wire)));
+            } else {
+                headers.push(quote!((#name, #wire)));
+            }
+        }
+        (query, headers)
+    }
+
+    /// The request body's argument (pushed to `args`, or a `body` setter when it is optional)
+    /// and the JSON the server must see.
+    fn request_body(
+        &mut self,
+        op: &'a OpIr,
+        args: &mut Vec<TokenStream>,
+    ) -> (TokenStream, Vec<TokenStream>) {
+        // Every body is sent, optional ones through the builder's `body`.
+        let mut body_json = quote!(None);
+        let mut setters = Vec::new();
+        if let Some(b) = &op.request {
+            let arg = match (b.kind, &b.ty) {
+                (BodyKind::Json | BodyKind::Form, Some(t)) => {
+                    let (expr, json) = self.value(t).unwrap_or_else(|| self.raw());
+                    if b.kind == BodyKind::Json {
+                        body_json = quote!(Some(#json));
+                    }
+                    quote!(&#expr)
+                }
+                (BodyKind::Multipart, _) => {
+                    quote!(ruckus_one_runtime::Multipart::new().text("file", "sample"))
+                }
+                _ => quote!(bytes::Bytes::from_static(b"sample")),
+            };
+            if b.required {
+                args.push(arg);
+            } else {
+                setters.push(quote!(.body(#arg)));
+            }
+        }
+        (body_json, setters)
+    }
+
+    /// What the server answers and how the test checks what the call returned.
+    fn answer(&mut self, op: &'a OpIr) -> (TokenStream, TokenStream) {
+        let id = &op.id;
+        match (op.success.kind, &op.success.ty) {
+            (ResponseKind::Json, Some(t)) => {
+                let (expr, json) = self.value(t).unwrap_or_else(|| self.raw());
+                let differs = format!("{id}: decoded value differs from the sample");
+                (
+                    quote!(Answer::Json(#json)),
+                    quote! {
+                        support::same_json(&out, &expect, #id);
+                        assert_eq!(out, #expr, #differs);
+                    },
+                )
+            }
+            (ResponseKind::Json, None) => (
+                quote!(Answer::Json(serde_json::json!({}))),
+                quote!(support::same_json(&out, &expect, #id);),
+            ),
+            (ResponseKind::Binary, _) => (
+                quote!(Answer::Bytes(b"\x00binary\r\nsample")),
+                quote!(assert_eq!(&out[..], b"\x00binary\r\nsample", #id);),
+            ),
+            (ResponseKind::Text, _) => (
+                quote!(Answer::Bytes(b"name,id\r\nsample,1\r\n")),
+                quote!(assert_eq!(out, "name,id\r\nsample,1\r\n", #id);),
+            ),
+            (ResponseKind::Empty, _) => (quote!(Answer::Empty), quote!(let () = out;)),
         }
     }
 
@@ -554,132 +591,5 @@ impl<'a> Samples<'a> {
             }},
             quote!(support::tagged(#j, #d, #tag)),
         ))
-    }
-}
-
-/// The test's helpers: a server with a token endpoint, a client pointed at it, and the mock
-/// that checks one request.
-fn support(krate: &proc_macro2::Ident) -> TokenStream {
-    quote! {
-        //! Helpers of the conformance test.
-        // With some area features off, or a spec without binary or empty answers, some helpers
-        // go unused.
-        #![allow(dead_code)]
-        use wiremock::matchers::{body_json, header, header_regex, method, path, query_param};
-        use wiremock::{Mock, MockGuard, MockServer, ResponseTemplate};
-
-        /// What one operation must send, and what the server answers.
-        pub struct Expect {
-            pub method: &'static str,
-            pub path: &'static str,
-            pub accept: &'static str,
-            pub content_type: Option<&'static str>,
-            pub query: &'static [(&'static str, &'static str)],
-            pub headers: &'static [(&'static str, &'static str)],
-            pub body_json: Option<serde_json::Value>,
-            pub status: u16,
-            pub answer: Answer,
-        }
-
-        /// The answer's body.
-        pub enum Answer {
-            Json(serde_json::Value),
-            Bytes(&'static [u8]),
-            Empty,
-        }
-
-        /// A value of a generated type with every field set, and the JSON it is sent as
-        /// (written from the wire names, not by serializing the value).
-        pub trait Sample {
-            /// The value.
-            fn sample() -> Self;
-            /// Its JSON.
-            fn sample_json() -> serde_json::Value;
-        }
-
-        /// A JSON object of these fields.
-        pub fn object<const N: usize>(fields: [(&str, serde_json::Value); N]) -> serde_json::Value {
-            serde_json::Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
-        }
-
-        /// `json` with the string `tag` in its field `field` (a union's discriminator).
-        pub fn tagged(mut json: serde_json::Value, field: &str, tag: &str) -> serde_json::Value {
-            if let Some(object) = json.as_object_mut() {
-                object.insert(field.to_owned(), tag.into());
-            }
-            json
-        }
-
-        /// A server on 127.0.0.1 with a token endpoint.
-        pub async fn server() -> MockServer {
-            let server = MockServer::start().await;
-            Mock::given(method("POST"))
-                .and(path("/oauth2/token"))
-                .respond_with(ResponseTemplate::new(200).set_body_json(
-                    serde_json::json!({"access_token": "conformance-token", "token_type": "Bearer", "expires_in": 3600}),
-                ))
-                .mount(&server)
-                .await;
-            server
-        }
-
-        /// A client whose every API lives on `server`.
-        pub fn client(server: &MockServer) -> #krate::Client {
-            let config = #krate::Config::new(#krate::Credentials::new("conformance", "conformance-secret"))
-                .base_url(server.uri())
-                .unit_token("conformance-unit-token")
-                .retry(#krate::RetryPolicy::none());
-            #krate::Client::new(config).expect("valid configuration")
-        }
-
-        /// Mounts a mock that matches exactly one request as described; it verifies when the
-        /// guard drops.
-        pub async fn expect(server: &MockServer, e: &Expect) -> MockGuard {
-            let mut mock = Mock::given(method(e.method))
-                .and(path(e.path))
-                .and(header("accept", e.accept))
-                // Either bearer token: the OAuth one or the unit token.
-                .and(header_regex("authorization", "^Bearer conformance-(token|unit-token)$"));
-            if let Some(ct) = e.content_type {
-                mock = mock.and(ContentType(ct));
-            }
-            for (k, v) in e.query {
-                mock = mock.and(query_param(*k, *v));
-            }
-            for (k, v) in e.headers {
-                mock = mock.and(header(*k, *v));
-            }
-            if let Some(json) = &e.body_json {
-                mock = mock.and(body_json(json));
-            }
-            let answer = match &e.answer {
-                Answer::Json(json) => ResponseTemplate::new(e.status).set_body_json(json),
-                Answer::Bytes(bytes) => ResponseTemplate::new(e.status).set_body_bytes(*bytes),
-                Answer::Empty => ResponseTemplate::new(e.status),
-            };
-            server.register_as_scoped(mock.respond_with(answer).expect(1)).await
-        }
-
-        /// `Content-Type` equal to `ct`, or starting with it and a parameter (multipart boundary).
-        struct ContentType(&'static str);
-
-        impl wiremock::Match for ContentType {
-            fn matches(&self, request: &wiremock::Request) -> bool {
-                request
-                    .headers
-                    .get("content-type")
-                    .and_then(|v| v.to_str().ok())
-                    .is_some_and(|v| v == self.0 || v.starts_with(&format!("{};", self.0)))
-            }
-        }
-
-        /// The decoded value serializes back to exactly the JSON the server sent.
-        pub fn same_json<T: serde::Serialize>(value: &T, e: &Expect, id: &str) {
-            let Answer::Json(expected) = &e.answer else {
-                panic!("{id}: the answer is not JSON");
-            };
-            let actual = serde_json::to_value(value).expect("serializable");
-            assert_eq!(&actual, expected, "{id}: decoded value does not serialize back to the answer");
-        }
     }
 }

@@ -2,6 +2,7 @@
 
 mod builder;
 mod conformance;
+mod conformance_support;
 pub(crate) mod describe;
 mod docs;
 mod gates;
@@ -10,6 +11,7 @@ pub(crate) mod openapi;
 mod ops;
 mod text;
 mod types;
+mod unions;
 
 pub use text::PREAMBLE;
 
