@@ -169,14 +169,43 @@ fn spread(runs: &[Child], f: impl Fn(&Child) -> f64) -> Spread {
 pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), String> {
     let top = root.join(SPEC);
     let runs = options.runs.unwrap_or(if options.quick { 1 } else { 5 });
-    let bench = "generator";
     let mut push = |measure: String, spread: Spread, unit: &str, target: String| {
-        rows.push(Row::new(bench, measure, spread, unit, target));
+        rows.push(Row::new("generator", measure, spread, unit, target));
     };
+    let full = full_spec(root, &top, runs, &mut push)?;
 
-    // The full spec, in process.
+    // End to end, as a maintainer runs it.
+    let (e2e, e2e_cpu) = end_to_end(root, runs)?;
+    push(
+        "`cargo xtask generate` end to end, warm".into(),
+        e2e,
+        "s",
+        verdict(e2e.median < 1.0, "< 1 s"),
+    );
+    push(
+        "`cargo xtask generate` end to end, warm: CPU time of cargo and xtask".into(),
+        e2e_cpu,
+        "s",
+        String::new(),
+    );
+
+    let temp = TempDir::new("scale")?;
+    scaling(&top, runs, options.quick, &temp, &mut push)?;
+    small_types(&top, options.quick, &full, &temp, &mut push)
+}
+
+/// How a part hands its rows over: measure, spread, unit, target.
+type Push<'p> = dyn FnMut(String, Spread, &str, String) + 'p;
+
+/// The full spec, in process: build, emit, both, peak memory. Returns the runs.
+fn full_spec(
+    root: &Path,
+    top: &Path,
+    runs: usize,
+    push: &mut Push<'_>,
+) -> Result<Vec<Child>, String> {
     eprintln!("generator: full spec in process, {runs} run(s)");
-    let full = children(&top, runs, &[])?;
+    let full = children(top, runs, &[])?;
     let ops = full[0].operations;
     let spec_bytes = spec_bytes(&root.join("spec"));
     let at = format!("full spec ({ops} operations, {} KB)", spec_bytes / 1000);
@@ -205,32 +234,27 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
         String::new(),
     );
 
-    // End to end, as a maintainer runs it.
-    let (e2e, e2e_cpu) = end_to_end(root, runs)?;
-    push(
-        "`cargo xtask generate` end to end, warm".into(),
-        e2e,
-        "s",
-        verdict(e2e.median < 1.0, "< 1 s"),
-    );
-    push(
-        "`cargo xtask generate` end to end, warm: CPU time of cargo and xtask".into(),
-        e2e_cpu,
-        "s",
-        String::new(),
-    );
+    Ok(full)
+}
 
-    // Scaling: 1×, 4×, 16× today's operations.
-    let factors: &[(usize, usize)] = if options.quick {
+/// Scaling: 1×, 4×, 16× today's operations (1× and 2× with `--quick`), then the ratios of the
+/// largest to 1×.
+fn scaling(
+    top: &Path,
+    runs: usize,
+    quick: bool,
+    temp: &TempDir,
+    push: &mut Push<'_>,
+) -> Result<(), String> {
+    let factors: &[(usize, usize)] = if quick {
         &[(1, 1), (2, 1)]
     } else {
         &[(1, runs), (4, 3.min(runs)), (16, 3.min(runs))]
     };
-    let temp = TempDir::new("scale")?;
     let mut measured: Vec<(usize, Synthetic, Vec<Child>)> = Vec::new();
     for &(factor, runs) in factors {
         eprintln!("generator: synthetic spec {factor}×, {runs} run(s)");
-        let spec = synth::replicate(&top, factor, &temp.0.join(format!("x{factor}")))?;
+        let spec = synth::replicate(top, factor, &temp.0.join(format!("x{factor}")))?;
         let results = children(&spec.top, runs, &[])?;
         measured.push((factor, spec, results));
     }
@@ -265,7 +289,13 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
             String::new(),
         );
     }
-    if let [(1, _, one), .., (last, _, big)] = &measured[..] {
+    scaling_ratios(&measured, push);
+    Ok(())
+}
+
+/// Time, CPU time and memory of the largest synthetic spec over 1×, with the linearity verdict.
+fn scaling_ratios(measured: &[(usize, Synthetic, Vec<Child>)], push: &mut Push<'_>) {
+    if let [(1, _, one), .., (last, _, big)] = measured {
         let base_mem = spread(one, Child::grown_kib).median;
         let time = spread(big, Child::total).median / spread(one, Child::total).median;
         let cpu = spread(big, |c| c.cpu).median / spread(one, |c| c.cpu).median;
@@ -291,17 +321,21 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
             linear(memory),
         );
     }
+}
 
-    // One area file of small types: memory per byte of that file.
-    let sizes: &[usize] = if options.quick {
-        &[200]
-    } else {
-        &[4_000, 16_000]
-    };
-    let plain = spread(&full, Child::grown_kib).median;
+/// One area file of small types: memory and output per byte of that file.
+fn small_types(
+    top: &Path,
+    quick: bool,
+    full: &[Child],
+    temp: &TempDir,
+    push: &mut Push<'_>,
+) -> Result<(), String> {
+    let sizes: &[usize] = if quick { &[200] } else { &[4_000, 16_000] };
+    let plain = spread(full, Child::grown_kib).median;
     for &count in sizes {
         eprintln!("generator: spec + area file of {count} small types");
-        let spec = synth::with_small_types(&top, count, &temp.0.join(format!("small{count}")))?;
+        let spec = synth::with_small_types(top, count, &temp.0.join(format!("small{count}")))?;
         // The added file may be above the default limit of 4 MiB per file.
         let limit = ruckus_codegen::limits::Limits::default().max_file_bytes;
         let env = [(
