@@ -13,10 +13,17 @@
 //!   other work on a shared machine changes least; wall time is shown too);
 //! - one area file of small object types added to the spec ([`synth::with_small_types`]) at two
 //!   sizes: memory per byte of that file.
+//!
+//! `--quick` runs every step once on a small fixture spec ([`QUICK_SPEC`]) instead of the
+//! workspace's: the harness is exercised in a few seconds; the figures mean nothing.
 
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
+
+/// The spec `--quick` measures, relative to the workspace root: a valid fixture of a few
+/// operations.
+pub const QUICK_SPEC: &str = "tests/fixtures/valid/operations/ruckus-one.yaml";
 
 use super::synth::{self, Synthetic};
 use super::table::Row;
@@ -167,7 +174,7 @@ fn spread(runs: &[Child], f: impl Fn(&Child) -> f64) -> Spread {
 }
 
 pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), String> {
-    let top = root.join(SPEC);
+    let top = root.join(if options.quick { QUICK_SPEC } else { SPEC });
     let runs = options.runs.unwrap_or(if options.quick { 1 } else { 5 });
     let mut push = |measure: String, spread: Spread, unit: &str, target: String| {
         rows.push(Row::new("generator", measure, spread, unit, target));
@@ -175,7 +182,7 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
     let full = full_spec(root, &top, runs, &mut push)?;
 
     // End to end, as a maintainer runs it.
-    let (e2e, e2e_cpu) = end_to_end(root, runs)?;
+    let (e2e, e2e_cpu) = end_to_end(root, options.quick.then_some(top.as_path()), runs)?;
     push(
         "`cargo xtask generate` end to end, warm".into(),
         e2e,
@@ -204,11 +211,16 @@ fn full_spec(
     runs: usize,
     push: &mut Push<'_>,
 ) -> Result<Vec<Child>, String> {
-    eprintln!("generator: full spec in process, {runs} run(s)");
+    eprintln!("generator: {} in process, {runs} run(s)", top.display());
     let full = children(top, runs, &[])?;
     let ops = full[0].operations;
-    let spec_bytes = spec_bytes(&root.join("spec"));
-    let at = format!("full spec ({ops} operations, {} KB)", spec_bytes / 1000);
+    let spec_bytes = spec_bytes(top.parent().unwrap_or(root));
+    let which = if top.ends_with(SPEC) {
+        "full spec"
+    } else {
+        "fixture spec"
+    };
+    let at = format!("{which} ({ops} operations, {} KB)", spec_bytes / 1000);
     push(
         format!("{at}: load + validate"),
         spread(&full, |c| c.build),
@@ -331,7 +343,7 @@ fn small_types(
     temp: &TempDir,
     push: &mut Push<'_>,
 ) -> Result<(), String> {
-    let sizes: &[usize] = if quick { &[200] } else { &[4_000, 16_000] };
+    let sizes: &[usize] = if quick { &[20] } else { &[4_000, 16_000] };
     let plain = spread(full, Child::grown_kib).median;
     for &count in sizes {
         eprintln!("generator: spec + area file of {count} small types");
@@ -382,16 +394,19 @@ fn small_types(
 /// `cargo xtask generate --out <temp>`: one untimed run (it writes every file), then `runs`
 /// timed ones (nothing to write, as after a maintainer's small edit).
 /// Returns the wall times and the CPU times (cargo and xtask, user + system).
-fn end_to_end(root: &Path, runs: usize) -> Result<(Spread, Spread), String> {
+fn end_to_end(root: &Path, spec: Option<&Path>, runs: usize) -> Result<(Spread, Spread), String> {
     eprintln!("generator: `cargo xtask generate` end to end, {runs} run(s) after a first one");
     let temp = TempDir::new("e2e")?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let (mut times, mut cpu) = (Vec::new(), Vec::new());
     for i in 0..=runs {
         let (started, children) = (Instant::now(), children_cpu_seconds());
-        let output = Command::new(&cargo)
-            .args(["xtask", "generate", "--out"])
-            .arg(&temp.0)
+        let mut command = Command::new(&cargo);
+        command.args(["xtask", "generate", "--out"]).arg(&temp.0);
+        if let Some(spec) = spec {
+            command.arg("--spec").arg(spec);
+        }
+        let output = command
             .current_dir(root)
             .output()
             .map_err(|e| format!("cannot run cargo: {e}"))?;

@@ -10,8 +10,9 @@
 //!   `--full` included), lines of generated Rust per operation, build seconds per 100
 //!   operations.
 //!
-//! `--quick` runs everything once with tiny iteration counts (and skips the cold builds): it
-//! checks that the harness works, not the timings. `--runs N` overrides the number of runs of
+//! `--quick` runs everything once with tiny iteration counts, the generator on a small fixture
+//! spec instead of the workspace's, and skips the cold builds: it checks that the harness works
+//! (a few seconds once built), not the timings. `--runs N` overrides the number of runs of
 //! every part. Figures come from a shared machine: compare ratios within one run, never figures
 //! of different runs. It prints figures and fails only when a harness or a correctness check
 //! fails (1,000 concurrent first calls must make exactly one token request), never on a missed
