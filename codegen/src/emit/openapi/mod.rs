@@ -5,13 +5,15 @@
 //! spec's own notation.
 //!
 //! The document is built as a YAML mapping, whose keys keep their insertion order, so the output
-//! is deterministic and reads in spec order.
+//! is deterministic and reads in spec order. Spec prose (titles, descriptions, notes) passes
+//! through [`prose`], the rule of the Rust and Markdown outputs: no raw HTML, no links, nothing
+//! that starts a block; the export's own Markdown (lists, code spans) is written around it.
 
 mod schema;
 mod yaml;
 
 use super::describe::{self, Style};
-use super::text::PREAMBLE;
+use super::text::{PREAMBLE, code, prose};
 use crate::ir::{
     ApiIr, AreaIr, AuthKind, BodyIr, BodyKind, Ir, Lifecycle, OpIr, ParamIr, Provenance,
     ResponseIr, ResponseKind, VersionIr,
@@ -65,11 +67,11 @@ fn info(ir: &Ir, api: &ApiIr) -> Obj {
         "{}\n\nExported from the curated spec the `{}` client crate is generated from: every \
          operation the client offers, with the facts' provenance in `x-provenance` \
          (`documented`, `inferred: <why>` or `reference: <section>`).",
-        api.description.trim(),
+        prose(&api.description),
         ir.krate.name
     );
     Obj::new()
-        .set("title", api.title.as_str())
+        .set("title", prose(&api.title))
         .set("version", ir.krate.version.as_str())
         .set("description", description)
 }
@@ -114,7 +116,7 @@ fn tags(api: &ApiIr) -> Vec<Value> {
         .map(|a| {
             Obj::new()
                 .set("name", a.name.as_str())
-                .set("description", a.title.as_str())
+                .set("description", prose(&a.title))
                 .into()
         })
         .collect();
@@ -190,7 +192,7 @@ fn operation(api: &ApiIr, area: &AreaIr, op: &OpIr) -> Obj {
     };
     Obj::new()
         .set("operationId", op.id.as_str())
-        .set("summary", op.name.as_str())
+        .set("summary", prose(&op.name))
         .opt("description", operation_description(op))
         .set("tags", tags)
         .when(
@@ -225,13 +227,16 @@ fn operation(api: &ApiIr, area: &AreaIr, op: &OpIr) -> Obj {
 fn operation_description(op: &OpIr) -> Option<String> {
     let mut parts = Vec::new();
     if let Some(d) = &op.description {
-        parts.push(d.trim().to_owned());
+        parts.push(prose(d));
     }
     if !matches!(op.lifecycle, Lifecycle::Stable) {
-        parts.push(sentence(&format!("Lifecycle: {}", op.lifecycle.describe())));
+        parts.push(sentence(&format!(
+            "Lifecycle: {}",
+            prose(&op.lifecycle.describe())
+        )));
     }
     if !op.notes.is_empty() {
-        let notes: Vec<String> = op.notes.iter().map(|n| format!("- {}", n.trim())).collect();
+        let notes: Vec<String> = op.notes.iter().map(|n| format!("- {}", prose(n))).collect();
         parts.push(format!("Notes:\n{}", notes.join("\n")));
     }
     (!parts.is_empty()).then(|| parts.join("\n\n"))
@@ -244,7 +249,7 @@ fn parameter(p: &ParamIr) -> Value {
         .set("name", p.wire.as_str())
         .set("in", p.location.as_str())
         .set("required", p.required)
-        .opt("description", p.description.as_deref().map(str::trim))
+        .opt("description", p.description.as_deref().map(prose))
         .set("schema", schema)
         .when(
             !matches!(p.provenance, Provenance::Documented),
@@ -297,7 +302,9 @@ fn request_body(op: &OpIr, b: &BodyIr) -> Value {
             for (name, desc) in &b.parts {
                 props.insert(
                     name.as_str().into(),
-                    Obj::new().opt("description", desc.as_deref()).into(),
+                    Obj::new()
+                        .opt("description", desc.as_deref().map(prose))
+                        .into(),
                 );
             }
             Some(
@@ -311,7 +318,7 @@ fn request_body(op: &OpIr, b: &BodyIr) -> Value {
     };
     let types = media_types(op, |v| v.content_type.as_deref());
     Obj::new()
-        .opt("description", b.description.as_deref().map(str::trim))
+        .opt("description", b.description.as_deref().map(prose))
         .set("required", b.required)
         .set("content", content(op, types, schema))
         .into()
@@ -337,7 +344,7 @@ fn responses(api: &ApiIr, op: &OpIr) -> Mapping {
 
 fn response(op: &OpIr, r: &ResponseIr) -> Obj {
     let description = match &r.description {
-        Some(d) => d.trim().to_owned(),
+        Some(d) => prose(d),
         None => match r.kind {
             ResponseKind::Empty => "Success; no body.".to_owned(),
             _ => sentence(&format!(
@@ -392,7 +399,7 @@ fn components(ir: &Ir, api: &ApiIr, scheme: &str) -> Obj {
             Obj::new().set("schema", schema).into(),
         );
         let response = Obj::new()
-            .set("description", sentence(&family.description))
+            .set("description", sentence(&prose(&family.description)))
             .set("content", json)
             .set("x-error-family", family.name.as_str())
             .set("x-decoded-as", family.kind.as_str())
@@ -428,9 +435,10 @@ fn security_scheme(ir: &Ir, api: &ApiIr) -> Obj {
             let description = format!(
                 "OAuth 2.0 client credentials; the token is sent as `Authorization: Bearer \
                  <token>`. The token URL is given for the North America host; other regions use \
-                 their own host. With the owning tenant's id the client uses `{}` instead. \
-                 A delegated tenant is selected with the `{}` header.",
-                ir.auth.token_url.value, ir.auth.tenant_header.value
+                 their own host. With the owning tenant's id the client uses {} instead. \
+                 A delegated tenant is selected with the {} header.",
+                code(&ir.auth.token_url.value),
+                code(&ir.auth.tenant_header.value)
             );
             let flow = Obj::new()
                 .set("tokenUrl", token_url)

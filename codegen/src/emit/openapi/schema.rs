@@ -1,13 +1,14 @@
 //! JSON schemas of the spec's named types: objects, enums, unions, aliases and raw shapes, with
 //! their constraints.
 
+use super::super::text::prose;
 use super::yaml::{Obj, reference, spec_provenance};
 use crate::ir::{FieldIr, TypeIr, TypeKind, TypeRef, UnionIr};
 use serde_yaml::{Mapping, Value};
 
 /// The schema of a named type, with its description and provenance.
 pub(super) fn type_schema(t: &TypeIr) -> Obj {
-    let mut description = t.description.trim().to_owned();
+    let mut description = prose(&t.description);
     let body = match &t.kind {
         TypeKind::Object(fields, open) => object(fields, *open),
         TypeKind::Enum(variants) => {
@@ -27,7 +28,7 @@ pub(super) fn type_schema(t: &TypeIr) -> Obj {
         TypeKind::NotShown(note) => {
             description.push_str(&format!(
                 "\n\nThe document does not show this shape: {} Any JSON value.",
-                note.trim()
+                prose(note)
             ));
             Obj::new()
         }
@@ -91,9 +92,9 @@ fn field(f: &FieldIr) -> Obj {
         schema = nullable(schema);
     }
     schema
-        .opt("description", f.description.as_deref().map(str::trim))
+        .opt("description", f.description.as_deref().map(prose))
         .when(f.deprecated.is_some(), "deprecated", true)
-        .opt("x-deprecation", f.deprecated.as_deref().map(str::trim))
+        .opt("x-deprecation", f.deprecated.as_deref().map(prose))
         .when(f.secret && !has_format, "format", "password")
         .when(
             f.stated_provenance().is_some(),
@@ -115,7 +116,7 @@ pub(super) fn schema_of(t: &TypeRef) -> Obj {
         TypeRef::Json => Obj::new(),
         TypeRef::NotShown(note) => Obj::new().set(
             "description",
-            format!("The document does not show this shape: {}", note.trim()),
+            format!("The document does not show this shape: {}", prose(note)),
         ),
         TypeRef::Array(inner) => Obj::new()
             .set("type", "array")
