@@ -8,8 +8,9 @@
 //! deprecation or compatible ([`change`]) and the report ([`render`]) states the version bump.
 //!
 //! BASE is a git revision (default `HEAD`): the spec directory as it was there is copied to a
-//! temporary directory ([`git`]). `--base-spec FILE` compares with a spec file instead. A base that
-//! does not load with this generator (an older spec format) is reported and skipped (exit 0).
+//! private temporary directory ([`git`]). `--base-spec FILE` compares with a spec file instead. A
+//! base that does not load with this generator (an older spec format) is reported and skipped
+//! (exit 0); with `--fail-on breaking` it is a failure (exit 1, saying why): a gate fails closed.
 
 mod api;
 mod change;
@@ -70,7 +71,7 @@ fn diagnostics(d: &[ruckus_codegen::Diagnostic]) -> String {
 }
 
 /// Runs the command; the exit code is 1 on a usage or load error of the working tree's spec, or
-/// with `--fail-on breaking` when a change is breaking.
+/// with `--fail-on breaking` when a change is breaking or the base does not load.
 pub fn run(args: &DiffArgs) -> ExitCode {
     match report(args) {
         Ok(code) => code,
@@ -98,6 +99,13 @@ fn report(opts: &DiffArgs) -> Result<ExitCode, String> {
     })?;
     let (old, base) = match load_base(opts, &spec)? {
         Ok(loaded) => loaded,
+        // A gate fails closed: with nothing compared, no change is shown not to break.
+        Err(message) if opts.fail_on == Some(FailOn::Breaking) => {
+            return Err(format!(
+                "{message}--fail-on breaking fails: without a base that loads, the changes \
+                 cannot be shown not to break."
+            ));
+        }
         Err(message) => {
             out(&message);
             return Ok(ExitCode::SUCCESS);
