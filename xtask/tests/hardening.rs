@@ -509,3 +509,112 @@ fn tens_of_thousands_of_problems_are_reported_in_linear_work_and_counted() {
         "20,000: {work:?}; 10,000: {work_half:?}"
     );
 }
+
+// --- Deep chains of types -----------------------------------------------------------------
+
+/// The base with `ChainK { f0..f<fields>: ChainK+1 }` for K below `depth` (the last level's
+/// fields strings), required or optional, and an operation answering `Chain0`.
+fn chain(depth: usize, fields: usize, required: bool) -> Spec {
+    let mut spec = Spec::base(root());
+    let mut common = String::from_utf8(spec.files["demo/common.yaml"].clone()).expect("UTF-8 base");
+    for k in 0..depth {
+        common.push_str(&format!(
+            "  - name: Chain{k}\n    description: Level {k}.\n    fields:\n"
+        ));
+        let ty = if k + 1 < depth {
+            format!("Chain{}", k + 1)
+        } else {
+            "string".to_owned()
+        };
+        for j in 0..fields {
+            common.push_str(&format!(
+                "      - name: f{j}\n        type: {ty}\n        required: {required}\n"
+            ));
+        }
+    }
+    spec.files
+        .insert("demo/common.yaml".into(), common.into_bytes());
+    let items = String::from_utf8(spec.files["demo/items.yaml"].clone()).expect("UTF-8 base");
+    let op = "operations:\n  - id: get_chain\n    name: Get Chain\n    method: GET\n    path: /chain\n    responses:\n      - status: 200\n        type: Chain0\n";
+    spec.files.insert(
+        "demo/items.yaml".into(),
+        items.replacen("operations:\n", op, 1).into_bytes(),
+    );
+    spec
+}
+
+#[test]
+fn a_chain_of_types_deeper_than_the_limit_is_refused_at_its_first_type() {
+    // 1,100 levels overflowed the generator's stack (`cargo xtask generate` aborted); this runs
+    // on a test thread, whose stack is smaller still.
+    let d = diagnostics(&generate(&chain(1_100, 1, true)));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].starts_with("common.yaml:")
+            && d[0].contains("type `Chain0` nests up to 1100 named types deep")
+            && d[0].contains("at most 64"),
+        "{d:?}"
+    );
+    // At the limit, accepted.
+    let d = diagnostics(&generate(&chain(64, 1, true)));
+    assert!(d.is_empty(), "{d:?}");
+}
+
+/// The JSON values the conformance test's samples build at run time: per `impl Sample`, one
+/// plus those of the samples it calls (`samples.rs` lists an impl after those it calls). The
+/// largest, and the doc of the test of `demo::items`.
+fn sample_values(spec: &Spec) -> (u64, String) {
+    let files = match generate(spec) {
+        Ok(files) => files,
+        Err(d) => panic!("{d:?}"),
+    };
+    let text = files
+        .iter()
+        .find(|(path, _)| path.ends_with("tests/conformance/samples.rs"))
+        .map(|(_, text)| text.clone())
+        .expect("a samples file");
+    let mut weights: std::collections::BTreeMap<String, u64> = Default::default();
+    for item in text.split("\nimpl support::Sample for ").skip(1) {
+        let name: String = item
+            .chars()
+            .take_while(|c| !c.is_whitespace() && *c != '{')
+            .collect();
+        let sample = item.split("fn sample_json").next().unwrap_or_default();
+        let calls = sample.split(" as support::Sample>::sample()").count() - 1;
+        let called: u64 = sample
+            .split(" as support::Sample>::sample()")
+            .take(calls)
+            .map(|before| {
+                let callee = before.rsplit('<').next().unwrap_or_default().trim();
+                weights.get(callee).copied().unwrap_or(1)
+            })
+            .sum();
+        weights.insert(name, 1 + called);
+    }
+    let doc = files
+        .iter()
+        .find(|(path, _)| path.ends_with("tests/conformance/demo_items.rs"))
+        .map(|(_, text)| text.clone())
+        .unwrap_or_default();
+    (weights.values().copied().max().unwrap_or(0), doc)
+}
+
+#[test]
+fn conformance_samples_stay_bounded_however_deep_a_chain_of_types() {
+    for required in [true, false] {
+        // Two fields of the next type per level: a full sample doubles per level.
+        let (small, _) = sample_values(&chain(12, 2, required));
+        let (large, doc) = sample_values(&chain(24, 2, required));
+        assert!(
+            large as f64 <= 2.5 * small as f64,
+            "required: {required}: 12 levels {small} values, 24 levels {large}"
+        );
+        assert!(large <= 4096, "{large}");
+        // Required fields leave no smaller sample: the operation is left out, and said so.
+        assert_eq!(
+            doc.contains("but `get_chain`: a sample of its body would hold more than 4096"),
+            required,
+            "{doc}"
+        );
+    }
+}
