@@ -45,7 +45,7 @@ pub fn escape(s: &str) -> String {
 }
 
 fn needs_escape(c: char) -> bool {
-    crate::limits::forbidden(c) || c == '\n' || c == '\t'
+    crate::chars::forbidden(c) || c == '\n' || c == '\t'
 }
 
 impl fmt::Display for Diagnostic {

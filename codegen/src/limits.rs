@@ -17,9 +17,12 @@
 //! can be raised with environment variables ([`ENV_FILE_BYTES`], [`ENV_LINE_BYTES`],
 //! [`ENV_DEPTH`]).
 
+use crate::chars::{describe, forbidden};
 use crate::diag::Diagnostic;
 use std::io::Read;
+use std::iter::Peekable;
 use std::path::Path;
+use std::str::Chars;
 
 /// Environment variable overriding [`Limits::max_file_bytes`].
 pub const ENV_FILE_BYTES: &str = "RUCKUS_SPEC_MAX_FILE_BYTES";
@@ -129,31 +132,6 @@ fn line_at(bytes: &[u8], at: usize) -> usize {
     1 + bytes[..at].iter().filter(|b| **b == b'\n').count()
 }
 
-/// A character no spec text may hold, raw or escaped: control characters other than tab and
-/// line feed (a carriage return only as part of a CRLF line end), bidirectional controls (they
-/// make text read differently from what it is, and rustc denies them in generated code), and
-/// the Unicode line and paragraph separators (YAML counts them as line breaks, so every line
-/// number after them would be off).
-pub fn forbidden(c: char) -> bool {
-    (c.is_control() && c != '\t' && c != '\n') || is_bidi(c) || c == '\u{2028}' || c == '\u{2029}'
-}
-
-/// A bidirectional control or mark.
-pub fn is_bidi(c: char) -> bool {
-    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
-/// `U+202E (a bidirectional control character)`: a character named without writing it.
-pub fn describe(c: char) -> String {
-    let what = match c {
-        '\r' => "a carriage return",
-        '\u{2028}' | '\u{2029}' => "a Unicode line or paragraph separator",
-        c if is_bidi(c) => "a bidirectional control character",
-        _ => "a control character",
-    };
-    format!("U+{:04X} ({what})", c as u32)
-}
-
 /// One linear pass over a spec file's text (see the module docs): the first line that breaks a
 /// limit or holds an anchor, an alias or a forbidden character is reported.
 pub fn scan(path: &Path, text: &str, limits: &Limits) -> Result<(), Diagnostic> {
@@ -170,6 +148,17 @@ pub fn scan(path: &Path, text: &str, limits: &Limits) -> Result<(), Diagnostic> 
     }
     .run(text)
     .map_err(|(line, message)| Diagnostic::new(path, line, message))
+}
+
+/// What one line held, for the scalar that may go on below it.
+#[derive(Default)]
+struct Line {
+    /// A key's colon.
+    keyed: bool,
+    /// A plain scalar value.
+    plain_value: bool,
+    /// A block scalar indicator (`|`, `>`).
+    block_indicator: bool,
 }
 
 struct Scanner<'l> {
@@ -287,25 +276,10 @@ impl Scanner<'_> {
     fn tokens(&mut self, line: &str) -> Result<(), String> {
         let mut chars = line.chars().peekable();
         let mut prev_space = true;
-        let mut keyed = false;
-        let mut plain_value = false;
-        let mut block_indicator = false;
+        let mut line_state = Line::default();
         while let Some(c) = chars.next() {
             if let Some(q) = self.quote {
-                match (q, c) {
-                    ('"', '\\') => {
-                        // Nothing after the backslash: an escaped line break.
-                        if let Some(e) = chars.next() {
-                            escaped(e, &mut chars)?;
-                        }
-                    }
-                    ('"', '"') => self.close_quote(),
-                    ('\'', '\'') if chars.peek() == Some(&'\'') => {
-                        chars.next();
-                    }
-                    ('\'', '\'') => self.close_quote(),
-                    _ => {}
-                }
+                self.quoted(q, c, &mut chars)?;
                 prev_space = false;
                 continue;
             }
@@ -318,77 +292,113 @@ impl Scanner<'_> {
                 continue;
             }
             if self.at_node {
-                block_indicator = false;
-                match c {
-                    '[' | '{' => {
-                        self.flow += 1;
-                        self.check_depth()?;
-                    }
-                    '"' | '\'' => {
-                        self.quote = Some(c);
-                        self.at_node = false;
-                    }
-                    '&' | '*' => {
-                        return Err(
-                            "YAML anchors and aliases (`&name`, `*name`) are not supported in spec files; write the value out"
-                                .to_owned(),
-                        );
-                    }
-                    '!' => {
-                        // A tag: the node follows it.
-                        while chars.next_if(|c| *c != ' ' && *c != '\t').is_some() {}
-                    }
-                    '-' | '?' | ':' if chars.peek().is_none_or(|n| *n == ' ' || *n == '\t') => {}
-                    '|' | '>' if self.flow == 0 => {
-                        while chars
-                            .next_if(|c| matches!(c, '-' | '+' | '0'..='9'))
-                            .is_some()
-                        {}
-                        block_indicator = true;
-                        self.at_node = false;
-                    }
-                    ']' | '}' | ',' if self.flow > 0 => {
-                        self.flow_punct(c);
-                        plain_value = false;
-                    }
-                    _ => {
-                        self.at_node = false;
-                        plain_value = true;
-                    }
-                }
+                line_state.block_indicator = false;
+                self.node_start(c, &mut chars, &mut line_state)?;
             } else {
-                match c {
-                    ':' if chars
-                        .peek()
-                        .is_none_or(|n| matches!(n, ' ' | '\t' | ',' | ']' | '}')) =>
-                    {
-                        self.at_node = true;
-                        plain_value = false;
-                        keyed = true;
-                    }
-                    ']' | '}' | ',' if self.flow > 0 => {
-                        self.flow_punct(c);
-                        plain_value = false;
-                    }
-                    _ => {}
-                }
+                self.within_node(c, &mut chars, &mut line_state);
             }
             prev_space = false;
         }
         if self.flow == 0 && self.quote.is_none() {
             // The node whose value this is: the line's key, else its `- ` entry.
-            let parent = if keyed {
+            let parent = if line_state.keyed {
                 self.key_col
             } else {
                 self.dash_col.unwrap_or(self.key_col)
             };
-            if block_indicator {
+            if line_state.block_indicator {
                 self.block_scalar = Some(parent);
-            } else if plain_value && !self.at_node {
+            } else if line_state.plain_value && !self.at_node {
                 self.plain = Some(parent);
             }
         }
         Ok(())
+    }
+
+    /// A character inside a quoted scalar opened with `q`.
+    fn quoted(&mut self, q: char, c: char, chars: &mut Peekable<Chars<'_>>) -> Result<(), String> {
+        match (q, c) {
+            ('"', '\\') => {
+                // Nothing after the backslash: an escaped line break.
+                if let Some(e) = chars.next() {
+                    escaped(e, chars)?;
+                }
+            }
+            ('"', '"') => self.close_quote(),
+            ('\'', '\'') if chars.peek() == Some(&'\'') => {
+                chars.next();
+            }
+            ('\'', '\'') => self.close_quote(),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A character where a node may start: a flow collection, a quote, an indicator, or a
+    /// plain scalar.
+    fn node_start(
+        &mut self,
+        c: char,
+        chars: &mut Peekable<Chars<'_>>,
+        line: &mut Line,
+    ) -> Result<(), String> {
+        match c {
+            '[' | '{' => {
+                self.flow += 1;
+                self.check_depth()?;
+            }
+            '"' | '\'' => {
+                self.quote = Some(c);
+                self.at_node = false;
+            }
+            '&' | '*' => {
+                return Err(
+                    "YAML anchors and aliases (`&name`, `*name`) are not supported in spec files; write the value out"
+                        .to_owned(),
+                );
+            }
+            '!' => {
+                // A tag: the node follows it.
+                while chars.next_if(|c| *c != ' ' && *c != '\t').is_some() {}
+            }
+            '-' | '?' | ':' if chars.peek().is_none_or(|n| *n == ' ' || *n == '\t') => {}
+            '|' | '>' if self.flow == 0 => {
+                while chars
+                    .next_if(|c| matches!(c, '-' | '+' | '0'..='9'))
+                    .is_some()
+                {}
+                line.block_indicator = true;
+                self.at_node = false;
+            }
+            ']' | '}' | ',' if self.flow > 0 => {
+                self.flow_punct(c);
+                line.plain_value = false;
+            }
+            _ => {
+                self.at_node = false;
+                line.plain_value = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// A character inside a node: a key's colon, or flow punctuation.
+    fn within_node(&mut self, c: char, chars: &mut Peekable<Chars<'_>>, line: &mut Line) {
+        match c {
+            ':' if chars
+                .peek()
+                .is_none_or(|n| matches!(n, ' ' | '\t' | ',' | ']' | '}')) =>
+            {
+                self.at_node = true;
+                line.plain_value = false;
+                line.keyed = true;
+            }
+            ']' | '}' | ',' if self.flow > 0 => {
+                self.flow_punct(c);
+                line.plain_value = false;
+            }
+            _ => {}
+        }
     }
 
     fn close_quote(&mut self) {

@@ -675,7 +675,8 @@ async fn per_call_timeout_and_retry_override_the_client() {
         .respond_with(ResponseTemplate::new(200).set_delay(std::time::Duration::from_secs(5)))
         .mount(&server)
         .await;
-    let started = std::time::Instant::now();
+    // Without the deadline the answer would come (and the call succeed) after 5 s: a timeout
+    // error is the proof, no clock is read.
     let err = client
         .demo()
         .calls()
@@ -685,10 +686,7 @@ async fn per_call_timeout_and_retry_override_the_client() {
         .send()
         .await
         .unwrap_err();
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(3),
-        "{err:?}"
-    );
+    assert!(matches!(err, ruckus_one_runtime::Error::Timeout), "{err:?}");
     assert!(err.status().is_none(), "{err:?}");
 }
 

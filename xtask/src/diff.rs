@@ -8,11 +8,13 @@
 //! deprecation or compatible ([`change`]) and the report ([`render`]) states the version bump.
 //!
 //! BASE is a git revision (default `HEAD`): the spec directory as it was there is copied to a
-//! temporary directory ([`git`]). `--base-spec FILE` compares with a spec file instead. A base that
-//! does not load with this generator (an older spec format) is reported and skipped (exit 0).
+//! private temporary directory ([`git`]). `--base-spec FILE` compares with a spec file instead. A
+//! base that does not load with this generator (an older spec format) is reported and skipped
+//! (exit 0); with `--fail-on breaking` it is a failure (exit 1, saying why): a gate fails closed.
 
 mod api;
 mod change;
+mod ctx;
 mod git;
 mod ops;
 mod parts;
@@ -23,54 +25,13 @@ mod usage;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(Default)]
-struct Options {
-    rev: Option<String>,
-    base_spec: Option<PathBuf>,
-    spec: Option<PathBuf>,
-    json: bool,
-    fail_on_breaking: bool,
-}
-
-fn usage() -> String {
-    "usage: cargo xtask diff [BASE] [--json] [--fail-on breaking] [--spec FILE] [--base-spec FILE]\n\n  \
-     BASE               git revision to compare the working tree's spec with (default HEAD)\n  \
-     --json             print JSON instead of Markdown\n  \
-     --fail-on breaking exit 1 when a change is breaking\n  \
-     --spec FILE        the spec to review (default spec/ruckus-one.yaml)\n  \
-     --base-spec FILE   compare with this spec file instead of a git revision"
-        .into()
-}
-
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut o = Options::default();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--json" => o.json = true,
-            "--fail-on" => match it.next().map(String::as_str) {
-                Some("breaking") => o.fail_on_breaking = true,
-                _ => return Err(usage()),
-            },
-            "--spec" => o.spec = Some(it.next().ok_or_else(usage)?.into()),
-            "--base-spec" => o.base_spec = Some(it.next().ok_or_else(usage)?.into()),
-            r if o.rev.is_none() && !r.starts_with('-') => o.rev = Some(r.to_owned()),
-            _ => return Err(usage()),
-        }
-    }
-    if o.rev.is_some() && o.base_spec.is_some() {
-        return Err(format!(
-            "give a revision or --base-spec, not both\n\n{}",
-            usage()
-        ));
-    }
-    Ok(o)
-}
+use crate::cli::{DiffArgs, FailOn};
+use crate::workspace::{SPEC, enter_root, out};
 
 /// The base spec's IR and its label, or (inner error) why it does not load with this
 /// generator: that is not a failure, the base may predate the current spec format.
 fn load_base(
-    opts: &Options,
+    opts: &DiffArgs,
     spec: &std::path::Path,
 ) -> Result<Result<(ruckus_codegen::ir::Ir, String), String>, String> {
     let (old, base, temp) = match &opts.base_spec {
@@ -105,15 +66,13 @@ fn load_base(
     })
 }
 
-use crate::out;
-
 fn diagnostics(d: &[ruckus_codegen::Diagnostic]) -> String {
     d.iter().map(|d| format!("{d}\n")).collect()
 }
 
 /// Runs the command; the exit code is 1 on a usage or load error of the working tree's spec, or
-/// with `--fail-on breaking` when a change is breaking.
-pub fn run(args: &[String]) -> ExitCode {
+/// with `--fail-on breaking` when a change is breaking or the base does not load.
+pub fn run(args: &DiffArgs) -> ExitCode {
     match report(args) {
         Ok(code) => code,
         Err(msg) => {
@@ -123,15 +82,12 @@ pub fn run(args: &[String]) -> ExitCode {
     }
 }
 
-fn report(args: &[String]) -> Result<ExitCode, String> {
-    let opts = parse(args)?;
+fn report(opts: &DiffArgs) -> Result<ExitCode, String> {
     let spec = match &opts.spec {
         Some(s) => s.clone(),
         None => {
-            let root = super::workspace_root();
-            std::env::set_current_dir(&root)
-                .map_err(|e| format!("cannot enter {}: {e}", root.display()))?;
-            PathBuf::from(super::SPEC)
+            enter_root()?;
+            PathBuf::from(SPEC)
         }
     };
     let new = ruckus_codegen::build(&spec).map_err(|d| {
@@ -141,8 +97,15 @@ fn report(args: &[String]) -> Result<ExitCode, String> {
             spec.display()
         )
     })?;
-    let (old, base) = match load_base(&opts, &spec)? {
+    let (old, base) = match load_base(opts, &spec)? {
         Ok(loaded) => loaded,
+        // A gate fails closed: with nothing compared, no change is shown not to break.
+        Err(message) if opts.fail_on == Some(FailOn::Breaking) => {
+            return Err(format!(
+                "{message}--fail-on breaking fails: without a base that loads, the changes \
+                 cannot be shown not to break."
+            ));
+        }
         Err(message) => {
             out(&message);
             return Ok(ExitCode::SUCCESS);
@@ -165,9 +128,11 @@ fn report(args: &[String]) -> Result<ExitCode, String> {
     } else {
         render::markdown(&report)
     });
-    Ok(if opts.fail_on_breaking && report.breaking() > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(
+        if opts.fail_on == Some(FailOn::Breaking) && report.breaking() > 0 {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        },
+    )
 }

@@ -11,6 +11,7 @@
 //! left running (the run goes on). Case `i` uses seed `S + i`, so `--seed S+i --cases 1`
 //! repeats it; `--keep DIR` writes the spec of every failing case to `DIR/<seed>/`.
 
+use crate::cli::FuzzArgs;
 use crate::mutate::{self, Kind, Rng, Spec};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,6 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
+#[derive(Clone)]
 struct Options {
     cases: usize,
     seed: u64,
@@ -27,40 +29,20 @@ struct Options {
     keep: Option<PathBuf>,
 }
 
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut o = Options {
-        cases: 1000,
-        seed: 1,
-        compile: 0,
-        timeout: Duration::from_secs(10),
-        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        keep: None,
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || {
-            it.next()
-                .ok_or_else(|| format!("{a} needs a value\n{}", usage()))
-        };
-        let number = |v: &String| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{a}: `{v}` is not a number"))
-        };
-        match a.as_str() {
-            "--cases" => o.cases = number(value()?)? as usize,
-            "--seed" => o.seed = number(value()?)?,
-            "--compile" => o.compile = number(value()?)? as usize,
-            "--timeout" => o.timeout = Duration::from_secs(number(value()?)?.max(1)),
-            "--jobs" => o.jobs = (number(value()?)? as usize).max(1),
-            "--keep" => o.keep = Some(value()?.into()),
-            _ => return Err(usage()),
+impl Options {
+    fn of(args: &FuzzArgs) -> Options {
+        Options {
+            cases: args.cases,
+            seed: args.seed,
+            compile: args.compile,
+            timeout: Duration::from_secs(args.timeout.max(1)),
+            jobs: args
+                .jobs
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                .max(1),
+            keep: args.keep.clone(),
         }
     }
-    Ok(o)
-}
-
-pub fn usage() -> String {
-    "usage: cargo xtask fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS] [--jobs J] [--keep DIR]".into()
 }
 
 /// What one case gave.
@@ -88,11 +70,53 @@ struct Figures {
     sample: Vec<(u64, BTreeMap<String, String>)>,
 }
 
-pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
-    let o = parse(args)?;
-    let base = Arc::new(Spec::base(root));
-    let tmp = std::env::temp_dir().join(format!("xtask-fuzz-{}", std::process::id()));
-    // Panics are counted, not printed: the hook records the message for the case's thread.
+pub fn run(root: &Path, args: &FuzzArgs) -> Result<(), String> {
+    let o = Options::of(args);
+    let started = Instant::now();
+    let shared = Arc::new(Shared {
+        base: Spec::base(root),
+        tmp: std::env::temp_dir().join(format!("xtask-fuzz-{}", std::process::id())),
+        messages: panic_messages(),
+        next: AtomicUsize::new(0),
+        figures: Mutex::new(Figures::default()),
+        options: o.clone(),
+        started,
+    });
+    let workers: Vec<_> = (0..o.jobs)
+        .map(|w| {
+            let shared = Arc::clone(&shared);
+            std::thread::spawn(move || worker(w, &shared))
+        })
+        .collect();
+    for w in workers {
+        let _ = w.join();
+    }
+    let _ = std::fs::remove_dir_all(&shared.tmp);
+    let elapsed = started.elapsed();
+    let mut f = std::mem::take(&mut *shared.figures.lock().expect("figures lock"));
+    let compile = if o.compile > 0 {
+        Some(compile_sample(root, &f.sample)?)
+    } else {
+        None
+    };
+    f.sample.clear();
+    report(&o, &f, compile.as_ref(), elapsed)
+}
+
+/// What the workers share: the base spec, the next case, the figures.
+struct Shared {
+    base: Spec,
+    tmp: PathBuf,
+    messages: Arc<Mutex<BTreeMap<String, String>>>,
+    next: AtomicUsize,
+    figures: Mutex<Figures>,
+    options: Options,
+    started: Instant,
+}
+
+/// Installs a panic hook that records each panic's message (and place) under its thread's
+/// name: panics are counted, not printed.
+fn panic_messages() -> Arc<Mutex<BTreeMap<String, String>>> {
     let messages: Arc<Mutex<BTreeMap<String, String>>> = Arc::default();
     {
         let messages = Arc::clone(&messages);
@@ -114,97 +138,82 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
                 .ok();
         }));
     }
-    let started = Instant::now();
-    let next = Arc::new(AtomicUsize::new(0));
-    let figures = Arc::new(Mutex::new(Figures::default()));
-    let workers: Vec<_> = (0..o.jobs)
-        .map(|w| {
-            let (next, figures, base, messages) = (
-                Arc::clone(&next),
-                Arc::clone(&figures),
-                Arc::clone(&base),
-                Arc::clone(&messages),
-            );
-            let (tmp, keep, timeout, cases, seed0, compile) = (
-                tmp.clone(),
-                o.keep.clone(),
-                o.timeout,
-                o.cases,
-                o.seed,
-                o.compile,
-            );
-            std::thread::spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= cases {
-                        break;
-                    }
-                    let seed = seed0.wrapping_add(i as u64);
-                    let mut spec = (*base).clone();
-                    for m in Rng::new(seed).mutations(4) {
-                        m.apply(&mut spec);
-                    }
-                    let dir = tmp.join(format!("w{w}-{i}"));
-                    let t0 = Instant::now();
-                    let (result, problems) = one_case(&spec, &dir, seed, timeout, &messages);
-                    let took = t0.elapsed();
-                    let hung = matches!(result, CaseResult::Hung);
-                    if !hung {
-                        let _ = std::fs::remove_dir_all(&dir);
-                    }
-                    let failed = !problems.is_empty()
-                        || matches!(result, CaseResult::Panicked(_) | CaseResult::Hung);
-                    if failed && let Some(keep) = &keep {
-                        let _ = spec.write(&keep.join(seed.to_string()));
-                    }
-                    let mut f = figures.lock().expect("figures lock");
-                    f.cases += 1;
-                    if took > f.slowest.0 {
-                        f.slowest = (took, seed);
-                    }
-                    match result {
-                        CaseResult::Accepted {
-                            output_bytes,
-                            accepted,
-                        } => {
-                            f.accepted += 1;
-                            let ratio = output_bytes as f64 / spec.size().max(1) as f64;
-                            if ratio > f.worst_ratio.0 {
-                                f.worst_ratio = (ratio, seed);
-                            }
-                            if f.sample.len() < compile {
-                                f.sample.push((seed, accepted));
-                            }
-                        }
-                        CaseResult::Rejected => f.rejected += 1,
-                        CaseResult::Panicked(msg) => f.panics.push((seed, msg)),
-                        CaseResult::Hung => f.hangs.push(seed),
-                    }
-                    for (kind, what) in problems {
-                        f.violations.entry(kind).or_default().push((seed, what));
-                    }
-                    let done = f.cases;
-                    drop(f);
-                    if done % 1000 == 0 {
-                        eprintln!("  {done} cases ({:.0?})", started.elapsed());
-                    }
-                }
-            })
-        })
-        .collect();
-    for w in workers {
-        let _ = w.join();
+    messages
+}
+
+/// Runs cases until none are left, recording each in the shared figures.
+fn worker(w: usize, shared: &Shared) {
+    let o = &shared.options;
+    loop {
+        let i = shared.next.fetch_add(1, Ordering::Relaxed);
+        if i >= o.cases {
+            break;
+        }
+        let seed = o.seed.wrapping_add(i as u64);
+        let mut spec = shared.base.clone();
+        for m in Rng::new(seed).mutations(4) {
+            m.apply(&mut spec);
+        }
+        let dir = shared.tmp.join(format!("w{w}-{i}"));
+        let t0 = Instant::now();
+        let (result, problems) = one_case(&spec, &dir, seed, o.timeout, &shared.messages);
+        let took = t0.elapsed();
+        let hung = matches!(result, CaseResult::Hung);
+        if !hung {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        let failed =
+            !problems.is_empty() || matches!(result, CaseResult::Panicked(_) | CaseResult::Hung);
+        if failed && let Some(keep) = &o.keep {
+            let _ = spec.write(&keep.join(seed.to_string()));
+        }
+        let mut f = shared.figures.lock().expect("figures lock");
+        f.record(seed, took, spec.size(), result, problems, o.compile);
+        let done = f.cases;
+        drop(f);
+        if done % 1000 == 0 {
+            eprintln!("  {done} cases ({:.0?})", shared.started.elapsed());
+        }
     }
-    let _ = std::fs::remove_dir_all(&tmp);
-    let elapsed = started.elapsed();
-    let mut f = std::mem::take(&mut *figures.lock().expect("figures lock"));
-    let compile = if o.compile > 0 {
-        Some(compile_sample(root, &f.sample)?)
-    } else {
-        None
-    };
-    f.sample.clear();
-    report(&o, &f, compile.as_ref(), elapsed)
+}
+
+impl Figures {
+    /// Counts one case.
+    fn record(
+        &mut self,
+        seed: u64,
+        took: Duration,
+        spec_size: usize,
+        result: CaseResult,
+        problems: Vec<(Kind, String)>,
+        compile: usize,
+    ) {
+        self.cases += 1;
+        if took > self.slowest.0 {
+            self.slowest = (took, seed);
+        }
+        match result {
+            CaseResult::Accepted {
+                output_bytes,
+                accepted,
+            } => {
+                self.accepted += 1;
+                let ratio = output_bytes as f64 / spec_size.max(1) as f64;
+                if ratio > self.worst_ratio.0 {
+                    self.worst_ratio = (ratio, seed);
+                }
+                if self.sample.len() < compile {
+                    self.sample.push((seed, accepted));
+                }
+            }
+            CaseResult::Rejected => self.rejected += 1,
+            CaseResult::Panicked(msg) => self.panics.push((seed, msg)),
+            CaseResult::Hung => self.hangs.push(seed),
+        }
+        for (kind, what) in problems {
+            self.violations.entry(kind).or_default().push((seed, what));
+        }
+    }
 }
 
 /// Runs one case in its own thread, within `timeout`.

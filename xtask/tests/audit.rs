@@ -204,7 +204,7 @@ fn usage_errors_and_an_unloadable_spec_fail() {
         let out = xtask(&args);
         assert!(!out.status.success(), "{args:?} succeeded");
         assert!(
-            text(&out.stderr).contains("usage: cargo xtask audit"),
+            text(&out.stderr).contains("Usage: cargo xtask audit"),
             "{args:?}"
         );
     }

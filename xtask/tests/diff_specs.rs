@@ -441,7 +441,8 @@ fn git(dir: &Path, args: &[&str]) {
 }
 
 /// With a revision, the spec directory as committed there is the base; a revision whose spec
-/// does not load is reported and skipped (exit 0); an unknown revision is an error.
+/// does not load is reported and skipped (exit 0), or fails the gate with `--fail-on breaking`;
+/// an unknown revision is an error.
 #[test]
 fn a_git_revision_is_the_base() {
     let tmp = TempDir::new("git");
@@ -486,14 +487,21 @@ fn a_git_revision_is_the_base() {
         repo.join("spec").join(TOP),
     )
     .expect("restore");
-    let out = xtask(
-        &repo,
-        &["diff", "HEAD", "--spec", spec, "--fail-on", "breaking"],
-    );
+    // A report: the base that does not load is said and skipped.
+    let out = xtask(&repo, &["diff", "HEAD", "--spec", spec]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let said = text(&out.stdout);
     assert!(said.contains("does not load with this generator"), "{said}");
     assert!(said.contains("spec/ruckus-one.yaml:1"), "{said}");
+    // A gate fails closed: nothing compared is no proof that nothing breaks.
+    let out = xtask(
+        &repo,
+        &["diff", "HEAD", "--spec", spec, "--fail-on", "breaking"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let said = text(&out.stderr);
+    assert!(said.contains("does not load with this generator"), "{said}");
+    assert!(said.contains("--fail-on breaking"), "{said}");
 
     let out = xtask(&repo, &["diff", "HEAD~1", "--spec", spec]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -507,6 +515,40 @@ fn a_git_revision_is_the_base() {
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("`no-such-revision` is not a commit"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// `--base-spec` naming a spec that does not load: skipped by the report, a failure of the gate.
+#[test]
+fn the_breaking_gate_fails_closed_when_the_base_does_not_load() {
+    let tmp = TempDir::new("closed");
+    let broken = tmp.0.join("broken");
+    copy_dir(&fixtures().join("base"), &broken);
+    std::fs::write(broken.join(TOP), "crate: [not, a, mapping]\n").expect("break");
+    let base = fixtures().join("base").join(TOP);
+    let (b, a) = (
+        broken.join(TOP).display().to_string(),
+        base.display().to_string(),
+    );
+    let out = xtask(&tmp.0, &["diff", "--base-spec", &b, "--spec", &a]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = xtask(
+        &tmp.0,
+        &[
+            "diff",
+            "--base-spec",
+            &b,
+            "--spec",
+            &a,
+            "--fail-on",
+            "breaking",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("does not load"),
         "{}",
         text(&out.stderr)
     );

@@ -4,14 +4,15 @@
 //! file are under `tests/fixtures/broken/cases/` (identifiers, bidi characters, carriage
 //! returns, backticks in paths, nesting, aliases, titles); these are the rest.
 
-#[path = "../src/mutate.rs"]
-mod mutate;
-
-use mutate::Spec;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use xtask::mutate::{self, Spec};
+
+mod work;
+
+#[global_allocator]
+static ALLOCATOR: work::Counting = work::Counting;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -50,22 +51,28 @@ fn edited(file: &str, find: &str, replace: &str) -> Spec {
     spec
 }
 
-/// Runs the xtask binary's `generate` on `spec` with extra environment; returns its status,
-/// stderr (spec dir shortened to `spec/`) and how long it took.
-fn generate_bin(spec: &Spec, env: &[(&str, &str)]) -> (bool, String, Duration) {
+/// Runs the xtask binary's `generate` on `spec` with extra environment; returns its status and
+/// stderr (spec dir shortened to `spec/`).
+fn generate_bin(spec: &Spec, env: &[(&str, &str)]) -> (bool, String) {
     let tmp = TempDir::new("bin");
     let top = spec.write(&tmp.0.join("spec")).expect("write spec");
-    let t0 = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
         .args(["generate", "--spec", top.to_str().expect("utf-8"), "--out"])
         .arg(tmp.0.join("out"))
         .envs(env.iter().copied())
         .output()
         .expect("run xtask");
-    let took = t0.elapsed();
     let stderr = String::from_utf8_lossy(&out.stderr)
         .replace(&format!("{}/", tmp.0.join("spec").display()), "spec/");
-    (out.status.success(), stderr, took)
+    (out.status.success(), stderr)
+}
+
+/// The generator on `spec` (written to a temporary directory first), with the work it did.
+fn generate_counted(spec: &Spec) -> (Vec<String>, work::Work) {
+    let tmp = TempDir::new("counted");
+    let top = spec.write(&tmp.0).expect("write spec");
+    let (outcome, work) = work::measure(|| ruckus_codegen::generate(&top));
+    (diagnostics(&outcome), work)
 }
 
 fn generate(spec: &Spec) -> mutate::Outcome {
@@ -92,63 +99,94 @@ fn diagnostics(outcome: &mutate::Outcome) -> Vec<String> {
 
 // --- Stalls: limits before parsing -------------------------------------------------------
 
-#[test]
-fn a_50_mb_area_file_is_refused_in_under_a_second_at_the_line_crossing_the_limit() {
+/// The base with `demo/items.yaml` padded with comment lines to `bytes`; and the line that
+/// crosses the 4 MiB limit.
+fn padded(bytes: usize) -> (Spec, usize) {
     let mut spec = Spec::base(root());
     let mut big = spec.files["demo/items.yaml"].clone();
     let filler = b"# padding padding padding padding padding padding padding padding padding\n";
-    while big.len() < 50 * 1024 * 1024 {
+    while big.len() < bytes {
         big.extend_from_slice(filler);
     }
-    spec.files.insert("demo/items.yaml".into(), big.clone());
-    let limit = 4 * 1024 * 1024;
-    let line = 1 + big[..limit].iter().filter(|b| **b == b'\n').count();
-    let (ok, stderr, took) = generate_bin(&spec, &[]);
+    let line = 1 + big[..4 * 1024 * 1024]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count();
+    spec.files.insert("demo/items.yaml".into(), big);
+    (spec, line)
+}
+
+#[test]
+fn a_50_mb_area_file_is_refused_at_the_line_crossing_the_limit_reading_no_more_than_the_limit() {
+    let (spec, line) = padded(50 * 1024 * 1024);
+    let (ok, stderr) = generate_bin(&spec, &[]);
     assert!(!ok, "accepted a 50 MB file");
-    assert!(took < Duration::from_secs(1), "took {took:?}");
     assert!(
         stderr.contains(&format!(
             "spec/demo/items.yaml:{line}: the file is larger than 4194304 bytes"
         )),
         "{stderr}"
     );
+    // A file 8 times larger costs no more than one just over the limit: reading stops there.
+    let (d, work) = generate_counted(&spec);
+    let (d6, work6) = generate_counted(&padded(6 * 1024 * 1024).0);
+    assert_eq!(d, d6);
+    assert!(
+        work.allocations_within(1.25, work6) && work.bytes_within(1.25, work6),
+        "50 MB: {work:?}; 6 MB: {work6:?}"
+    );
 }
 
 #[test]
-fn deep_nesting_is_refused_in_under_a_second_at_its_line() {
-    // 1 MB of `{` on one line; 100k nested flow sequences over lines; keys nested 200 deep, 100 times.
-    let cases: Vec<(String, usize, &str)> = vec![
+fn deep_nesting_is_refused_at_its_line_whatever_follows() {
+    // 1 MB of `{` on one line; 100k nested flow sequences over lines; keys nested 200 deep, 50
+    // times; each also at twice the size, which must cost no more work beyond reading the file.
+    type Case = (fn(usize) -> String, usize, usize, &'static str);
+    let cases: [Case; 3] = [
         (
-            format!("description: {}\n", "{".repeat(1 << 20)),
+            |n| format!("description: {}\n", "{".repeat(n)),
+            1 << 20,
             1,
             "bytes long",
         ),
         (
-            format!("description:\n{}", "[\n".repeat(100_000)),
+            |n| format!("description:\n{}", "[\n".repeat(n)),
+            100_000,
             33,
             "nests deeper than 32",
         ),
         (
-            (0..20_000)
-                .map(|i| format!("{}k{i}:\n", " ".repeat(i % 200)))
-                .collect(),
+            |n| {
+                (0..n)
+                    .map(|i| format!("{}k{i}:\n", " ".repeat(i % 200)))
+                    .collect()
+            },
+            10_000,
             33,
             "nests deeper than 32",
         ),
     ];
-    for (text, line, message) in cases {
-        let mut spec = Spec::base(root());
-        spec.files
-            .insert("demo/common.yaml".into(), text.into_bytes());
-        let t0 = Instant::now();
-        let d = diagnostics(&generate(&spec));
-        let took = t0.elapsed();
-        assert!(took < Duration::from_secs(1), "took {took:?}: {d:?}");
-        assert!(
+    for (text, n, line, message) in cases {
+        let spec_of = |n: usize| {
+            let mut spec = Spec::base(root());
+            spec.files
+                .insert("demo/common.yaml".into(), text(n).into_bytes());
+            spec
+        };
+        let refused = |d: &[String]| {
             d.len() == 1
                 && d[0].starts_with(&format!("common.yaml:{line}: "))
-                && d[0].contains(message),
-            "{d:?}"
+                && d[0].contains(message)
+        };
+        let (d, work) = generate_counted(&spec_of(n));
+        assert!(refused(&d), "{d:?}");
+        let (d2, work2) = generate_counted(&spec_of(2 * n));
+        assert!(refused(&d2), "{d2:?}");
+        // Reading twice the bytes takes about twice the bytes; parsing them would take an
+        // allocation per node.
+        assert!(
+            work2.allocations_within(1.25, work) && work2.bytes_within(2.5, work),
+            "{message}: n {work:?}, 2n {work2:?}"
         );
     }
 }
@@ -156,20 +194,20 @@ fn deep_nesting_is_refused_in_under_a_second_at_its_line() {
 #[test]
 fn limits_are_raised_or_lowered_by_environment_variables() {
     let spec = Spec::base(root());
-    let (ok, stderr, _) = generate_bin(&spec, &[("RUCKUS_SPEC_MAX_LINE_BYTES", "20")]);
+    let (ok, stderr) = generate_bin(&spec, &[("RUCKUS_SPEC_MAX_LINE_BYTES", "20")]);
     assert!(!ok && stderr.contains("spec/ruckus-one.yaml:"), "{stderr}");
     assert!(
         stderr.contains("over the limit of 20 (set RUCKUS_SPEC_MAX_LINE_BYTES"),
         "{stderr}"
     );
-    let (ok, stderr, _) = generate_bin(&spec, &[("RUCKUS_SPEC_MAX_FILE_BYTES", "100")]);
+    let (ok, stderr) = generate_bin(&spec, &[("RUCKUS_SPEC_MAX_FILE_BYTES", "100")]);
     assert!(!ok && stderr.contains("larger than 100 bytes"), "{stderr}");
-    let (ok, stderr, _) = generate_bin(&spec, &[("RUCKUS_SPEC_MAX_DEPTH", "3")]);
+    let (ok, stderr) = generate_bin(&spec, &[("RUCKUS_SPEC_MAX_DEPTH", "3")]);
     assert!(
         !ok && stderr.contains("nests deeper than 3 levels"),
         "{stderr}"
     );
-    let (ok, stderr, _) = generate_bin(&spec, &[("RUCKUS_SPEC_MAX_DEPTH", "lots")]);
+    let (ok, stderr) = generate_bin(&spec, &[("RUCKUS_SPEC_MAX_DEPTH", "lots")]);
     assert!(
         !ok && stderr.contains("RUCKUS_SPEC_MAX_DEPTH=`lots` must be a whole number"),
         "{stderr}"
@@ -179,9 +217,9 @@ fn limits_are_raised_or_lowered_by_environment_variables() {
         "    description: A color.",
         &format!("    description: {}{}", "[".repeat(40), "]".repeat(40)),
     );
-    let (ok, stderr, _) = generate_bin(&deep, &[]);
+    let (ok, stderr) = generate_bin(&deep, &[]);
     assert!(!ok && stderr.contains("nests deeper than 32"), "{stderr}");
-    let (_, stderr, _) = generate_bin(&deep, &[("RUCKUS_SPEC_MAX_DEPTH", "64")]);
+    let (_, stderr) = generate_bin(&deep, &[("RUCKUS_SPEC_MAX_DEPTH", "64")]);
     assert!(
         !stderr.contains("nests deeper"),
         "the raised limit lets it through to the parser: {stderr}"
@@ -234,34 +272,43 @@ fn a_long_title_or_description_is_written_a_fixed_number_of_times_not_per_operat
     );
 }
 
-#[test]
-fn an_alias_bomb_is_refused_in_under_a_second_at_its_first_anchor() {
+/// `demo/common.yaml` holding a "billion laughs" of `levels` levels: each level an anchored
+/// list of nine aliases of the one before (9^levels strings once expanded).
+fn alias_bomb(levels: u8) -> Spec {
     let mut bomb = String::from("area: common\ntitle: Common types\n");
     bomb.push_str(
         "a: &a [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n",
     );
-    for (i, name) in "bcdefghi".chars().enumerate() {
-        let prev = (b'a' + i as u8) as char;
+    let mut last = 'a';
+    for i in 1..levels {
+        let (prev, name) = ((b'a' + i - 1) as char, (b'a' + i) as char);
         bomb.push_str(&format!(
             "{name}: &{name} [{}]\n",
             vec![format!("*{prev}"); 9].join(", ")
         ));
+        last = name;
     }
-    bomb.push_str("types: *i\n");
+    bomb.push_str(&format!("types: *{last}\n"));
     let mut spec = Spec::base(root());
     spec.files
         .insert("demo/common.yaml".into(), bomb.into_bytes());
-    let t0 = Instant::now();
-    let d = diagnostics(&generate(&spec));
-    assert!(
-        t0.elapsed() < Duration::from_secs(1),
-        "took {:?}",
-        t0.elapsed()
-    );
+    spec
+}
+
+#[test]
+fn an_alias_bomb_is_refused_at_its_first_anchor_without_expanding_it() {
+    let (d, work) = generate_counted(&alias_bomb(9));
     assert_eq!(d.len(), 1, "{d:?}");
     assert!(
         d[0].starts_with("common.yaml:3: YAML anchors and aliases"),
         "{d:?}"
+    );
+    // Three more levels would expand 729 times as far; refused first, they cost nothing.
+    let (d6, work6) = generate_counted(&alias_bomb(6));
+    assert_eq!(d, d6);
+    assert!(
+        work.allocations_within(1.25, work6) && work.bytes_within(1.25, work6),
+        "9 levels: {work:?}; 6 levels: {work6:?}"
     );
 }
 
@@ -419,7 +466,7 @@ fn diagnostics_never_echo_control_or_bidirectional_characters() {
             assert!(
                 !line
                     .chars()
-                    .any(|c| c.is_control() || ruckus_codegen::limits::is_bidi(c)),
+                    .any(|c| c.is_control() || ruckus_codegen::chars::is_bidi(c)),
                 "{line:?}"
             );
         }
@@ -427,21 +474,23 @@ fn diagnostics_never_echo_control_or_bidirectional_characters() {
     }
 }
 
-#[test]
-fn tens_of_thousands_of_problems_are_reported_quickly_and_counted() {
+/// The base with a type of `fields` fields whose names are not identifiers.
+fn bad_fields(fields: usize) -> Spec {
     let mut common =
         String::from_utf8(Spec::base(root()).files["demo/common.yaml"].clone()).expect("utf-8");
     common.push_str("  - name: Big\n    description: Many bad fields.\n    fields:\n");
-    for i in 0..20_000 {
+    for i in 0..fields {
         common.push_str(&format!("      - name: \"x²{i}\"\n        type: string\n"));
     }
     let mut spec = Spec::base(root());
     spec.files
         .insert("demo/common.yaml".into(), common.into_bytes());
-    let t0 = Instant::now();
-    let d = diagnostics(&generate(&spec));
-    let took = t0.elapsed();
-    assert!(took < Duration::from_secs(10), "took {took:?}");
+    spec
+}
+
+#[test]
+fn tens_of_thousands_of_problems_are_reported_in_linear_work_and_counted() {
+    let (d, work) = generate_counted(&bad_fields(20_000));
     assert_eq!(d.len(), 101, "{:?}", &d[..3.min(d.len())]);
     assert!(
         d[0].starts_with("common.yaml:12: field name `x²0`"),
@@ -453,4 +502,119 @@ fn tens_of_thousands_of_problems_are_reported_quickly_and_counted() {
         "{}",
         d[100]
     );
+    // Twice the problems, at most about twice the work (linear: 2).
+    let (_, work_half) = generate_counted(&bad_fields(10_000));
+    assert!(
+        work.allocations_within(2.5, work_half) && work.bytes_within(2.5, work_half),
+        "20,000: {work:?}; 10,000: {work_half:?}"
+    );
+}
+
+// --- Deep chains of types -----------------------------------------------------------------
+
+/// The base with `ChainK { f0..f<fields>: ChainK+1 }` for K below `depth` (the last level's
+/// fields strings), required or optional, and an operation answering `Chain0`.
+fn chain(depth: usize, fields: usize, required: bool) -> Spec {
+    let mut spec = Spec::base(root());
+    let mut common = String::from_utf8(spec.files["demo/common.yaml"].clone()).expect("UTF-8 base");
+    for k in 0..depth {
+        common.push_str(&format!(
+            "  - name: Chain{k}\n    description: Level {k}.\n    fields:\n"
+        ));
+        let ty = if k + 1 < depth {
+            format!("Chain{}", k + 1)
+        } else {
+            "string".to_owned()
+        };
+        for j in 0..fields {
+            common.push_str(&format!(
+                "      - name: f{j}\n        type: {ty}\n        required: {required}\n"
+            ));
+        }
+    }
+    spec.files
+        .insert("demo/common.yaml".into(), common.into_bytes());
+    let items = String::from_utf8(spec.files["demo/items.yaml"].clone()).expect("UTF-8 base");
+    let op = "operations:\n  - id: get_chain\n    name: Get Chain\n    method: GET\n    path: /chain\n    responses:\n      - status: 200\n        type: Chain0\n";
+    spec.files.insert(
+        "demo/items.yaml".into(),
+        items.replacen("operations:\n", op, 1).into_bytes(),
+    );
+    spec
+}
+
+#[test]
+fn a_chain_of_types_deeper_than_the_limit_is_refused_at_its_first_type() {
+    // 1,100 levels overflowed the generator's stack (`cargo xtask generate` aborted); this runs
+    // on a test thread, whose stack is smaller still.
+    let d = diagnostics(&generate(&chain(1_100, 1, true)));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].starts_with("common.yaml:")
+            && d[0].contains("type `Chain0` nests up to 1100 named types deep")
+            && d[0].contains("at most 64"),
+        "{d:?}"
+    );
+    // At the limit, accepted.
+    let d = diagnostics(&generate(&chain(64, 1, true)));
+    assert!(d.is_empty(), "{d:?}");
+}
+
+/// The JSON values the conformance test's samples build at run time: per `impl Sample`, one
+/// plus those of the samples it calls (`samples.rs` lists an impl after those it calls). The
+/// largest, and the doc of the test of `demo::items`.
+fn sample_values(spec: &Spec) -> (u64, String) {
+    let files = match generate(spec) {
+        Ok(files) => files,
+        Err(d) => panic!("{d:?}"),
+    };
+    let text = files
+        .iter()
+        .find(|(path, _)| path.ends_with("tests/conformance/samples.rs"))
+        .map(|(_, text)| text.clone())
+        .expect("a samples file");
+    let mut weights: std::collections::BTreeMap<String, u64> = Default::default();
+    for item in text.split("\nimpl support::Sample for ").skip(1) {
+        let name: String = item
+            .chars()
+            .take_while(|c| !c.is_whitespace() && *c != '{')
+            .collect();
+        let sample = item.split("fn sample_json").next().unwrap_or_default();
+        let calls = sample.split(" as support::Sample>::sample()").count() - 1;
+        let called: u64 = sample
+            .split(" as support::Sample>::sample()")
+            .take(calls)
+            .map(|before| {
+                let callee = before.rsplit('<').next().unwrap_or_default().trim();
+                weights.get(callee).copied().unwrap_or(1)
+            })
+            .sum();
+        weights.insert(name, 1 + called);
+    }
+    let doc = files
+        .iter()
+        .find(|(path, _)| path.ends_with("tests/conformance/demo_items.rs"))
+        .map(|(_, text)| text.clone())
+        .unwrap_or_default();
+    (weights.values().copied().max().unwrap_or(0), doc)
+}
+
+#[test]
+fn conformance_samples_stay_bounded_however_deep_a_chain_of_types() {
+    for required in [true, false] {
+        // Two fields of the next type per level: a full sample doubles per level.
+        let (small, _) = sample_values(&chain(12, 2, required));
+        let (large, doc) = sample_values(&chain(24, 2, required));
+        assert!(
+            large as f64 <= 2.5 * small as f64,
+            "required: {required}: 12 levels {small} values, 24 levels {large}"
+        );
+        assert!(large <= 4096, "{large}");
+        // Required fields leave no smaller sample: the operation is left out, and said so.
+        assert_eq!(
+            doc.contains("but `get_chain`: a sample of its body would hold more than 4096"),
+            required,
+            "{doc}"
+        );
+    }
 }

@@ -330,3 +330,115 @@ fn a_wrong_export_is_refused() {
         );
     }
 }
+
+/// Markup a spec's prose may hold: raw HTML, a `javascript:` link and autolink, a code fence, a
+/// heading, a list item.
+const MARKUP: &str = "<script>alert(1)</script> [click](javascript:alert(1)) <javascript:alert(2)> <b onclick=x>bold</b>\n```\ncode\n```\n# Heading\n- item";
+/// The same on one line (titles, notes, meanings), starting a heading.
+const MARKUP_LINE: &str = "# <script>alert(3)</script> [click](javascript:alert(4))";
+
+/// Copies `from` to `to`, every one-line `description:` value replaced by [`MARKUP`] and every
+/// one-line `title:`, `note:` and `meaning:` value by [`MARKUP_LINE`].
+fn copy_with_prose(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for entry in std::fs::read_dir(from).expect("read fixture dir") {
+        let path = entry.expect("dir entry").path();
+        let dest = to.join(path.file_name().expect("file name"));
+        if path.is_dir() {
+            copy_with_prose(&path, &dest);
+            continue;
+        }
+        let yaml = std::fs::read_to_string(&path).expect("read fixture");
+        let quoted = |text: &str| serde_json::to_string(text).expect("JSON strings are YAML");
+        let edited: Vec<String> = yaml
+            .lines()
+            .map(|line| {
+                for key in ["description: ", "title: ", "note: ", "meaning: "] {
+                    if let Some(at) = line.find(key) {
+                        let (head, value) = line.split_at(at + key.len());
+                        let lead = line[..at].trim_start_matches(' ');
+                        if (lead.is_empty() || lead == "- ") && !value.starts_with(['|', '>']) {
+                            let text = if key == "description: " {
+                                MARKUP
+                            } else {
+                                MARKUP_LINE
+                            };
+                            return format!("{head}{}", quoted(text));
+                        }
+                    }
+                }
+                line.to_owned()
+            })
+            .collect();
+        std::fs::write(&dest, edited.join("\n") + "\n").expect("write copy");
+    }
+}
+
+/// Every string under a prose key (`description`, `summary`, `title`, `x-deprecation`,
+/// `x-removal`) of an export, with its path.
+fn prose_values(node: &Value, at: &str, out: &mut Vec<(String, String)>) {
+    match node {
+        Value::Mapping(m) => {
+            for (k, v) in m {
+                let key = k.as_str().unwrap_or_default();
+                let here = format!("{at}/{key}");
+                match v {
+                    Value::String(s)
+                        if matches!(
+                            key,
+                            "description" | "summary" | "title" | "x-deprecation" | "x-removal"
+                        ) =>
+                    {
+                        out.push((here, s.clone()));
+                    }
+                    _ => prose_values(v, &here, out),
+                }
+            }
+        }
+        Value::Sequence(items) => {
+            for (i, v) in items.iter().enumerate() {
+                prose_values(v, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn markup_in_spec_prose_does_not_reach_the_export() {
+    let tmp = TempDir::new("markup");
+    let spec_dir = tmp.0.join("spec");
+    copy_with_prose(&root().join("tests/fixtures/valid/operations"), &spec_dir);
+    let files = match ruckus_codegen::openapi(&spec_dir.join("ruckus-one.yaml")) {
+        Ok(files) => files,
+        Err(d) => panic!("{d:?}"),
+    };
+    let mut found = Vec::new();
+    let mut seen = 0;
+    for (path, text) in &files {
+        let doc: Value = serde_yaml::from_str(text).expect("the export is YAML");
+        let mut values = Vec::new();
+        prose_values(&doc, path, &mut values);
+        for (at, s) in values {
+            seen += usize::from(s.contains("alert"));
+            // The export's own code spans (`array<Widget>`, `Bearer <token>`) are not markup.
+            let s: String = s.split('`').step_by(2).collect::<Vec<_>>().join("`…`");
+            let line_starts = |marker: &str| s.lines().any(|l| l.trim_start().starts_with(marker));
+            // An escaped bracket (`\]`) closes no link text.
+            if s.contains('<')
+                || s.replace("\\]", "").contains("](")
+                || line_starts("```")
+                || line_starts("# ")
+                || line_starts("- item")
+            {
+                found.push(format!("{at}: {s:?}"));
+            }
+        }
+    }
+    assert!(seen >= 5, "the edited prose did not reach the export");
+    assert!(
+        found.is_empty(),
+        "markup in the export:\n{}",
+        found.join("\n")
+    );
+}

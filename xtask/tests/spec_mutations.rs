@@ -1,19 +1,35 @@
 //! Property test: the generator on mutated copies of the broken-spec base (values, keys,
 //! structure, raw bytes, unicode and control characters, deep nesting, aliases) never panics
-//! and never takes long; it rejects a spec with diagnostics that all name a line, or accepts it
-//! and writes Rust that parses and docs without control characters, HTML or code blocks (the
-//! properties of `src/mutate.rs`, which `cargo xtask fuzz` checks on long runs).
+//! and never does work out of proportion to its input (counted in allocations and bytes, see
+//! `work/`); it rejects a spec with diagnostics that all name a line, or accepts it and writes
+//! Rust that parses and docs without control characters, HTML or code blocks (the properties of
+//! `src/mutate/`, which `cargo xtask fuzz` checks on long runs).
 //!
 //! `PROPTEST_CASES=N` runs more cases than the default 1000.
 
-#[path = "../src/mutate.rs"]
-mod mutate;
-
-use mutate::{Mutation, NASTY, Spec, Text};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use xtask::mutate::{self, Mutation, NASTY, Spec, Text};
+
+mod work;
+
+#[global_allocator]
+static ALLOCATOR: work::Counting = work::Counting;
+
+/// The base spec's size and the work of generating it, measured once.
+fn base_work() -> (usize, work::Work) {
+    static BASE: OnceLock<(usize, work::Work)> = OnceLock::new();
+    *BASE.get_or_init(|| {
+        let spec = Spec::base(root());
+        let dir = TempDir::new();
+        let top = spec.write(&dir.0).expect("write the base");
+        let (outcome, work) = work::measure(|| ruckus_codegen::generate(&top));
+        assert!(outcome.is_ok(), "the base spec is valid");
+        (spec.size(), work)
+    })
+}
 
 fn text() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -90,14 +106,22 @@ proptest! {
             m.apply(&mut spec);
         }
         let dir = TempDir::new();
-        let t0 = Instant::now();
-        let outcome = std::panic::catch_unwind(|| mutate::generate(&spec, &dir.0));
-        let took = t0.elapsed();
+        let top = spec.write(&dir.0).expect("write the spec");
+        let (outcome, work) =
+            work::measure(|| std::panic::catch_unwind(|| ruckus_codegen::generate(&top)));
         let outcome = match outcome {
             Ok(o) => o,
             Err(_) => return Err(TestCaseError::fail("the generator panicked")),
         };
-        prop_assert!(took < Duration::from_secs(5), "took {took:?}");
+        // Work in proportion to the input: at most 4 times the base's per input byte (mutated
+        // specs stay within about 1.05 times; a blow-up is far beyond).
+        let (base_size, base_work) = base_work();
+        let scale = 4.0 * (spec.size() as f64 / base_size as f64).max(1.0);
+        prop_assert!(
+            work.allocations_within(scale, base_work) && work.bytes_within(scale, base_work),
+            "{work:?} for {} bytes; the base: {base_work:?} for {base_size} bytes",
+            spec.size()
+        );
         let problems = mutate::check(&outcome);
         prop_assert!(problems.is_empty(), "{problems:#?}");
     }

@@ -56,97 +56,112 @@ fn index(ir: &Ir) -> String {
         );
     }
     for api in &ir.apis {
-        let _ = writeln!(s, "\n## {}\n", prose(&api.title));
-        let _ = writeln!(s, "{}\n", prose(&api.description));
-        let _ = writeln!(
-            s,
-            "Rust module `{}::{}`; source document {}.\n",
-            ir.krate.name.replace('-', "_"),
-            api.name,
-            code(&api.source)
-        );
-        s.push_str("| Setting | Value | Provenance |\n|---|---|---|\n");
-        let prefix = if api.prefix.value.is_empty() {
-            "(none)".to_owned()
-        } else {
-            code_cell(&api.prefix.value)
-        };
-        let _ = writeln!(
-            s,
-            "| Path prefix | {prefix} | {} |",
-            prov(&api.prefix.provenance)
-        );
-        let hosts = format!(
-            "Asia {}, Europe {}, North America {}",
-            code_cell(&api.hosts.asia),
-            code_cell(&api.hosts.europe),
-            code_cell(&api.hosts.north_america)
-        );
-        let _ = writeln!(s, "| Hosts | {hosts} | {} |", prov(&api.hosts.provenance));
-        let auth = match api.auth.value {
-            AuthKind::UnitToken => {
-                "caller-supplied token (`Config::unit_token`) as `Authorization: Bearer`"
-            }
-            AuthKind::ClientCredentials => {
-                "OAuth 2.0 client credentials token as `Authorization: Bearer`"
-            }
-        };
-        let _ = writeln!(
-            s,
-            "| Authentication | {auth} | {} |",
-            prov(&api.auth.provenance)
-        );
-        let _ = writeln!(
-            s,
-            "| Versioned media types | {} | {} |",
-            code_cell(&format!(
-                "application/vnd.{}.<version>+json",
-                api.media_vendor.value
-            )),
-            prov(&api.media_vendor.provenance)
-        );
-        s.push_str("\nError body families:\n\n| Family | Decoded as | Body | Description | Provenance |\n|---|---|---|---|---|\n");
-        for f in &api.families {
-            let body = f.body.as_deref().map_or("-".to_owned(), code_cell);
-            let _ = writeln!(
-                s,
-                "| {} | `{}` | {body} | {} | {} |",
-                code_cell(&f.name),
-                f.kind.variant(),
-                prose(&f.description),
-                prov(&f.provenance)
-            );
-        }
-        if !api.status_codes.is_empty() {
-            s.push_str("\nStatus codes:\n\n| Status | Meaning | Provenance |\n|---|---|---|\n");
-            for (status, meaning, p) in &api.status_codes {
-                let _ = writeln!(s, "| {status} | {} | {} |", prose(meaning), prov(p));
-            }
-        }
-        s.push_str("\n| Area | Operations | Stable | Deprecated | Experimental | Removed | Types |\n|---|---|---|---|---|---|---|\n");
-        for a in &api.areas {
-            let count = |label: &str| {
-                a.operations
-                    .iter()
-                    .filter(|o| o.lifecycle.label() == label)
-                    .count()
-            };
-            let _ = writeln!(
-                s,
-                "| [{}]({}/{}.md) | {} | {} | {} | {} | {} | {} |",
-                prose(&a.title),
-                api.name,
-                a.name,
-                a.operations.len(),
-                count("stable"),
-                count("deprecated"),
-                count("experimental"),
-                count("removed"),
-                a.types.len()
-            );
-        }
+        api_section(&mut s, ir, api);
     }
     s
+}
+
+/// One API in the index: its settings, error body families, status codes and areas.
+fn api_section(s: &mut String, ir: &Ir, api: &ApiIr) {
+    let _ = writeln!(s, "\n## {}\n", prose(&api.title));
+    let _ = writeln!(s, "{}\n", prose(&api.description));
+    let _ = writeln!(
+        s,
+        "Rust module `{}::{}`; source document {}.\n",
+        ir.krate.name.replace('-', "_"),
+        api.name,
+        code(&api.source)
+    );
+    s.push_str("| Setting | Value | Provenance |\n|---|---|---|\n");
+    let prefix = if api.prefix.value.is_empty() {
+        "(none)".to_owned()
+    } else {
+        code_cell(&api.prefix.value)
+    };
+    let _ = writeln!(
+        s,
+        "| Path prefix | {prefix} | {} |",
+        prov(&api.prefix.provenance)
+    );
+    let hosts = format!(
+        "Asia {}, Europe {}, North America {}",
+        code_cell(&api.hosts.asia),
+        code_cell(&api.hosts.europe),
+        code_cell(&api.hosts.north_america)
+    );
+    let _ = writeln!(s, "| Hosts | {hosts} | {} |", prov(&api.hosts.provenance));
+    let auth = match api.auth.value {
+        AuthKind::UnitToken => {
+            "caller-supplied token (`Config::unit_token`) as `Authorization: Bearer`"
+        }
+        AuthKind::ClientCredentials => {
+            "OAuth 2.0 client credentials token as `Authorization: Bearer`"
+        }
+    };
+    let _ = writeln!(
+        s,
+        "| Authentication | {auth} | {} |",
+        prov(&api.auth.provenance)
+    );
+    let _ = writeln!(
+        s,
+        "| Versioned media types | {} | {} |",
+        code_cell(&format!(
+            "application/vnd.{}.<version>+json",
+            api.media_vendor.value
+        )),
+        prov(&api.media_vendor.provenance)
+    );
+    families_and_statuses(s, api);
+    area_table(s, api);
+}
+
+/// The error body families and status codes of an API.
+fn families_and_statuses(s: &mut String, api: &ApiIr) {
+    s.push_str("\nError body families:\n\n| Family | Decoded as | Body | Description | Provenance |\n|---|---|---|---|---|\n");
+    for f in &api.families {
+        let body = f.body.as_deref().map_or("-".to_owned(), code_cell);
+        let _ = writeln!(
+            s,
+            "| {} | `{}` | {body} | {} | {} |",
+            code_cell(&f.name),
+            f.kind.variant(),
+            prose(&f.description),
+            prov(&f.provenance)
+        );
+    }
+    if !api.status_codes.is_empty() {
+        s.push_str("\nStatus codes:\n\n| Status | Meaning | Provenance |\n|---|---|---|\n");
+        for (status, meaning, p) in &api.status_codes {
+            let _ = writeln!(s, "| {status} | {} | {} |", prose(meaning), prov(p));
+        }
+    }
+}
+
+/// One row per area: operations by lifecycle and types.
+fn area_table(s: &mut String, api: &ApiIr) {
+    s.push_str("\n| Area | Operations | Stable | Deprecated | Experimental | Removed | Types |\n|---|---|---|---|---|---|---|\n");
+    for a in &api.areas {
+        let count = |label: &str| {
+            a.operations
+                .iter()
+                .filter(|o| o.lifecycle.label() == label)
+                .count()
+        };
+        let _ = writeln!(
+            s,
+            "| [{}]({}/{}.md) | {} | {} | {} | {} | {} | {} |",
+            prose(&a.title),
+            api.name,
+            a.name,
+            a.operations.len(),
+            count("stable"),
+            count("deprecated"),
+            count("experimental"),
+            count("removed"),
+            a.types.len()
+        );
+    }
 }
 
 fn area_page(ir: &Ir, api: &ApiIr, area: &AreaIr) -> String {
@@ -230,6 +245,13 @@ fn operation(s: &mut String, o: &OpIr) {
             prov(&p.provenance)
         );
     }
+    parameter_table(s, o);
+    bodies_and_responses(s, o);
+    versions_and_notes(s, o);
+}
+
+/// The path, query and header parameters of an operation.
+fn parameter_table(s: &mut String, o: &OpIr) {
     let params: Vec<_> = o
         .path_params
         .iter()
@@ -257,6 +279,10 @@ fn operation(s: &mut String, o: &OpIr) {
             );
         }
     }
+}
+
+/// The request body and the responses of an operation.
+fn bodies_and_responses(s: &mut String, o: &OpIr) {
     if let Some(b) = &o.request {
         let what = describe::request_body(b, Style::Markdown);
         let _ = writeln!(
@@ -284,6 +310,10 @@ fn operation(s: &mut String, o: &OpIr) {
             prov(&r.provenance)
         );
     }
+}
+
+/// The versions (media types) and notes of an operation.
+fn versions_and_notes(s: &mut String, o: &OpIr) {
     s.push_str("\n| Version | Content-Type | Accept |\n|---|---|---|\n");
     for (i, v) in o.versions.iter().enumerate() {
         let def = if i == 0 && o.versions.len() > 1 {

@@ -6,7 +6,7 @@
 use super::describe::provenance_line;
 use super::text::{code, doc, ident, inner_doc, prose, toml_str};
 use super::types::emit_type;
-use super::{gates, ops};
+use super::{builder, gates, ops};
 use crate::ir::{ApiIr, AreaIr, Ir, Lifecycle, OpIr, TypeRef};
 use crate::names;
 use proc_macro2::TokenStream;
@@ -98,30 +98,7 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
             }
         }
     });
-    let auth_doc = doc(&[
-        format!("Token service settings. {}", prose(&ir.auth.description)),
-        String::new(),
-        format!(
-            "- Token URL with tenant: {}; {}",
-            code(&ir.auth.token_url.value),
-            provenance_line(&ir.auth.token_url.provenance)
-        ),
-        format!(
-            "- Token URL without tenant: {}; {}",
-            code(&ir.auth.token_url_without_tenant.value),
-            provenance_line(&ir.auth.token_url_without_tenant.provenance)
-        ),
-        format!(
-            "- Delegated tenant header: {}; {}",
-            code(&ir.auth.tenant_header.value),
-            provenance_line(&ir.auth.tenant_header.provenance)
-        ),
-    ]);
-    let (tu, tun, th) = (
-        &ir.auth.token_url.value,
-        &ir.auth.token_url_without_tenant.value,
-        &ir.auth.tenant_header.value,
-    );
+    let auth = auth_static(ir);
     quote! {
         #docs
         #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -131,12 +108,7 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
 
         #(#mods)*
 
-        #auth_doc
-        pub static AUTH: ruckus_one_runtime::AuthSettings = ruckus_one_runtime::AuthSettings {
-            token_url: #tu,
-            token_url_without_tenant: #tun,
-            tenant_header: #th,
-        };
+        #auth
 
         /// The client: one token cache and connection pool shared by every API.
         ///
@@ -167,8 +139,63 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
     }
 }
 
+/// The `AUTH` static: the token service's URLs and the delegated tenant header.
+fn auth_static(ir: &Ir) -> TokenStream {
+    let auth_doc = doc(&[
+        format!("Token service settings. {}", prose(&ir.auth.description)),
+        String::new(),
+        format!(
+            "- Token URL with tenant: {}; {}",
+            code(&ir.auth.token_url.value),
+            provenance_line(&ir.auth.token_url.provenance)
+        ),
+        format!(
+            "- Token URL without tenant: {}; {}",
+            code(&ir.auth.token_url_without_tenant.value),
+            provenance_line(&ir.auth.token_url_without_tenant.provenance)
+        ),
+        format!(
+            "- Delegated tenant header: {}; {}",
+            code(&ir.auth.tenant_header.value),
+            provenance_line(&ir.auth.tenant_header.provenance)
+        ),
+    ]);
+    let (tu, tun, th) = (
+        &ir.auth.token_url.value,
+        &ir.auth.token_url_without_tenant.value,
+        &ir.auth.tenant_header.value,
+    );
+    quote! {
+        #auth_doc
+        pub static AUTH: ruckus_one_runtime::AuthSettings = ruckus_one_runtime::AuthSettings {
+            token_url: #tu,
+            token_url_without_tenant: #tun,
+            tenant_header: #th,
+        };
+    }
+}
+
 /// `<api>/mod.rs`: API docs, settings, the API client struct and the area modules.
 pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
+    let docs = api_docs(api);
+    let (mods, uses) = area_modules(api, area_features);
+    let markers = feature_markers(api, area_features);
+    let settings = api_static(api);
+    let client = api_client(api, area_features);
+    quote! {
+        #docs
+        #(#mods)*
+        #(#uses)*
+        #(#markers)*
+
+        #settings
+
+        #client
+    }
+}
+
+/// The module docs: title, description, source and the areas with their operation counts.
+fn api_docs(api: &ApiIr) -> TokenStream {
     let mut lines = vec![
         format!("{}.", prose(&api.title).trim_end_matches('.')),
         String::new(),
@@ -186,7 +213,11 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
             a.name
         ));
     }
-    let docs = inner_doc(&lines);
+    inner_doc(&lines)
+}
+
+/// The area modules and the re-exports of their items.
+fn area_modules(api: &ApiIr, area_features: bool) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let mods = api.areas.iter().map(|a| {
         let n = ident(&a.name);
         let gate = gates::area(a, area_features);
@@ -210,6 +241,11 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
             Some(quote!(#gate pub use self::#n::*;))
         }
     });
+    (mods.collect(), uses.collect())
+}
+
+/// The `API` static: name, title, prefix, hosts and authentication.
+fn api_static(api: &ApiIr) -> TokenStream {
     let name = &api.name;
     let title = &api.title;
     let prefix = &api.prefix.value;
@@ -239,6 +275,20 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         ),
     ]);
     let auth = ident(api.auth.value.variant());
+    quote! {
+        #api_doc
+        pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
+            name: #name,
+            title: #title,
+            prefix: #prefix,
+            hosts: ruckus_one_runtime::Hosts { asia: #asia, europe: #europe, north_america: #na },
+            auth: ruckus_one_runtime::ApiAuth::#auth,
+        };
+    }
+}
+
+/// The API client struct: `new`, `runtime`, `raw` and one accessor per area handler.
+fn api_client(api: &ApiIr, area_features: bool) -> TokenStream {
     let client = ident(&api.client);
     let client_doc = doc(&[
         format!(
@@ -249,61 +299,10 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         "Each method returns a request builder; nothing is sent until its `send` is awaited."
             .into(),
     ]);
-    // One accessor per area handler, gated like the area (and like its operations when they
-    // are all experimental).
-    let handlers = api.areas.iter().filter_map(|a| {
-        let handler = ident(a.handler.as_ref()?);
-        let n = ident(&a.name);
-        let gate = gates::area(a, area_features);
-        let generated = a.operations.iter().filter(|o| o.is_generated());
-        let experimental = gates::all_experimental(generated).then(gates::experimental);
-        let d = doc(&[format!(
-            "Operations of the {} area ([`{}::{}`]).",
-            prose(&a.title).trim_end_matches('.'),
-            a.name,
-            a.handler.as_deref().unwrap_or_default()
-        )]);
-        // With the area's feature off, the accessor still exists and returns a marker named
-        // after the feature, so a call into the area fails with an error that names it.
-        let off = area_features.then(|| {
-            let f = &a.feature;
-            let marker = ident(&format!("{}FeatureIsOff", names::camel(f)));
-            let note = format!(
-                "the `{}` area needs the cargo feature `{f}`: enable it to call its operations",
-                a.name
-            );
-            quote! {
-                #[cfg(not(feature = #f))]
-                #[doc(hidden)]
-                #[deprecated(note = #note)]
-                pub fn #n(&self) -> #marker {
-                    #marker
-                }
-            }
-        });
-        Some(quote! {
-            #gate
-            #experimental
-            #d
-            pub fn #n(&self) -> #n::#handler<'a> {
-                #n::#handler::new(self.client)
-            }
-
-            #off
-        })
-    });
-    let markers = api.areas.iter().filter(|a| area_features && a.handler.is_some()).map(|a| {
-        let f = &a.feature;
-        let marker = ident(&format!("{}FeatureIsOff", names::camel(f)));
-        let d = format!(" Returned in place of the `{}` area's handler while the cargo feature `{f}` is off.", a.name);
-        quote! {
-            #[cfg(not(feature = #f))]
-            #[doc(hidden)]
-            #[doc = #d]
-            #[derive(Debug)]
-            pub struct #marker;
-        }
-    });
+    let handlers = api
+        .areas
+        .iter()
+        .filter_map(|a| area_accessor(a, area_features));
     let raw_doc = doc(&[
         format!(
             "A request to any path of the {}, for operations this client does not generate.",
@@ -317,20 +316,6 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
         "retries and typed errors as the generated operations.".into(),
     ]);
     quote! {
-        #docs
-        #(#mods)*
-        #(#uses)*
-        #(#markers)*
-
-        #api_doc
-        pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
-            name: #name,
-            title: #title,
-            prefix: #prefix,
-            hosts: ruckus_one_runtime::Hosts { asia: #asia, europe: #europe, north_america: #na },
-            auth: ruckus_one_runtime::ApiAuth::#auth,
-        };
-
         #client_doc
         #[derive(Debug, Clone, Copy)]
         pub struct #client<'a> {
@@ -356,6 +341,66 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
             #(#handlers)*
         }
     }
+}
+
+/// The accessor of an area's handler, gated like the area (and like its operations when they
+/// are all experimental); none for an area without a handler.
+fn area_accessor(a: &AreaIr, area_features: bool) -> Option<TokenStream> {
+    let handler = ident(a.handler.as_ref()?);
+    let n = ident(&a.name);
+    let gate = gates::area(a, area_features);
+    let generated = a.operations.iter().filter(|o| o.is_generated());
+    let experimental = gates::all_experimental(generated).then(gates::experimental);
+    let d = doc(&[format!(
+        "Operations of the {} area ([`{}::{}`]).",
+        prose(&a.title).trim_end_matches('.'),
+        a.name,
+        a.handler.as_deref().unwrap_or_default()
+    )]);
+    // With the area's feature off, the accessor still exists and returns a marker named
+    // after the feature, so a call into the area fails with an error that names it.
+    let off = area_features.then(|| {
+        let f = &a.feature;
+        let marker = ident(&format!("{}FeatureIsOff", names::camel(f)));
+        let note = format!(
+            "the `{}` area needs the cargo feature `{f}`: enable it to call its operations",
+            a.name
+        );
+        quote! {
+            #[cfg(not(feature = #f))]
+            #[doc(hidden)]
+            #[deprecated(note = #note)]
+            pub fn #n(&self) -> #marker {
+                #marker
+            }
+        }
+    });
+    Some(quote! {
+        #gate
+        #experimental
+        #d
+        pub fn #n(&self) -> #n::#handler<'a> {
+            #n::#handler::new(self.client)
+        }
+
+        #off
+    })
+}
+
+/// The markers an area accessor returns while the area's feature is off.
+fn feature_markers(api: &ApiIr, area_features: bool) -> Vec<TokenStream> {
+    api.areas.iter().filter(|a| area_features && a.handler.is_some()).map(|a| {
+        let f = &a.feature;
+        let marker = ident(&format!("{}FeatureIsOff", names::camel(f)));
+        let d = format!(" Returned in place of the `{}` area's handler while the cargo feature `{f}` is off.", a.name);
+        quote! {
+            #[cfg(not(feature = #f))]
+            #[doc(hidden)]
+            #[doc = #d]
+            #[derive(Debug)]
+            pub struct #marker;
+        }
+    }).collect()
 }
 
 /// `<api>/<area>.rs`: the area's types, then its operations, as pieces (the module docs, each
@@ -445,7 +490,7 @@ pub fn area_file<'a>(
         });
     let items = generated
         .into_iter()
-        .map(move |o| ops::emit_items(o, api, area));
+        .map(move |o| builder::emit_items(o, api, area));
     std::iter::once(docs)
         .chain(types)
         .chain(handler)

@@ -1,6 +1,8 @@
 //! Emitters: the IR becomes a map of file path (relative to `generated/`) to contents.
 
+mod builder;
 mod conformance;
+mod conformance_support;
 mod corpus;
 pub(crate) mod describe;
 mod docs;
@@ -10,6 +12,7 @@ pub(crate) mod openapi;
 mod ops;
 mod text;
 mod types;
+mod unions;
 
 pub use text::PREAMBLE;
 

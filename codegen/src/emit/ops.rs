@@ -1,12 +1,13 @@
-//! Operations: a static descriptor, a request builder with setters for optional parameters,
-//! and a thin method on the API client. All behaviour lives in the runtime.
+//! Operations: the thin method on the API client that starts a request, its documentation, and
+//! the argument and output types the request builder ([`super::builder`]) shares with it. All
+//! behaviour lives in the runtime.
 
 use super::describe::{self, Style, provenance_line};
 use super::gates;
 use super::text::{code, doc, ident, prose, rust_type, type_doc};
 use crate::ir::{
-    ApiIr, AreaIr, BodyKind, Lifecycle, OpIr, PageStyle, ParamIr, ParamLocation, Provenance,
-    ResponseKind, TypeKind, TypeRef,
+    ApiIr, AreaIr, BodyKind, Lifecycle, OpIr, ParamIr, ParamLocation, Provenance, ResponseKind,
+    TypeKind, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -27,7 +28,7 @@ pub const RESERVED_BUILDER_METHODS: &[&str] = &[
 ];
 
 /// The argument type of a parameter and how it is passed to the runtime.
-fn param_type(p: &ParamIr, area: &str) -> TokenStream {
+pub(super) fn param_type(p: &ParamIr, area: &str) -> TokenStream {
     match &p.ty {
         TypeRef::String => quote!(&str),
         other => rust_type(other, area),
@@ -40,7 +41,7 @@ fn json_type(t: Option<&TypeRef>, area: &str) -> TokenStream {
 }
 
 /// Where an operation's 2xx body goes: its Rust type and the runtime call that decodes it.
-fn output(op: &OpIr, area: &str) -> (TokenStream, TokenStream) {
+pub(super) fn output(op: &OpIr, area: &str) -> (TokenStream, TokenStream) {
     match op.success.kind {
         ResponseKind::Json => (json_type(op.success.ty.as_ref(), area), quote!(send_json)),
         ResponseKind::Binary => (quote!(bytes::Bytes), quote!(send_bytes)),
@@ -50,7 +51,7 @@ fn output(op: &OpIr, area: &str) -> (TokenStream, TokenStream) {
 }
 
 /// The runtime call that decodes the 2xx body and keeps status, headers and request id.
-fn output_with_response(op: &OpIr) -> TokenStream {
+pub(super) fn output_with_response(op: &OpIr) -> TokenStream {
     match op.success.kind {
         ResponseKind::Json => quote!(send_json_with_response),
         ResponseKind::Binary => quote!(send_bytes_with_response),
@@ -61,7 +62,7 @@ fn output_with_response(op: &OpIr) -> TokenStream {
 
 /// The Rust type of the elements of a paged operation's items field: `X` when the response
 /// is an object whose `items` field is `array<X>`, else raw JSON.
-fn item_type(op: &OpIr, api: &ApiIr, items: &str, area: &str) -> TokenStream {
+pub(super) fn item_type(op: &OpIr, api: &ApiIr, items: &str, area: &str) -> TokenStream {
     let element = match op.success.ty.as_ref() {
         Some(TypeRef::Named { name, area: home }) => api
             .areas
@@ -94,7 +95,7 @@ fn serialized_arg(t: &TypeRef, area: &str) -> TokenStream {
     }
 }
 
-fn body_arg(op: &OpIr, area: &str) -> Option<(TokenStream, TokenStream)> {
+pub(super) fn body_arg(op: &OpIr, area: &str) -> Option<(TokenStream, TokenStream)> {
     let b = op.request.as_ref()?;
     Some(match b.kind {
         BodyKind::Json => (serialized_arg(b.ty.as_ref()?, area), quote!(json)),
@@ -106,261 +107,15 @@ fn body_arg(op: &OpIr, area: &str) -> Option<(TokenStream, TokenStream)> {
 
 /// Query then header parameters, each with the runtime method that sends it (named after
 /// the location).
-fn query_and_header_params(op: &OpIr) -> impl Iterator<Item = (&ParamIr, &'static str)> {
+pub(super) fn query_and_header_params(op: &OpIr) -> impl Iterator<Item = (&ParamIr, &'static str)> {
     op.query
         .iter()
         .chain(&op.headers)
         .map(|p| (p, p.location.as_str()))
 }
 
-/// Static descriptor, version enum, builder struct and its impl.
-pub fn emit_items(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
-    let area = home.name.as_str();
-    let gate = gates::operation(op);
-    // The activity operation's descriptor is polled from every area's `send_and_wait`.
-    let vis = match api.activity() {
-        Some((_, act)) if act.id == op.id => quote!(pub(super)),
-        _ => quote!(),
-    };
-    let send_and_wait = send_and_wait(op, api, area);
-    let stat = ident(&op.static_name);
-    let builder = ident(&op.builder);
-    let id = &op.id;
-    let method = ident(op.method.variant());
-    let path = &op.path;
-    let family = ident(op.error_kind.variant());
-    let versions = op.versions.iter().map(|v| {
-        let ct = match &v.content_type {
-            Some(c) => quote!(Some(#c)),
-            None => quote!(None),
-        };
-        let accept = &v.accept;
-        quote!(ruckus_one_runtime::MediaTypes { content_type: #ct, accept: #accept })
-    });
-
-    let mut setters = Vec::new();
-    for (p, location) in query_and_header_params(op) {
-        let call = ident(location);
-        if p.required {
-            continue;
-        }
-        let n = ident(&p.rust);
-        let wire = &p.wire;
-        let ty = param_type(p, area);
-        let d = doc(&param_doc(p, location));
-        setters.push(quote! {
-            #d
-            pub fn #n(mut self, #n: #ty) -> Self {
-                self.req.#call(#wire, &#n);
-                self
-            }
-        });
-    }
-    if let Some(b) = &op.request
-        && !b.required
-        && let Some((ty, call)) = body_arg(op, area)
-    {
-        setters.push(quote! {
-            /// Sets the request body (optional for this operation).
-            pub fn body(mut self, body: #ty) -> Self {
-                self.req.#call(body);
-                self
-            }
-        });
-    }
-    let mut version_enum = quote!();
-    if let Some(enum_name) = &op.version_enum {
-        let e = ident(enum_name);
-        let variants = op.versions.iter().enumerate().map(|(i, v)| {
-            let n = ident(&v.variant);
-            let mut text = format!("`{}`: Accept `{}`", v.label, v.accept);
-            if let Some(ct) = &v.content_type {
-                text.push_str(&format!(", Content-Type `{ct}`"));
-            }
-            if i == 0 {
-                text.push_str(" (default)");
-            }
-            let d = doc(&[text]);
-            let default = (i == 0).then(|| quote!(#[default]));
-            quote!(#d #default #n,)
-        });
-        let d = doc(&[
-            format!(
-                "Representations offered by `{}`; the first is the default.",
-                op.id
-            ),
-            String::new(),
-            "Choose one with the builder's `version` method.".into(),
-        ]);
-        version_enum = quote! {
-            #gate
-            #d
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-            #[allow(non_camel_case_types)]
-            pub enum #e { #(#variants)* }
-        };
-        setters.push(quote! {
-            /// Selects the representation (media type) to send and accept.
-            pub fn version(mut self, version: #e) -> Self {
-                self.req.version(version as usize);
-                self
-            }
-        });
-    }
-    let (out_ty, send_call) = output(op, area);
-    let send_with_response = output_with_response(op);
-    let pages = match (&op.pagination, op.success.kind) {
-        (Some(p), ResponseKind::Json) => {
-            let style = ident(p.style.variant());
-            let (items, first) = (&p.items, p.first_page);
-            let total = match p.style {
-                PageStyle::Spring => "`totalElements`",
-                PageStyle::QueryBody | PageStyle::QueryParams => "`totalCount`",
-            };
-            let where_page = match p.style {
-                PageStyle::QueryBody => "JSON body's `page` field",
-                PageStyle::QueryParams => "`page` query parameter",
-                PageStyle::Spring => "`page` query parameter (the page size in `size`)",
-            };
-            let d = doc(&[
-                format!(
-                    "Every page from page {first}, each decoded like `send` (items in {}).",
-                    code(&p.items)
-                ),
-                String::new(),
-                format!(
-                    "The page number goes in the {where_page}; the stream ends once the answer's {total} is reached, after an empty or repeated page, or (without a total) after a short page."
-                ),
-            ]);
-            let item_ty = item_type(op, api, &p.items, area);
-            let items_doc = doc(&[
-                format!(
-                    "Every item of every page (the elements of {}), fetched page by page like `pages`.",
-                    code(&p.items)
-                ),
-                String::new(),
-                format!(
-                    "When the answer states {total}, the stream goes on until that many items came, even if the service returns shorter pages than asked."
-                ),
-            ]);
-            quote! {
-                const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
-                    style: ruckus_one_runtime::PageStyle::#style,
-                    items: #items,
-                    first_page: #first,
-                };
-
-                #d
-                pub fn pages(self) -> ruckus_one_runtime::Pages<'a, #out_ty> {
-                    self.req.pages(Self::PAGING)
-                }
-
-                #items_doc
-                pub fn items(self) -> ruckus_one_runtime::Pages<'a, #item_ty> {
-                    self.req.items(Self::PAGING)
-                }
-            }
-        }
-        _ => quote!(),
-    };
-    let send_doc = doc(&[match op.success.kind {
-        ResponseKind::Json => format!(
-            "Sends the request and decodes the `{}` response.",
-            op.success.status
-        ),
-        ResponseKind::Binary => format!(
-            "Sends the request and returns the `{}` response body as bytes.",
-            op.success.status
-        ),
-        ResponseKind::Text => format!(
-            "Sends the request and returns the `{}` response body as text.",
-            op.success.status
-        ),
-        ResponseKind::Empty => format!(
-            "Sends the request; the `{}` response has no body.",
-            op.success.status
-        ),
-    }]);
-    let builder_doc = doc(&[
-        format!(
-            "Request builder for `{}::{}` ({}).",
-            home.handler.as_deref().unwrap_or(&api.client),
-            op.id,
-            prose(&op.name)
-        ),
-        String::new(),
-        "Set optional parameters with its methods, then call `send`.".into(),
-    ]);
-    let tenant_doc = doc(&[
-        "Acts for a delegated tenant on this call only (overrides the client's).".to_owned(),
-    ]);
-    quote! {
-        #gate
-        #vis static #stat: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-            id: #id,
-            method: ruckus_one_runtime::Method::#method,
-            path: #path,
-            api: &super::API,
-            versions: &[#(#versions),*],
-            error_family: ruckus_one_runtime::ErrorFamily::#family,
-        };
-
-        #version_enum
-
-        #gate
-        #builder_doc
-        #[must_use = "a request does nothing until `send` is awaited"]
-        pub struct #builder<'a> {
-            req: ruckus_one_runtime::Request<'a>,
-        }
-
-        #gate
-        impl<'a> #builder<'a> {
-            #tenant_doc
-            pub fn tenant(mut self, tenant_id: &str) -> Self {
-                self.req.tenant(tenant_id);
-                self
-            }
-
-            #(#setters)*
-
-            #pages
-
-            /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
-            pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
-                self.req.timeout(timeout);
-                self
-            }
-
-            /// Retries this call by `policy` instead of the client's policy.
-            pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
-                self.req.retry(policy);
-                self
-            }
-
-            #send_doc
-            pub fn send(
-                self,
-            ) -> impl std::future::Future<Output = Result<#out_ty, ruckus_one_runtime::Error>> {
-                self.req.#send_call()
-            }
-
-            /// Like `send`, also returning the answer's status, headers and request id.
-            pub fn send_with_response(
-                self,
-            ) -> impl std::future::Future<
-                Output = Result<ruckus_one_runtime::Response<#out_ty>, ruckus_one_runtime::Error>,
-            > {
-                self.req.#send_with_response()
-            }
-
-            #send_and_wait
-        }
-    }
-}
-
 /// `send_and_wait` for an asynchronous (202) operation of an API that has an activity operation.
-fn send_and_wait(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
+pub(super) fn send_and_wait(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
     let Some((home, act)) = api.activity() else {
         return quote!();
     };
@@ -489,7 +244,7 @@ pub fn emit_method(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
     }
 }
 
-fn param_doc(p: &ParamIr, location: &str) -> Vec<String> {
+pub(super) fn param_doc(p: &ParamIr, location: &str) -> Vec<String> {
     let mut lines = vec![match &p.description {
         Some(d) => prose(d),
         None => format!("Sets the {location} parameter {}.", code(&p.wire)),
@@ -528,6 +283,23 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
         api.name
     ));
     l.push(String::new());
+    l.extend(parameter_lines(op));
+    l.extend(body_lines(op));
+    l.extend(media_lines(op));
+    l.extend(fact_lines(op, api));
+    if !op.notes.is_empty() {
+        l.push(String::new());
+        l.push("Notes:".into());
+        for n in &op.notes {
+            l.push(format!("- {}", prose(n)));
+        }
+    }
+    l
+}
+
+/// One list item per path, query and header parameter.
+fn parameter_lines(op: &OpIr) -> Vec<String> {
+    let mut l = Vec::new();
     for p in &op.path_params {
         l.push(format!(
             "- Path parameter `{}`: {}",
@@ -555,6 +327,12 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
             p.rust
         ));
     }
+    l
+}
+
+/// The request body and every response.
+fn body_lines(op: &OpIr) -> Vec<String> {
+    let mut l = Vec::new();
     if let Some(b) = &op.request {
         let what = describe::request_body(b, Style::Rustdoc);
         let req = if b.required {
@@ -571,6 +349,12 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
         let body = describe::response_body(r, Style::Rustdoc);
         l.push(format!("- Response {}: {body}", r.status));
     }
+    l
+}
+
+/// The versions, or the media types when they are not plain JSON.
+fn media_lines(op: &OpIr) -> Vec<String> {
+    let mut l = Vec::new();
     if op.versions.len() > 1 {
         let vs: Vec<String> = op
             .versions
@@ -597,7 +381,12 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
             _ => {}
         }
     }
+    l
+}
 
+/// Asynchrony, paging, a non-default error family, lifecycle and provenance.
+fn fact_lines(op: &OpIr, api: &ApiIr) -> Vec<String> {
+    let mut l = Vec::new();
     if op.asynchronous && api.activity_operation.is_some() {
         l.push("- Asynchronous (202): `send_and_wait` also waits for the work to finish.".into());
     } else if op.asynchronous {
@@ -621,13 +410,6 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
     }
     if op.provenance != Provenance::Documented {
         l.push(format!("- {}", provenance_line(&op.provenance)));
-    }
-    if !op.notes.is_empty() {
-        l.push(String::new());
-        l.push("Notes:".into());
-        for n in &op.notes {
-            l.push(format!("- {}", prose(n)));
-        }
     }
     l
 }

@@ -11,11 +11,11 @@
 //!   the same for `Cargo.toml`.
 //!
 //! The validator already refuses control and bidirectional characters in spec files (see
-//! [`crate::limits`]); the sanitizers escape them all the same, and [`doc`] escapes whatever
+//! [`crate::chars`]); the sanitizers escape them all the same, and [`doc`] escapes whatever
 //! reaches a doc attribute, so no emitter can write a line rustc or rustdoc would misread.
 
+use crate::chars::forbidden;
 use crate::ir::TypeRef;
-use crate::limits::forbidden;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use std::cell::RefCell;

@@ -1,11 +1,10 @@
-//! Models: structs with `new` (or a builder), forward-compatible enums and unions, aliases and
-//! raw JSON shapes.
+//! Models: structs with `new` (or a builder), aliases and raw JSON shapes; forward-compatible
+//! enums and unions are in [`super::unions`].
 
 use super::describe::provenance_line;
 use super::text::{code, doc, ident, prose, rust_type, type_doc};
-use crate::ir::{
-    self, ApiIr, FieldIr, TypeIr, TypeKind, TypeRef, UnionIr, UnionVariantIr, VariantIr,
-};
+use super::unions;
+use crate::ir::{self, ApiIr, FieldIr, TypeIr, TypeKind, TypeRef};
 use crate::names::Unique;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -55,8 +54,8 @@ pub fn emit_type(t: &TypeIr, area: &str, api: &ApiIr) -> TokenStream {
     let name = ident(&t.name);
     match &t.kind {
         TypeKind::Object(fields, open) => object(&name, &mut lines, fields, *open, area),
-        TypeKind::Enum(variants) => enumeration(&name, &mut lines, variants),
-        TypeKind::Union(u) => union(&t.name, &mut lines, u, area, api),
+        TypeKind::Enum(variants) => unions::enumeration(&name, &mut lines, variants),
+        TypeKind::Union(u) => unions::union(&t.name, &mut lines, u, area, api),
         TypeKind::Alias(target) => {
             let docs = doc(&lines);
             let target = rust_type(target, area);
@@ -442,29 +441,23 @@ fn setters(optional: &[&FieldIr], fields: &[FieldIr], area: &str) -> Vec<TokenSt
         .collect()
 }
 
+/// A field's rustdoc. With a description of its own: the description, then a line of wire
+/// facts (name, type, presence and constraints), deprecation and provenance. Without one: a
+/// single line, the wire name in words followed by only what the Rust signature does not say
+/// (nullability, redaction, constraints, deprecation, a provenance of its own); the wire name
+/// itself is in the serde code.
 fn field_doc(f: &FieldIr) -> Vec<String> {
-    let mut lines = Vec::new();
-    let first = match &f.description {
-        Some(d) if !d.trim().is_empty() => prose(d),
-        _ => code(&f.wire),
+    let Some(description) = f.description.as_deref().filter(|d| !d.trim().is_empty()) else {
+        return vec![bare_field_doc(f)];
     };
-    lines.push(first);
-    lines.push(String::new());
+    let mut lines = vec![prose(description), String::new()];
     let mut facts = vec![format!("Wire name {}", code(&f.wire)), type_doc(&f.ty)];
     facts.push(if f.required {
         "required".into()
     } else {
         "optional".into()
     });
-    if f.nullable {
-        facts.push("may be null".into());
-    }
-    if f.secret {
-        facts.push("secret: redacted in `Debug`".into());
-    }
-    for (k, v) in &f.constraints {
-        facts.push(format!("{k}: {}", prose(v)));
-    }
+    facts.extend(extra_facts(f));
     lines.push(format!("{}.", facts.join("; ")));
     if let Some(dep) = &f.deprecated {
         lines.push(format!("Deprecated: {}", prose(dep)));
@@ -475,356 +468,148 @@ fn field_doc(f: &FieldIr) -> Vec<String> {
     lines
 }
 
-fn enumeration(
-    name: &proc_macro2::Ident,
-    lines: &mut Vec<String>,
-    variants: &[VariantIr],
-) -> TokenStream {
-    lines.push(String::new());
-    lines.push(
-        "Forward compatible: a value this client does not know decodes to `Unknown` and is".into(),
-    );
-    lines.push(
-        "sent back unchanged (`as_str` returns it), so a new server value never breaks decoding."
-            .into(),
-    );
-    let docs = doc(lines);
-    let defs = variants.iter().map(|v| {
-        let n = ident(&v.rust);
-        let mut l = vec![code(&v.wire)];
-        if let Some(d) = &v.description {
-            l[0] = format!("{}: {}", code(&v.wire), prose(d));
-        }
-        if let Some(dep) = &v.deprecated {
-            l.push(String::new());
-            l.push(format!("Deprecated: {}", prose(dep)));
-        }
-        let d = doc(&l);
-        quote!(#d #n,)
-    });
-    let to_str = variants.iter().map(|v| {
-        let n = ident(&v.rust);
-        let w = &v.wire;
-        quote!(Self::#n => #w,)
-    });
-    let from_str = variants.iter().map(|v| {
-        let n = ident(&v.rust);
-        let w = &v.wire;
-        quote!(#w => Self::#n,)
-    });
-    quote! {
-        #docs
-        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[non_exhaustive]
-        pub enum #name {
-            #(#defs)*
-            /// A value this version of the client does not know; kept as received.
-            Unknown(ruckus_one_runtime::UnknownValue),
-        }
-
-        impl #name {
-            /// The wire value.
-            pub fn as_str(&self) -> &str {
-                match self {
-                    #(#to_str)*
-                    Self::Unknown(v) => v.as_str(),
-                }
-            }
-        }
-
-        impl From<&str> for #name {
-            fn from(s: &str) -> Self {
-                match s {
-                    #(#from_str)*
-                    other => Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned())),
-                }
-            }
-        }
-
-        impl std::fmt::Display for #name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl serde::Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for #name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-                Ok(Self::from(s.as_str()))
-            }
-        }
+/// What a field's Rust type does not say: null on the wire, redaction, constraints.
+fn extra_facts(f: &FieldIr) -> Vec<String> {
+    let mut facts = Vec::new();
+    if f.nullable {
+        facts.push("may be null".into());
     }
+    if f.secret {
+        facts.push("secret: redacted in `Debug`".into());
+    }
+    for (k, v) in &f.constraints {
+        facts.push(format!("{k}: {}", prose(v)));
+    }
+    facts
 }
 
-/// Whether a union variant's type is a type of its own (an object, enum or union), so the
-/// union can have a `From` of it; an alias or raw JSON could be the Rust type of another
-/// variant too.
-fn nominal(ty: &TypeRef, api: &ApiIr) -> bool {
-    let TypeRef::Named { name, area } = ty else {
-        return false;
+/// The one doc line of a field without a description (see [`field_doc`]).
+fn bare_field_doc(f: &FieldIr) -> String {
+    let label = words(&f.wire);
+    let mut line = if label.is_empty() {
+        code(&f.wire)
+    } else {
+        prose(&label)
     };
-    api.areas
-        .iter()
-        .filter(|a| &a.name == area)
-        .flat_map(|a| &a.types)
-        .find(|t| &t.name == name)
-        .is_some_and(|t| {
-            matches!(
-                t.kind,
-                TypeKind::Object(..) | TypeKind::Enum(_) | TypeKind::Union(_)
-            )
-        })
-}
-
-fn union_variant_doc(v: &UnionVariantIr, u: &UnionIr, position: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    if let Some(d) = &v.description {
-        lines.push(prose(d));
-        lines.push(String::new());
+    let facts = extra_facts(f);
+    if !facts.is_empty() {
+        line.push_str(&format!(" ({})", facts.join("; ")));
     }
-    lines.push(match (&u.discriminator, &v.tag) {
-        (Some(d), Some(tag)) => format!(
-            "Variant type {}; chosen when the wire field {} is {}.",
-            code(v.type_name()),
-            code(d),
-            code(tag)
-        ),
-        _ if position == 0 => format!(
-            "Variant type {}; chosen when the value decodes as one (tried first).",
-            code(v.type_name())
-        ),
-        _ => format!(
-            "Variant type {}; chosen when the value decodes as one and no variant above does.",
-            code(v.type_name())
-        ),
-    });
-    lines
-}
-
-/// Whether the named object type `name` of the API has the field `wire`.
-fn holds_field(api: &ApiIr, name: &str, wire: &str) -> bool {
-    api.areas
-        .iter()
-        .flat_map(|a| &a.types)
-        .find(|t| t.name == name)
-        .is_some_and(|t| matches!(&t.kind, TypeKind::Object(fields, _) if fields.iter().any(|f| f.wire == wire)))
-}
-
-/// The wire names of the secret fields of a union's variant types and of the types they hold,
-/// sorted: what `Debug` of an unknown value masks.
-fn secret_wire_names(u: &UnionIr, api: &ApiIr) -> Vec<String> {
-    let types: std::collections::BTreeMap<&str, &TypeIr> = api
-        .areas
-        .iter()
-        .flat_map(|a| &a.types)
-        .map(|t| (t.name.as_str(), t))
-        .collect();
-    let mut out = std::collections::BTreeSet::new();
-    let mut seen = std::collections::BTreeSet::new();
-    let mut stack: Vec<&str> = u.variants.iter().map(|v| v.type_name()).collect();
-    fn named<'t>(t: &'t TypeRef, out: &mut Vec<&'t str>) {
-        match t {
-            TypeRef::Named { name, .. } => out.push(name),
-            TypeRef::Array(inner) | TypeRef::Map(inner) => named(inner, out),
-            _ => {}
-        }
+    line.push('.');
+    if let Some(dep) = &f.deprecated {
+        line.push_str(&format!(" Deprecated: {}", prose(dep)));
     }
-    while let Some(name) = stack.pop() {
-        if !seen.insert(name) {
+    if let Some(p) = f.stated_provenance() {
+        line.push(' ');
+        line.push_str(&provenance_line(p));
+    }
+    line
+}
+
+/// Words that read as acronyms in a field's label.
+const ACRONYMS: &[&str] = &[
+    "aaa", "acl", "ap", "api", "bss", "cpe", "cpu", "dhcp", "dns", "dpsk", "http", "https", "id",
+    "ip", "json", "lan", "lldp", "mac", "mfa", "mld", "mtu", "nat", "ntp", "os", "poe", "psk",
+    "qos", "radius", "rssi", "saml", "sms", "snmp", "snr", "ssh", "ssid", "sso", "tls", "ttl",
+    "uri", "url", "uuid", "vlan", "wan", "wlan",
+];
+
+/// A wire name as words (`expireDateTime` -> `Expire date time`, `vlanIds` -> `VLAN IDs`):
+/// split at `_`, `-`, spaces, dots and case changes; acronyms upper case, the first letter
+/// capital. Empty when the name has no letter or digit.
+fn words(wire: &str) -> String {
+    let chars: Vec<char> = wire.chars().collect();
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            words.extend((!word.is_empty()).then(|| std::mem::take(&mut word)));
             continue;
         }
-        match types.get(name).map(|t| &t.kind) {
-            Some(TypeKind::Object(fields, _)) => {
-                for f in fields {
-                    if f.secret {
-                        out.insert(f.wire.clone());
-                    }
-                    named(&f.ty, &mut stack);
-                }
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        let before = i.checked_sub(2).map(|j| chars[j]);
+        let boundary = match prev {
+            // `dateTime`; `load24`, but not `ipv4` or `l2`.
+            Some(p) if p.is_lowercase() => {
+                c.is_uppercase()
+                    || (c.is_ascii_digit()
+                        && word.chars().count() > 1
+                        && word.to_lowercase() != "ipv")
             }
-            Some(TypeKind::Union(inner)) => {
-                stack.extend(inner.variants.iter().map(|v| v.type_name()))
+            // `HTTPServer`, but not `160MHz`.
+            Some(p) if p.is_uppercase() => {
+                c.is_uppercase()
+                    && before.is_some_and(char::is_uppercase)
+                    && next.is_some_and(char::is_lowercase)
             }
-            Some(TypeKind::Alias(a)) => named(a, &mut stack),
-            _ => {}
+            // `ipv4Address`, but not `24G` or `160MHz`.
+            Some(p) if p.is_ascii_digit() => {
+                c.is_uppercase() && next.is_some_and(char::is_lowercase)
+            }
+            _ => false,
+        };
+        if boundary && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
         }
+        word.push(c);
     }
-    out.into_iter().collect()
+    words.extend((!word.is_empty()).then_some(word));
+    let words: Vec<String> = words.into_iter().map(|w| word_case(&w)).collect();
+    let mut label = words.join(" ");
+    if let Some(first) = label.chars().next()
+        && first.is_lowercase()
+    {
+        label = first.to_uppercase().chain(label.chars().skip(1)).collect();
+    }
+    label
 }
 
-/// A union: an enum with a variant per type and `Unknown` for anything else, serialized as
-/// the variant's own value.
-fn union(
-    type_name: &str,
-    lines: &mut Vec<String>,
-    u: &UnionIr,
-    area: &str,
-    api: &ApiIr,
-) -> TokenStream {
-    let name = ident(type_name);
-    lines.push(String::new());
-    match &u.discriminator {
-        Some(d) => {
-            let d = code(d);
-            lines.push(format!(
-                "One of {} types, chosen by the string in the wire field {d}.",
-                u.variants.len()
-            ));
-            lines.push(format!(
-                "Forward compatible: a value with another {d}, or none, is kept as raw JSON in"
-            ));
-            lines.push(format!(
-                "`Unknown` and sent back unchanged; a value whose {d} selects a variant but does"
-            ));
-            lines.push("not decode as its type is an error.".into());
-        }
-        None => {
-            lines.push(format!(
-                "One of {} types: the first, in the order below, that decodes the value.",
-                u.variants.len()
-            ));
-            lines.push(
-                "Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`"
-                    .into(),
-            );
-            lines.push("and sent back unchanged.".into());
-        }
+/// One word of a label: an acronym upper case (`ipv4` -> `IPv4`, `aps` -> `APs`), a plain or
+/// capitalised word lower case, any other (`MHz`, `24G`) as written.
+fn word_case(w: &str) -> String {
+    let mut rest = w.chars().skip(1);
+    let plain = rest.all(|c| c.is_lowercase() || c.is_ascii_digit());
+    if !plain {
+        return w.to_owned();
     }
-    lines.push(String::new());
-    match &u.discriminator {
-        Some(d) => {
-            let d = code(d);
-            lines.push(format!(
-                "The union owns the tag: a variant is sent as its value with its tag in {d}, and"
-            ));
-            lines.push("the variant types have no field for it.".into());
-        }
-        None => lines.push("Each variant is serialized as its own value.".into()),
+    let lower = w.to_lowercase();
+    if let Some(version) = lower.strip_prefix("ipv") {
+        return format!("IPv{version}");
     }
-    let secrets = secret_wire_names(u, api);
-    if !secrets.is_empty() {
-        lines.push(String::new());
-        lines.push(format!(
-            "`Debug` of `Unknown` shows the secret fields of the variant types ({}) as `***`.",
-            secrets
-                .iter()
-                .map(|s| code(s))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+    let acronym = |a: &str| ACRONYMS.contains(&a);
+    match lower.strip_suffix('s') {
+        _ if acronym(&lower) => lower.to_uppercase(),
+        Some(stem) if acronym(stem) => format!("{}s", stem.to_uppercase()),
+        _ => lower,
     }
-    let docs = doc(lines);
-    let defs = u.variants.iter().enumerate().map(|(i, v)| {
-        let n = ident(&v.rust);
-        let ty = rust_type(&v.ty, area);
-        let d = doc(&union_variant_doc(v, u, i));
-        quote!(#d #n(#ty),)
-    });
-    let ser = u.variants.iter().map(|v| {
-        let n = ident(&v.rust);
-        match (&u.discriminator, &v.tag) {
-            (Some(d), Some(tag)) => quote!(
-                Self::#n(v) => ruckus_one_runtime::union::serialize_tagged(v, #d, #tag, serializer),
-            ),
-            _ => quote!(Self::#n(v) => serde::Serialize::serialize(v, serializer),),
-        }
-    });
-    let debug_arms = u.variants.iter().map(|v| {
-        let n = ident(&v.rust);
-        let label = &v.rust;
-        quote!(Self::#n(v) => f.debug_tuple(#label).field(v).finish(),)
-    });
-    let secret_names = secrets.iter().map(String::as_str);
-    let de = match &u.discriminator {
-        Some(d) => {
-            let arms = u.variants.iter().map(|v| {
-                let n = ident(&v.rust);
-                let tag = v.tag.as_deref().unwrap_or_default();
-                // A variant type used elsewhere too keeps its tag field (see
-                // `validate::cross::union_owns_tags`) and decodes it; the union still writes it.
-                if holds_field(api, v.type_name(), d) {
-                    quote!(Some(#tag) => Self::#n(ruckus_one_runtime::union::decode(value, #type_name, #tag)?),)
-                } else {
-                    quote!(Some(#tag) => Self::#n(ruckus_one_runtime::union::decode_tagged(value, #d, #type_name, #tag)?),)
-                }
-            });
-            quote! {
-                Ok(match ruckus_one_runtime::union::tag(&value, #d) {
-                    #(#arms)*
-                    _ => Self::Unknown(value),
-                })
-            }
-        }
-        None => {
-            let tries = u.variants.iter().map(|v| {
-                let n = ident(&v.rust);
-                quote! {
-                    if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-                        return Ok(Self::#n(v));
-                    }
-                }
-            });
-            quote!(#(#tries)* Ok(Self::Unknown(value)))
-        }
-    };
-    let froms = u
-        .variants
-        .iter()
-        .filter(|v| nominal(&v.ty, api) && u.variants.iter().filter(|w| w.ty == v.ty).count() == 1);
-    let froms = froms.map(|v| {
-        let n = ident(&v.rust);
-        let ty = rust_type(&v.ty, area);
-        quote! {
-            impl From<#ty> for #name {
-                fn from(value: #ty) -> Self {
-                    Self::#n(value)
-                }
-            }
-        }
-    });
-    quote! {
-        #docs
-        #[derive(Clone, PartialEq)]
-        #[non_exhaustive]
-        // Variants hold their values directly, however their sizes differ.
-        #[allow(clippy::large_enum_variant)]
-        pub enum #name {
-            #(#defs)*
-            /// A value that matches no variant, kept as received and sent back unchanged.
-            Unknown(serde_json::Value),
-        }
+}
 
-        #(#froms)*
+#[cfg(test)]
+mod tests {
+    use super::words;
 
-        impl std::fmt::Debug for #name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                match self {
-                    #(#debug_arms)*
-                    Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[#(#secret_names),*]),
-                }
-            }
-        }
-
-        impl serde::Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                match self {
-                    #(#ser)*
-                    Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
-                }
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for #name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
-                #de
-            }
+    #[test]
+    fn wire_names_read_as_words() {
+        for (wire, label) in [
+            ("id", "ID"),
+            ("expireDateTime", "Expire date time"),
+            ("vlanIds", "VLAN IDs"),
+            ("bssColoringEnabled", "BSS coloring enabled"),
+            ("maxRadioLoad24G", "Max radio load 24G"),
+            ("enable50G", "Enable 50G"),
+            ("l2AclPolicyName", "L2 ACL policy name"),
+            ("160MHz", "160MHz"),
+            ("_links", "Links"),
+            ("HTTPServer", "HTTP server"),
+            ("ipv4Address", "IPv4 address"),
+            ("snake_case-and.dots", "Snake case and dots"),
+            ("numberOfAps", "Number of APs"),
+            ("dns", "DNS"),
+            ("", ""),
+            ("--", ""),
+        ] {
+            assert_eq!(words(wire), label, "{wire}");
         }
     }
 }

@@ -41,6 +41,7 @@ impl Validator {
         self.check_pagination_items(areas, files);
         self.check_union_tags(areas, files);
         self.check_recursion(areas, files);
+        self.check_nesting(areas, files);
     }
 
     /// Each variant of a union with a discriminator is an object that declares the
@@ -289,7 +290,7 @@ fn named_refs(t: &TypeRef, out: &mut Vec<(String, String)>) {
 }
 
 /// The named types a type's fields, alias or variants mention.
-fn type_refs(t: &TypeIr) -> Vec<(String, String)> {
+pub(super) fn type_refs(t: &TypeIr) -> Vec<(String, String)> {
     let mut out = Vec::new();
     match &t.kind {
         TypeKind::Object(fields, _) => fields.iter().for_each(|f| named_refs(&f.ty, &mut out)),

@@ -63,11 +63,11 @@ pub(super) fn plain_name(s: &str, extra: &str, max: usize) -> bool {
 pub(super) fn wire_text(s: &str, what: &str) -> Result<(), String> {
     match s
         .chars()
-        .find(|c| c.is_control() || crate::limits::forbidden(*c))
+        .find(|c| c.is_control() || crate::chars::forbidden(*c))
     {
         Some(c) => Err(format!(
             "{what} `{s}` holds {}; names may not hold control characters",
-            crate::limits::describe(c)
+            crate::chars::describe(c)
         )),
         None => Ok(()),
     }
@@ -78,7 +78,7 @@ fn shown(c: char) -> String {
     match c {
         '`' => "a backtick".to_owned(),
         ' ' => "a space".to_owned(),
-        c if c.is_control() || crate::limits::forbidden(c) => crate::limits::describe(c),
+        c if c.is_control() || crate::chars::forbidden(c) => crate::chars::describe(c),
         c => format!("`{c}`"),
     }
 }

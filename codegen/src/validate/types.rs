@@ -222,97 +222,9 @@ impl Validator {
                 .with(&["variants:", &format!("type: {}", v.ty)])
                 .nth(*nth);
             let name = v.ty.trim();
-            let builtin = matches!(
-                name,
-                "string"
-                    | "integer"
-                    | "int64"
-                    | "int32"
-                    | "number"
-                    | "boolean"
-                    | "json"
-                    | "not_shown"
-            ) || name.contains('<');
-            let ty = if builtin {
-                self.err(
-                    &vat,
-                    format!(
-                        "variant type `{name}` of union `{parent}` must be a named type of the API"
-                    ),
-                );
-                None
-            } else if name == parent {
-                self.err(&vat, format!("union `{parent}` may not contain itself"));
-                None
-            } else {
-                match ctx.types.get(name) {
-                    Some(area) => Some(TypeRef::Named {
-                        name: name.to_owned(),
-                        area: area.clone(),
-                    }),
-                    None => {
-                        self.err(&vat, format!("unknown type `{name}`"));
-                        None
-                    }
-                }
-            };
-            let tag = match (&u.discriminator, &v.value) {
-                (Some(d), None) => {
-                    self.err(
-                        &vat,
-                        format!("variant `{name}` of union `{parent}` needs a `value`: the value of `{d}` that selects it"),
-                    );
-                    None
-                }
-                (None, Some(_)) => {
-                    self.err(
-                        &vat.with(&["value:"]),
-                        format!("union `{parent}` has no `discriminator`, so its variants take no `value`"),
-                    );
-                    None
-                }
-                (Some(_), Some(value)) => {
-                    if let Err(msg) = wire_text(value, "discriminator value") {
-                        self.err(&vat.with(&["value:"]), msg);
-                        None
-                    } else if let Some(before) = tags.insert(value.clone(), 1).map(|n| n + 1) {
-                        tags.insert(value.clone(), before);
-                        self.err(
-                            &at.with(&["variants:", &format!("value: {value}")])
-                                .nth(before),
-                            format!("duplicate discriminator value `{value}` in union `{parent}`"),
-                        );
-                        None
-                    } else {
-                        Some(value.clone())
-                    }
-                }
-                (None, None) => None,
-            };
-            let rust = match (&v.name, &tag) {
-                (Some(n), _) => {
-                    if names::camel(n) != *n || !names::is_ident(n) {
-                        self.err(
-                            &vat.with(&["name:"]),
-                            format!("variant name `{n}` must be an UpperCamelCase Rust identifier"),
-                        );
-                        None
-                    } else {
-                        Some(n.clone())
-                    }
-                }
-                (None, Some(value)) => {
-                    let derived = names::variant(value);
-                    if derived.is_none() {
-                        self.err(
-                            &vat.with(&["value:"]),
-                            format!("discriminator value `{value}` cannot become a Rust variant name; give the variant a `name`"),
-                        );
-                    }
-                    derived
-                }
-                (None, None) => Some(name.to_owned()),
-            };
+            let ty = self.variant_type(name, parent, &vat, ctx);
+            let tag = self.variant_tag(u, v, (name, parent), (at, &vat), &mut tags);
+            let rust = self.variant_name(v, &tag, name, &vat);
             let Some(rust) = rust else {
                 continue;
             };
@@ -348,6 +260,125 @@ impl Validator {
         UnionIr {
             discriminator: u.discriminator.clone(),
             variants,
+        }
+    }
+
+    /// The type of a union variant: a named type of the API other than the union itself.
+    fn variant_type(
+        &mut self,
+        name: &str,
+        parent: &str,
+        vat: &At<'_>,
+        ctx: &ApiCtx,
+    ) -> Option<TypeRef> {
+        let builtin = matches!(
+            name,
+            "string" | "integer" | "int64" | "int32" | "number" | "boolean" | "json" | "not_shown"
+        ) || name.contains('<');
+        if builtin {
+            self.err(
+                vat,
+                format!(
+                    "variant type `{name}` of union `{parent}` must be a named type of the API"
+                ),
+            );
+            None
+        } else if name == parent {
+            self.err(vat, format!("union `{parent}` may not contain itself"));
+            None
+        } else {
+            match ctx.types.get(name) {
+                Some(area) => Some(TypeRef::Named {
+                    name: name.to_owned(),
+                    area: area.clone(),
+                }),
+                None => {
+                    self.err(vat, format!("unknown type `{name}`"));
+                    None
+                }
+            }
+        }
+    }
+
+    /// The discriminator value of a union variant: given exactly when the union has a
+    /// discriminator, wire text, and unique (`tags` counts the values seen).
+    fn variant_tag(
+        &mut self,
+        u: &spec::Union,
+        v: &spec::UnionVariant,
+        (name, parent): (&str, &str),
+        (at, vat): (&At<'_>, &At<'_>),
+        tags: &mut BTreeMap<String, usize>,
+    ) -> Option<String> {
+        match (&u.discriminator, &v.value) {
+            (Some(d), None) => {
+                self.err(
+                vat,
+                format!("variant `{name}` of union `{parent}` needs a `value`: the value of `{d}` that selects it"),
+            );
+                None
+            }
+            (None, Some(_)) => {
+                self.err(
+                    &vat.with(&["value:"]),
+                    format!(
+                        "union `{parent}` has no `discriminator`, so its variants take no `value`"
+                    ),
+                );
+                None
+            }
+            (Some(_), Some(value)) => {
+                if let Err(msg) = wire_text(value, "discriminator value") {
+                    self.err(&vat.with(&["value:"]), msg);
+                    None
+                } else if let Some(before) = tags.insert(value.clone(), 1).map(|n| n + 1) {
+                    tags.insert(value.clone(), before);
+                    self.err(
+                        &at.with(&["variants:", &format!("value: {value}")])
+                            .nth(before),
+                        format!("duplicate discriminator value `{value}` in union `{parent}`"),
+                    );
+                    None
+                } else {
+                    Some(value.clone())
+                }
+            }
+            (None, None) => None,
+        }
+    }
+
+    /// The Rust name of a union variant: its `name`, else derived from its discriminator value,
+    /// else its type's name.
+    fn variant_name(
+        &mut self,
+        v: &spec::UnionVariant,
+        tag: &Option<String>,
+        name: &str,
+        vat: &At<'_>,
+    ) -> Option<String> {
+        match (&v.name, tag) {
+            (Some(n), _) => {
+                if names::camel(n) != *n || !names::is_ident(n) {
+                    self.err(
+                        &vat.with(&["name:"]),
+                        format!("variant name `{n}` must be an UpperCamelCase Rust identifier"),
+                    );
+                    None
+                } else {
+                    Some(n.clone())
+                }
+            }
+            (None, Some(value)) => {
+                let derived = names::variant(value);
+                if derived.is_none() {
+                    self.err(
+                    &vat.with(&["value:"]),
+                    format!("discriminator value `{value}` cannot become a Rust variant name; give the variant a `name`"),
+                );
+                }
+                derived
+            }
+            (None, None) => Some(name.to_owned()),
         }
     }
 

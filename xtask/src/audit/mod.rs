@@ -10,10 +10,9 @@ mod compare;
 pub(crate) mod openapi;
 mod report;
 
+use crate::cli::AuditArgs;
+use crate::workspace::{DEFAULT_OPENAPI, SPEC, enter_root, out, workspace_root};
 use std::path::PathBuf;
-
-/// Where the descriptions are unless `--openapi` says otherwise, relative to the workspace root.
-const DEFAULT_OPENAPI: &str = "../shared/reference/openapi";
 
 /// What to print.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -23,63 +22,39 @@ enum Format {
     Tsv,
 }
 
-struct Args {
-    spec: PathBuf,
-    openapi: PathBuf,
-    format: Format,
-}
-
-pub fn usage() -> &'static str {
-    "  audit [--openapi DIR] [--tsv | --summary]\n            compare the spec with the vendor's OpenAPI descriptions (default DIR: ../shared/reference/openapi)"
-}
-
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let (mut spec, mut openapi, mut format) = (None, None, Format::Markdown);
-    let mut it = args.iter();
-    let bad = || {
-        format!(
-            "usage: cargo xtask audit [--openapi DIR] [--tsv | --summary] [--spec FILE]\n\n{}",
-            usage()
-        )
-    };
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--spec" => spec = Some(PathBuf::from(it.next().ok_or_else(bad)?)),
-            "--openapi" => openapi = Some(PathBuf::from(it.next().ok_or_else(bad)?)),
-            "--tsv" | "--summary" if format != Format::Markdown => return Err(bad()),
-            "--tsv" => format = Format::Tsv,
-            "--summary" => format = Format::Summary,
-            _ => return Err(bad()),
-        }
+/// The spec and the descriptions: the workspace's own, named relative to its root as the other
+/// commands do, unless either is given.
+fn paths(args: &AuditArgs) -> Result<(PathBuf, PathBuf), String> {
+    if args.spec.is_none() && args.openapi.is_none() {
+        enter_root()?;
+        return Ok((SPEC.into(), DEFAULT_OPENAPI.into()));
     }
-    let root = crate::workspace_root();
-    if spec.is_none() && openapi.is_none() {
-        // The workspace's own files, named relative to its root as the other commands do.
-        std::env::set_current_dir(&root)
-            .map_err(|e| format!("cannot enter {}: {e}", root.display()))?;
-        return Ok(Args {
-            spec: crate::SPEC.into(),
-            openapi: DEFAULT_OPENAPI.into(),
-            format,
-        });
-    }
-    Ok(Args {
-        spec: spec.unwrap_or_else(|| root.join(crate::SPEC)),
-        openapi: openapi.unwrap_or_else(|| root.join(DEFAULT_OPENAPI)),
-        format,
-    })
+    let root = workspace_root();
+    Ok((
+        args.spec.clone().unwrap_or_else(|| root.join(SPEC)),
+        args.openapi
+            .clone()
+            .unwrap_or_else(|| root.join(DEFAULT_OPENAPI)),
+    ))
 }
 
 /// Runs the audit and prints it to stdout (notes and warnings to stderr).
-pub fn run(args: &[String]) -> Result<(), String> {
-    let args = parse_args(args)?;
-    let ir = ruckus_codegen::build(&args.spec).map_err(|diags| {
+pub fn run(args: &AuditArgs) -> Result<(), String> {
+    let (spec, descriptions) = paths(args)?;
+    let format = if args.tsv {
+        Format::Tsv
+    } else if args.summary {
+        Format::Summary
+    } else {
+        Format::Markdown
+    };
+    let ir = ruckus_codegen::build(&spec).map_err(|diags| {
         let mut s: String = diags.iter().map(|d| format!("{d}\n")).collect();
         s.push_str(&format!("{} error(s); the spec does not load", diags.len()));
         s
     })?;
-    let dir = args.openapi.display().to_string();
-    let Some(descs) = openapi::load(&args.openapi) else {
+    let dir = descriptions.display().to_string();
+    let Some(descs) = openapi::load(&descriptions) else {
         println!("audit: no OpenAPI descriptions at {dir}; skipped");
         return Ok(());
     };
@@ -87,11 +62,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
         eprintln!("audit: warning: {w} (file skipped)");
     }
     let audit = compare::audit(&ir, &descs);
-    match args.format {
-        Format::Markdown => crate::out(&report::markdown(&audit, &dir)),
-        Format::Summary => crate::out(&report::summary(&audit)),
+    match format {
+        Format::Markdown => out(&report::markdown(&audit, &dir)),
+        Format::Summary => out(&report::summary(&audit)),
         Format::Tsv => {
-            crate::out(&report::tsv(&audit));
+            out(&report::tsv(&audit));
             for (api, ops) in &audit.skipped {
                 eprintln!(
                     "audit: `{api}` ({ops} spec operation(s)) skipped: no description lists any of its operations"

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 pub const CRATE: &str = "ruckus-one";
 
 /// How the label of a configuration that builds one area alone starts.
-const ONE_AREA: &str = "one area: ";
+pub const ONE_AREA: &str = "one area: ";
 
 /// Feature sets measured: (label, cargo arguments). `--no-default-features` also turns off the
 /// default TLS provider, which would change the runtime's and reqwest's features and time their
@@ -93,56 +93,6 @@ pub fn measure(
         full,
         configurations: measured,
     })
-}
-
-pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
-    let full = args.iter().any(|a| a == "--full");
-    let runs = match args.iter().position(|a| a == "--runs") {
-        Some(i) => args
-            .get(i + 1)
-            .and_then(|n| n.parse::<usize>().ok())
-            .filter(|n| *n > 0)
-            .ok_or("--runs takes a positive number")?,
-        None => 1,
-    };
-    let every_area = args.iter().any(|a| a == "--every-area");
-    let areas = super::compile::Areas::load(root)?;
-    let one_area = areas.one_area_features(if every_area { usize::MAX } else { 3 });
-    let measured = measure(root, runs, full, configurations(&one_area))?;
-    let rows = super::compile::report(&areas, root, &measured);
-    let mut text = format!(
-        "cold build of `{CRATE}` (dev profile), median of {runs} run(s), target {}\n",
-        measured.target.display()
-    );
-    if let Some(t) = measured.full {
-        text += &format!(
-            "{:<44} {:>8.1} s\n",
-            "from an empty target dir (dependencies too)",
-            t.as_secs_f64()
-        );
-    }
-    text += &format!("{:<52} {:>10}\n", "configuration", "seconds");
-    let median = |times: &[Duration]| super::Spread::of_durations(times).median;
-    for (label, _, times) in &measured.configurations {
-        text += &format!("{label:<52} {:>10.1}\n", median(times));
-    }
-    let slowest = measured
-        .configurations
-        .iter()
-        .filter_map(|(label, _, times)| Some((median(times), label.strip_prefix(ONE_AREA)?)))
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    if let Some((secs, label)) = slowest {
-        text += &format!("slowest one-area build: {label}, {secs:.1} s (target: 3 s)\n");
-    }
-    // Lines per operation, operations per configuration and seconds per 100 operations.
-    for row in rows
-        .iter()
-        .filter(|r| r.unit != "s" || r.measure.starts_with('…'))
-    {
-        text += &format!("{}: {:.1} {}\n", row.measure, row.spread.median, row.unit);
-    }
-    crate::out(&text);
-    Ok(())
 }
 
 fn cargo(root: &Path, target: &Path, args: &[&str]) -> Result<Duration, String> {

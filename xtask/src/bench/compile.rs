@@ -5,8 +5,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use super::build::{self, CRATE};
-use super::{Options, Row, Spread};
+use super::build::{self, CRATE, ONE_AREA};
+use super::table::Row;
+use crate::cli::{BenchArgs, BenchBuildArgs};
+use crate::workspace::{SPEC, out};
+use ruckus_bench_stats::Spread;
+use std::time::Duration;
 
 /// Operations compiled per area feature, and the lines of each area's file.
 pub(super) struct Areas {
@@ -18,7 +22,7 @@ pub(super) struct Areas {
 
 impl Areas {
     pub(super) fn load(root: &Path) -> Result<Areas, String> {
-        let ir = ruckus_codegen::build(&root.join(crate::SPEC))
+        let ir = ruckus_codegen::build(&root.join(SPEC))
             .map_err(|d| format!("the spec has {} error(s)", d.len()))?;
         let src = root.join("generated").join(CRATE).join("src");
         let mut by_feature = BTreeMap::new();
@@ -116,7 +120,7 @@ fn features(manifest: &str) -> BTreeMap<String, Vec<String>> {
     out
 }
 
-pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), String> {
+pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), String> {
     let areas = Areas::load(root)?;
     line_rows(root, &areas, rows);
     if options.quick {
@@ -219,4 +223,45 @@ fn build_rows(areas: &Areas, measured: &build::Measured, rows: &mut Vec<Row>) {
             ));
         }
     }
+}
+
+pub fn bench_build(root: &Path, args: &BenchBuildArgs) -> Result<(), String> {
+    let (runs, full, every_area) = (args.runs, args.full, args.every_area);
+    let areas = Areas::load(root)?;
+    let one_area = areas.one_area_features(if every_area { usize::MAX } else { 3 });
+    let measured = build::measure(root, runs, full, build::configurations(&one_area))?;
+    let rows = report(&areas, root, &measured);
+    let mut text = format!(
+        "cold build of `{CRATE}` (dev profile), median of {runs} run(s), target {}\n",
+        measured.target.display()
+    );
+    if let Some(t) = measured.full {
+        text += &format!(
+            "{:<44} {:>8.1} s\n",
+            "from an empty target dir (dependencies too)",
+            t.as_secs_f64()
+        );
+    }
+    text += &format!("{:<52} {:>10}\n", "configuration", "seconds");
+    let median = |times: &[Duration]| Spread::of_durations(times).median;
+    for (label, _, times) in &measured.configurations {
+        text += &format!("{label:<52} {:>10.1}\n", median(times));
+    }
+    let slowest = measured
+        .configurations
+        .iter()
+        .filter_map(|(label, _, times)| Some((median(times), label.strip_prefix(ONE_AREA)?)))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((secs, label)) = slowest {
+        text += &format!("slowest one-area build: {label}, {secs:.1} s (target: 3 s)\n");
+    }
+    // Lines per operation, operations per configuration and seconds per 100 operations.
+    for row in rows
+        .iter()
+        .filter(|r| r.unit != "s" || r.measure.starts_with('…'))
+    {
+        text += &format!("{}: {:.1} {}\n", row.measure, row.spread.median, row.unit);
+    }
+    out(&text);
+    Ok(())
 }

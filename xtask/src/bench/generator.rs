@@ -13,13 +13,23 @@
 //!   other work on a shared machine changes least; wall time is shown too);
 //! - one area file of small object types added to the spec ([`synth::with_small_types`]) at two
 //!   sizes: memory per byte of that file.
+//!
+//! `--quick` runs every step once on a small fixture spec ([`QUICK_SPEC`]) instead of the
+//! workspace's: the harness is exercised in a few seconds; the figures mean nothing.
 
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
+/// The spec `--quick` measures, relative to the workspace root: a valid fixture of a few
+/// operations.
+pub const QUICK_SPEC: &str = "tests/fixtures/valid/operations/ruckus-one.yaml";
+
 use super::synth::{self, Synthetic};
-use super::{Options, Row, Spread, verdict};
+use super::table::Row;
+use crate::cli::BenchArgs;
+use crate::workspace::SPEC;
+use ruckus_bench_stats::{Spread, verdict};
 
 /// What one child run measured.
 #[derive(Clone, Copy, Debug)]
@@ -58,9 +68,8 @@ impl Child {
     }
 }
 
-/// The child: runs the generator on `args[0]` and prints its figures on one line.
-pub fn child(args: &[String]) -> Result<(), String> {
-    let spec = Path::new(args.first().ok_or("--child takes a spec file")?);
+/// The child: runs the generator on `spec` and prints its figures on one line.
+pub fn child(spec: &Path) -> Result<(), String> {
     let report = |d: Vec<ruckus_codegen::Diagnostic>| {
         let first: Vec<String> = d.iter().take(5).map(|d| d.to_string()).collect();
         format!(
@@ -164,20 +173,54 @@ fn spread(runs: &[Child], f: impl Fn(&Child) -> f64) -> Spread {
     Spread::of(&runs.iter().map(f).collect::<Vec<_>>())
 }
 
-pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), String> {
-    let top = root.join(crate::SPEC);
+pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), String> {
+    let top = root.join(if options.quick { QUICK_SPEC } else { SPEC });
     let runs = options.runs.unwrap_or(if options.quick { 1 } else { 5 });
-    let bench = "generator";
     let mut push = |measure: String, spread: Spread, unit: &str, target: String| {
-        rows.push(Row::new(bench, measure, spread, unit, target));
+        rows.push(Row::new("generator", measure, spread, unit, target));
     };
+    let full = full_spec(root, &top, runs, &mut push)?;
 
-    // The full spec, in process.
-    eprintln!("generator: full spec in process, {runs} run(s)");
-    let full = children(&top, runs, &[])?;
+    // End to end, as a maintainer runs it.
+    let (e2e, e2e_cpu) = end_to_end(root, options.quick.then_some(top.as_path()), runs)?;
+    push(
+        "`cargo xtask generate` end to end, warm".into(),
+        e2e,
+        "s",
+        verdict(e2e.median < 1.0, "< 1 s"),
+    );
+    push(
+        "`cargo xtask generate` end to end, warm: CPU time of cargo and xtask".into(),
+        e2e_cpu,
+        "s",
+        String::new(),
+    );
+
+    let temp = TempDir::new("scale")?;
+    scaling(&top, runs, options.quick, &temp, &mut push)?;
+    small_types(&top, options.quick, &full, &temp, &mut push)
+}
+
+/// How a part hands its rows over: measure, spread, unit, target.
+type Push<'p> = dyn FnMut(String, Spread, &str, String) + 'p;
+
+/// The full spec, in process: build, emit, both, peak memory. Returns the runs.
+fn full_spec(
+    root: &Path,
+    top: &Path,
+    runs: usize,
+    push: &mut Push<'_>,
+) -> Result<Vec<Child>, String> {
+    eprintln!("generator: {} in process, {runs} run(s)", top.display());
+    let full = children(top, runs, &[])?;
     let ops = full[0].operations;
-    let spec_bytes = spec_bytes(&root.join("spec"));
-    let at = format!("full spec ({ops} operations, {} KB)", spec_bytes / 1000);
+    let spec_bytes = spec_bytes(top.parent().unwrap_or(root));
+    let which = if top.ends_with(SPEC) {
+        "full spec"
+    } else {
+        "fixture spec"
+    };
+    let at = format!("{which} ({ops} operations, {} KB)", spec_bytes / 1000);
     push(
         format!("{at}: load + validate"),
         spread(&full, |c| c.build),
@@ -203,32 +246,27 @@ pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), St
         String::new(),
     );
 
-    // End to end, as a maintainer runs it.
-    let (e2e, e2e_cpu) = end_to_end(root, runs)?;
-    push(
-        "`cargo xtask generate` end to end, warm".into(),
-        e2e,
-        "s",
-        verdict(e2e.median < 1.0, "< 1 s"),
-    );
-    push(
-        "`cargo xtask generate` end to end, warm: CPU time of cargo and xtask".into(),
-        e2e_cpu,
-        "s",
-        String::new(),
-    );
+    Ok(full)
+}
 
-    // Scaling: 1×, 4×, 16× today's operations.
-    let factors: &[(usize, usize)] = if options.quick {
+/// Scaling: 1×, 4×, 16× today's operations (1× and 2× with `--quick`), then the ratios of the
+/// largest to 1×.
+fn scaling(
+    top: &Path,
+    runs: usize,
+    quick: bool,
+    temp: &TempDir,
+    push: &mut Push<'_>,
+) -> Result<(), String> {
+    let factors: &[(usize, usize)] = if quick {
         &[(1, 1), (2, 1)]
     } else {
         &[(1, runs), (4, 3.min(runs)), (16, 3.min(runs))]
     };
-    let temp = TempDir::new("scale")?;
     let mut measured: Vec<(usize, Synthetic, Vec<Child>)> = Vec::new();
     for &(factor, runs) in factors {
         eprintln!("generator: synthetic spec {factor}×, {runs} run(s)");
-        let spec = synth::replicate(&top, factor, &temp.0.join(format!("x{factor}")))?;
+        let spec = synth::replicate(top, factor, &temp.0.join(format!("x{factor}")))?;
         let results = children(&spec.top, runs, &[])?;
         measured.push((factor, spec, results));
     }
@@ -263,7 +301,13 @@ pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), St
             String::new(),
         );
     }
-    if let [(1, _, one), .., (last, _, big)] = &measured[..] {
+    scaling_ratios(&measured, push);
+    Ok(())
+}
+
+/// Time, CPU time and memory of the largest synthetic spec over 1×, with the linearity verdict.
+fn scaling_ratios(measured: &[(usize, Synthetic, Vec<Child>)], push: &mut Push<'_>) {
+    if let [(1, _, one), .., (last, _, big)] = measured {
         let base_mem = spread(one, Child::grown_kib).median;
         let time = spread(big, Child::total).median / spread(one, Child::total).median;
         let cpu = spread(big, |c| c.cpu).median / spread(one, |c| c.cpu).median;
@@ -289,17 +333,21 @@ pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), St
             linear(memory),
         );
     }
+}
 
-    // One area file of small types: memory per byte of that file.
-    let sizes: &[usize] = if options.quick {
-        &[200]
-    } else {
-        &[4_000, 16_000]
-    };
-    let plain = spread(&full, Child::grown_kib).median;
+/// One area file of small types: memory and output per byte of that file.
+fn small_types(
+    top: &Path,
+    quick: bool,
+    full: &[Child],
+    temp: &TempDir,
+    push: &mut Push<'_>,
+) -> Result<(), String> {
+    let sizes: &[usize] = if quick { &[20] } else { &[4_000, 16_000] };
+    let plain = spread(full, Child::grown_kib).median;
     for &count in sizes {
         eprintln!("generator: spec + area file of {count} small types");
-        let spec = synth::with_small_types(&top, count, &temp.0.join(format!("small{count}")))?;
+        let spec = synth::with_small_types(top, count, &temp.0.join(format!("small{count}")))?;
         // The added file may be above the default limit of 4 MiB per file.
         let limit = ruckus_codegen::limits::Limits::default().max_file_bytes;
         let env = [(
@@ -346,16 +394,19 @@ pub fn run(root: &Path, options: &Options, rows: &mut Vec<Row>) -> Result<(), St
 /// `cargo xtask generate --out <temp>`: one untimed run (it writes every file), then `runs`
 /// timed ones (nothing to write, as after a maintainer's small edit).
 /// Returns the wall times and the CPU times (cargo and xtask, user + system).
-fn end_to_end(root: &Path, runs: usize) -> Result<(Spread, Spread), String> {
+fn end_to_end(root: &Path, spec: Option<&Path>, runs: usize) -> Result<(Spread, Spread), String> {
     eprintln!("generator: `cargo xtask generate` end to end, {runs} run(s) after a first one");
     let temp = TempDir::new("e2e")?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let (mut times, mut cpu) = (Vec::new(), Vec::new());
     for i in 0..=runs {
         let (started, children) = (Instant::now(), children_cpu_seconds());
-        let output = Command::new(&cargo)
-            .args(["xtask", "generate", "--out"])
-            .arg(&temp.0)
+        let mut command = Command::new(&cargo);
+        command.args(["xtask", "generate", "--out"]).arg(&temp.0);
+        if let Some(spec) = spec {
+            command.arg("--spec").arg(spec);
+        }
+        let output = command
             .current_dir(root)
             .output()
             .map_err(|e| format!("cannot run cargo: {e}"))?;

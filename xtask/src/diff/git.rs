@@ -2,22 +2,18 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// A copy of the spec at a revision; the temporary directory is removed on drop.
+/// A copy of the spec at a revision, in a private temporary directory (a fresh, unpredictable
+/// name, readable by its owner only) removed on drop.
 pub struct SpecAt {
     /// The temporary directory (diagnostics name files under it).
     pub root: PathBuf,
+    /// Removes the directory when the copy is dropped.
+    _dir: tempfile::TempDir,
     /// The top-level file inside the copy.
     pub top: PathBuf,
     /// The revision as given with its abbreviated commit (`HEAD~1 (2260c0e)`).
     pub label: String,
-}
-
-impl Drop for SpecAt {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
 }
 
 fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
@@ -39,7 +35,7 @@ fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
 }
 
 /// Writes every file under the directory of `top` (the spec directory) as it was at `rev` to a
-/// fresh temporary directory, keeping the spec directory's name so that diagnostics and spec
+/// fresh private temporary directory ([`tempfile`]; nothing there can be planted in advance), keeping the spec directory's name so that diagnostics and spec
 /// file names read as they do for the working tree.
 pub fn spec_at(rev: &str, top: &Path) -> Result<SpecAt, String> {
     let dir = match top.parent() {
@@ -70,12 +66,11 @@ pub fn spec_at(rev: &str, top: &Path) -> Result<SpecAt, String> {
     } else {
         format!("{rev} ({short})")
     };
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let root = std::env::temp_dir().join(format!(
-        "xtask-diff-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
+    let dir_guard = tempfile::Builder::new()
+        .prefix("xtask-diff-")
+        .tempdir()
+        .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let root = dir_guard.path().to_path_buf();
     let name = std::fs::canonicalize(dir)
         .ok()
         .and_then(|d| d.file_name().map(PathBuf::from))
@@ -83,6 +78,7 @@ pub fn spec_at(rev: &str, top: &Path) -> Result<SpecAt, String> {
     let copy = SpecAt {
         top: root.join(&name).join(file),
         root: root.clone(),
+        _dir: dir_guard,
         label,
     };
     let listing = git(
@@ -101,4 +97,63 @@ pub fn spec_at(rev: &str, top: &Path) -> Result<SpecAt, String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(copy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(dir: &Path, args: &[&str]) {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    }
+
+    /// Links planted where a predictable temporary directory would be are never followed: the
+    /// copy goes to a fresh private directory.
+    #[cfg(unix)]
+    #[test]
+    fn the_copy_follows_no_planted_link() {
+        let work = tempfile::tempdir().expect("temp dir");
+        let repo = work.path().join("repo");
+        let spec = repo.join("spec");
+        std::fs::create_dir_all(&spec).expect("spec dir");
+        std::fs::write(spec.join("ruckus-one.yaml"), "crate: x\n").expect("spec file");
+        run(&repo, &["init", "-q"]);
+        run(&repo, &["add", "."]);
+        run(
+            &repo,
+            &[
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "commit",
+                "-q",
+                "-m",
+                "spec",
+            ],
+        );
+        let attacker = work.path().join("attacker");
+        std::fs::create_dir_all(&attacker).expect("attacker dir");
+        let planted: Vec<PathBuf> = (0..64)
+            .map(|n| std::env::temp_dir().join(format!("xtask-diff-{}-{n}", std::process::id())))
+            .filter(|link| std::os::unix::fs::symlink(&attacker, link).is_ok())
+            .collect();
+        let copy = spec_at("HEAD", &spec.join("ruckus-one.yaml"));
+        let written: Vec<_> = std::fs::read_dir(&attacker)
+            .expect("read attacker dir")
+            .collect();
+        for link in &planted {
+            let _ = std::fs::remove_file(link);
+        }
+        let copy = copy.expect("the spec at HEAD");
+        assert!(written.is_empty(), "wrote through a planted link");
+        assert!(copy.top.is_file(), "{}", copy.top.display());
+        assert!(!planted.iter().any(|l| copy.root.starts_with(l)));
+    }
 }

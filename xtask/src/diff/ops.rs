@@ -2,8 +2,8 @@
 //! then compared route, lifecycle and provenance first; their parameters, bodies, responses,
 //! versions and pagination in [`super::parts`].
 
-use super::api::Ctx;
 use super::change::Class;
+use super::ctx::Ctx;
 use super::parts;
 use ruckus_codegen::ir::{ApiIr, AreaIr, Lifecycle, OpIr};
 

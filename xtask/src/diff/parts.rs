@@ -1,8 +1,8 @@
 //! The parts of one operation: parameters, request body, responses, media-type versions,
 //! pagination and error family.
 
-use super::api::Ctx;
 use super::change::Class;
+use super::ctx::Ctx;
 use super::types::{same, show};
 use ruckus_codegen::ir::{BodyIr, OpIr, ParamIr, ResponseIr, ResponseKind};
 

@@ -1,8 +1,8 @@
 //! Named types: matched by name within an API, then their fields (by wire name), enum values,
 //! alias targets or union variants (by Rust name) compared.
 
-use super::api::Ctx;
 use super::change::Class;
+use super::ctx::Ctx;
 use ruckus_codegen::ir::{
     self, ApiIr, AreaIr, FieldIr, TypeIr, TypeKind, TypeRef, UnionIr, VariantIr,
 };

@@ -22,6 +22,7 @@ mod naming;
 mod plan;
 
 use crate::audit::openapi as desc;
+use crate::cli::ImportArgs;
 use ruckus_codegen::load::{IMPORTED_DIR, load_curated};
 use serde_yaml::Value;
 use std::collections::BTreeMap;
@@ -29,50 +30,20 @@ use std::path::{Path, PathBuf};
 
 const DEFAULT_OPENAPI: &str = "../shared/reference/openapi";
 
-pub fn usage() -> &'static str {
-    "  import [--spec FILE] [--openapi DIR] [--api NAME] [--write]\n            write spec/<api>/imported/ from the OpenAPI descriptions (default: every API)"
-}
-
-struct Args {
-    spec: PathBuf,
-    openapi: PathBuf,
-    api: Option<String>,
-    write: bool,
-}
-
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut out = Args {
-        spec: crate::workspace_root().join("spec").join("ruckus-one.yaml"),
-        openapi: crate::workspace_root().join(DEFAULT_OPENAPI),
-        api: None,
-        write: false,
-    };
-    let bad = || {
-        format!(
-            "usage: cargo xtask import [--spec FILE] [--openapi DIR] [--api NAME] [--write]\n\n{}",
-            usage()
-        )
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--spec" => out.spec = PathBuf::from(it.next().ok_or_else(bad)?),
-            "--openapi" => out.openapi = PathBuf::from(it.next().ok_or_else(bad)?),
-            "--api" => out.api = Some(it.next().ok_or_else(bad)?.clone()),
-            "--write" => out.write = true,
-            _ => return Err(bad()),
-        }
-    }
-    Ok(out)
-}
-
-pub fn run(args: &[String]) -> Result<(), String> {
-    let args = parse_args(args)?;
-    let top = args.spec;
-    let Some(docs) = load_docs(&args.openapi)? else {
+pub fn run(args: &ImportArgs) -> Result<(), String> {
+    let root = crate::workspace_root();
+    let top = args
+        .spec
+        .clone()
+        .unwrap_or_else(|| root.join("spec").join("ruckus-one.yaml"));
+    let openapi = args
+        .openapi
+        .clone()
+        .unwrap_or_else(|| root.join(DEFAULT_OPENAPI));
+    let Some(docs) = load_docs(&openapi)? else {
         println!(
             "import: no OpenAPI descriptions at {}; nothing to do",
-            args.openapi.display()
+            openapi.display()
         );
         return Ok(());
     };

@@ -13,21 +13,13 @@
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AccessControlProfile {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Description (max_length: 64; min_length: 0).
     pub description: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `rateLimiting`
-    ///
-    /// Wire name `rateLimiting`; `RateLimiting`; optional.
+    /// Rate limiting.
     pub rate_limiting: Option<RateLimiting>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -102,57 +94,31 @@ impl AccessControlProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AccessControlProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `l2AclPolicyName`
-    ///
-    /// Wire name `l2AclPolicyName`; `string`; optional.
+    /// L2 ACL policy name.
     pub l2_acl_policy_name: Option<String>,
-    /// `l2AclPolicyId`
-    ///
-    /// Wire name `l2AclPolicyId`; `string`; optional.
+    /// L2 ACL policy ID.
     pub l2_acl_policy_id: Option<String>,
-    /// `l3AclPolicyName`
-    ///
-    /// Wire name `l3AclPolicyName`; `string`; optional.
+    /// L3 ACL policy name.
     pub l3_acl_policy_name: Option<String>,
-    /// `l3AclPolicyId`
-    ///
-    /// Wire name `l3AclPolicyId`; `string`; optional.
+    /// L3 ACL policy ID.
     pub l3_acl_policy_id: Option<String>,
-    /// `devicePolicyName`
-    ///
-    /// Wire name `devicePolicyName`; `string`; optional.
+    /// Device policy name.
     pub device_policy_name: Option<String>,
-    /// `devicePolicyId`
-    ///
-    /// Wire name `devicePolicyId`; `string`; optional.
+    /// Device policy ID.
     pub device_policy_id: Option<String>,
-    /// `applicationPolicyName`
-    ///
-    /// Wire name `applicationPolicyName`; `string`; optional.
+    /// Application policy name.
     pub application_policy_name: Option<String>,
-    /// `applicationPolicyId`
-    ///
-    /// Wire name `applicationPolicyId`; `string`; optional.
+    /// Application policy ID.
     pub application_policy_id: Option<String>,
-    /// `clientRateUpLinkLimit`
-    ///
-    /// Wire name `clientRateUpLinkLimit`; `integer`; optional; format: int32.
+    /// Client rate up link limit (format: int32).
     pub client_rate_up_link_limit: Option<i64>,
-    /// `clientRateDownLinkLimit`
-    ///
-    /// Wire name `clientRateDownLinkLimit`; `integer`; optional; format: int32.
+    /// Client rate down link limit (format: int32).
     pub client_rate_down_link_limit: Option<i64>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -310,37 +276,21 @@ impl AccessControlProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AccessControlProfileV1 {
-    /// `applicationPolicy`
-    ///
-    /// Wire name `applicationPolicy`; `IdAndEnabled`; optional.
+    /// Application policy.
     pub application_policy: Option<IdAndEnabled>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Description (max_length: 64; min_length: 0).
     pub description: Option<String>,
-    /// `devicePolicy`
-    ///
-    /// Wire name `devicePolicy`; `IdAndEnabled`; optional.
+    /// Device policy.
     pub device_policy: Option<IdAndEnabled>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `l2AclPolicy`
-    ///
-    /// Wire name `l2AclPolicy`; `IdAndEnabled`; optional.
+    /// L2 ACL policy.
     pub l2_acl_policy: Option<IdAndEnabled>,
-    /// `l3AclPolicy`
-    ///
-    /// Wire name `l3AclPolicy`; `IdAndEnabled`; optional.
+    /// L3 ACL policy.
     pub l3_acl_policy: Option<IdAndEnabled>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `rateLimiting`
-    ///
-    /// Wire name `rateLimiting`; `RateLimiting`; optional.
+    /// Rate limiting.
     pub rate_limiting: Option<RateLimiting>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -450,13 +400,9 @@ impl AccessControlProfileV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibraryApplication {
-    /// `id`
-    ///
-    /// Wire name `id`; `integer`; optional; format: int32.
+    /// ID (format: int32).
     pub id: Option<i64>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -526,9 +472,7 @@ impl ApplicationLibraryApplication {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibraryApplications {
-    /// `applications`
-    ///
-    /// Wire name `applications`; `array<ApplicationLibraryApplication>`; optional.
+    /// Applications.
     pub applications: Option<Vec<ApplicationLibraryApplication>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -593,9 +537,7 @@ impl ApplicationLibraryApplications {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibraryCategories {
-    /// `categories`
-    ///
-    /// Wire name `categories`; `array<ApplicationLibraryCategory>`; optional.
+    /// Categories.
     pub categories: Option<Vec<ApplicationLibraryCategory>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -660,13 +602,9 @@ impl ApplicationLibraryCategories {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibraryCategory {
-    /// `id`
-    ///
-    /// Wire name `id`; `integer`; optional; format: int32.
+    /// ID (format: int32).
     pub id: Option<i64>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -733,29 +671,17 @@ impl ApplicationLibraryCategory {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationLibrarySettings {
-    /// `changedApplications`
-    ///
-    /// Wire name `changedApplications`; `array<ChangedApplication>`; optional.
+    /// Changed applications.
     pub changed_applications: Option<Vec<ChangedApplication>>,
-    /// `latestReleasedDate`
-    ///
-    /// Wire name `latestReleasedDate`; `string`; optional; format: date-time.
+    /// Latest released date (format: date-time).
     pub latest_released_date: Option<String>,
-    /// `latestVersion`
-    ///
-    /// Wire name `latestVersion`; `string`; optional.
+    /// Latest version.
     pub latest_version: Option<String>,
-    /// `releasedDate`
-    ///
-    /// Wire name `releasedDate`; `string`; optional; format: date-time.
+    /// Released date (format: date-time).
     pub released_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `version`
-    ///
-    /// Wire name `version`; `string`; optional.
+    /// Version.
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -857,21 +783,13 @@ impl ApplicationLibrarySettings {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApplicationPolicy {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Description (max_length: 64; min_length: 0).
     pub description: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `rules`
-    ///
-    /// Wire name `rules`; `array<ApplicationPolicyRule>`; optional; max_items: 128; min_items: 1.
+    /// Rules (max_items: 128; min_items: 1).
     pub rules: Option<Vec<ApplicationPolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -946,25 +864,15 @@ impl ApplicationPolicy {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplicationPolicyQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `rules`
-    ///
-    /// Wire name `rules`; `integer`; optional; format: int32.
+    /// Rules (format: int32).
     pub rules: Option<i64>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1055,81 +963,43 @@ impl ApplicationPolicyQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApplicationPolicyRule {
-    /// `accessControl`
-    ///
-    /// Wire name `accessControl`; `ApplicationPolicyRuleAccessControl`; required; may be null.
+    /// Access control (may be null).
     pub access_control: Option<ApplicationPolicyRuleAccessControl>,
-    /// `applicationId`
-    ///
-    /// Wire name `applicationId`; `integer`; optional; format: int32.
+    /// Application ID (format: int32).
     pub application_id: Option<i64>,
-    /// `applicationName`
-    ///
-    /// Wire name `applicationName`; `string`; optional.
+    /// Application name.
     pub application_name: Option<String>,
-    /// `category`
-    ///
-    /// Wire name `category`; `string`; optional.
+    /// Category.
     pub category: Option<String>,
-    /// `categoryId`
-    ///
-    /// Wire name `categoryId`; `integer`; optional; format: int32.
+    /// Category ID (format: int32).
     pub category_id: Option<i64>,
-    /// `destinationIp`
-    ///
-    /// Wire name `destinationIp`; `string`; optional.
+    /// Destination IP.
     pub destination_ip: Option<String>,
-    /// `destinationPort`
-    ///
-    /// Wire name `destinationPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 1.
+    /// Destination port (format: int32; maximum: 65535; minimum: 1).
     pub destination_port: Option<i64>,
-    /// `downLinkMarkingType`
-    ///
-    /// Wire name `downLinkMarkingType`; `ApplicationPolicyRuleDownLinkMarkingType`; optional; may be null.
+    /// Down link marking type (may be null).
     pub down_link_marking_type: Option<ApplicationPolicyRuleDownLinkMarkingType>,
-    /// `downlink`
-    ///
-    /// Wire name `downlink`; `integer`; optional; format: int32; maximum: 20000; minimum: 250.
+    /// Downlink (format: int32; maximum: 20000; minimum: 250).
     pub downlink: Option<i64>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `markingPriority`
-    ///
-    /// Wire name `markingPriority`; `ApplicationPolicyRuleMarkingPriority`; optional; may be null.
+    /// Marking priority (may be null).
     pub marking_priority: Option<ApplicationPolicyRuleMarkingPriority>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `netmask`
-    ///
-    /// Wire name `netmask`; `string`; optional.
+    /// Netmask.
     pub netmask: Option<String>,
-    /// `portMapping`
-    ///
-    /// Wire name `portMapping`; `ApplicationPolicyRulePortMapping`; optional; may be null.
+    /// Port mapping (may be null).
     pub port_mapping: Option<ApplicationPolicyRulePortMapping>,
-    /// `priority`
-    ///
-    /// Wire name `priority`; `integer`; required; format: int32.
+    /// Priority (format: int32).
     pub priority: i64,
-    /// `protocol`
-    ///
-    /// Wire name `protocol`; `ApplicationPolicyRuleProtocol`; optional; may be null.
+    /// Protocol (may be null).
     pub protocol: Option<ApplicationPolicyRuleProtocol>,
-    /// `ruleType`
-    ///
-    /// Wire name `ruleType`; `ApplicationPolicyRuleRuleType`; required; may be null.
+    /// Rule type (may be null).
     pub rule_type: Option<ApplicationPolicyRuleRuleType>,
-    /// `upLinkMarkingType`
-    ///
-    /// Wire name `upLinkMarkingType`; `ApplicationPolicyRuleUpLinkMarkingType`; optional; may be null.
+    /// Up link marking type (may be null).
     pub up_link_marking_type: Option<ApplicationPolicyRuleUpLinkMarkingType>,
-    /// `uplink`
-    ///
-    /// Wire name `uplink`; `integer`; optional; format: int32; maximum: 20000; minimum: 250.
+    /// Uplink (format: int32; maximum: 20000; minimum: 250).
     pub uplink: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1752,26 +1622,15 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleUpLinkMarkingType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApplicationPolicyV1 {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Description (max_length: 64; min_length: 0).
     pub description: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `rules`
-    ///
-    /// Wire name `rules`; `array<ApplicationPolicyRule>`; optional; max_items: 128; min_items: 1.
+    /// Rules (max_items: 128; min_items: 1).
     pub rules: Option<Vec<ApplicationPolicyRule>>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Tenant ID. Deprecated: The official description marks this field deprecated.
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1854,45 +1713,25 @@ impl ApplicationPolicyV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChangedApplication {
-    /// `applicationId`
-    ///
-    /// Wire name `applicationId`; `integer`; optional; format: int32.
+    /// Application ID (format: int32).
     pub application_id: Option<i64>,
-    /// `applicationName`
-    ///
-    /// Wire name `applicationName`; `string`; optional.
+    /// Application name.
     pub application_name: Option<String>,
-    /// `categoryId`
-    ///
-    /// Wire name `categoryId`; `integer`; optional; format: int32.
+    /// Category ID (format: int32).
     pub category_id: Option<i64>,
-    /// `categoryName`
-    ///
-    /// Wire name `categoryName`; `string`; optional.
+    /// Category name.
     pub category_name: Option<String>,
-    /// `impactedItems`
-    ///
-    /// Wire name `impactedItems`; `array<ChangedApplicationImpactedItem>`; optional.
+    /// Impacted items.
     pub impacted_items: Option<Vec<ChangedApplicationImpactedItem>>,
-    /// `toApplicationId`
-    ///
-    /// Wire name `toApplicationId`; `integer`; optional; format: int32.
+    /// To application ID (format: int32).
     pub to_application_id: Option<i64>,
-    /// `toApplicationName`
-    ///
-    /// Wire name `toApplicationName`; `string`; optional.
+    /// To application name.
     pub to_application_name: Option<String>,
-    /// `toCategoryId`
-    ///
-    /// Wire name `toCategoryId`; `integer`; optional; format: int32.
+    /// To category ID (format: int32).
     pub to_category_id: Option<i64>,
-    /// `toCategoryName`
-    ///
-    /// Wire name `toCategoryName`; `string`; optional.
+    /// To category name.
     pub to_category_name: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `ChangedApplicationType`; optional; may be null.
+    /// Type (may be null).
     pub type_: Option<ChangedApplicationType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2023,21 +1862,13 @@ impl ChangedApplication {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChangedApplicationImpactedItem {
-    /// `applicationPolicyId`
-    ///
-    /// Wire name `applicationPolicyId`; `string`; optional.
+    /// Application policy ID.
     pub application_policy_id: Option<String>,
-    /// `applicationPolicyName`
-    ///
-    /// Wire name `applicationPolicyName`; `string`; optional.
+    /// Application policy name.
     pub application_policy_name: Option<String>,
-    /// `applicationPolicyRuleId`
-    ///
-    /// Wire name `applicationPolicyRuleId`; `string`; optional.
+    /// Application policy rule ID.
     pub application_policy_rule_id: Option<String>,
-    /// `applicationPolicyRuleName`
-    ///
-    /// Wire name `applicationPolicyRuleName`; `string`; optional.
+    /// Application policy rule name.
     pub application_policy_rule_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2193,25 +2024,15 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DevicePolicy {
-    /// `defaultAccess`
-    ///
-    /// Wire name `defaultAccess`; `DevicePolicyDefaultAccess`; optional; default: ALLOW.
+    /// Default access (default: ALLOW).
     pub default_access: Option<DevicePolicyDefaultAccess>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
+    /// Description (max_length: 180; min_length: 2).
     pub description: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `rules`
-    ///
-    /// Wire name `rules`; `array<DevicePolicyRule>`; optional; max_items: 32; min_items: 1.
+    /// Rules (max_items: 32; min_items: 1).
     pub rules: Option<Vec<DevicePolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2425,25 +2246,15 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyOsVendor {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DevicePolicyQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `rules`
-    ///
-    /// Wire name `rules`; `integer`; optional; format: int32.
+    /// Rules (format: int32).
     pub rules: Option<i64>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2538,29 +2349,17 @@ pub struct DevicePolicyRule {
     ///
     /// Wire name `osVendor`; `DevicePolicyOsVendor`; optional.
     pub os_vendor: Option<DevicePolicyOsVendor>,
-    /// `action`
-    ///
-    /// Wire name `action`; `DevicePolicyRuleAction`; optional; default: ALLOW.
+    /// Action (default: ALLOW).
     pub action: Option<DevicePolicyRuleAction>,
-    /// `deviceType`
-    ///
-    /// Wire name `deviceType`; `DevicePolicyRuleDeviceType`; optional; may be null.
+    /// Device type (may be null).
     pub device_type: Option<DevicePolicyRuleDeviceType>,
-    /// `downloadRateLimit`
-    ///
-    /// Wire name `downloadRateLimit`; `number`; optional; format: float; maximum: 200; minimum: 0.
+    /// Download rate limit (format: float; maximum: 200; minimum: 0).
     pub download_rate_limit: Option<f64>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: Option<String>,
-    /// `uploadRateLimit`
-    ///
-    /// Wire name `uploadRateLimit`; `number`; optional; format: float; maximum: 200; minimum: 0.
+    /// Upload rate limit (format: float; maximum: 200; minimum: 0).
     pub upload_rate_limit: Option<f64>,
-    /// `vlan`
-    ///
-    /// Wire name `vlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    /// VLAN (format: int32; maximum: 4094; minimum: 1).
     pub vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2805,29 +2604,17 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRuleDeviceType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DevicePolicyV1 {
-    /// `defaultAccess`
-    ///
-    /// Wire name `defaultAccess`; `DevicePolicyV1DefaultAccess`; optional; default: ALLOW.
+    /// Default access (default: ALLOW).
     pub default_access: Option<DevicePolicyV1DefaultAccess>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
+    /// Description (max_length: 180; min_length: 2).
     pub description: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `rules`
-    ///
-    /// Wire name `rules`; `array<DevicePolicyRule>`; optional; max_items: 32; min_items: 1.
+    /// Rules (max_items: 32; min_items: 1).
     pub rules: Option<Vec<DevicePolicyRule>>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2976,13 +2763,9 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyV1DefaultAccess {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdAndEnabled {
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Enabled (default: false).
     pub enabled: Option<bool>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3046,25 +2829,15 @@ impl IdAndEnabled {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct L2AclPolicy {
-    /// `access`
-    ///
-    /// Wire name `access`; `L2AclPolicyAccess`; optional; default: BLOCK.
+    /// Access (default: BLOCK).
     pub access: Option<L2AclPolicyAccess>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `macAddresses`
-    ///
-    /// Wire name `macAddresses`; `array<string>`; required; max_items: 128; min_items: 1.
+    /// MAC addresses (max_items: 128; min_items: 1).
     pub mac_addresses: Vec<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3197,25 +2970,15 @@ impl<'de> serde::Deserialize<'de> for L2AclPolicyAccess {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct L2AclPolicyQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `macAddressCount`
-    ///
-    /// Wire name `macAddressCount`; `integer`; optional; format: int32.
+    /// MAC address count (format: int32).
     pub mac_address_count: Option<i64>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3303,25 +3066,15 @@ impl L2AclPolicyQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct L3AclPolicy {
-    /// `defaultAccess`
-    ///
-    /// Wire name `defaultAccess`; `L3AclPolicyDefaultAccess`; optional; default: ALLOW.
+    /// Default access (default: ALLOW).
     pub default_access: Option<L3AclPolicyDefaultAccess>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `l3Rules`
-    ///
-    /// Wire name `l3Rules`; `array<L3Rule>`; optional; max_items: 128; min_items: 1.
+    /// L3 rules (max_items: 128; min_items: 1).
     pub l3_rules: Option<Vec<L3Rule>>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3462,25 +3215,15 @@ impl<'de> serde::Deserialize<'de> for L3AclPolicyDefaultAccess {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct L3AclPolicyQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `rules`
-    ///
-    /// Wire name `rules`; `integer`; optional; format: int32.
+    /// Rules (format: int32).
     pub rules: Option<i64>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3568,21 +3311,13 @@ impl L3AclPolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct L3IpPort {
-    /// `enableIpSubnet`
-    ///
-    /// Wire name `enableIpSubnet`; `boolean`; optional; default: false.
+    /// Enable IP subnet (default: false).
     pub enable_ip_subnet: Option<bool>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `ipMask`
-    ///
-    /// Wire name `ipMask`; `string`; optional.
+    /// IP mask.
     pub ip_mask: Option<String>,
-    /// `port`
-    ///
-    /// Wire name `port`; `string`; optional.
+    /// Port.
     pub port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3662,37 +3397,21 @@ impl L3IpPort {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct L3Rule {
-    /// `access`
-    ///
-    /// Wire name `access`; `L3RuleAccess`; optional; default: ALLOW.
+    /// Access (default: ALLOW).
     pub access: Option<L3RuleAccess>,
-    /// `customProtocol`
-    ///
-    /// Wire name `customProtocol`; `integer`; optional; format: int32; maximum: 255; minimum: 1.
+    /// Custom protocol (format: int32; maximum: 255; minimum: 1).
     pub custom_protocol: Option<i64>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Description (max_length: 64; min_length: 0).
     pub description: Option<String>,
-    /// `destination`
-    ///
-    /// Wire name `destination`; `L3IpPort`; optional.
+    /// Destination.
     pub destination: Option<L3IpPort>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `priority`
-    ///
-    /// Wire name `priority`; `integer`; required; format: int32; maximum: 128; minimum: 1.
+    /// Priority (format: int32; maximum: 128; minimum: 1).
     pub priority: i64,
-    /// `protocol`
-    ///
-    /// Wire name `protocol`; `L3RuleProtocol`; optional; may be null.
+    /// Protocol (may be null).
     pub protocol: Option<L3RuleProtocol>,
-    /// `source`
-    ///
-    /// Wire name `source`; `L3IpPort`; optional.
+    /// Source.
     pub source: Option<L3IpPort>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3941,33 +3660,19 @@ impl<'de> serde::Deserialize<'de> for L3RuleProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseAccessControlProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<AccessControlProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<AccessControlProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4084,33 +3789,19 @@ impl QueryResponseAccessControlProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseApplicationPolicyQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<ApplicationPolicyQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<ApplicationPolicyQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4227,33 +3918,19 @@ impl QueryResponseApplicationPolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseDevicePolicyQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<DevicePolicyQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<DevicePolicyQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4366,33 +4043,19 @@ impl QueryResponseDevicePolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseL2AclPolicyQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<L2AclPolicyQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<L2AclPolicyQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4505,33 +4168,19 @@ impl QueryResponseL2AclPolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseL3AclPolicyQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<L3AclPolicyQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<L3AclPolicyQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4644,17 +4293,11 @@ impl QueryResponseL3AclPolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RateLimiting {
-    /// `downlinkLimit`
-    ///
-    /// Wire name `downlinkLimit`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// Downlink limit (default: 0; format: int32; maximum: 200; minimum: 0).
     pub downlink_limit: Option<i64>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Enabled (default: false).
     pub enabled: Option<bool>,
-    /// `uplinkLimit`
-    ///
-    /// Wire name `uplinkLimit`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// Uplink limit (default: 0; format: int32; maximum: 200; minimum: 0).
     pub uplink_limit: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,37 +13,23 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Activity {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `status`
-    ///
-    /// Wire name `status`; `ActivityStatus`; optional.
+    /// Status.
     pub status: Option<ActivityStatus>,
-    /// `useCase`
-    ///
-    /// Wire name `useCase`; `string`; optional.
+    /// Use case.
     pub use_case: Option<String>,
     /// Failure text; often a JSON document inside a string.
     ///
     /// Wire name `error`; `string`; optional.
     pub error: Option<String>,
-    /// `suggestion`
-    ///
-    /// Wire name `suggestion`; `string`; optional.
+    /// Suggestion.
     pub suggestion: Option<String>,
-    /// `steps`
-    ///
-    /// Wire name `steps`; `json`; optional.
+    /// Steps.
     pub steps: Option<serde_json::Value>,
-    /// `startDatetime`
-    ///
-    /// Wire name `startDatetime`; `string`; optional.
+    /// Start datetime.
     pub start_datetime: Option<String>,
-    /// `endDatetime`
-    ///
-    /// Wire name `endDatetime`; `string`; optional.
+    /// End datetime.
     pub end_datetime: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -155,17 +141,11 @@ impl Activity {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ActivityQuery {
-    /// `filters`
-    ///
-    /// Wire name `filters`; `ActivityQueryFilters`; optional.
+    /// Filters.
     pub filters: Option<ActivityQueryFilters>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional.
+    /// Page.
     pub page: Option<i64>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; maximum: 500.
+    /// Page size (maximum: 500).
     pub page_size: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,9 +13,7 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApAntennaTypeSettings {
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -74,13 +72,9 @@ impl ApAntennaTypeSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApBssColoringSettings {
-    /// `bssColoringEnabled`
-    ///
-    /// Wire name `bssColoringEnabled`; `boolean`; optional; default: false.
+    /// BSS coloring enabled (default: false).
     pub bss_coloring_enabled: Option<bool>,
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -147,183 +141,95 @@ impl ApBssColoringSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApCapabilities {
-    /// `allowCbandCountry`
-    ///
-    /// Wire name `allowCbandCountry`; `array<string>`; optional.
+    /// Allow cband country.
     pub allow_cband_country: Option<Vec<String>>,
-    /// `allowDfsCountry`
-    ///
-    /// Wire name `allowDfsCountry`; `array<string>`; optional.
+    /// Allow dfs country.
     pub allow_dfs_country: Option<Vec<String>>,
-    /// `bandCombinationCapabilities`
-    ///
-    /// Wire name `bandCombinationCapabilities`; `array<ApCapabilitiesBandCombinationCapabilities>`; optional.
+    /// Band combination capabilities.
     pub band_combination_capabilities: Option<
         Vec<ApCapabilitiesBandCombinationCapabilities>,
     >,
-    /// `canSupportCellular`
-    ///
-    /// Wire name `canSupportCellular`; `boolean`; optional; default: false.
+    /// Can support cellular (default: false).
     pub can_support_cellular: Option<bool>,
-    /// `canSupportLacp`
-    ///
-    /// Wire name `canSupportLacp`; `boolean`; optional; default: false.
+    /// Can support lacp (default: false).
     pub can_support_lacp: Option<bool>,
-    /// `canSupportPoeMode`
-    ///
-    /// Wire name `canSupportPoeMode`; `boolean`; optional; default: false.
+    /// Can support POE mode (default: false).
     pub can_support_poe_mode: Option<bool>,
-    /// `canSupportPoeOut`
-    ///
-    /// Wire name `canSupportPoeOut`; `boolean`; optional; default: false.
+    /// Can support POE out (default: false).
     pub can_support_poe_out: Option<bool>,
-    /// `capabilityScore`
-    ///
-    /// Wire name `capabilityScore`; `integer`; optional; default: 0; format: int32.
+    /// Capability score (default: 0; format: int32).
     pub capability_score: Option<i64>,
-    /// `defaultBandCombination`
-    ///
-    /// Wire name `defaultBandCombination`; `ApCapabilitiesDefaultBandCombination`; optional; default: null.
+    /// Default band combination (default: null).
     pub default_band_combination: Option<ApCapabilitiesDefaultBandCombination>,
-    /// `externalAntenna`
-    ///
-    /// Wire name `externalAntenna`; `ExternalAntenna`; optional.
+    /// External antenna.
     pub external_antenna: Option<super::common::ExternalAntenna>,
-    /// `has160MHzChannelBandwidth`
-    ///
-    /// Wire name `has160MHzChannelBandwidth`; `boolean`; optional; default: false.
+    /// Has 160MHz channel bandwidth (default: false).
     pub has160_m_hz_channel_bandwidth: Option<bool>,
-    /// `isOutdoor`
-    ///
-    /// Wire name `isOutdoor`; `boolean`; optional; default: false.
+    /// Is outdoor (default: false).
     pub is_outdoor: Option<bool>,
-    /// `lanPortPictureDownloadUrl`
-    ///
-    /// Wire name `lanPortPictureDownloadUrl`; `string`; optional.
+    /// LAN port picture download URL.
     pub lan_port_picture_download_url: Option<String>,
-    /// `lanPorts`
-    ///
-    /// Wire name `lanPorts`; `array<CapabilitiesLanPort>`; optional.
+    /// LAN ports.
     pub lan_ports: Option<Vec<super::common::CapabilitiesLanPort>>,
-    /// `ledOn`
-    ///
-    /// Wire name `ledOn`; `boolean`; optional; default: false.
+    /// Led on (default: false).
     pub led_on: Option<bool>,
-    /// `lldpAdInterval`
-    ///
-    /// Wire name `lldpAdInterval`; `integer`; optional; format: int32.
+    /// LLDP ad interval (format: int32).
     pub lldp_ad_interval: Option<i64>,
-    /// `lldpEnable`
-    ///
-    /// Wire name `lldpEnable`; `boolean`; optional; default: false.
+    /// LLDP enable (default: false).
     pub lldp_enable: Option<bool>,
-    /// `lldpHoldTime`
-    ///
-    /// Wire name `lldpHoldTime`; `integer`; optional; format: int32.
+    /// LLDP hold time (format: int32).
     pub lldp_hold_time: Option<i64>,
-    /// `lldpMgmtEnable`
-    ///
-    /// Wire name `lldpMgmtEnable`; `boolean`; optional; default: false.
+    /// LLDP mgmt enable (default: false).
     pub lldp_mgmt_enable: Option<bool>,
-    /// `maxChannelization24G`
-    ///
-    /// Wire name `maxChannelization24G`; `integer`; optional; format: int32.
+    /// Max channelization 24G (format: int32).
     pub max_channelization24_g: Option<i64>,
-    /// `maxChannelization5G`
-    ///
-    /// Wire name `maxChannelization5G`; `integer`; optional; format: int32.
+    /// Max channelization 5G (format: int32).
     pub max_channelization5_g: Option<i64>,
-    /// `maxChannelization6G`
-    ///
-    /// Wire name `maxChannelization6G`; `integer`; optional; format: int32.
+    /// Max channelization 6G (format: int32).
     pub max_channelization6_g: Option<i64>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional.
+    /// Model.
     pub model: Option<String>,
-    /// `pictureDownloadUrl`
-    ///
-    /// Wire name `pictureDownloadUrl`; `string`; optional.
+    /// Picture download URL.
     pub picture_download_url: Option<String>,
-    /// `poeModeCapabilities`
-    ///
-    /// Wire name `poeModeCapabilities`; `array<string>`; optional.
+    /// POE mode capabilities.
     pub poe_mode_capabilities: Option<Vec<String>>,
-    /// `primaryWanRecoveryTimer`
-    ///
-    /// Wire name `primaryWanRecoveryTimer`; `integer`; optional; format: int32.
+    /// Primary WAN recovery timer (format: int32).
     pub primary_wan_recovery_timer: Option<i64>,
-    /// `requireOneEnabledTrunkPort`
-    ///
-    /// Wire name `requireOneEnabledTrunkPort`; `boolean`; optional; default: false.
+    /// Require one enabled trunk port (default: false).
     pub require_one_enabled_trunk_port: Option<bool>,
-    /// `simCardPrimaryApn`
-    ///
-    /// Wire name `simCardPrimaryApn`; `string`; optional.
+    /// Sim card primary apn.
     pub sim_card_primary_apn: Option<String>,
-    /// `simCardPrimaryCellularNetworkSelection`
-    ///
-    /// Wire name `simCardPrimaryCellularNetworkSelection`; `string`; optional.
+    /// Sim card primary cellular network selection.
     pub sim_card_primary_cellular_network_selection: Option<String>,
-    /// `simCardPrimaryEnabled`
-    ///
-    /// Wire name `simCardPrimaryEnabled`; `boolean`; optional; default: true.
+    /// Sim card primary enabled (default: true).
     pub sim_card_primary_enabled: Option<bool>,
-    /// `simCardPrimaryRoaming`
-    ///
-    /// Wire name `simCardPrimaryRoaming`; `boolean`; optional; default: true.
+    /// Sim card primary roaming (default: true).
     pub sim_card_primary_roaming: Option<bool>,
-    /// `simCardSecondaryApn`
-    ///
-    /// Wire name `simCardSecondaryApn`; `string`; optional.
+    /// Sim card secondary apn.
     pub sim_card_secondary_apn: Option<String>,
-    /// `simCardSecondaryCellularNetworkSelection`
-    ///
-    /// Wire name `simCardSecondaryCellularNetworkSelection`; `string`; optional.
+    /// Sim card secondary cellular network selection.
     pub sim_card_secondary_cellular_network_selection: Option<String>,
-    /// `simCardSecondaryEnabled`
-    ///
-    /// Wire name `simCardSecondaryEnabled`; `boolean`; optional; default: true.
+    /// Sim card secondary enabled (default: true).
     pub sim_card_secondary_enabled: Option<bool>,
-    /// `simCardSecondaryRoaming`
-    ///
-    /// Wire name `simCardSecondaryRoaming`; `boolean`; optional; default: true.
+    /// Sim card secondary roaming (default: true).
     pub sim_card_secondary_roaming: Option<bool>,
-    /// `support11AX`
-    ///
-    /// Wire name `support11AX`; `boolean`; optional; default: false.
+    /// Support 11AX (default: false).
     pub support11_ax: Option<bool>,
-    /// `supportApStickyClientSteering`
-    ///
-    /// Wire name `supportApStickyClientSteering`; `boolean`; optional; default: false.
+    /// Support AP sticky client steering (default: false).
     pub support_ap_sticky_client_steering: Option<bool>,
-    /// `supportBandCombination`
-    ///
-    /// Wire name `supportBandCombination`; `boolean`; optional; default: false.
+    /// Support band combination (default: false).
     pub support_band_combination: Option<bool>,
-    /// `supportChannel144`
-    ///
-    /// Wire name `supportChannel144`; `boolean`; optional; default: false.
+    /// Support channel 144 (default: false).
     pub support_channel144: Option<bool>,
-    /// `supportDual5gMode`
-    ///
-    /// Wire name `supportDual5gMode`; `boolean`; optional; default: false.
+    /// Support dual 5g mode (default: false).
     pub support_dual5g_mode: Option<bool>,
-    /// `supportMesh`
-    ///
-    /// Wire name `supportMesh`; `boolean`; optional; default: true.
+    /// Support mesh (default: true).
     pub support_mesh: Option<bool>,
-    /// `supportTriRadio`
-    ///
-    /// Wire name `supportTriRadio`; `boolean`; optional; default: false.
+    /// Support tri radio (default: false).
     pub support_tri_radio: Option<bool>,
-    /// `version`
-    ///
-    /// Wire name `version`; `string`; optional.
+    /// Version.
     pub version: Option<String>,
-    /// `wanConnection`
-    ///
-    /// Wire name `wanConnection`; `string`; optional.
+    /// WAN connection.
     pub wan_connection: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -872,13 +778,9 @@ impl<'de> serde::Deserialize<'de> for ApCapabilitiesDefaultBandCombination {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApDhcpSettings {
-    /// `dhcpApRole`
-    ///
-    /// Wire name `dhcpApRole`; `ApDhcpSettingsDhcpApRole`; required; may be null.
+    /// DHCP AP role (may be null).
     pub dhcp_ap_role: Option<ApDhcpSettingsDhcpApRole>,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; required; max_length: 12; min_length: 12.
+    /// Serial number (max_length: 12; min_length: 12).
     pub serial_number: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -999,21 +901,13 @@ impl<'de> serde::Deserialize<'de> for ApDhcpSettingsDhcpApRole {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApDirectedMulticastSettings {
-    /// `networkEnabled`
-    ///
-    /// Wire name `networkEnabled`; `boolean`; optional; default: false.
+    /// Network enabled (default: false).
     pub network_enabled: Option<bool>,
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
-    /// `wiredEnabled`
-    ///
-    /// Wire name `wiredEnabled`; `boolean`; optional; default: false.
+    /// Wired enabled (default: false).
     pub wired_enabled: Option<bool>,
-    /// `wirelessEnabled`
-    ///
-    /// Wire name `wirelessEnabled`; `boolean`; optional; default: false.
+    /// Wireless enabled (default: false).
     pub wireless_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1099,13 +993,9 @@ impl ApDirectedMulticastSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApExternalAntennaSettings {
-    /// `externalAntenna`
-    ///
-    /// Wire name `externalAntenna`; `ExternalAntenna`; optional.
+    /// External antenna.
     pub external_antenna: Option<super::common::ExternalAntenna>,
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1175,9 +1065,7 @@ impl ApExternalAntennaSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApIotSettings {
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1233,17 +1121,11 @@ impl ApIotSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApLanPortSpecificSettings {
-    /// `poeMode`
-    ///
-    /// Wire name `poeMode`; `ApLanPortSpecificSettingsPoeMode`; optional; may be null.
+    /// POE mode (may be null).
     pub poe_mode: Option<ApLanPortSpecificSettingsPoeMode>,
-    /// `poeOut`
-    ///
-    /// Wire name `poeOut`; `boolean`; optional; default: false.
+    /// POE out (default: false).
     pub poe_out: Option<bool>,
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1396,13 +1278,9 @@ impl<'de> serde::Deserialize<'de> for ApLanPortSpecificSettingsPoeMode {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApLedSettings {
-    /// `ledEnabled`
-    ///
-    /// Wire name `ledEnabled`; `boolean`; optional; default: false.
+    /// Led enabled (default: false).
     pub led_enabled: Option<bool>,
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1466,13 +1344,9 @@ impl ApLedSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApManagementTrafficVlanSettings {
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1542,17 +1416,11 @@ impl ApManagementTrafficVlanSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApMeshSettings {
-    /// `meshMode`
-    ///
-    /// Wire name `meshMode`; `ApMeshSettingsMeshMode`; optional; default: AUTO.
+    /// Mesh mode (default: AUTO).
     pub mesh_mode: Option<ApMeshSettingsMeshMode>,
-    /// `uplinkMacAddresses`
-    ///
-    /// Wire name `uplinkMacAddresses`; `array<string>`; optional.
+    /// Uplink MAC addresses.
     pub uplink_mac_addresses: Option<Vec<String>>,
-    /// `uplinkMode`
-    ///
-    /// Wire name `uplinkMode`; `ApMeshSettingsUplinkMode`; optional; default: SMART.
+    /// Uplink mode (default: SMART).
     pub uplink_mode: Option<ApMeshSettingsUplinkMode>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1745,29 +1613,17 @@ impl<'de> serde::Deserialize<'de> for ApMeshSettingsUplinkMode {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApNetworkSettings {
-    /// `gateway`
-    ///
-    /// Wire name `gateway`; `string`; optional.
+    /// Gateway.
     pub gateway: Option<String>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `ipType`
-    ///
-    /// Wire name `ipType`; `ApNetworkSettingsIpType`; required; may be null.
+    /// IP type (may be null).
     pub ip_type: Option<ApNetworkSettingsIpType>,
-    /// `netmask`
-    ///
-    /// Wire name `netmask`; `string`; optional.
+    /// Netmask.
     pub netmask: Option<String>,
-    /// `primaryDnsServer`
-    ///
-    /// Wire name `primaryDnsServer`; `string`; optional.
+    /// Primary DNS server.
     pub primary_dns_server: Option<String>,
-    /// `secondaryDnsServer`
-    ///
-    /// Wire name `secondaryDnsServer`; `string`; optional.
+    /// Secondary DNS server.
     pub secondary_dns_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1918,45 +1774,25 @@ impl<'de> serde::Deserialize<'de> for ApNetworkSettingsIpType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio24GHzSettings {
-    /// `allowedChannels`
-    ///
-    /// Wire name `allowedChannels`; `array<ApRadio24GHzSettingsAllowedChannels>`; optional.
+    /// Allowed channels.
     pub allowed_channels: Option<Vec<ApRadio24GHzSettingsAllowedChannels>>,
-    /// `changeInterval`
-    ///
-    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
-    /// `channelBandwidth`
-    ///
-    /// Wire name `channelBandwidth`; `ApRadio24GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Channel bandwidth (default: AUTO).
     pub channel_bandwidth: Option<ApRadio24GHzSettingsChannelBandwidth>,
-    /// `manualChannel`
-    ///
-    /// Wire name `manualChannel`; `integer`; optional; default: 0; format: int32.
+    /// Manual channel (default: 0; format: int32).
     pub manual_channel: Option<i64>,
-    /// `method`
-    ///
-    /// Wire name `method`; `ApRadio24GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Method (default: CHANNELFLY).
     pub method: Option<ApRadio24GHzSettingsMethod>,
-    /// `operativeChannel`
-    ///
-    /// Wire name `operativeChannel`; `integer`; optional; format: int32.
+    /// Operative channel (format: int32).
     pub operative_channel: Option<i64>,
-    /// `operativeTxPower`
-    ///
-    /// Wire name `operativeTxPower`; `string`; optional.
+    /// Operative tx power.
     pub operative_tx_power: Option<String>,
-    /// `snr_dB`
-    ///
-    /// Wire name `snr_dB`; `integer`; optional; format: int32.
+    /// SNR d b (format: int32).
     pub snr_d_b: Option<i64>,
-    /// `txPower`
-    ///
-    /// Wire name `txPower`; `ApRadio24GHzSettingsTxPower`; optional; default: MAX.
+    /// Tx power (default: MAX).
     pub tx_power: Option<ApRadio24GHzSettingsTxPower>,
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2409,45 +2245,25 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettingsTxPower {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio5GHzSettings {
-    /// `allowedChannels`
-    ///
-    /// Wire name `allowedChannels`; `array<ApRadio5GHzSettingsAllowedChannels>`; optional.
+    /// Allowed channels.
     pub allowed_channels: Option<Vec<ApRadio5GHzSettingsAllowedChannels>>,
-    /// `changeInterval`
-    ///
-    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
-    /// `channelBandwidth`
-    ///
-    /// Wire name `channelBandwidth`; `ApRadio5GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Channel bandwidth (default: AUTO).
     pub channel_bandwidth: Option<ApRadio5GHzSettingsChannelBandwidth>,
-    /// `manualChannel`
-    ///
-    /// Wire name `manualChannel`; `integer`; optional; default: 0; format: int32.
+    /// Manual channel (default: 0; format: int32).
     pub manual_channel: Option<i64>,
-    /// `method`
-    ///
-    /// Wire name `method`; `ApRadio5GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Method (default: CHANNELFLY).
     pub method: Option<ApRadio5GHzSettingsMethod>,
-    /// `operativeChannel`
-    ///
-    /// Wire name `operativeChannel`; `integer`; optional; format: int32.
+    /// Operative channel (format: int32).
     pub operative_channel: Option<i64>,
-    /// `operativeTxPower`
-    ///
-    /// Wire name `operativeTxPower`; `string`; optional.
+    /// Operative tx power.
     pub operative_tx_power: Option<String>,
-    /// `snr_dB`
-    ///
-    /// Wire name `snr_dB`; `integer`; optional; format: int32.
+    /// SNR d b (format: int32).
     pub snr_d_b: Option<i64>,
-    /// `txPower`
-    ///
-    /// Wire name `txPower`; `ApRadio5GHzSettingsTxPower`; optional; default: MAX.
+    /// Tx power (default: MAX).
     pub tx_power: Option<ApRadio5GHzSettingsTxPower>,
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2972,79 +2788,43 @@ impl<'de> serde::Deserialize<'de> for ApRadio5GHzSettingsTxPower {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio6GHzSettings {
-    /// `allowedChannels`
-    ///
-    /// Wire name `allowedChannels`; `array<ApRadio6GHzSettingsAllowedChannels>`; optional.
+    /// Allowed channels.
     pub allowed_channels: Option<Vec<ApRadio6GHzSettingsAllowedChannels>>,
-    /// `bssMinRate6G`
-    ///
-    /// Wire name `bssMinRate6G`; `ApRadio6GHzSettingsBssMinRate6G`; optional; default: HE_MCS_0.
+    /// BSS min rate 6G (default: HE_MCS_0).
     pub bss_min_rate6_g: Option<ApRadio6GHzSettingsBssMinRate6G>,
-    /// `changeInterval`
-    ///
-    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
-    /// `channelBandwidth`
-    ///
-    /// Wire name `channelBandwidth`; `ApRadio6GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Channel bandwidth (default: AUTO).
     pub channel_bandwidth: Option<ApRadio6GHzSettingsChannelBandwidth>,
-    /// `channelBandwidth320MhzGroup`
-    ///
-    /// Wire name `channelBandwidth320MhzGroup`; `ApRadio6GHzSettingsChannelBandwidth320MhzGroup`; optional; default: AUTO.
+    /// Channel bandwidth 320 mhz group (default: AUTO).
     pub channel_bandwidth320_mhz_group: Option<
         ApRadio6GHzSettingsChannelBandwidth320MhzGroup,
     >,
-    /// `enableAfc`
-    ///
-    /// Wire name `enableAfc`; `boolean`; optional; default: false.
+    /// Enable afc (default: false).
     pub enable_afc: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting (default: false).
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting (default: false).
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// `manualChannel`
-    ///
-    /// Wire name `manualChannel`; `integer`; optional; default: 0; format: int32.
+    /// Manual channel (default: 0; format: int32).
     pub manual_channel: Option<i64>,
-    /// `method`
-    ///
-    /// Wire name `method`; `ApRadio6GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Method (default: CHANNELFLY).
     pub method: Option<ApRadio6GHzSettingsMethod>,
-    /// `mgmtTxRate6G`
-    ///
-    /// Wire name `mgmtTxRate6G`; `ApRadio6GHzSettingsMgmtTxRate6G`; optional; default: _6.
+    /// Mgmt tx rate 6G (default: _6).
     pub mgmt_tx_rate6_g: Option<ApRadio6GHzSettingsMgmtTxRate6G>,
-    /// `multicastDownlinkRateLimiting`
-    ///
-    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; minimum: 1.
+    /// Multicast downlink rate limiting (default: 1; format: int32; minimum: 1).
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// `multicastUplinkRateLimiting`
-    ///
-    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// `operativeChannel`
-    ///
-    /// Wire name `operativeChannel`; `integer`; optional; format: int32.
+    /// Operative channel (format: int32).
     pub operative_channel: Option<i64>,
-    /// `operativeTxPower`
-    ///
-    /// Wire name `operativeTxPower`; `string`; optional.
+    /// Operative tx power.
     pub operative_tx_power: Option<String>,
-    /// `snr_dB`
-    ///
-    /// Wire name `snr_dB`; `integer`; optional; format: int32.
+    /// SNR d b (format: int32).
     pub snr_d_b: Option<i64>,
-    /// `txPower`
-    ///
-    /// Wire name `txPower`; `ApRadio6GHzSettingsTxPower`; optional; default: MAX.
+    /// Tx power (default: MAX).
     pub tx_power: Option<ApRadio6GHzSettingsTxPower>,
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3970,29 +3750,17 @@ impl<'de> serde::Deserialize<'de> for ApRadio6GHzSettingsTxPower {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadioDual5GHzSettings {
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Enabled (default: false).
     pub enabled: Option<bool>,
-    /// `lower5gEnabled`
-    ///
-    /// Wire name `lower5gEnabled`; `boolean`; optional; default: false.
+    /// Lower 5g enabled (default: false).
     pub lower5g_enabled: Option<bool>,
-    /// `radioParamsLower5G`
-    ///
-    /// Wire name `radioParamsLower5G`; `ApRadio5GHzSettings`; optional.
+    /// Radio params lower 5G.
     pub radio_params_lower5_g: Option<ApRadio5GHzSettings>,
-    /// `radioParamsUpper5G`
-    ///
-    /// Wire name `radioParamsUpper5G`; `ApRadio5GHzSettings`; optional.
+    /// Radio params upper 5G.
     pub radio_params_upper5_g: Option<ApRadio5GHzSettings>,
-    /// `upper5gEnabled`
-    ///
-    /// Wire name `upper5gEnabled`; `boolean`; optional; default: false.
+    /// Upper 5g enabled (default: false).
     pub upper5g_enabled: Option<bool>,
-    /// `useVenueEnabled`
-    ///
-    /// Wire name `useVenueEnabled`; `boolean`; optional; default: false.
+    /// Use venue enabled (default: false).
     pub use_venue_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4097,33 +3865,19 @@ impl ApRadioDual5GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadioSettings {
-    /// `apRadioParams24G`
-    ///
-    /// Wire name `apRadioParams24G`; `ApRadio24GHzSettings`; optional.
+    /// AP radio params 24G.
     pub ap_radio_params24_g: Option<ApRadio24GHzSettings>,
-    /// `apRadioParams50G`
-    ///
-    /// Wire name `apRadioParams50G`; `ApRadio5GHzSettings`; optional.
+    /// AP radio params 50G.
     pub ap_radio_params50_g: Option<ApRadio5GHzSettings>,
-    /// `apRadioParams6G`
-    ///
-    /// Wire name `apRadioParams6G`; `ApRadio6GHzSettings`; optional.
+    /// AP radio params 6G.
     pub ap_radio_params6_g: Option<ApRadio6GHzSettings>,
-    /// `apRadioParamsDual5G`
-    ///
-    /// Wire name `apRadioParamsDual5G`; `ApRadioDual5GHzSettings`; optional.
+    /// AP radio params dual 5G.
     pub ap_radio_params_dual5_g: Option<ApRadioDual5GHzSettings>,
-    /// `enable24G`
-    ///
-    /// Wire name `enable24G`; `boolean`; optional; default: true.
+    /// Enable 24G (default: true).
     pub enable24_g: Option<bool>,
-    /// `enable50G`
-    ///
-    /// Wire name `enable50G`; `boolean`; optional; default: true.
+    /// Enable 50G (default: true).
     pub enable50_g: Option<bool>,
-    /// `enable6G`
-    ///
-    /// Wire name `enable6G`; `boolean`; optional; default: false.
+    /// Enable 6G (default: false).
     pub enable6_g: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4239,21 +3993,13 @@ impl ApRadioSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApSmartMonitorSettings {
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Enabled (default: false).
     pub enabled: Option<bool>,
-    /// `interval`
-    ///
-    /// Wire name `interval`; `integer`; optional; default: 10; format: int32; maximum: 60; minimum: 5.
+    /// Interval (default: 10; format: int32; maximum: 60; minimum: 5).
     pub interval: Option<i64>,
-    /// `threshold`
-    ///
-    /// Wire name `threshold`; `integer`; optional; default: 3; format: int32; maximum: 10; minimum: 1.
+    /// Threshold (default: 3; format: int32; maximum: 10; minimum: 1).
     pub threshold: Option<i64>,
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4336,21 +4082,13 @@ impl ApSmartMonitorSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApStickyClientSteeringSettings {
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Enabled (default: false).
     pub enabled: Option<bool>,
-    /// `neighborApPercentageThreshold`
-    ///
-    /// Wire name `neighborApPercentageThreshold`; `integer`; optional; default: 20; format: int32; maximum: 40; minimum: 10.
+    /// Neighbor AP percentage threshold (default: 20; format: int32; maximum: 40; minimum: 10).
     pub neighbor_ap_percentage_threshold: Option<i64>,
-    /// `snrThreshold`
-    ///
-    /// Wire name `snrThreshold`; `integer`; optional; default: 15; format: int32; maximum: 30; minimum: 5.
+    /// SNR threshold (default: 15; format: int32; maximum: 30; minimum: 5).
     pub snr_threshold: Option<i64>,
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4443,9 +4181,7 @@ impl ApStickyClientSteeringSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApUsbPortSettings {
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: false.
+    /// Use venue settings (default: false).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4501,17 +4237,11 @@ impl ApUsbPortSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels24G {
-    /// `20MHz`
-    ///
-    /// Wire name `20MHz`; `array<Channels24G20mHz>`; optional.
+    /// 20MHz.
     pub n_20m_hz: Option<Vec<Channels24G20mHz>>,
-    /// `40MHz`
-    ///
-    /// Wire name `40MHz`; `array<Channels24G40mHz>`; optional.
+    /// 40MHz.
     pub n_40m_hz: Option<Vec<Channels24G40mHz>>,
-    /// `auto`
-    ///
-    /// Wire name `auto`; `array<Channels24GAuto>`; optional.
+    /// Auto.
     pub auto: Option<Vec<Channels24GAuto>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4880,21 +4610,13 @@ impl<'de> serde::Deserialize<'de> for Channels24GAuto {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels5G {
-    /// `dfs`
-    ///
-    /// Wire name `dfs`; `Channels5GIndoorOutdoor`; optional.
+    /// Dfs.
     pub dfs: Option<Channels5GIndoorOutdoor>,
-    /// `indoor`
-    ///
-    /// Wire name `indoor`; `Channels5GIndoorOutdoor`; optional.
+    /// Indoor.
     pub indoor: Option<Channels5GIndoorOutdoor>,
-    /// `indoorForOutdoorAp`
-    ///
-    /// Wire name `indoorForOutdoorAp`; `Channels5GIndoorOutdoor`; optional.
+    /// Indoor for outdoor AP.
     pub indoor_for_outdoor_ap: Option<Channels5GIndoorOutdoor>,
-    /// `outdoor`
-    ///
-    /// Wire name `outdoor`; `Channels5GIndoorOutdoor`; optional.
+    /// Outdoor.
     pub outdoor: Option<Channels5GIndoorOutdoor>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4977,25 +4699,15 @@ impl Channels5G {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels5GIndoorOutdoor {
-    /// `160MHz`
-    ///
-    /// Wire name `160MHz`; `array<Channels5GIndoorOutdoor160mHz>`; optional.
+    /// 160MHz.
     pub n_160m_hz: Option<Vec<Channels5GIndoorOutdoor160mHz>>,
-    /// `20MHz`
-    ///
-    /// Wire name `20MHz`; `array<Channels5GIndoorOutdoor20mHz>`; optional.
+    /// 20MHz.
     pub n_20m_hz: Option<Vec<Channels5GIndoorOutdoor20mHz>>,
-    /// `40MHz`
-    ///
-    /// Wire name `40MHz`; `array<Channels5GIndoorOutdoor40mHz>`; optional.
+    /// 40MHz.
     pub n_40m_hz: Option<Vec<Channels5GIndoorOutdoor40mHz>>,
-    /// `80MHz`
-    ///
-    /// Wire name `80MHz`; `array<Channels5GIndoorOutdoor80mHz>`; optional.
+    /// 80MHz.
     pub n_80m_hz: Option<Vec<Channels5GIndoorOutdoor80mHz>>,
-    /// `auto`
-    ///
-    /// Wire name `auto`; `array<Channels5GIndoorOutdoorAuto>`; optional.
+    /// Auto.
     pub auto: Option<Vec<Channels5GIndoorOutdoorAuto>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5916,25 +5628,15 @@ impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoorAuto {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels6G {
-    /// `160MHz`
-    ///
-    /// Wire name `160MHz`; `array<Channels6G160mHz>`; optional.
+    /// 160MHz.
     pub n_160m_hz: Option<Vec<Channels6G160mHz>>,
-    /// `20MHz`
-    ///
-    /// Wire name `20MHz`; `array<Channels6G20mHz>`; optional.
+    /// 20MHz.
     pub n_20m_hz: Option<Vec<Channels6G20mHz>>,
-    /// `40MHz`
-    ///
-    /// Wire name `40MHz`; `array<Channels6G40mHz>`; optional.
+    /// 40MHz.
     pub n_40m_hz: Option<Vec<Channels6G40mHz>>,
-    /// `80MHz`
-    ///
-    /// Wire name `80MHz`; `array<Channels6G80mHz>`; optional.
+    /// 80MHz.
     pub n_80m_hz: Option<Vec<Channels6G80mHz>>,
-    /// `auto`
-    ///
-    /// Wire name `auto`; `array<Channels6GAuto>`; optional.
+    /// Auto.
     pub auto: Option<Vec<Channels6GAuto>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7437,25 +7139,15 @@ impl<'de> serde::Deserialize<'de> for Channels6GAuto {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels6GIndoorOutdoor {
-    /// `160MHz`
-    ///
-    /// Wire name `160MHz`; `array<Channels6GIndoorOutdoor160mHz>`; optional.
+    /// 160MHz.
     pub n_160m_hz: Option<Vec<Channels6GIndoorOutdoor160mHz>>,
-    /// `20MHz`
-    ///
-    /// Wire name `20MHz`; `array<Channels6GIndoorOutdoor20mHz>`; optional.
+    /// 20MHz.
     pub n_20m_hz: Option<Vec<Channels6GIndoorOutdoor20mHz>>,
-    /// `40MHz`
-    ///
-    /// Wire name `40MHz`; `array<Channels6GIndoorOutdoor40mHz>`; optional.
+    /// 40MHz.
     pub n_40m_hz: Option<Vec<Channels6GIndoorOutdoor40mHz>>,
-    /// `80MHz`
-    ///
-    /// Wire name `80MHz`; `array<Channels6GIndoorOutdoor80mHz>`; optional.
+    /// 80MHz.
     pub n_80m_hz: Option<Vec<Channels6GIndoorOutdoor80mHz>>,
-    /// `auto`
-    ///
-    /// Wire name `auto`; `array<Channels6GIndoorOutdoorAuto>`; optional.
+    /// Auto.
     pub auto: Option<Vec<Channels6GIndoorOutdoorAuto>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8976,37 +8668,19 @@ impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoorAuto {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Channels6Gv11 {
-    /// `160MHz`
-    ///
-    /// Wire name `160MHz`; `array<Channels6Gv11160mHz>`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// 160MHz. Deprecated: The official description marks this field deprecated.
     pub n_160m_hz: Option<Vec<Channels6Gv11160mHz>>,
-    /// `20MHz`
-    ///
-    /// Wire name `20MHz`; `array<Channels6Gv1120mHz>`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// 20MHz. Deprecated: The official description marks this field deprecated.
     pub n_20m_hz: Option<Vec<Channels6Gv1120mHz>>,
-    /// `40MHz`
-    ///
-    /// Wire name `40MHz`; `array<Channels6Gv1140mHz>`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// 40MHz. Deprecated: The official description marks this field deprecated.
     pub n_40m_hz: Option<Vec<Channels6Gv1140mHz>>,
-    /// `80MHz`
-    ///
-    /// Wire name `80MHz`; `array<Channels6Gv1180mHz>`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// 80MHz. Deprecated: The official description marks this field deprecated.
     pub n_80m_hz: Option<Vec<Channels6Gv1180mHz>>,
-    /// `auto`
-    ///
-    /// Wire name `auto`; `array<Channels6Gv11Auto>`; optional.
+    /// Auto.
     pub auto: Option<Vec<Channels6Gv11Auto>>,
-    /// `indoor`
-    ///
-    /// Wire name `indoor`; `Channels6GIndoorOutdoor`; optional.
+    /// Indoor.
     pub indoor: Option<Channels6GIndoorOutdoor>,
-    /// `outdoor`
-    ///
-    /// Wire name `outdoor`; `Channels6GIndoorOutdoor`; optional.
+    /// Outdoor.
     pub outdoor: Option<Channels6GIndoorOutdoor>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -10525,9 +10199,7 @@ impl<'de> serde::Deserialize<'de> for Channels6Gv11Auto {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApSnmpAgentProfileSettings {
-    /// `useVenueSettings`
-    ///
-    /// Wire name `useVenueSettings`; `boolean`; optional; default: true.
+    /// Use venue settings (default: true).
     pub use_venue_settings: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -10589,25 +10261,15 @@ impl VenueApSnmpAgentProfileSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiAvailableChannels {
-    /// `2.4GChannels`
-    ///
-    /// Wire name `2.4GChannels`; `Channels24G`; optional.
+    /// 2 4GChannels.
     pub n_2_4g_channels: Option<Channels24G>,
-    /// `5GChannels`
-    ///
-    /// Wire name `5GChannels`; `Channels5G`; optional.
+    /// 5GChannels.
     pub n_5g_channels: Option<Channels5G>,
-    /// `5GLowerChannels`
-    ///
-    /// Wire name `5GLowerChannels`; `Channels5G`; optional.
+    /// 5GLower channels.
     pub n_5g_lower_channels: Option<Channels5G>,
-    /// `5GUpperChannels`
-    ///
-    /// Wire name `5GUpperChannels`; `Channels5G`; optional.
+    /// 5GUpper channels.
     pub n_5g_upper_channels: Option<Channels5G>,
-    /// `6GChannels`
-    ///
-    /// Wire name `6GChannels`; `Channels6Gv11`; optional.
+    /// 6GChannels.
     pub n_6g_channels: Option<Channels6Gv11>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -10698,25 +10360,15 @@ impl WifiAvailableChannels {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiAvailableChannelsV1 {
-    /// `2.4GChannels`
-    ///
-    /// Wire name `2.4GChannels`; `Channels24G`; optional.
+    /// 2 4GChannels.
     pub n_2_4g_channels: Option<Channels24G>,
-    /// `5GChannels`
-    ///
-    /// Wire name `5GChannels`; `Channels5G`; optional.
+    /// 5GChannels.
     pub n_5g_channels: Option<Channels5G>,
-    /// `5GLowerChannels`
-    ///
-    /// Wire name `5GLowerChannels`; `Channels5G`; optional.
+    /// 5GLower channels.
     pub n_5g_lower_channels: Option<Channels5G>,
-    /// `5GUpperChannels`
-    ///
-    /// Wire name `5GUpperChannels`; `Channels5G`; optional.
+    /// 5GUpper channels.
     pub n_5g_upper_channels: Option<Channels5G>,
-    /// `6GChannels`
-    ///
-    /// Wire name `6GChannels`; `Channels6G`; optional.
+    /// 6GChannels.
     pub n_6g_channels: Option<Channels6G>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

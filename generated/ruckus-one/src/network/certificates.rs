@@ -76,13 +76,9 @@ impl<'de> serde::Deserialize<'de> for AlgorithmEnum {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AttributeMapping {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
-    /// `mappedByName`
-    ///
-    /// Wire name `mappedByName`; `string`; required; max_length: 255; min_length: 1.
+    /// Mapped by name (max_length: 255; min_length: 1).
     pub mapped_by_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -135,117 +131,61 @@ impl AttributeMapping {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Ca {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 255; min_length: 2.
+    /// Name (max_length: 255; min_length: 2).
     pub name: String,
-    /// `commonName`
-    ///
-    /// Wire name `commonName`; `string`; required; max_length: 64; min_length: 0.
+    /// Common name (max_length: 64; min_length: 0).
     pub common_name: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Description (max_length: 255; min_length: 0).
     pub description: Option<String>,
-    /// `organization`
-    ///
-    /// Wire name `organization`; `string`; optional; max_length: 255; min_length: 0.
+    /// Organization (max_length: 255; min_length: 0).
     pub organization: Option<String>,
-    /// `organizationUnit`
-    ///
-    /// Wire name `organizationUnit`; `string`; optional; max_length: 255; min_length: 0.
+    /// Organization unit (max_length: 255; min_length: 0).
     pub organization_unit: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Email (max_length: 255; min_length: 0).
     pub email: Option<String>,
-    /// `startDate`
-    ///
-    /// Wire name `startDate`; `string`; required; format: date-time.
+    /// Start date (format: date-time).
     pub start_date: String,
-    /// `expireDate`
-    ///
-    /// Wire name `expireDate`; `string`; required; format: date-time.
+    /// Expire date (format: date-time).
     pub expire_date: String,
-    /// `keyLength`
-    ///
-    /// Wire name `keyLength`; `integer`; required; format: int32; maximum: 4096; minimum: 2048.
+    /// Key length (format: int32; maximum: 4096; minimum: 2048).
     pub key_length: i64,
-    /// `algorithm`
-    ///
-    /// Wire name `algorithm`; `AlgorithmEnum`; required.
+    /// Algorithm.
     pub algorithm: AlgorithmEnum,
-    /// `title`
-    ///
-    /// Wire name `title`; `string`; optional; max_length: 255; min_length: 0.
+    /// Title (max_length: 255; min_length: 0).
     pub title: Option<String>,
-    /// `locality`
-    ///
-    /// Wire name `locality`; `string`; optional; max_length: 255; min_length: 0.
+    /// Locality (max_length: 255; min_length: 0).
     pub locality: Option<String>,
-    /// `state`
-    ///
-    /// Wire name `state`; `string`; optional; max_length: 255; min_length: 0.
+    /// State (max_length: 255; min_length: 0).
     pub state: Option<String>,
-    /// `country`
-    ///
-    /// Wire name `country`; `string`; optional; max_length: 255; min_length: 0.
+    /// Country (max_length: 255; min_length: 0).
     pub country: Option<String>,
-    /// `publicKeyBase64`
-    ///
-    /// Wire name `publicKeyBase64`; `string`; optional.
+    /// Public key base 64.
     pub public_key_base64: Option<String>,
-    /// `privateKeyBase64`
-    ///
-    /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
+    /// Private key base 64 (secret: redacted in `Debug`).
     pub private_key_base64: Option<ruckus_one_runtime::Secret>,
-    /// `publicKeyShaThumbprint`
-    ///
-    /// Wire name `publicKeyShaThumbprint`; `string`; optional.
+    /// Public key sha thumbprint.
     pub public_key_sha_thumbprint: Option<String>,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `usages`
-    ///
-    /// Wire name `usages`; `array<CaUsages>`; optional.
+    /// Usages.
     pub usages: Option<Vec<CaUsages>>,
-    /// `templateCount`
-    ///
-    /// Wire name `templateCount`; `integer`; optional; format: int32.
+    /// Template count (format: int32).
     pub template_count: Option<i64>,
-    /// `templateNames`
-    ///
-    /// Wire name `templateNames`; `array<string>`; optional.
+    /// Template names.
     pub template_names: Option<Vec<String>>,
-    /// `ocspName`
-    ///
-    /// Wire name `ocspName`; `string`; optional.
+    /// Ocsp name.
     pub ocsp_name: Option<String>,
-    /// `ocspHash`
-    ///
-    /// Wire name `ocspHash`; `string`; optional.
+    /// Ocsp hash.
     pub ocsp_hash: Option<String>,
-    /// `keyUsages`
-    ///
-    /// Wire name `keyUsages`; `array<CaKeyUsages>`; optional.
+    /// Key usages.
     pub key_usages: Option<Vec<CaKeyUsages>>,
-    /// `chain`
-    ///
-    /// Wire name `chain`; `string`; optional.
+    /// Chain.
     pub chain: Option<String>,
-    /// `details`
-    ///
-    /// Wire name `details`; `string`; optional.
+    /// Details.
     pub details: Option<String>,
-    /// `status`
-    ///
-    /// Wire name `status`; `array<CaStatus>`; optional.
+    /// Status.
     pub status: Option<Vec<CaStatus>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -617,25 +557,15 @@ impl<'de> serde::Deserialize<'de> for CaKeyUsages {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CaQueryResponse {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `totalPages`
-    ///
-    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Total pages (format: int32).
     pub total_pages: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<Ca>`; optional.
+    /// Data.
     pub data: Option<Vec<Ca>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -841,13 +771,9 @@ impl<'de> serde::Deserialize<'de> for CaUsages {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertDownloadRequest {
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Password (secret: redacted in `Debug`).
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// `includeChain`
-    ///
-    /// Wire name `includeChain`; `boolean`; optional.
+    /// Include chain.
     pub include_chain: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -914,25 +840,15 @@ impl CertDownloadRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertQueryResponse {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `totalPages`
-    ///
-    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Total pages (format: int32).
     pub total_pages: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<Certificate>`; optional.
+    /// Data.
     pub data: Option<Vec<Certificate>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1020,25 +936,15 @@ impl CertQueryResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertTemplateQueryResponse {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `totalPages`
-    ///
-    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Total pages (format: int32).
     pub total_pages: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<CertificateTemplate>`; optional.
+    /// Data.
     pub data: Option<Vec<CertificateTemplate>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1129,127 +1035,71 @@ impl CertTemplateQueryResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Certificate {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Description. Provenance: inferred (type not shown; string assumed).
     pub description: Option<String>,
     /// Expiry of the certificate when it is renewed; the validity then starts today. Format not shown.
     ///
     /// Wire name `notAfterDate`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
     pub not_after_date: Option<String>,
-    /// `commonName`
-    ///
-    /// Wire name `commonName`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Common name. Provenance: inferred (type not shown; string assumed).
     pub common_name: Option<String>,
     /// Name of the issuing certificate authority.
     ///
     /// Wire name `certificateAuthorityName`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
     pub certificate_authority_name: Option<String>,
-    /// `keyUsages`
-    ///
-    /// Wire name `keyUsages`; `array<CertificateKeyUsage>`; optional.
-    /// Provenance: inferred (the document gives the values; an array is assumed from the plural name).
+    /// Key usages. Provenance: inferred (the document gives the values; an array is assumed from the plural name).
     pub key_usages: Option<Vec<CertificateKeyUsage>>,
-    /// `extendedKeyUsages`
-    ///
-    /// Wire name `extendedKeyUsages`; `array<CertificateExtendedKeyUsage>`; optional.
-    /// Provenance: inferred (the document gives the values; an array is assumed from the plural name).
+    /// Extended key usages. Provenance: inferred (the document gives the values; an array is assumed from the plural name).
     pub extended_key_usages: Option<Vec<CertificateExtendedKeyUsage>>,
     /// Status values of the certificate.
     ///
     /// Wire name `status`; `array<CertificateStatus>`; optional.
     pub status: Option<Vec<CertificateStatus>>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createDate`
-    ///
-    /// Wire name `createDate`; `string`; optional; format: date-time.
+    /// Create date (format: date-time).
     pub create_date: Option<String>,
-    /// `notBeforeDate`
-    ///
-    /// Wire name `notBeforeDate`; `string`; optional; format: date-time.
+    /// Not before date (format: date-time).
     pub not_before_date: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Email (max_length: 255; min_length: 0).
     pub email: Option<String>,
-    /// `title`
-    ///
-    /// Wire name `title`; `string`; optional; max_length: 255; min_length: 0.
+    /// Title (max_length: 255; min_length: 0).
     pub title: Option<String>,
-    /// `revocationDate`
-    ///
-    /// Wire name `revocationDate`; `string`; optional; format: date-time.
+    /// Revocation date (format: date-time).
     pub revocation_date: Option<String>,
-    /// `revocationReason`
-    ///
-    /// Wire name `revocationReason`; `string`; optional.
+    /// Revocation reason.
     pub revocation_reason: Option<String>,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `shaThumbprint`
-    ///
-    /// Wire name `shaThumbprint`; `string`; optional.
+    /// Sha thumbprint.
     pub sha_thumbprint: Option<String>,
-    /// `publicKeyBase64`
-    ///
-    /// Wire name `publicKeyBase64`; `string`; optional.
+    /// Public key base 64.
     pub public_key_base64: Option<String>,
-    /// `organization`
-    ///
-    /// Wire name `organization`; `string`; optional; max_length: 255; min_length: 0.
+    /// Organization (max_length: 255; min_length: 0).
     pub organization: Option<String>,
-    /// `keyLength`
-    ///
-    /// Wire name `keyLength`; `integer`; optional; format: int32; maximum: 4096; minimum: 2048.
+    /// Key length (format: int32; maximum: 4096; minimum: 2048).
     pub key_length: Option<i64>,
-    /// `locality`
-    ///
-    /// Wire name `locality`; `string`; optional; max_length: 255; min_length: 0.
+    /// Locality (max_length: 255; min_length: 0).
     pub locality: Option<String>,
-    /// `state`
-    ///
-    /// Wire name `state`; `string`; optional; max_length: 255; min_length: 0.
+    /// State (max_length: 255; min_length: 0).
     pub state: Option<String>,
-    /// `country`
-    ///
-    /// Wire name `country`; `string`; optional; max_length: 255; min_length: 0.
+    /// Country (max_length: 255; min_length: 0).
     pub country: Option<String>,
-    /// `organizationUnit`
-    ///
-    /// Wire name `organizationUnit`; `string`; optional; max_length: 255; min_length: 0.
+    /// Organization unit (max_length: 255; min_length: 0).
     pub organization_unit: Option<String>,
-    /// `privateKeyBase64`
-    ///
-    /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
+    /// Private key base 64 (secret: redacted in `Debug`).
     pub private_key_base64: Option<ruckus_one_runtime::Secret>,
-    /// `chain`
-    ///
-    /// Wire name `chain`; `string`; optional.
+    /// Chain.
     pub chain: Option<String>,
-    /// `details`
-    ///
-    /// Wire name `details`; `string`; optional.
+    /// Details.
     pub details: Option<String>,
-    /// `algorithm`
-    ///
-    /// Wire name `algorithm`; `AlgorithmEnum`; optional.
+    /// Algorithm.
     pub algorithm: Option<AlgorithmEnum>,
-    /// `csrString`
-    ///
-    /// Wire name `csrString`; `string`; optional.
+    /// Csr string.
     pub csr_string: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1533,10 +1383,7 @@ impl Certificate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertificateAuthority {
-    /// `commonName`
-    ///
-    /// Wire name `commonName`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Common name. Provenance: inferred (type not shown; string assumed).
     pub common_name: Option<String>,
     /// Status values of the certificate authority.
     ///
@@ -1547,10 +1394,7 @@ pub struct CertificateAuthority {
     /// Wire name `usages`; `array<CertificateExtendedKeyUsage>`; optional.
     /// Provenance: inferred (enumeration and array shape not stated).
     pub usages: Option<Vec<CertificateExtendedKeyUsage>>,
-    /// `keyUsages`
-    ///
-    /// Wire name `keyUsages`; `array<CertificateKeyUsage>`; optional.
-    /// Provenance: inferred (the document refers to the certificate enumerations; an array is assumed from the plural name).
+    /// Key usages. Provenance: inferred (the document refers to the certificate enumerations; an array is assumed from the plural name).
     pub key_usages: Option<Vec<CertificateKeyUsage>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1812,33 +1656,19 @@ pub struct CertificateQueryRequest {
     ///
     /// Wire name `page`; `integer`; optional.
     pub page: Option<i64>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional.
+    /// Page size.
     pub page_size: Option<i64>,
-    /// `sortField`
-    ///
-    /// Wire name `sortField`; `string`; optional.
+    /// Sort field.
     pub sort_field: Option<String>,
-    /// `sortOrder`
-    ///
-    /// Wire name `sortOrder`; `SortOrder`; optional.
+    /// Sort order.
     pub sort_order: Option<super::common::SortOrder>,
-    /// `searchString`
-    ///
-    /// Wire name `searchString`; `string`; optional.
+    /// Search string.
     pub search_string: Option<String>,
-    /// `searchTargetFields`
-    ///
-    /// Wire name `searchTargetFields`; `array<string>`; optional.
+    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
-    /// `filters`
-    ///
-    /// Wire name `filters`; `CertificateQueryFilters`; optional.
+    /// Filters.
     pub filters: Option<CertificateQueryFilters>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2028,57 +1858,31 @@ pub struct CertificateTemplate {
     ///
     /// Wire name `keyLength`; `integer`; optional.
     pub key_length: Option<i64>,
-    /// `onboard`
-    ///
-    /// Wire name `onboard`; `CertificateTemplateOnboard`; optional.
+    /// Onboard.
     pub onboard: Option<CertificateTemplateOnboard>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Description (max_length: 255; min_length: 0).
     pub description: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
+    /// Name (max_length: 255; min_length: 2).
     pub name: Option<String>,
-    /// `caType`
-    ///
-    /// Wire name `caType`; `CertificateTemplateCaType`; optional.
+    /// Ca type.
     pub ca_type: Option<CertificateTemplateCaType>,
-    /// `defaultAccess`
-    ///
-    /// Wire name `defaultAccess`; `boolean`; optional.
+    /// Default access.
     pub default_access: Option<bool>,
-    /// `policySetId`
-    ///
-    /// Wire name `policySetId`; `string`; optional.
+    /// Policy set ID.
     pub policy_set_id: Option<String>,
-    /// `chromebook`
-    ///
-    /// Wire name `chromebook`; `Chromebook`; optional.
+    /// Chromebook.
     pub chromebook: Option<Chromebook>,
-    /// `algorithm`
-    ///
-    /// Wire name `algorithm`; `AlgorithmEnum`; optional.
+    /// Algorithm.
     pub algorithm: Option<AlgorithmEnum>,
-    /// `certificateCount`
-    ///
-    /// Wire name `certificateCount`; `integer`; optional; format: int32.
+    /// Certificate count (format: int32).
     pub certificate_count: Option<i64>,
-    /// `certificateNames`
-    ///
-    /// Wire name `certificateNames`; `array<string>`; optional.
+    /// Certificate names.
     pub certificate_names: Option<Vec<String>>,
-    /// `variables`
-    ///
-    /// Wire name `variables`; `array<string>`; optional.
+    /// Variables.
     pub variables: Option<Vec<String>>,
-    /// `networkCount`
-    ///
-    /// Wire name `networkCount`; `integer`; optional; format: int32.
+    /// Network count (format: int32).
     pub network_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2356,65 +2160,35 @@ impl CertificateTemplateOnboard {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Chromebook {
-    /// `apiKey`
-    ///
-    /// Wire name `apiKey`; `string`; optional; secret: redacted in `Debug`.
+    /// API key (secret: redacted in `Debug`).
     pub api_key: Option<ruckus_one_runtime::Secret>,
-    /// `certRemovalType`
-    ///
-    /// Wire name `certRemovalType`; `ChromebookCertRemovalType`; optional.
+    /// Cert removal type.
     pub cert_removal_type: Option<ChromebookCertRemovalType>,
-    /// `enrollmentType`
-    ///
-    /// Wire name `enrollmentType`; `ChromebookEnrollmentType`; optional.
+    /// Enrollment type.
     pub enrollment_type: Option<ChromebookEnrollmentType>,
-    /// `notifyAppId`
-    ///
-    /// Wire name `notifyAppId`; `string`; optional.
+    /// Notify app ID.
     pub notify_app_id: Option<String>,
-    /// `accountCredential`
-    ///
-    /// Wire name `accountCredential`; `string`; optional.
+    /// Account credential.
     pub account_credential: Option<String>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; required.
+    /// Enabled.
     pub enabled: bool,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `projectId`
-    ///
-    /// Wire name `projectId`; `string`; optional.
+    /// Project ID.
     pub project_id: Option<String>,
-    /// `privateKeyId`
-    ///
-    /// Wire name `privateKeyId`; `string`; optional; secret: redacted in `Debug`.
+    /// Private key ID (secret: redacted in `Debug`).
     pub private_key_id: Option<ruckus_one_runtime::Secret>,
-    /// `privateKey`
-    ///
-    /// Wire name `privateKey`; `string`; optional; secret: redacted in `Debug`.
+    /// Private key (secret: redacted in `Debug`).
     pub private_key: Option<ruckus_one_runtime::Secret>,
-    /// `clientEmail`
-    ///
-    /// Wire name `clientEmail`; `string`; optional.
+    /// Client email.
     pub client_email: Option<String>,
-    /// `clientId`
-    ///
-    /// Wire name `clientId`; `string`; optional.
+    /// Client ID.
     pub client_id: Option<String>,
-    /// `authUri`
-    ///
-    /// Wire name `authUri`; `string`; optional.
+    /// Auth URI.
     pub auth_uri: Option<String>,
-    /// `tokenUri`
-    ///
-    /// Wire name `tokenUri`; `string`; optional.
+    /// Token URI.
     pub token_uri: Option<String>,
-    /// `enrollmentUrl`
-    ///
-    /// Wire name `enrollmentUrl`; `string`; optional.
+    /// Enrollment URL.
     pub enrollment_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2711,25 +2485,15 @@ impl<'de> serde::Deserialize<'de> for ChromebookEnrollmentType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceCertQueryResponse {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `totalPages`
-    ///
-    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Total pages (format: int32).
     pub total_pages: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<DeviceCertificate>`; optional.
+    /// Data.
     pub data: Option<Vec<DeviceCertificate>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2820,105 +2584,55 @@ impl DeviceCertQueryResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceCertificate {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `commonName`
-    ///
-    /// Wire name `commonName`; `string`; optional.
+    /// Common name.
     pub common_name: Option<String>,
-    /// `createDate`
-    ///
-    /// Wire name `createDate`; `string`; optional; format: date-time.
+    /// Create date (format: date-time).
     pub create_date: Option<String>,
-    /// `notBeforeDate`
-    ///
-    /// Wire name `notBeforeDate`; `string`; optional; format: date-time.
+    /// Not before date (format: date-time).
     pub not_before_date: Option<String>,
-    /// `notAfterDate`
-    ///
-    /// Wire name `notAfterDate`; `string`; optional; format: date-time.
+    /// Not after date (format: date-time).
     pub not_after_date: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional.
+    /// Email.
     pub email: Option<String>,
-    /// `revocationDate`
-    ///
-    /// Wire name `revocationDate`; `string`; optional; format: date-time.
+    /// Revocation date (format: date-time).
     pub revocation_date: Option<String>,
-    /// `revocationReason`
-    ///
-    /// Wire name `revocationReason`; `string`; optional.
+    /// Revocation reason.
     pub revocation_reason: Option<String>,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `shaThumbprint`
-    ///
-    /// Wire name `shaThumbprint`; `string`; optional.
+    /// Sha thumbprint.
     pub sha_thumbprint: Option<String>,
-    /// `publicKeyBase64`
-    ///
-    /// Wire name `publicKeyBase64`; `string`; optional.
+    /// Public key base 64.
     pub public_key_base64: Option<String>,
-    /// `organization`
-    ///
-    /// Wire name `organization`; `string`; optional.
+    /// Organization.
     pub organization: Option<String>,
-    /// `keyLength`
-    ///
-    /// Wire name `keyLength`; `integer`; optional; format: int32.
+    /// Key length (format: int32).
     pub key_length: Option<i64>,
-    /// `certificateTemplateName`
-    ///
-    /// Wire name `certificateTemplateName`; `string`; optional.
+    /// Certificate template name.
     pub certificate_template_name: Option<String>,
-    /// `certificateAuthoritiesName`
-    ///
-    /// Wire name `certificateAuthoritiesName`; `string`; optional.
+    /// Certificate authorities name.
     pub certificate_authorities_name: Option<String>,
-    /// `locality`
-    ///
-    /// Wire name `locality`; `string`; optional.
+    /// Locality.
     pub locality: Option<String>,
-    /// `state`
-    ///
-    /// Wire name `state`; `string`; optional.
+    /// State.
     pub state: Option<String>,
-    /// `country`
-    ///
-    /// Wire name `country`; `string`; optional.
+    /// Country.
     pub country: Option<String>,
-    /// `organizationUnit`
-    ///
-    /// Wire name `organizationUnit`; `string`; optional.
+    /// Organization unit.
     pub organization_unit: Option<String>,
-    /// `keyUsages`
-    ///
-    /// Wire name `keyUsages`; `array<DeviceCertificateKeyUsages>`; optional.
+    /// Key usages.
     pub key_usages: Option<Vec<DeviceCertificateKeyUsages>>,
-    /// `privateKeyBase64`
-    ///
-    /// Wire name `privateKeyBase64`; `string`; optional; secret: redacted in `Debug`.
+    /// Private key base 64 (secret: redacted in `Debug`).
     pub private_key_base64: Option<ruckus_one_runtime::Secret>,
-    /// `chain`
-    ///
-    /// Wire name `chain`; `string`; optional.
+    /// Chain.
     pub chain: Option<String>,
-    /// `details`
-    ///
-    /// Wire name `details`; `string`; optional.
+    /// Details.
     pub details: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `enrollmentType`
-    ///
-    /// Wire name `enrollmentType`; `DeviceCertificateEnrollmentType`; optional.
+    /// Enrollment type.
     pub enrollment_type: Option<DeviceCertificateEnrollmentType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3292,65 +3006,35 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificateKeyUsages {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Onboard {
-    /// `commonNamePattern`
-    ///
-    /// Wire name `commonNamePattern`; `string`; required; max_length: 64; min_length: 0.
+    /// Common name pattern (max_length: 64; min_length: 0).
     pub common_name_pattern: String,
-    /// `emailPattern`
-    ///
-    /// Wire name `emailPattern`; `string`; optional; max_length: 255; min_length: 0.
+    /// Email pattern (max_length: 255; min_length: 0).
     pub email_pattern: Option<String>,
-    /// `notAfterType`
-    ///
-    /// Wire name `notAfterType`; `OnboardNotAfterType`; required.
+    /// Not after type.
     pub not_after_type: OnboardNotAfterType,
-    /// `notAfterValue`
-    ///
-    /// Wire name `notAfterValue`; `integer`; optional; format: int32.
+    /// Not after value (format: int32).
     pub not_after_value: Option<i64>,
-    /// `notBeforeType`
-    ///
-    /// Wire name `notBeforeType`; `OnboardNotBeforeType`; required.
+    /// Not before type.
     pub not_before_type: OnboardNotBeforeType,
-    /// `notBeforeValue`
-    ///
-    /// Wire name `notBeforeValue`; `integer`; optional; format: int32.
+    /// Not before value (format: int32).
     pub not_before_value: Option<i64>,
-    /// `notAfterDate`
-    ///
-    /// Wire name `notAfterDate`; `string`; optional; format: date-time.
+    /// Not after date (format: date-time).
     pub not_after_date: Option<String>,
-    /// `notBeforeDate`
-    ///
-    /// Wire name `notBeforeDate`; `string`; optional; format: date-time.
+    /// Not before date (format: date-time).
     pub not_before_date: Option<String>,
-    /// `organizationPattern`
-    ///
-    /// Wire name `organizationPattern`; `string`; optional; max_length: 255; min_length: 0.
+    /// Organization pattern (max_length: 255; min_length: 0).
     pub organization_pattern: Option<String>,
-    /// `organizationUnitPattern`
-    ///
-    /// Wire name `organizationUnitPattern`; `string`; optional; max_length: 255; min_length: 0.
+    /// Organization unit pattern (max_length: 255; min_length: 0).
     pub organization_unit_pattern: Option<String>,
-    /// `localityPattern`
-    ///
-    /// Wire name `localityPattern`; `string`; optional; max_length: 255; min_length: 0.
+    /// Locality pattern (max_length: 255; min_length: 0).
     pub locality_pattern: Option<String>,
-    /// `statePattern`
-    ///
-    /// Wire name `statePattern`; `string`; optional; max_length: 255; min_length: 0.
+    /// State pattern (max_length: 255; min_length: 0).
     pub state_pattern: Option<String>,
-    /// `countryPattern`
-    ///
-    /// Wire name `countryPattern`; `string`; optional; max_length: 255; min_length: 0.
+    /// Country pattern (max_length: 255; min_length: 0).
     pub country_pattern: Option<String>,
-    /// `certificateType`
-    ///
-    /// Wire name `certificateType`; `OnboardCertificateType`; optional.
+    /// Certificate type.
     pub certificate_type: Option<OnboardCertificateType>,
-    /// `certificateAuthorityName`
-    ///
-    /// Wire name `certificateAuthorityName`; `string`; optional.
+    /// Certificate authority name.
     pub certificate_authority_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3719,9 +3403,7 @@ impl<'de> serde::Deserialize<'de> for OnboardNotBeforeType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SamlIdpProfileAction {
-    /// `action`
-    ///
-    /// Wire name `action`; `SamlIdpProfileActionAction`; optional.
+    /// Action.
     pub action: Option<SamlIdpProfileActionAction>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3828,25 +3510,15 @@ impl<'de> serde::Deserialize<'de> for SamlIdpProfileActionAction {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SamlIdpProfileRequest {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `metadata`
-    ///
-    /// Wire name `metadata`; `string`; optional.
+    /// Metadata.
     pub metadata: Option<String>,
-    /// `metadataUrl`
-    ///
-    /// Wire name `metadataUrl`; `string`; optional; max_length: 2048; min_length: 0.
+    /// Metadata URL (max_length: 2048; min_length: 0).
     pub metadata_url: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `attributeMappings`
-    ///
-    /// Wire name `attributeMappings`; `array<AttributeMapping>`; optional; max_items: 64; min_items: 0.
+    /// Attribute mappings (max_items: 64; min_items: 0).
     pub attribute_mappings: Option<Vec<AttributeMapping>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3944,69 +3616,37 @@ pub struct ScepKey {
     ///
     /// Wire name `overrideDays`; `integer`; optional.
     pub override_days: Option<i64>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Description (max_length: 255; min_length: 0).
     pub description: Option<String>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional.
+    /// Enabled.
     pub enabled: Option<bool>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
+    /// Name (max_length: 255; min_length: 2).
     pub name: Option<String>,
-    /// `allowedSubnets`
-    ///
-    /// Wire name `allowedSubnets`; `string`; optional.
+    /// Allowed subnets.
     pub allowed_subnets: Option<String>,
-    /// `blockedSubnets`
-    ///
-    /// Wire name `blockedSubnets`; `string`; optional.
+    /// Blocked subnets.
     pub blocked_subnets: Option<String>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Expiration date (format: date-time).
     pub expiration_date: Option<String>,
-    /// `scepKey`
-    ///
-    /// Wire name `scepKey`; `string`; optional.
+    /// Scep key.
     pub scep_key: Option<String>,
-    /// `cnValue1`
-    ///
-    /// Wire name `cnValue1`; `ScepKeyCnValue1`; optional.
+    /// Cn value 1.
     pub cn_value1: Option<ScepKeyCnValue1>,
-    /// `cnValue2`
-    ///
-    /// Wire name `cnValue2`; `ScepKeyCnValue2`; optional.
+    /// Cn value 2.
     pub cn_value2: Option<ScepKeyCnValue2>,
-    /// `cnValue3`
-    ///
-    /// Wire name `cnValue3`; `ScepKeyCnValue3`; optional.
+    /// Cn value 3.
     pub cn_value3: Option<ScepKeyCnValue3>,
-    /// `challengePasswordType`
-    ///
-    /// Wire name `challengePasswordType`; `ScepKeyChallengePasswordType`; optional.
+    /// Challenge password type.
     pub challenge_password_type: Option<ScepKeyChallengePasswordType>,
-    /// `intuneTenantId`
-    ///
-    /// Wire name `intuneTenantId`; `string`; optional.
+    /// Intune tenant ID.
     pub intune_tenant_id: Option<String>,
-    /// `azureApplicationId`
-    ///
-    /// Wire name `azureApplicationId`; `string`; optional.
+    /// Azure application ID.
     pub azure_application_id: Option<String>,
-    /// `azureApplicationKey`
-    ///
-    /// Wire name `azureApplicationKey`; `string`; optional.
+    /// Azure application key.
     pub azure_application_key: Option<String>,
-    /// `enrollmentUrl`
-    ///
-    /// Wire name `enrollmentUrl`; `string`; optional.
+    /// Enrollment URL.
     pub enrollment_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4476,33 +4116,19 @@ impl<'de> serde::Deserialize<'de> for ScepKeyCnValue3 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpdateCertificateTemplate {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Description (max_length: 255; min_length: 0).
     pub description: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
+    /// Name (max_length: 255; min_length: 2).
     pub name: Option<String>,
-    /// `defaultAccess`
-    ///
-    /// Wire name `defaultAccess`; `boolean`; optional.
+    /// Default access.
     pub default_access: Option<bool>,
-    /// `onboard`
-    ///
-    /// Wire name `onboard`; `Onboard`; optional.
+    /// Onboard.
     pub onboard: Option<Onboard>,
-    /// `chromebook`
-    ///
-    /// Wire name `chromebook`; `Chromebook`; optional.
+    /// Chromebook.
     pub chromebook: Option<Chromebook>,
-    /// `keyLength`
-    ///
-    /// Wire name `keyLength`; `integer`; optional; format: int32; maximum: 4096; minimum: 2048.
+    /// Key length (format: int32; maximum: 4096; minimum: 2048).
     pub key_length: Option<i64>,
-    /// `algorithm`
-    ///
-    /// Wire name `algorithm`; `AlgorithmEnum`; optional.
+    /// Algorithm.
     pub algorithm: Option<AlgorithmEnum>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4609,21 +4235,13 @@ impl UpdateCertificateTemplate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpdateServerCertificate {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
+    /// Name (max_length: 255; min_length: 2).
     pub name: Option<String>,
-    /// `revocationReason`
-    ///
-    /// Wire name `revocationReason`; `string`; optional; max_length: 255; min_length: 0.
+    /// Revocation reason (max_length: 255; min_length: 0).
     pub revocation_reason: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Description (max_length: 255; min_length: 0).
     pub description: Option<String>,
-    /// `notAfterDate`
-    ///
-    /// Wire name `notAfterDate`; `string`; optional; format: date-time.
+    /// Not after date (format: date-time).
     pub not_after_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -14,45 +14,25 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServer {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 64; min_length: 2.
+    /// Name (max_length: 64; min_length: 2).
     pub name: Option<String>,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional; max_length: 48; min_length: 2.
+    /// Username (max_length: 48; min_length: 2).
     pub username: Option<String>,
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    /// Password (secret: redacted in `Debug`; max_length: 64; min_length: 8).
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// `purpose`
-    ///
-    /// Wire name `purpose`; `AaaServerPurpose`; optional.
+    /// Purpose.
     pub purpose: Option<AaaServerPurpose>,
-    /// `level`
-    ///
-    /// Wire name `level`; `AaaServerLevel`; optional.
+    /// Level.
     pub level: Option<AaaServerLevel>,
-    /// `serverType`
-    ///
-    /// Wire name `serverType`; `AaaServerServerType`; optional.
+    /// Server type.
     pub server_type: Option<AaaServerServerType>,
-    /// `secret`
-    ///
-    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 1.
+    /// Secret (secret: redacted in `Debug`; max_length: 64; min_length: 1).
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `acctPort`
-    ///
-    /// Wire name `acctPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
+    /// Acct port (format: int32; maximum: 65535; minimum: 0).
     pub acct_port: Option<i64>,
-    /// `authPort`
-    ///
-    /// Wire name `authPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
+    /// Auth port (format: int32; maximum: 65535; minimum: 0).
     pub auth_port: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -187,57 +167,31 @@ impl AaaServer {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServerBo {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `acctPort`
-    ///
-    /// Wire name `acctPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
+    /// Acct port (format: int32; maximum: 65535; minimum: 0).
     pub acct_port: Option<i64>,
-    /// `authPort`
-    ///
-    /// Wire name `authPort`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
+    /// Auth port (format: int32; maximum: 65535; minimum: 0).
     pub auth_port: Option<i64>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `level`
-    ///
-    /// Wire name `level`; `AaaServerBoLevel`; optional.
+    /// Level.
     pub level: Option<AaaServerBoLevel>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 64; min_length: 2.
+    /// Name (max_length: 64; min_length: 2).
     pub name: Option<String>,
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    /// Password (secret: redacted in `Debug`; max_length: 64; min_length: 8).
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// `encryptedPassword`
-    ///
-    /// Wire name `encryptedPassword`; `string`; optional; secret: redacted in `Debug`.
+    /// Encrypted password (secret: redacted in `Debug`).
     pub encrypted_password: Option<ruckus_one_runtime::Secret>,
-    /// `purpose`
-    ///
-    /// Wire name `purpose`; `AaaServerBoPurpose`; optional.
+    /// Purpose.
     pub purpose: Option<AaaServerBoPurpose>,
-    /// `secret`
-    ///
-    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 1.
+    /// Secret (secret: redacted in `Debug`; max_length: 64; min_length: 1).
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// `serverType`
-    ///
-    /// Wire name `serverType`; `AaaServerBoServerType`; optional.
+    /// Server type.
     pub server_type: Option<AaaServerBoServerType>,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional; max_length: 48; min_length: 2.
+    /// Username (max_length: 48; min_length: 2).
     pub username: Option<String>,
-    /// `authEnable`
-    ///
-    /// Wire name `authEnable`; `boolean`; optional.
+    /// Auth enable.
     pub auth_enable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -837,61 +791,33 @@ impl<'de> serde::Deserialize<'de> for AaaServerServerType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServerV1 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional.
+    /// Username.
     pub username: Option<String>,
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Password (secret: redacted in `Debug`).
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// `purpose`
-    ///
-    /// Wire name `purpose`; `AaaServerV1Purpose`; optional.
+    /// Purpose.
     pub purpose: Option<AaaServerV1Purpose>,
-    /// `level`
-    ///
-    /// Wire name `level`; `AaaServerV1Level`; optional.
+    /// Level.
     pub level: Option<AaaServerV1Level>,
-    /// `serverType`
-    ///
-    /// Wire name `serverType`; `AaaServerV1ServerType`; optional.
+    /// Server type.
     pub server_type: Option<AaaServerV1ServerType>,
-    /// `secret`
-    ///
-    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`.
+    /// Secret (secret: redacted in `Debug`).
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `acctPort`
-    ///
-    /// Wire name `acctPort`; `integer`; optional; format: int32.
+    /// Acct port (format: int32).
     pub acct_port: Option<i64>,
-    /// `authPort`
-    ///
-    /// Wire name `authPort`; `integer`; optional; format: int32.
+    /// Auth port (format: int32).
     pub auth_port: Option<i64>,
-    /// `switchCountInVenue`
-    ///
-    /// Wire name `switchCountInVenue`; `integer`; optional; format: int32.
+    /// Switch count in venue (format: int32).
     pub switch_count_in_venue: Option<i64>,
-    /// `syncedPasswordSwitchCount`
-    ///
-    /// Wire name `syncedPasswordSwitchCount`; `integer`; optional; format: int32.
+    /// Synced password switch count (format: int32).
     pub synced_password_switch_count: Option<i64>,
-    /// `aaaServerViewList`
-    ///
-    /// Wire name `aaaServerViewList`; `array<AaaServerV1>`; optional.
+    /// AAA server view list.
     pub aaa_server_view_list: Option<Vec<AaaServerV1>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1280,13 +1206,9 @@ impl<'de> serde::Deserialize<'de> for AaaServerV1ServerType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaSettingResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `AaaSettingView`; optional.
+    /// Response.
     pub response: Option<AaaSettingView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1354,101 +1276,53 @@ impl AaaSettingResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaSettingView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `authnEnabledSsh`
-    ///
-    /// Wire name `authnEnabledSsh`; `boolean`; optional.
+    /// Authn enabled SSH.
     pub authn_enabled_ssh: Option<bool>,
-    /// `authnFirstPref`
-    ///
-    /// Wire name `authnFirstPref`; `string`; optional.
+    /// Authn first pref.
     pub authn_first_pref: Option<String>,
-    /// `authnSecondPref`
-    ///
-    /// Wire name `authnSecondPref`; `string`; optional.
+    /// Authn second pref.
     pub authn_second_pref: Option<String>,
-    /// `authnThirdPref`
-    ///
-    /// Wire name `authnThirdPref`; `string`; optional.
+    /// Authn third pref.
     pub authn_third_pref: Option<String>,
-    /// `authnFourthPref`
-    ///
-    /// Wire name `authnFourthPref`; `string`; optional.
+    /// Authn fourth pref.
     pub authn_fourth_pref: Option<String>,
-    /// `authzEnabledCommand`
-    ///
-    /// Wire name `authzEnabledCommand`; `boolean`; optional.
+    /// Authz enabled command.
     pub authz_enabled_command: Option<bool>,
-    /// `authzEnabledExec`
-    ///
-    /// Wire name `authzEnabledExec`; `boolean`; optional.
+    /// Authz enabled exec.
     pub authz_enabled_exec: Option<bool>,
-    /// `authzCommonsLevel`
-    ///
-    /// Wire name `authzCommonsLevel`; `string`; optional.
+    /// Authz commons level.
     pub authz_commons_level: Option<String>,
-    /// `authzCommonsFirstServer`
-    ///
-    /// Wire name `authzCommonsFirstServer`; `string`; optional.
+    /// Authz commons first server.
     pub authz_commons_first_server: Option<String>,
-    /// `authzCommonsSecondServer`
-    ///
-    /// Wire name `authzCommonsSecondServer`; `string`; optional.
+    /// Authz commons second server.
     pub authz_commons_second_server: Option<String>,
-    /// `authzCommonsThirdServer`
-    ///
-    /// Wire name `authzCommonsThirdServer`; `string`; optional.
+    /// Authz commons third server.
     pub authz_commons_third_server: Option<String>,
-    /// `authzExecFirstServer`
-    ///
-    /// Wire name `authzExecFirstServer`; `string`; optional.
+    /// Authz exec first server.
     pub authz_exec_first_server: Option<String>,
-    /// `authzExecSecondServer`
-    ///
-    /// Wire name `authzExecSecondServer`; `string`; optional.
+    /// Authz exec second server.
     pub authz_exec_second_server: Option<String>,
-    /// `authzExecThirdServer`
-    ///
-    /// Wire name `authzExecThirdServer`; `string`; optional.
+    /// Authz exec third server.
     pub authz_exec_third_server: Option<String>,
-    /// `acctEnabledCommand`
-    ///
-    /// Wire name `acctEnabledCommand`; `boolean`; optional.
+    /// Acct enabled command.
     pub acct_enabled_command: Option<bool>,
-    /// `acctEnabledExec`
-    ///
-    /// Wire name `acctEnabledExec`; `boolean`; optional.
+    /// Acct enabled exec.
     pub acct_enabled_exec: Option<bool>,
-    /// `acctCommonsLevel`
-    ///
-    /// Wire name `acctCommonsLevel`; `string`; optional.
+    /// Acct commons level.
     pub acct_commons_level: Option<String>,
-    /// `acctCommonsFirstServer`
-    ///
-    /// Wire name `acctCommonsFirstServer`; `string`; optional.
+    /// Acct commons first server.
     pub acct_commons_first_server: Option<String>,
-    /// `acctCommonsSecondServer`
-    ///
-    /// Wire name `acctCommonsSecondServer`; `string`; optional.
+    /// Acct commons second server.
     pub acct_commons_second_server: Option<String>,
-    /// `acctCommonsThirdServer`
-    ///
-    /// Wire name `acctCommonsThirdServer`; `string`; optional.
+    /// Acct commons third server.
     pub acct_commons_third_server: Option<String>,
-    /// `acctExecFirstServer`
-    ///
-    /// Wire name `acctExecFirstServer`; `string`; optional.
+    /// Acct exec first server.
     pub acct_exec_first_server: Option<String>,
-    /// `acctExecSecondServer`
-    ///
-    /// Wire name `acctExecSecondServer`; `string`; optional.
+    /// Acct exec second server.
     pub acct_exec_second_server: Option<String>,
-    /// `acctExecThirdServer`
-    ///
-    /// Wire name `acctExecThirdServer`; `string`; optional.
+    /// Acct exec third server.
     pub acct_exec_third_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1697,29 +1571,17 @@ impl AaaSettingView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclBo {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `aclType`
-    ///
-    /// Wire name `aclType`; `AclBoAclType`; optional.
+    /// ACL type.
     pub acl_type: Option<AclBoAclType>,
-    /// `aclRules`
-    ///
-    /// Wire name `aclRules`; `array<AclRuleBo>`; optional.
+    /// ACL rules.
     pub acl_rules: Option<Vec<AclRuleBo>>,
-    /// `uniqueName`
-    ///
-    /// Wire name `uniqueName`; `string`; optional.
+    /// Unique name.
     pub unique_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1934,53 +1796,29 @@ impl<'de> serde::Deserialize<'de> for AclBoAclType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclRuleBo {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `sequence`
-    ///
-    /// Wire name `sequence`; `integer`; optional; format: int32.
+    /// Sequence (format: int32).
     pub sequence: Option<i64>,
-    /// `action`
-    ///
-    /// Wire name `action`; `AclRuleBoAction`; optional.
+    /// Action.
     pub action: Option<AclRuleBoAction>,
-    /// `protocol`
-    ///
-    /// Wire name `protocol`; `AclRuleBoProtocol`; optional.
+    /// Protocol.
     pub protocol: Option<AclRuleBoProtocol>,
-    /// `source`
-    ///
-    /// Wire name `source`; `string`; optional.
+    /// Source.
     pub source: Option<String>,
-    /// `sourcePort`
-    ///
-    /// Wire name `sourcePort`; `string`; optional.
+    /// Source port.
     pub source_port: Option<String>,
-    /// `destination`
-    ///
-    /// Wire name `destination`; `string`; optional.
+    /// Destination.
     pub destination: Option<String>,
-    /// `destinationPort`
-    ///
-    /// Wire name `destinationPort`; `string`; optional.
+    /// Destination port.
     pub destination_port: Option<String>,
-    /// `dscpMatching`
-    ///
-    /// Wire name `dscpMatching`; `integer`; optional; format: int32.
+    /// Dscp matching (format: int32).
     pub dscp_matching: Option<i64>,
-    /// `dscpMarking`
-    ///
-    /// Wire name `dscpMarking`; `integer`; optional; format: int32.
+    /// Dscp marking (format: int32).
     pub dscp_marking: Option<i64>,
-    /// `internalPriority`
-    ///
-    /// Wire name `internalPriority`; `integer`; optional; format: int32.
+    /// Internal priority (format: int32).
     pub internal_priority: Option<i64>,
-    /// `typeIp`
-    ///
-    /// Wire name `typeIp`; `boolean`; optional.
+    /// Type IP.
     pub type_ip: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2338,49 +2176,27 @@ impl<'de> serde::Deserialize<'de> for AclRuleBoProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclRuleView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `sequence`
-    ///
-    /// Wire name `sequence`; `integer`; optional; format: int32.
+    /// Sequence (format: int32).
     pub sequence: Option<i64>,
-    /// `action`
-    ///
-    /// Wire name `action`; `AclRuleViewAction`; optional.
+    /// Action.
     pub action: Option<AclRuleViewAction>,
-    /// `destination`
-    ///
-    /// Wire name `destination`; `string`; optional.
+    /// Destination.
     pub destination: Option<String>,
-    /// `destinationPort`
-    ///
-    /// Wire name `destinationPort`; `integer`; optional; format: int32.
+    /// Destination port (format: int32).
     pub destination_port: Option<i64>,
-    /// `protocol`
-    ///
-    /// Wire name `protocol`; `AclRuleViewProtocol`; optional.
+    /// Protocol.
     pub protocol: Option<AclRuleViewProtocol>,
-    /// `source`
-    ///
-    /// Wire name `source`; `string`; optional.
+    /// Source.
     pub source: Option<String>,
-    /// `sourcePort`
-    ///
-    /// Wire name `sourcePort`; `integer`; optional; format: int32.
+    /// Source port (format: int32).
     pub source_port: Option<i64>,
-    /// `dscpMatching`
-    ///
-    /// Wire name `dscpMatching`; `integer`; optional; format: int32.
+    /// Dscp matching (format: int32).
     pub dscp_matching: Option<i64>,
-    /// `dscpMarking`
-    ///
-    /// Wire name `dscpMarking`; `integer`; optional; format: int32.
+    /// Dscp marking (format: int32).
     pub dscp_marking: Option<i64>,
-    /// `internalPriority`
-    ///
-    /// Wire name `internalPriority`; `integer`; optional; format: int32.
+    /// Internal priority (format: int32).
     pub internal_priority: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2730,25 +2546,15 @@ impl<'de> serde::Deserialize<'de> for AclRuleViewProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `aclType`
-    ///
-    /// Wire name `aclType`; `AclViewAclType`; optional.
+    /// ACL type.
     pub acl_type: Option<AclViewAclType>,
-    /// `aclRules`
-    ///
-    /// Wire name `aclRules`; `array<AclRuleView>`; optional.
+    /// ACL rules.
     pub acl_rules: Option<Vec<AclRuleView>>,
-    /// `aclViewList`
-    ///
-    /// Wire name `aclViewList`; `array<AclView>`; optional.
+    /// ACL view list.
     pub acl_view_list: Option<Vec<AclView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2955,17 +2761,11 @@ impl<'de> serde::Deserialize<'de> for AclViewAclType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateVariableBo {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `value`
-    ///
-    /// Wire name `value`; `string`; optional.
+    /// Value.
     pub value: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `AcxCliTemplateVariableBoType`; optional.
+    /// Type.
     pub type_: Option<AcxCliTemplateVariableBoType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3159,37 +2959,21 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBoType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateVariableView {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `AcxCliTemplateVariableViewType`; optional.
+    /// Type.
     pub type_: Option<AcxCliTemplateVariableViewType>,
-    /// `value`
-    ///
-    /// Wire name `value`; `string`; optional.
+    /// Value.
     pub value: Option<String>,
-    /// `rangeStart`
-    ///
-    /// Wire name `rangeStart`; `integer`; optional; format: int32.
+    /// Range start (format: int32).
     pub range_start: Option<i64>,
-    /// `rangeEnd`
-    ///
-    /// Wire name `rangeEnd`; `integer`; optional; format: int32.
+    /// Range end (format: int32).
     pub range_end: Option<i64>,
-    /// `ipAddressStart`
-    ///
-    /// Wire name `ipAddressStart`; `string`; optional.
+    /// IP address start.
     pub ip_address_start: Option<String>,
-    /// `ipAddressEnd`
-    ///
-    /// Wire name `ipAddressEnd`; `string`; optional.
+    /// IP address end.
     pub ip_address_end: Option<String>,
-    /// `subMask`
-    ///
-    /// Wire name `subMask`; `string`; optional.
+    /// Sub mask.
     pub sub_mask: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3426,33 +3210,19 @@ impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableViewType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxVenueCliTemplateBo {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `cli`
-    ///
-    /// Wire name `cli`; `string`; optional.
+    /// Cli.
     pub cli: Option<String>,
-    /// `switchModels`
-    ///
-    /// Wire name `switchModels`; `string`; optional.
+    /// Switch models.
     pub switch_models: Option<String>,
-    /// `variables`
-    ///
-    /// Wire name `variables`; `array<AcxCliTemplateVariableBo>`; optional.
+    /// Variables.
     pub variables: Option<Vec<AcxCliTemplateVariableBo>>,
-    /// `overwrite`
-    ///
-    /// Wire name `overwrite`; `boolean`; optional.
+    /// Overwrite.
     pub overwrite: Option<bool>,
-    /// `customizedSerialSet`
-    ///
-    /// Wire name `customizedSerialSet`; `array<string>`; optional.
+    /// Customized serial set.
     pub customized_serial_set: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3586,29 +3356,17 @@ impl AcxVenueCliTemplateBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxVenueCliTemplateView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `cli`
-    ///
-    /// Wire name `cli`; `string`; optional.
+    /// Cli.
     pub cli: Option<String>,
-    /// `switchModels`
-    ///
-    /// Wire name `switchModels`; `string`; optional.
+    /// Switch models.
     pub switch_models: Option<String>,
-    /// `variables`
-    ///
-    /// Wire name `variables`; `array<AcxCliTemplateVariableView>`; optional.
+    /// Variables.
     pub variables: Option<Vec<AcxCliTemplateVariableView>>,
-    /// `overwrite`
-    ///
-    /// Wire name `overwrite`; `boolean`; optional.
+    /// Overwrite.
     pub overwrite: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3734,29 +3492,17 @@ impl AcxVenueCliTemplateView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxVenueCliTemplateViewV1 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `cli`
-    ///
-    /// Wire name `cli`; `string`; optional.
+    /// Cli.
     pub cli: Option<String>,
-    /// `switchModels`
-    ///
-    /// Wire name `switchModels`; `string`; optional.
+    /// Switch models.
     pub switch_models: Option<String>,
-    /// `variables`
-    ///
-    /// Wire name `variables`; `array<CliTemplateVariableBo>`; optional.
+    /// Variables.
     pub variables: Option<Vec<CliTemplateVariableBo>>,
-    /// `overwrite`
-    ///
-    /// Wire name `overwrite`; `boolean`; optional.
+    /// Overwrite.
     pub overwrite: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3932,29 +3678,17 @@ impl<'de> serde::Deserialize<'de> for ApBandCombination {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApCreation {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 0.
+    /// Description (max_length: 180; min_length: 0).
     pub description: Option<String>,
-    /// `deviceGps`
-    ///
-    /// Wire name `deviceGps`; `DeviceGps`; optional.
+    /// Device gps.
     pub device_gps: Option<DeviceGps>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional; default: null; max_length: 64; min_length: 0.
+    /// Model (default: null; max_length: 64; min_length: 0).
     pub model: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; required.
+    /// Serial number.
     pub serial_number: String,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `array<string>`; optional; max_items: 24; min_items: 0.
+    /// Tags (max_items: 24; min_items: 0).
     pub tags: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4366,37 +4100,21 @@ impl AsyncResult {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AsyncResultLink {
-    /// `deprecation`
-    ///
-    /// Wire name `deprecation`; `string`; optional.
+    /// Deprecation.
     pub deprecation: Option<String>,
-    /// `href`
-    ///
-    /// Wire name `href`; `string`; optional.
+    /// Href.
     pub href: Option<String>,
-    /// `hreflang`
-    ///
-    /// Wire name `hreflang`; `string`; optional.
+    /// Hreflang.
     pub hreflang: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `profile`
-    ///
-    /// Wire name `profile`; `string`; optional.
+    /// Profile.
     pub profile: Option<String>,
-    /// `templated`
-    ///
-    /// Wire name `templated`; `boolean`; optional.
+    /// Templated.
     pub templated: Option<bool>,
-    /// `title`
-    ///
-    /// Wire name `title`; `string`; optional.
+    /// Title.
     pub title: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4590,41 +4308,23 @@ impl AsyncResultLink {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CapabilitiesLanPort {
-    /// `defaultType`
-    ///
-    /// Wire name `defaultType`; `string`; optional.
+    /// Default type.
     pub default_type: Option<String>,
-    /// `displayLabel`
-    ///
-    /// Wire name `displayLabel`; `string`; optional.
+    /// Display label.
     pub display_label: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `isPoeOutPort`
-    ///
-    /// Wire name `isPoeOutPort`; `boolean`; optional; default: false.
+    /// Is POE out port (default: false).
     pub is_poe_out_port: Option<bool>,
-    /// `isPoePort`
-    ///
-    /// Wire name `isPoePort`; `boolean`; optional; default: false.
+    /// Is POE port (default: false).
     pub is_poe_port: Option<bool>,
-    /// `supportDisable`
-    ///
-    /// Wire name `supportDisable`; `boolean`; optional; default: false.
+    /// Support disable (default: false).
     pub support_disable: Option<bool>,
-    /// `trunkPortOnly`
-    ///
-    /// Wire name `trunkPortOnly`; `boolean`; optional; default: false.
+    /// Trunk port only (default: false).
     pub trunk_port_only: Option<bool>,
-    /// `untagId`
-    ///
-    /// Wire name `untagId`; `integer`; optional; format: int32.
+    /// Untag ID (format: int32).
     pub untag_id: Option<i64>,
-    /// `vlanMembers`
-    ///
-    /// Wire name `vlanMembers`; `string`; optional.
+    /// VLAN members.
     pub vlan_members: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4753,17 +4453,11 @@ impl CapabilitiesLanPort {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CliTemplateVariableBo {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `CliTemplateVariableBoType`; optional.
+    /// Type.
     pub type_: Option<CliTemplateVariableBoType>,
-    /// `value`
-    ///
-    /// Wire name `value`; `string`; optional.
+    /// Value.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4956,18 +4650,11 @@ pub struct ConfigurationError {
     /// Wire name `code`; `string`; optional.
     /// Provenance: reference (Error bodies seen in practice).
     pub code: Option<String>,
-    /// `message`
-    ///
-    /// Wire name `message`; `string`; optional.
-    /// Provenance: reference (Error bodies seen in practice).
+    /// Message. Provenance: reference (Error bodies seen in practice).
     pub message: Option<String>,
-    /// `reason`
-    ///
-    /// Wire name `reason`; `string`; optional.
+    /// Reason.
     pub reason: Option<String>,
-    /// `suggestion`
-    ///
-    /// Wire name `suggestion`; `string`; optional.
+    /// Suggestion.
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5047,14 +4734,9 @@ impl ConfigurationError {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationErrorBody {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
-    /// Provenance: reference (Error bodies seen in practice).
+    /// Request ID. Provenance: reference (Error bodies seen in practice).
     pub request_id: Option<String>,
-    /// `errors`
-    ///
-    /// Wire name `errors`; `array<ConfigurationError>`; optional.
+    /// Errors.
     pub errors: Option<Vec<ConfigurationError>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5122,13 +4804,9 @@ impl ConfigurationErrorBody {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceGps {
-    /// `latitude`
-    ///
-    /// Wire name `latitude`; `string`; optional.
+    /// Latitude.
     pub latitude: Option<String>,
-    /// `longitude`
-    ///
-    /// Wire name `longitude`; `string`; optional.
+    /// Longitude.
     pub longitude: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5206,13 +4884,9 @@ impl DeviceGps {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EmptyResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `EmptyView`; optional.
+    /// Response.
     pub response: Option<EmptyView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5320,9 +4994,7 @@ impl EmptyResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EmptyView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5411,21 +5083,13 @@ impl EmptyView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntitlementErrorBody {
-    /// `code`
-    ///
-    /// Wire name `code`; `string`; optional.
+    /// Code.
     pub code: Option<String>,
-    /// `message`
-    ///
-    /// Wire name `message`; `string`; optional.
+    /// Message.
     pub message: Option<String>,
-    /// `reason`
-    ///
-    /// Wire name `reason`; `string`; optional.
+    /// Reason.
     pub reason: Option<String>,
-    /// `suggestion`
-    ///
-    /// Wire name `suggestion`; `string`; optional.
+    /// Suggestion.
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5512,9 +5176,7 @@ impl EntitlementErrorBody {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntityId {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5598,13 +5260,9 @@ impl EntityId {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntityIdOperationResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `EntityId`; optional.
+    /// Response.
     pub response: Option<EntityId>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5693,29 +5351,17 @@ impl EntityIdOperationResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExternalAntenna {
-    /// `coupled`
-    ///
-    /// Wire name `coupled`; `boolean`; optional; default: false.
+    /// Coupled (default: false).
     pub coupled: Option<bool>,
-    /// `enable24G`
-    ///
-    /// Wire name `enable24G`; `boolean`; optional; default: false.
+    /// Enable 24G (default: false).
     pub enable24_g: Option<bool>,
-    /// `enable50G`
-    ///
-    /// Wire name `enable50G`; `boolean`; optional; default: false.
+    /// Enable 50G (default: false).
     pub enable50_g: Option<bool>,
-    /// `gain24G`
-    ///
-    /// Wire name `gain24G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
+    /// Gain 24G (format: int32; maximum: 60; minimum: 0).
     pub gain24_g: Option<i64>,
-    /// `gain50G`
-    ///
-    /// Wire name `gain50G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
+    /// Gain 50G (format: int32; maximum: 60; minimum: 0).
     pub gain50_g: Option<i64>,
-    /// `supportDisable`
-    ///
-    /// Wire name `supportDisable`; `boolean`; optional; default: false.
+    /// Support disable (default: false).
     pub support_disable: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5820,17 +5466,11 @@ impl ExternalAntenna {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FamilyModelSlot {
-    /// `slotNumber`
-    ///
-    /// Wire name `slotNumber`; `integer`; optional; format: int32.
+    /// Slot number (format: int32).
     pub slot_number: Option<i64>,
-    /// `enable`
-    ///
-    /// Wire name `enable`; `boolean`; optional.
+    /// Enable.
     pub enable: Option<bool>,
-    /// `option`
-    ///
-    /// Wire name `option`; `string`; optional.
+    /// Option.
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5926,21 +5566,13 @@ impl FamilyModelSlot {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FamilyModelSlotBo {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `slotNumber`
-    ///
-    /// Wire name `slotNumber`; `integer`; optional; format: int32.
+    /// Slot number (format: int32).
     pub slot_number: Option<i64>,
-    /// `enable`
-    ///
-    /// Wire name `enable`; `boolean`; optional.
+    /// Enable.
     pub enable: Option<bool>,
-    /// `option`
-    ///
-    /// Wire name `option`; `string`; optional.
+    /// Option.
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6044,17 +5676,11 @@ impl FamilyModelSlotBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct FamilyModelSlotView {
-    /// `slotNumber`
-    ///
-    /// Wire name `slotNumber`; `integer`; optional; format: int32.
+    /// Slot number (format: int32).
     pub slot_number: Option<i64>,
-    /// `enable`
-    ///
-    /// Wire name `enable`; `boolean`; optional.
+    /// Enable.
     pub enable: Option<bool>,
-    /// `option`
-    ///
-    /// Wire name `option`; `string`; optional.
+    /// Option.
     pub option: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6479,25 +6105,15 @@ impl<'de> serde::Deserialize<'de> for HttpStatusName {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityErrorBody {
-    /// `status`
-    ///
-    /// Wire name `status`; `HttpStatusName`; optional.
+    /// Status.
     pub status: Option<HttpStatusName>,
-    /// `timestamp`
-    ///
-    /// Wire name `timestamp`; `string`; optional.
+    /// Timestamp.
     pub timestamp: Option<String>,
-    /// `message`
-    ///
-    /// Wire name `message`; `string`; optional.
+    /// Message.
     pub message: Option<String>,
-    /// `debugMessage`
-    ///
-    /// Wire name `debugMessage`; `string`; optional.
+    /// Debug message.
     pub debug_message: Option<String>,
-    /// `subErrors`
-    ///
-    /// Wire name `subErrors`; `array<json>`; optional.
+    /// Sub errors.
     pub sub_errors: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6635,13 +6251,9 @@ pub struct IdentityServicePage {
     ///
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
+    /// Sort.
     pub sort: Option<SortObject>,
-    /// `pageable`
-    ///
-    /// Wire name `pageable`; `PageableObject`; optional.
+    /// Pageable.
     pub pageable: Option<PageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6798,55 +6410,25 @@ impl IdentityServicePage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LegacyPage {
-    /// `totalElements`
-    ///
-    /// Wire name `totalElements`; `integer`; optional.
-    /// Deprecated: Removed; use `paging.totalCount`.
+    /// Total elements. Deprecated: Removed; use `paging.totalCount`.
     pub total_elements: Option<i64>,
-    /// `totalPages`
-    ///
-    /// Wire name `totalPages`; `integer`; optional.
-    /// Deprecated: Removed; use `paging.pageCount`.
+    /// Total pages. Deprecated: Removed; use `paging.pageCount`.
     pub total_pages: Option<i64>,
-    /// `size`
-    ///
-    /// Wire name `size`; `integer`; optional.
-    /// Deprecated: Removed; use `paging.pageSize`.
+    /// Size. Deprecated: Removed; use `paging.pageSize`.
     pub size: Option<i64>,
-    /// `number`
-    ///
-    /// Wire name `number`; `integer`; optional.
-    /// Deprecated: Removed; use `paging.page`.
+    /// Number. Deprecated: Removed; use `paging.page`.
     pub number: Option<i64>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `json`; optional.
-    /// Deprecated: Removed.
+    /// Sort. Deprecated: Removed.
     pub sort: Option<serde_json::Value>,
-    /// `first`
-    ///
-    /// Wire name `first`; `boolean`; optional.
-    /// Deprecated: Removed.
+    /// First. Deprecated: Removed.
     pub first: Option<bool>,
-    /// `last`
-    ///
-    /// Wire name `last`; `boolean`; optional.
-    /// Deprecated: Removed.
+    /// Last. Deprecated: Removed.
     pub last: Option<bool>,
-    /// `numberOfElements`
-    ///
-    /// Wire name `numberOfElements`; `integer`; optional.
-    /// Deprecated: Removed.
+    /// Number of elements. Deprecated: Removed.
     pub number_of_elements: Option<i64>,
-    /// `pageable`
-    ///
-    /// Wire name `pageable`; `json`; optional.
-    /// Deprecated: Removed.
+    /// Pageable. Deprecated: Removed.
     pub pageable: Option<serde_json::Value>,
-    /// `empty`
-    ///
-    /// Wire name `empty`; `boolean`; optional.
-    /// Deprecated: Removed.
+    /// Empty. Deprecated: Removed.
     pub empty: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6975,37 +6557,21 @@ impl LegacyPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Link {
-    /// `href`
-    ///
-    /// Wire name `href`; `string`; optional.
+    /// Href.
     pub href: Option<String>,
-    /// `hreflang`
-    ///
-    /// Wire name `hreflang`; `string`; optional.
+    /// Hreflang.
     pub hreflang: Option<String>,
-    /// `title`
-    ///
-    /// Wire name `title`; `string`; optional.
+    /// Title.
     pub title: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `deprecation`
-    ///
-    /// Wire name `deprecation`; `string`; optional.
+    /// Deprecation.
     pub deprecation: Option<String>,
-    /// `profile`
-    ///
-    /// Wire name `profile`; `string`; optional.
+    /// Profile.
     pub profile: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `templated`
-    ///
-    /// Wire name `templated`; `boolean`; optional.
+    /// Templated.
     pub templated: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7128,9 +6694,7 @@ impl Link {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseRequestIdOnly {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7223,29 +6787,17 @@ impl OperationResponseRequestIdOnly {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageableObject {
-    /// `offset`
-    ///
-    /// Wire name `offset`; `integer`; optional.
+    /// Offset.
     pub offset: Option<i64>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
+    /// Sort.
     pub sort: Option<SortObject>,
-    /// `paged`
-    ///
-    /// Wire name `paged`; `boolean`; optional.
+    /// Paged.
     pub paged: Option<bool>,
-    /// `pageNumber`
-    ///
-    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    /// Page number (format: int32).
     pub page_number: Option<i64>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Page size (format: int32).
     pub page_size: Option<i64>,
-    /// `unpaged`
-    ///
-    /// Wire name `unpaged`; `boolean`; optional.
+    /// Unpaged.
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7362,21 +6914,13 @@ impl PageableObject {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PagedResult {
-    /// `paging`
-    ///
-    /// Wire name `paging`; `PagingInfo`; optional.
+    /// Paging.
     pub paging: Option<PagingInfo>,
-    /// `_links`
-    ///
-    /// Wire name `_links`; raw JSON, shape not shown: The fields of the links object are not shown.; optional.
+    /// Links.
     pub links: Option<serde_json::Value>,
-    /// `content`
-    ///
-    /// Wire name `content`; array of raw JSON, shape not shown: The item shape depends on the operation and is not shown.; optional.
+    /// Content.
     pub content: Option<Vec<serde_json::Value>>,
-    /// `data`
-    ///
-    /// Wire name `data`; array of raw JSON, shape not shown: The item shape depends on the operation and is not shown.; optional.
+    /// Data.
     pub data: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7556,17 +7100,11 @@ impl PagingInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortProfileAndProfileMappingBo {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `models`
-    ///
-    /// Wire name `models`; `array<PortProfileAndProfileMappingBoModels>`; optional.
+    /// Models.
     pub models: Option<Vec<PortProfileAndProfileMappingBoModels>>,
-    /// `portProfileId`
-    ///
-    /// Wire name `portProfileId`; `string`; optional.
+    /// Port profile ID.
     pub port_profile_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8006,45 +7544,25 @@ impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBoModels {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Profile {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `acls`
-    ///
-    /// Wire name `acls`; `array<ProfileAclView>`; optional.
+    /// ACLs.
     pub acls: Option<Vec<ProfileAclView>>,
-    /// `profileType`
-    ///
-    /// Wire name `profileType`; `ProfileProfileType`; optional.
+    /// Profile type.
     pub profile_type: Option<ProfileProfileType>,
-    /// `vlans`
-    ///
-    /// Wire name `vlans`; `array<ProfileVlanView>`; optional.
+    /// VLANs.
     pub vlans: Option<Vec<ProfileVlanView>>,
-    /// `voiceVlanConfigs`
-    ///
-    /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigView>`; optional.
+    /// Voice VLAN configs.
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigView>>,
-    /// `trustedPorts`
-    ///
-    /// Wire name `trustedPorts`; `array<TrustedPortView>`; optional.
+    /// Trusted ports.
     pub trusted_ports: Option<Vec<TrustedPortView>>,
-    /// `venueCliTemplate`
-    ///
-    /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateView`; optional.
+    /// Venue cli template.
     pub venue_cli_template: Option<AcxVenueCliTemplateView>,
-    /// `applyOnboardOnly`
-    ///
-    /// Wire name `applyOnboardOnly`; `boolean`; optional.
+    /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8202,49 +7720,27 @@ impl Profile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileAclRuleView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `sequence`
-    ///
-    /// Wire name `sequence`; `integer`; optional; format: int32.
+    /// Sequence (format: int32).
     pub sequence: Option<i64>,
-    /// `action`
-    ///
-    /// Wire name `action`; `ProfileAclRuleViewAction`; optional.
+    /// Action.
     pub action: Option<ProfileAclRuleViewAction>,
-    /// `destination`
-    ///
-    /// Wire name `destination`; `string`; optional.
+    /// Destination.
     pub destination: Option<String>,
-    /// `destinationPort`
-    ///
-    /// Wire name `destinationPort`; `integer`; optional; format: int32.
+    /// Destination port (format: int32).
     pub destination_port: Option<i64>,
-    /// `protocol`
-    ///
-    /// Wire name `protocol`; `ProfileAclRuleViewProtocol`; optional.
+    /// Protocol.
     pub protocol: Option<ProfileAclRuleViewProtocol>,
-    /// `source`
-    ///
-    /// Wire name `source`; `string`; optional.
+    /// Source.
     pub source: Option<String>,
-    /// `sourcePort`
-    ///
-    /// Wire name `sourcePort`; `integer`; optional; format: int32.
+    /// Source port (format: int32).
     pub source_port: Option<i64>,
-    /// `dscpMatching`
-    ///
-    /// Wire name `dscpMatching`; `integer`; optional; format: int32.
+    /// Dscp matching (format: int32).
     pub dscp_matching: Option<i64>,
-    /// `dscpMarking`
-    ///
-    /// Wire name `dscpMarking`; `integer`; optional; format: int32.
+    /// Dscp marking (format: int32).
     pub dscp_marking: Option<i64>,
-    /// `internalPriority`
-    ///
-    /// Wire name `internalPriority`; `integer`; optional; format: int32.
+    /// Internal priority (format: int32).
     pub internal_priority: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8597,21 +8093,13 @@ impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileAclView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `aclType`
-    ///
-    /// Wire name `aclType`; `ProfileAclViewAclType`; optional.
+    /// ACL type.
     pub acl_type: Option<ProfileAclViewAclType>,
-    /// `aclRules`
-    ///
-    /// Wire name `aclRules`; `array<ProfileAclRuleView>`; optional.
+    /// ACL rules.
     pub acl_rules: Option<Vec<ProfileAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8810,65 +8298,35 @@ impl<'de> serde::Deserialize<'de> for ProfileAclViewAclType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileBo {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `venues`
-    ///
-    /// Wire name `venues`; `array<string>`; optional.
+    /// Venues.
     pub venues: Option<Vec<String>>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `acls`
-    ///
-    /// Wire name `acls`; `array<AclBo>`; optional.
+    /// ACLs.
     pub acls: Option<Vec<AclBo>>,
-    /// `profileType`
-    ///
-    /// Wire name `profileType`; `ProfileBoProfileType`; optional.
+    /// Profile type.
     pub profile_type: Option<ProfileBoProfileType>,
-    /// `vlans`
-    ///
-    /// Wire name `vlans`; `array<VlanBo>`; optional.
+    /// VLANs.
     pub vlans: Option<Vec<VlanBo>>,
-    /// `voiceVlanConfigs`
-    ///
-    /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigBo>`; optional.
+    /// Voice VLAN configs.
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigBo>>,
-    /// `trustedPorts`
-    ///
-    /// Wire name `trustedPorts`; `array<TrustedPortBo>`; optional.
+    /// Trusted ports.
     pub trusted_ports: Option<Vec<TrustedPortBo>>,
-    /// `venueCliTemplate`
-    ///
-    /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateBo`; optional.
+    /// Venue cli template.
     pub venue_cli_template: Option<AcxVenueCliTemplateBo>,
-    /// `isTemplate`
-    ///
-    /// Wire name `isTemplate`; `boolean`; optional.
+    /// Is template.
     pub is_template: Option<bool>,
-    /// `templateId`
-    ///
-    /// Wire name `templateId`; `string`; optional.
+    /// Template ID.
     pub template_id: Option<String>,
-    /// `templateVersion`
-    ///
-    /// Wire name `templateVersion`; `integer`; optional.
+    /// Template version.
     pub template_version: Option<i64>,
-    /// `applyOnboardOnly`
-    ///
-    /// Wire name `applyOnboardOnly`; `boolean`; optional.
+    /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
-    /// `portProfileMappings`
-    ///
-    /// Wire name `portProfileMappings`; `array<PortProfileAndProfileMappingBo>`; optional.
+    /// Port profile mappings.
     pub port_profile_mappings: Option<Vec<PortProfileAndProfileMappingBo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -9251,61 +8709,33 @@ impl<'de> serde::Deserialize<'de> for ProfileProfileType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileV1 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `acls`
-    ///
-    /// Wire name `acls`; `array<AclView>`; optional.
+    /// ACLs.
     pub acls: Option<Vec<AclView>>,
-    /// `vlans`
-    ///
-    /// Wire name `vlans`; `array<Vlan>`; optional.
+    /// VLANs.
     pub vlans: Option<Vec<Vlan>>,
-    /// `voiceVlanConfigs`
-    ///
-    /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigViewV1>`; optional.
+    /// Voice VLAN configs.
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigViewV1>>,
-    /// `trustedPorts`
-    ///
-    /// Wire name `trustedPorts`; `array<TrustedPortViewV1>`; optional.
+    /// Trusted ports.
     pub trusted_ports: Option<Vec<TrustedPortViewV1>>,
-    /// `profileType`
-    ///
-    /// Wire name `profileType`; `ProfileV1ProfileType`; optional.
+    /// Profile type.
     pub profile_type: Option<ProfileV1ProfileType>,
-    /// `venueCliTemplate`
-    ///
-    /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateViewV1`; optional.
+    /// Venue cli template.
     pub venue_cli_template: Option<AcxVenueCliTemplateViewV1>,
-    /// `venues`
-    ///
-    /// Wire name `venues`; `array<string>`; optional.
+    /// Venues.
     pub venues: Option<Vec<String>>,
-    /// `venueCount`
-    ///
-    /// Wire name `venueCount`; `integer`; optional.
+    /// Venue count.
     pub venue_count: Option<i64>,
-    /// `templateId`
-    ///
-    /// Wire name `templateId`; `string`; optional.
+    /// Template ID.
     pub template_id: Option<String>,
-    /// `templateVersion`
-    ///
-    /// Wire name `templateVersion`; `integer`; optional.
+    /// Template version.
     pub template_version: Option<i64>,
-    /// `applyOnboardOnly`
-    ///
-    /// Wire name `applyOnboardOnly`; `boolean`; optional.
+    /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -9589,61 +9019,33 @@ impl<'de> serde::Deserialize<'de> for ProfileV1ProfileType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `acls`
-    ///
-    /// Wire name `acls`; `array<ProfileAclView>`; optional.
+    /// ACLs.
     pub acls: Option<Vec<ProfileAclView>>,
-    /// `profileType`
-    ///
-    /// Wire name `profileType`; `ProfileViewProfileType`; optional.
+    /// Profile type.
     pub profile_type: Option<ProfileViewProfileType>,
-    /// `vlans`
-    ///
-    /// Wire name `vlans`; `array<ProfileVlanView>`; optional.
+    /// VLANs.
     pub vlans: Option<Vec<ProfileVlanView>>,
-    /// `voiceVlanConfigs`
-    ///
-    /// Wire name `voiceVlanConfigs`; `array<VoiceVlanConfigView>`; optional.
+    /// Voice VLAN configs.
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigView>>,
-    /// `trustedPorts`
-    ///
-    /// Wire name `trustedPorts`; `array<TrustedPortView>`; optional.
+    /// Trusted ports.
     pub trusted_ports: Option<Vec<TrustedPortView>>,
-    /// `venueCliTemplate`
-    ///
-    /// Wire name `venueCliTemplate`; `AcxVenueCliTemplateView`; optional.
+    /// Venue cli template.
     pub venue_cli_template: Option<AcxVenueCliTemplateView>,
-    /// `venues`
-    ///
-    /// Wire name `venues`; `array<string>`; optional.
+    /// Venues.
     pub venues: Option<Vec<String>>,
-    /// `venueCount`
-    ///
-    /// Wire name `venueCount`; `integer`; optional.
+    /// Venue count.
     pub venue_count: Option<i64>,
-    /// `templateId`
-    ///
-    /// Wire name `templateId`; `string`; optional.
+    /// Template ID.
     pub template_id: Option<String>,
-    /// `templateVersion`
-    ///
-    /// Wire name `templateVersion`; `integer`; optional.
+    /// Template version.
     pub template_version: Option<i64>,
-    /// `applyOnboardOnly`
-    ///
-    /// Wire name `applyOnboardOnly`; `boolean`; optional.
+    /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -9927,45 +9329,25 @@ impl<'de> serde::Deserialize<'de> for ProfileViewProfileType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ProfileVlanView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4095; minimum: 1.
+    /// VLAN ID (format: int32; maximum: 4095; minimum: 1).
     pub vlan_id: i64,
-    /// `vlanName`
-    ///
-    /// Wire name `vlanName`; `string`; optional.
+    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// `ipv4DhcpSnooping`
-    ///
-    /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
+    /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
-    /// `arpInspection`
-    ///
-    /// Wire name `arpInspection`; `boolean`; optional.
+    /// Arp inspection.
     pub arp_inspection: Option<bool>,
-    /// `igmpSnooping`
-    ///
-    /// Wire name `igmpSnooping`; `ProfileVlanViewIgmpSnooping`; optional.
+    /// Igmp snooping.
     pub igmp_snooping: Option<ProfileVlanViewIgmpSnooping>,
-    /// `multicastVersion`
-    ///
-    /// Wire name `multicastVersion`; `integer`; optional; format: int32.
+    /// Multicast version (format: int32).
     pub multicast_version: Option<i64>,
-    /// `spanningTreeProtocol`
-    ///
-    /// Wire name `spanningTreeProtocol`; `ProfileVlanViewSpanningTreeProtocol`; optional.
+    /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<ProfileVlanViewSpanningTreeProtocol>,
-    /// `spanningTreePriority`
-    ///
-    /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
+    /// Spanning tree priority (format: int32).
     pub spanning_tree_priority: Option<i64>,
-    /// `switchFamilyModels`
-    ///
-    /// Wire name `switchFamilyModels`; `array<SwitchFamilyModelView>`; optional.
+    /// Switch family models.
     pub switch_family_models: Option<Vec<SwitchFamilyModelView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -10413,33 +9795,19 @@ pub struct QueryRequest {
     ///
     /// Wire name `page`; `integer`; optional.
     pub page: Option<i64>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional.
+    /// Page size.
     pub page_size: Option<i64>,
-    /// `sortField`
-    ///
-    /// Wire name `sortField`; `string`; optional.
+    /// Sort field.
     pub sort_field: Option<String>,
-    /// `sortOrder`
-    ///
-    /// Wire name `sortOrder`; `SortOrder`; optional.
+    /// Sort order.
     pub sort_order: Option<SortOrder>,
-    /// `searchString`
-    ///
-    /// Wire name `searchString`; `string`; optional.
+    /// Search string.
     pub search_string: Option<String>,
-    /// `searchTargetFields`
-    ///
-    /// Wire name `searchTargetFields`; `array<string>`; optional.
+    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
-    /// `filters`
-    ///
-    /// Wire name `filters`; `json`; optional.
+    /// Filters.
     pub filters: Option<serde_json::Value>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
     /// Sorts by a count field; accepted by the query operations of switch ports, switch clients, tunnel service profiles, profile and policy queries, and CSV exports.
     ///
@@ -10663,29 +10031,17 @@ impl QueryRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponse {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<json>`; optional.
+    /// Data.
     pub data: Option<Vec<serde_json::Value>>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `totalPages`
-    ///
-    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Total pages (format: int32).
     pub total_pages: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -10825,17 +10181,11 @@ impl QueryResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResult {
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional.
+    /// Page.
     pub page: Option<i64>,
-    /// `data`
-    ///
-    /// Wire name `data`; array of raw JSON, shape not shown: The item shape depends on the operation and is not shown.; optional.
+    /// Data.
     pub data: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -11078,13 +10428,9 @@ impl Radio6GhzSettings {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResponseBo {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; required.
+    /// Request ID.
     pub request_id: String,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -11154,17 +10500,11 @@ impl ResponseBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SortObject {
-    /// `empty`
-    ///
-    /// Wire name `empty`; `boolean`; optional.
+    /// Empty.
     pub empty: Option<bool>,
-    /// `sorted`
-    ///
-    /// Wire name `sorted`; `boolean`; optional.
+    /// Sorted.
     pub sorted: Option<bool>,
-    /// `unsorted`
-    ///
-    /// Wire name `unsorted`; `boolean`; optional.
+    /// Unsorted.
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -11502,61 +10842,33 @@ impl<'de> serde::Deserialize<'de> for SortOrder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StackMemberStatus {
-    /// `unitName`
-    ///
-    /// Wire name `unitName`; `string`; optional.
+    /// Unit name.
     pub unit_name: Option<String>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `poeFree`
-    ///
-    /// Wire name `poeFree`; `number`; optional.
+    /// POE free.
     pub poe_free: Option<f64>,
-    /// `switchGroupLevelOneName`
-    ///
-    /// Wire name `switchGroupLevelOneName`; `string`; optional.
+    /// Switch group level one name.
     pub switch_group_level_one_name: Option<String>,
-    /// `domainId`
-    ///
-    /// Wire name `domainId`; `string`; optional.
+    /// Domain ID.
     pub domain_id: Option<String>,
-    /// `unitStatus`
-    ///
-    /// Wire name `unitStatus`; `string`; optional.
+    /// Unit status.
     pub unit_status: Option<String>,
-    /// `switchGroupLevelTwoId`
-    ///
-    /// Wire name `switchGroupLevelTwoId`; `string`; optional.
+    /// Switch group level two ID.
     pub switch_group_level_two_id: Option<String>,
-    /// `domainName`
-    ///
-    /// Wire name `domainName`; `string`; optional.
+    /// Domain name.
     pub domain_name: Option<String>,
-    /// `unitId`
-    ///
-    /// Wire name `unitId`; `number`; optional.
+    /// Unit ID.
     pub unit_id: Option<f64>,
-    /// `switchGroupLevelOneId`
-    ///
-    /// Wire name `switchGroupLevelOneId`; `string`; optional.
+    /// Switch group level one ID.
     pub switch_group_level_one_id: Option<String>,
-    /// `poeTotal`
-    ///
-    /// Wire name `poeTotal`; `number`; optional.
+    /// POE total.
     pub poe_total: Option<f64>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `poeUtilization`
-    ///
-    /// Wire name `poeUtilization`; `number`; optional.
+    /// POE utilization.
     pub poe_utilization: Option<f64>,
-    /// `unitState`
-    ///
-    /// Wire name `unitState`; `string`; optional.
+    /// Unit state.
     pub unit_state: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -11752,21 +11064,13 @@ impl StackMemberStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SubsequentQuery {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `url`
-    ///
-    /// Wire name `url`; `string`; optional; format: uri.
+    /// URL (format: uri).
     pub url: Option<String>,
-    /// `httpMethod`
-    ///
-    /// Wire name `httpMethod`; `SubsequentQueryHttpMethod`; optional.
+    /// HTTP method.
     pub http_method: Option<SubsequentQueryHttpMethod>,
-    /// `payload`
-    ///
-    /// Wire name `payload`; `json`; optional.
+    /// Payload.
     pub payload: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -12082,297 +11386,151 @@ pub struct Switch {
     ///
     /// Wire name `stackMembers`; `array<SwitchStackMember>`; optional.
     pub stack_members: Option<Vec<SwitchStackMember>>,
-    /// `macAddress`
-    ///
-    /// Wire name `macAddress`; `string`; optional.
+    /// MAC address.
     pub mac_address: Option<String>,
-    /// `portId`
-    ///
-    /// Wire name `portId`; `string`; optional.
+    /// Port ID.
     pub port_id: Option<String>,
-    /// `identityId`
-    ///
-    /// Wire name `identityId`; `string`; optional; format: uuid.
+    /// Identity ID (format: uuid).
     pub identity_id: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `firmware`
-    ///
-    /// Wire name `firmware`; `string`; optional.
+    /// Firmware.
     pub firmware: Option<String>,
-    /// `firmwareVersion`
-    ///
-    /// Wire name `firmwareVersion`; `string`; optional.
+    /// Firmware version.
     pub firmware_version: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional.
+    /// Model.
     pub model: Option<String>,
-    /// `defaultGateway`
-    ///
-    /// Wire name `defaultGateway`; `string`; optional.
+    /// Default gateway.
     pub default_gateway: Option<String>,
-    /// `numOfPorts`
-    ///
-    /// Wire name `numOfPorts`; `integer`; optional; format: int32.
+    /// Num of ports (format: int32).
     pub num_of_ports: Option<i64>,
-    /// `cpu`
-    ///
-    /// Wire name `cpu`; `string`; optional.
+    /// CPU.
     pub cpu: Option<String>,
-    /// `memory`
-    ///
-    /// Wire name `memory`; `string`; optional.
+    /// Memory.
     pub memory: Option<String>,
-    /// `uptime`
-    ///
-    /// Wire name `uptime`; `string`; optional.
+    /// Uptime.
     pub uptime: Option<String>,
-    /// `modules`
-    ///
-    /// Wire name `modules`; `string`; optional.
+    /// Modules.
     pub modules: Option<String>,
-    /// `domainId`
-    ///
-    /// Wire name `domainId`; `string`; optional.
+    /// Domain ID.
     pub domain_id: Option<String>,
-    /// `lastUpdateTimeInMillis`
-    ///
-    /// Wire name `lastUpdateTimeInMillis`; `string`; optional.
+    /// Last update time in millis.
     pub last_update_time_in_millis: Option<String>,
-    /// `switchName`
-    ///
-    /// Wire name `switchName`; `string`; optional.
+    /// Switch name.
     pub switch_name: Option<String>,
-    /// `switchGroupLevelOneId`
-    ///
-    /// Wire name `switchGroupLevelOneId`; `string`; optional.
+    /// Switch group level one ID.
     pub switch_group_level_one_id: Option<String>,
-    /// `switchGroupLevelTwoId`
-    ///
-    /// Wire name `switchGroupLevelTwoId`; `string`; optional.
+    /// Switch group level two ID.
     pub switch_group_level_two_id: Option<String>,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `activeSerial`
-    ///
-    /// Wire name `activeSerial`; `string`; optional.
+    /// Active serial.
     pub active_serial: Option<String>,
-    /// `unitSerialNumbers`
-    ///
-    /// Wire name `unitSerialNumbers`; `string`; optional.
+    /// Unit serial numbers.
     pub unit_serial_numbers: Option<String>,
-    /// `numOfUnits`
-    ///
-    /// Wire name `numOfUnits`; `integer`; optional; format: int32.
+    /// Num of units (format: int32).
     pub num_of_units: Option<i64>,
-    /// `poeUtilization`
-    ///
-    /// Wire name `poeUtilization`; `integer`; optional; format: int32.
+    /// POE utilization (format: int32).
     pub poe_utilization: Option<i64>,
-    /// `poeTotal`
-    ///
-    /// Wire name `poeTotal`; `integer`; optional; format: int32.
+    /// POE total (format: int32).
     pub poe_total: Option<i64>,
-    /// `poeFree`
-    ///
-    /// Wire name `poeFree`; `integer`; optional; format: int32.
+    /// POE free (format: int32).
     pub poe_free: Option<i64>,
-    /// `family`
-    ///
-    /// Wire name `family`; `string`; optional.
+    /// Family.
     pub family: Option<String>,
-    /// `cloudPort`
-    ///
-    /// Wire name `cloudPort`; `string`; optional.
+    /// Cloud port.
     pub cloud_port: Option<String>,
-    /// `domainName`
-    ///
-    /// Wire name `domainName`; `string`; optional.
+    /// Domain name.
     pub domain_name: Option<String>,
-    /// `switchGroupLevelOneName`
-    ///
-    /// Wire name `switchGroupLevelOneName`; `string`; optional.
+    /// Switch group level one name.
     pub switch_group_level_one_name: Option<String>,
-    /// `powerSupplyGroups`
-    ///
-    /// Wire name `powerSupplyGroups`; `string`; optional.
+    /// Power supply groups.
     pub power_supply_groups: Option<String>,
-    /// `ipAddress`
-    ///
-    /// Wire name `ipAddress`; `string`; optional.
+    /// IP address.
     pub ip_address: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `deviceStatus`
-    ///
-    /// Wire name `deviceStatus`; `string`; optional.
+    /// Device status.
     pub device_status: Option<String>,
-    /// `switchMac`
-    ///
-    /// Wire name `switchMac`; `string`; optional.
+    /// Switch MAC.
     pub switch_mac: Option<String>,
-    /// `crtTime`
-    ///
-    /// Wire name `crtTime`; `string`; optional.
+    /// Crt time.
     pub crt_time: Option<String>,
-    /// `alerts`
-    ///
-    /// Wire name `alerts`; `integer`; optional; format: int32.
+    /// Alerts (format: int32).
     pub alerts: Option<i64>,
-    /// `fanGroups`
-    ///
-    /// Wire name `fanGroups`; `string`; optional.
+    /// Fan groups.
     pub fan_groups: Option<String>,
-    /// `isStack`
-    ///
-    /// Wire name `isStack`; `boolean`; optional.
+    /// Is stack.
     pub is_stack: Option<bool>,
-    /// `deviceType`
-    ///
-    /// Wire name `deviceType`; `string`; optional.
+    /// Device type.
     pub device_type: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
+    /// Venue name.
     pub venue_name: Option<String>,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `string`; optional.
+    /// Tags.
     pub tags: Option<String>,
-    /// `clientCount`
-    ///
-    /// Wire name `clientCount`; `integer`; optional; format: int32.
+    /// Client count (format: int32).
     pub client_count: Option<i64>,
-    /// `lastUpdTime`
-    ///
-    /// Wire name `lastUpdTime`; `string`; optional.
+    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// `floorplanId`
-    ///
-    /// Wire name `floorplanId`; `string`; optional.
+    /// Floorplan ID.
     pub floorplan_id: Option<String>,
-    /// `xPercent`
-    ///
-    /// Wire name `xPercent`; `number`; optional; format: float.
+    /// X percent (format: float).
     pub x_percent: Option<f64>,
-    /// `yPercent`
-    ///
-    /// Wire name `yPercent`; `number`; optional; format: float.
+    /// Y percent (format: float).
     pub y_percent: Option<f64>,
-    /// `subnetMask`
-    ///
-    /// Wire name `subnetMask`; `string`; optional.
+    /// Subnet mask.
     pub subnet_mask: Option<String>,
-    /// `staticOrDynamic`
-    ///
-    /// Wire name `staticOrDynamic`; `string`; optional.
+    /// Static or dynamic.
     pub static_or_dynamic: Option<String>,
-    /// `dns`
-    ///
-    /// Wire name `dns`; `string`; optional.
+    /// DNS.
     pub dns: Option<String>,
-    /// `configReady`
-    ///
-    /// Wire name `configReady`; `boolean`; optional.
+    /// Config ready.
     pub config_ready: Option<bool>,
-    /// `syncedSwitchConfig`
-    ///
-    /// Wire name `syncedSwitchConfig`; `boolean`; optional.
+    /// Synced switch config.
     pub synced_switch_config: Option<bool>,
-    /// `provisionName`
-    ///
-    /// Wire name `provisionName`; `string`; optional.
+    /// Provision name.
     pub provision_name: Option<String>,
-    /// `switchType`
-    ///
-    /// Wire name `switchType`; `string`; optional.
+    /// Switch type.
     pub switch_type: Option<String>,
-    /// `operationalStackMembers`
-    ///
-    /// Wire name `operationalStackMembers`; `string`; optional.
+    /// Operational stack members.
     pub operational_stack_members: Option<String>,
-    /// `portStatuses`
-    ///
-    /// Wire name `portStatuses`; `array<SwitchPort>`; optional.
+    /// Port statuses.
     pub port_statuses: Option<Vec<SwitchPort>>,
-    /// `syncDataId`
-    ///
-    /// Wire name `syncDataId`; `string`; optional.
+    /// Sync data ID.
     pub sync_data_id: Option<String>,
-    /// `syncDataStartTime`
-    ///
-    /// Wire name `syncDataStartTime`; `string`; optional.
+    /// Sync data start time.
     pub sync_data_start_time: Option<String>,
-    /// `syncDataEndTime`
-    ///
-    /// Wire name `syncDataEndTime`; `string`; optional.
+    /// Sync data end time.
     pub sync_data_end_time: Option<String>,
-    /// `ipFullContentParsed`
-    ///
-    /// Wire name `ipFullContentParsed`; `boolean`; optional.
+    /// IP full content parsed.
     pub ip_full_content_parsed: Option<bool>,
-    /// `operationalWarning`
-    ///
-    /// Wire name `operationalWarning`; `boolean`; optional.
+    /// Operational warning.
     pub operational_warning: Option<bool>,
-    /// `cliApplied`
-    ///
-    /// Wire name `cliApplied`; `boolean`; optional.
+    /// Cli applied.
     pub cli_applied: Option<bool>,
-    /// `formStacking`
-    ///
-    /// Wire name `formStacking`; `boolean`; optional.
+    /// Form stacking.
     pub form_stacking: Option<bool>,
-    /// `suspendingDeployTime`
-    ///
-    /// Wire name `suspendingDeployTime`; `string`; optional.
+    /// Suspending deploy time.
     pub suspending_deploy_time: Option<String>,
-    /// `rearModule`
-    ///
-    /// Wire name `rearModule`; `string`; optional.
+    /// Rear module.
     pub rear_module: Option<String>,
-    /// `syncedAdminPassword`
-    ///
-    /// Wire name `syncedAdminPassword`; `boolean`; optional.
+    /// Synced admin password.
     pub synced_admin_password: Option<bool>,
-    /// `vlanMapping`
-    ///
-    /// Wire name `vlanMapping`; `string`; optional.
+    /// VLAN mapping.
     pub vlan_mapping: Option<String>,
-    /// `adminPassword`
-    ///
-    /// Wire name `adminPassword`; `string`; optional; secret: redacted in `Debug`.
+    /// Admin password (secret: redacted in `Debug`).
     pub admin_password: Option<ruckus_one_runtime::Secret>,
-    /// `extIp`
-    ///
-    /// Wire name `extIp`; `string`; optional.
+    /// Ext IP.
     pub ext_ip: Option<String>,
-    /// `stackMembersStatus`
-    ///
-    /// Wire name `stackMembersStatus`; `array<StackMemberStatus>`; optional.
+    /// Stack members status.
     pub stack_members_status: Option<Vec<StackMemberStatus>>,
-    /// `unitId`
-    ///
-    /// Wire name `unitId`; `integer`; optional; format: int32.
+    /// Unit ID (format: int32).
     pub unit_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -13121,17 +12279,11 @@ impl SwitchClient {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchClientQueryResult {
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional.
+    /// Page.
     pub page: Option<i64>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<SwitchClient>`; optional.
+    /// Data.
     pub data: Option<Vec<SwitchClient>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -13300,33 +12452,19 @@ impl SwitchConfigHistoryPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchFamilyModelBo {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `SwitchFamilyModelBoModel`; optional.
+    /// Model.
     pub model: Option<SwitchFamilyModelBoModel>,
-    /// `taggedPorts`
-    ///
-    /// Wire name `taggedPorts`; `string`; optional.
+    /// Tagged ports.
     pub tagged_ports: Option<String>,
-    /// `untaggedPorts`
-    ///
-    /// Wire name `untaggedPorts`; `string`; optional.
+    /// Untagged ports.
     pub untagged_ports: Option<String>,
-    /// `voicePorts`
-    ///
-    /// Wire name `voicePorts`; `string`; optional.
+    /// Voice ports.
     pub voice_ports: Option<String>,
-    /// `slots`
-    ///
-    /// Wire name `slots`; `array<FamilyModelSlotBo>`; optional.
+    /// Slots.
     pub slots: Option<Vec<FamilyModelSlotBo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -13789,29 +12927,17 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBoModel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchFamilyModelView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `SwitchFamilyModelViewModel`; optional.
+    /// Model.
     pub model: Option<SwitchFamilyModelViewModel>,
-    /// `taggedPorts`
-    ///
-    /// Wire name `taggedPorts`; `string`; optional.
+    /// Tagged ports.
     pub tagged_ports: Option<String>,
-    /// `untaggedPorts`
-    ///
-    /// Wire name `untaggedPorts`; `string`; optional.
+    /// Untagged ports.
     pub untagged_ports: Option<String>,
-    /// `voicePorts`
-    ///
-    /// Wire name `voicePorts`; `string`; optional.
+    /// Voice ports.
     pub voice_ports: Option<String>,
-    /// `slots`
-    ///
-    /// Wire name `slots`; `array<FamilyModelSlotView>`; optional.
+    /// Slots.
     pub slots: Option<Vec<FamilyModelSlotView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -14269,29 +13395,17 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewModel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchFamilyModelViewV1 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `SwitchFamilyModelViewV1Model`; optional.
+    /// Model.
     pub model: Option<SwitchFamilyModelViewV1Model>,
-    /// `taggedPorts`
-    ///
-    /// Wire name `taggedPorts`; `string`; optional.
+    /// Tagged ports.
     pub tagged_ports: Option<String>,
-    /// `untaggedPorts`
-    ///
-    /// Wire name `untaggedPorts`; `string`; optional.
+    /// Untagged ports.
     pub untagged_ports: Option<String>,
-    /// `voicePorts`
-    ///
-    /// Wire name `voicePorts`; `string`; optional.
+    /// Voice ports.
     pub voice_ports: Option<String>,
-    /// `slots`
-    ///
-    /// Wire name `slots`; `array<FamilyModelSlot>`; optional.
+    /// Slots.
     pub slots: Option<Vec<FamilyModelSlot>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -14754,10 +13868,7 @@ pub struct SwitchPort {
     ///
     /// Wire name `tags`; `string`; optional.
     pub tags: Option<String>,
-    /// `tag`
-    ///
-    /// Wire name `tag`; `string`; optional.
-    /// Deprecated: Removed: replaced by `tags`.
+    /// Tag. Deprecated: Removed: replaced by `tags`.
     pub tag: Option<String>,
     /// Configured port speed.
     ///
@@ -14779,237 +13890,121 @@ pub struct SwitchPort {
     ///
     /// Wire name `vsixEgressAclName`; `string`; optional.
     pub vsix_egress_acl_name: Option<String>,
-    /// `cloudPort`
-    ///
-    /// Wire name `cloudPort`; `boolean`; optional.
+    /// Cloud port.
     pub cloud_port: Option<bool>,
-    /// `stack`
-    ///
-    /// Wire name `stack`; `boolean`; optional.
+    /// Stack.
     pub stack: Option<bool>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `portId`
-    ///
-    /// Wire name `portId`; `string`; optional.
+    /// Port ID.
     pub port_id: Option<String>,
-    /// `portMac`
-    ///
-    /// Wire name `portMac`; `string`; optional.
+    /// Port MAC.
     pub port_mac: Option<String>,
-    /// `status`
-    ///
-    /// Wire name `status`; `string`; optional.
+    /// Status.
     pub status: Option<String>,
-    /// `adminStatus`
-    ///
-    /// Wire name `adminStatus`; `string`; optional.
+    /// Admin status.
     pub admin_status: Option<String>,
-    /// `vlanIds`
-    ///
-    /// Wire name `vlanIds`; `string`; optional.
+    /// VLAN IDs.
     pub vlan_ids: Option<String>,
-    /// `portSpeed`
-    ///
-    /// Wire name `portSpeed`; `string`; optional.
+    /// Port speed.
     pub port_speed: Option<String>,
-    /// `poeUsed`
-    ///
-    /// Wire name `poeUsed`; `integer`; optional; format: int32.
+    /// POE used (format: int32).
     pub poe_used: Option<i64>,
-    /// `poeTotal`
-    ///
-    /// Wire name `poeTotal`; `integer`; optional; format: int32.
+    /// POE total (format: int32).
     pub poe_total: Option<i64>,
-    /// `tx`
-    ///
-    /// Wire name `tx`; `string`; optional.
+    /// Tx.
     pub tx: Option<String>,
-    /// `rx`
-    ///
-    /// Wire name `rx`; `string`; optional.
+    /// Rx.
     pub rx: Option<String>,
-    /// `signalIn`
-    ///
-    /// Wire name `signalIn`; `integer`; optional; format: int32.
+    /// Signal in (format: int32).
     pub signal_in: Option<i64>,
-    /// `signalOut`
-    ///
-    /// Wire name `signalOut`; `integer`; optional; format: int32.
+    /// Signal out (format: int32).
     pub signal_out: Option<i64>,
-    /// `crcErr`
-    ///
-    /// Wire name `crcErr`; `string`; optional.
+    /// Crc err.
     pub crc_err: Option<String>,
-    /// `inErr`
-    ///
-    /// Wire name `inErr`; `string`; optional.
+    /// In err.
     pub in_err: Option<String>,
-    /// `outErr`
-    ///
-    /// Wire name `outErr`; `string`; optional.
+    /// Out err.
     pub out_err: Option<String>,
-    /// `opticsType`
-    ///
-    /// Wire name `opticsType`; `string`; optional.
+    /// Optics type.
     pub optics_type: Option<String>,
-    /// `portSpeedCapacity`
-    ///
-    /// Wire name `portSpeedCapacity`; `string`; optional.
+    /// Port speed capacity.
     pub port_speed_capacity: Option<String>,
-    /// `switchUnitId`
-    ///
-    /// Wire name `switchUnitId`; `string`; optional.
+    /// Switch unit ID.
     pub switch_unit_id: Option<String>,
-    /// `poeEnabled`
-    ///
-    /// Wire name `poeEnabled`; `boolean`; optional.
+    /// POE enabled.
     pub poe_enabled: Option<bool>,
-    /// `usedInFormingStack`
-    ///
-    /// Wire name `usedInFormingStack`; `boolean`; optional.
+    /// Used in forming stack.
     pub used_in_forming_stack: Option<bool>,
-    /// `portIdentifier`
-    ///
-    /// Wire name `portIdentifier`; `string`; optional.
+    /// Port identifier.
     pub port_identifier: Option<String>,
-    /// `unTaggedVlan`
-    ///
-    /// Wire name `unTaggedVlan`; `string`; optional.
+    /// Un tagged VLAN.
     pub un_tagged_vlan: Option<String>,
-    /// `inDiscard`
-    ///
-    /// Wire name `inDiscard`; `string`; optional.
+    /// In discard.
     pub in_discard: Option<String>,
-    /// `broadcastIn`
-    ///
-    /// Wire name `broadcastIn`; `string`; optional.
+    /// Broadcast in.
     pub broadcast_in: Option<String>,
-    /// `broadcastOut`
-    ///
-    /// Wire name `broadcastOut`; `string`; optional.
+    /// Broadcast out.
     pub broadcast_out: Option<String>,
-    /// `multicastIn`
-    ///
-    /// Wire name `multicastIn`; `string`; optional.
+    /// Multicast in.
     pub multicast_in: Option<String>,
-    /// `multicastOut`
-    ///
-    /// Wire name `multicastOut`; `string`; optional.
+    /// Multicast out.
     pub multicast_out: Option<String>,
-    /// `poeType`
-    ///
-    /// Wire name `poeType`; `string`; optional.
+    /// POE type.
     pub poe_type: Option<String>,
-    /// `portIdentifierFormatted`
-    ///
-    /// Wire name `portIdentifierFormatted`; `string`; optional.
+    /// Port identifier formatted.
     pub port_identifier_formatted: Option<String>,
-    /// `switchMac`
-    ///
-    /// Wire name `switchMac`; `string`; optional.
+    /// Switch MAC.
     pub switch_mac: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `neighborName`
-    ///
-    /// Wire name `neighborName`; `string`; optional.
+    /// Neighbor name.
     pub neighbor_name: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `port`
-    ///
-    /// Wire name `port`; `string`; optional.
+    /// Port.
     pub port: Option<String>,
-    /// `ingressAclName`
-    ///
-    /// Wire name `ingressAclName`; `string`; optional.
+    /// Ingress ACL name.
     pub ingress_acl_name: Option<String>,
-    /// `egressAclName`
-    ///
-    /// Wire name `egressAclName`; `string`; optional.
+    /// Egress ACL name.
     pub egress_acl_name: Option<String>,
-    /// `lagName`
-    ///
-    /// Wire name `lagName`; `string`; optional.
+    /// Lag name.
     pub lag_name: Option<String>,
-    /// `lagStatus`
-    ///
-    /// Wire name `lagStatus`; `string`; optional.
+    /// Lag status.
     pub lag_status: Option<String>,
-    /// `switchName`
-    ///
-    /// Wire name `switchName`; `string`; optional.
+    /// Switch name.
     pub switch_name: Option<String>,
-    /// `switchSerial`
-    ///
-    /// Wire name `switchSerial`; `string`; optional.
+    /// Switch serial.
     pub switch_serial: Option<String>,
-    /// `lagId`
-    ///
-    /// Wire name `lagId`; `string`; optional.
+    /// Lag ID.
     pub lag_id: Option<String>,
-    /// `deviceStatus`
-    ///
-    /// Wire name `deviceStatus`; `string`; optional.
+    /// Device status.
     pub device_status: Option<String>,
-    /// `unitStatus`
-    ///
-    /// Wire name `unitStatus`; `string`; optional.
+    /// Unit status.
     pub unit_status: Option<String>,
-    /// `unitState`
-    ///
-    /// Wire name `unitState`; `string`; optional.
+    /// Unit state.
     pub unit_state: Option<String>,
-    /// `switchModel`
-    ///
-    /// Wire name `switchModel`; `string`; optional.
+    /// Switch model.
     pub switch_model: Option<String>,
-    /// `neighborMacAddress`
-    ///
-    /// Wire name `neighborMacAddress`; `string`; optional.
+    /// Neighbor MAC address.
     pub neighbor_mac_address: Option<String>,
-    /// `syncedSwitchConfig`
-    ///
-    /// Wire name `syncedSwitchConfig`; `boolean`; optional.
+    /// Synced switch config.
     pub synced_switch_config: Option<bool>,
-    /// `mediaType`
-    ///
-    /// Wire name `mediaType`; `string`; optional.
+    /// Media type.
     pub media_type: Option<String>,
-    /// `poeUsage`
-    ///
-    /// Wire name `poeUsage`; `string`; optional.
+    /// POE usage.
     pub poe_usage: Option<String>,
-    /// `spanningTreeStatus`
-    ///
-    /// Wire name `spanningTreeStatus`; `string`; optional.
+    /// Spanning tree status.
     pub spanning_tree_status: Option<String>,
-    /// `neighborPortMacAddress`
-    ///
-    /// Wire name `neighborPortMacAddress`; `string`; optional.
+    /// Neighbor port MAC address.
     pub neighbor_port_mac_address: Option<String>,
-    /// `switchPortProfileName`
-    ///
-    /// Wire name `switchPortProfileName`; `string`; optional.
+    /// Switch port profile name.
     pub switch_port_profile_name: Option<String>,
-    /// `switchPortProfileType`
-    ///
-    /// Wire name `switchPortProfileType`; `string`; optional.
+    /// Switch port profile type.
     pub switch_port_profile_type: Option<String>,
-    /// `errorDisableStatus`
-    ///
-    /// Wire name `errorDisableStatus`; `string`; optional.
+    /// Error disable status.
     pub error_disable_status: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -15599,17 +14594,11 @@ impl SwitchPort {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchPortQueryResult {
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional.
+    /// Page.
     pub page: Option<i64>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<SwitchPort>`; optional.
+    /// Data.
     pub data: Option<Vec<SwitchPort>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -15779,37 +14768,21 @@ impl SwitchStackMember {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanPortModelBo {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `switchModel`
-    ///
-    /// Wire name `switchModel`; `SwitchVlanPortModelBoSwitchModel`; optional.
+    /// Switch model.
     pub switch_model: Option<SwitchVlanPortModelBoSwitchModel>,
-    /// `taggedPorts`
-    ///
-    /// Wire name `taggedPorts`; `string`; optional.
+    /// Tagged ports.
     pub tagged_ports: Option<String>,
-    /// `untaggedPorts`
-    ///
-    /// Wire name `untaggedPorts`; `string`; optional.
+    /// Untagged ports.
     pub untagged_ports: Option<String>,
-    /// `voicePorts`
-    ///
-    /// Wire name `voicePorts`; `string`; optional.
+    /// Voice ports.
     pub voice_ports: Option<String>,
-    /// `taggedPortsList`
-    ///
-    /// Wire name `taggedPortsList`; `array<string>`; optional.
+    /// Tagged ports list.
     pub tagged_ports_list: Option<Vec<String>>,
-    /// `untaggedPortsList`
-    ///
-    /// Wire name `untaggedPortsList`; `array<string>`; optional.
+    /// Untagged ports list.
     pub untagged_ports_list: Option<Vec<String>>,
-    /// `voicePortsList`
-    ///
-    /// Wire name `voicePortsList`; `array<string>`; optional.
+    /// Voice ports list.
     pub voice_ports_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -16281,13 +15254,9 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBoSwitchModel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TermField {
-    /// `field`
-    ///
-    /// Wire name `field`; `string`; optional.
+    /// Field.
     pub field: Option<String>,
-    /// `value`
-    ///
-    /// Wire name `value`; `string`; optional.
+    /// Value.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -16360,33 +15329,19 @@ impl TermField {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TrustedPortBo {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `trustedPortType`
-    ///
-    /// Wire name `trustedPortType`; `TrustedPortBoTrustedPortType`; optional.
+    /// Trusted port type.
     pub trusted_port_type: Option<TrustedPortBoTrustedPortType>,
-    /// `model`
-    ///
-    /// Wire name `model`; `TrustedPortBoModel`; optional.
+    /// Model.
     pub model: Option<TrustedPortBoModel>,
-    /// `vlanDemand`
-    ///
-    /// Wire name `vlanDemand`; `boolean`; optional.
+    /// VLAN demand.
     pub vlan_demand: Option<bool>,
-    /// `trustPorts`
-    ///
-    /// Wire name `trustPorts`; `array<string>`; optional.
+    /// Trust ports.
     pub trust_ports: Option<Vec<String>>,
-    /// `slots`
-    ///
-    /// Wire name `slots`; `array<FamilyModelSlotBo>`; optional.
+    /// Slots.
     pub slots: Option<Vec<FamilyModelSlotBo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -16947,29 +15902,17 @@ impl<'de> serde::Deserialize<'de> for TrustedPortBoTrustedPortType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TrustedPortView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `trustedPortType`
-    ///
-    /// Wire name `trustedPortType`; `TrustedPortViewTrustedPortType`; optional.
+    /// Trusted port type.
     pub trusted_port_type: Option<TrustedPortViewTrustedPortType>,
-    /// `model`
-    ///
-    /// Wire name `model`; `TrustedPortViewModel`; optional.
+    /// Model.
     pub model: Option<TrustedPortViewModel>,
-    /// `vlanDemand`
-    ///
-    /// Wire name `vlanDemand`; `boolean`; optional.
+    /// VLAN demand.
     pub vlan_demand: Option<bool>,
-    /// `trustPorts`
-    ///
-    /// Wire name `trustPorts`; `array<string>`; optional.
+    /// Trust ports.
     pub trust_ports: Option<Vec<String>>,
-    /// `slots`
-    ///
-    /// Wire name `slots`; `array<FamilyModelSlotView>`; optional.
+    /// Slots.
     pub slots: Option<Vec<FamilyModelSlotView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -17522,29 +16465,17 @@ impl<'de> serde::Deserialize<'de> for TrustedPortViewTrustedPortType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TrustedPortViewV1 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `trustedPortType`
-    ///
-    /// Wire name `trustedPortType`; `TrustedPortViewV1TrustedPortType`; optional.
+    /// Trusted port type.
     pub trusted_port_type: Option<TrustedPortViewV1TrustedPortType>,
-    /// `model`
-    ///
-    /// Wire name `model`; `TrustedPortViewV1Model`; optional.
+    /// Model.
     pub model: Option<TrustedPortViewV1Model>,
-    /// `vlanDemand`
-    ///
-    /// Wire name `vlanDemand`; `boolean`; optional.
+    /// VLAN demand.
     pub vlan_demand: Option<bool>,
-    /// `trustPorts`
-    ///
-    /// Wire name `trustPorts`; `array<string>`; optional.
+    /// Trust ports.
     pub trust_ports: Option<Vec<String>>,
-    /// `slots`
-    ///
-    /// Wire name `slots`; `array<FamilyModelSlot>`; optional.
+    /// Slots.
     pub slots: Option<Vec<FamilyModelSlot>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -18228,25 +17159,15 @@ impl VenueAddress {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApGroup {
-    /// `apSerialNumbers`
-    ///
-    /// Wire name `apSerialNumbers`; `array<string>`; optional.
+    /// AP serial numbers.
     pub ap_serial_numbers: Option<Vec<String>>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
+    /// Description (max_length: 180; min_length: 2).
     pub description: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `isDefault`
-    ///
-    /// Wire name `isDefault`; `boolean`; optional; default: false.
+    /// Is default (default: false).
     pub is_default: Option<bool>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -18343,57 +17264,31 @@ impl VenueApGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Vlan {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// VLAN ID (format: int32).
     pub vlan_id: Option<i64>,
-    /// `vlanName`
-    ///
-    /// Wire name `vlanName`; `string`; optional.
+    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// `rootBridgeFamilyId`
-    ///
-    /// Wire name `rootBridgeFamilyId`; `VlanRootBridgeFamilyId`; optional.
+    /// Root bridge family ID.
     pub root_bridge_family_id: Option<VlanRootBridgeFamilyId>,
-    /// `ipv4DhcpSnooping`
-    ///
-    /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
+    /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
-    /// `ipv4DhcpSnoopingTrustPort`
-    ///
-    /// Wire name `ipv4DhcpSnoopingTrustPort`; `string`; optional.
+    /// IPv4 DHCP snooping trust port.
     pub ipv4_dhcp_snooping_trust_port: Option<String>,
-    /// `arpInspection`
-    ///
-    /// Wire name `arpInspection`; `boolean`; optional.
+    /// Arp inspection.
     pub arp_inspection: Option<bool>,
-    /// `arpInspectionTrustPort`
-    ///
-    /// Wire name `arpInspectionTrustPort`; `string`; optional.
+    /// Arp inspection trust port.
     pub arp_inspection_trust_port: Option<String>,
-    /// `igmpSnooping`
-    ///
-    /// Wire name `igmpSnooping`; `VlanIgmpSnooping`; optional.
+    /// Igmp snooping.
     pub igmp_snooping: Option<VlanIgmpSnooping>,
-    /// `multicastVersion`
-    ///
-    /// Wire name `multicastVersion`; `integer`; optional; format: int32.
+    /// Multicast version (format: int32).
     pub multicast_version: Option<i64>,
-    /// `spanningTreeProtocol`
-    ///
-    /// Wire name `spanningTreeProtocol`; `VlanSpanningTreeProtocol`; optional.
+    /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<VlanSpanningTreeProtocol>,
-    /// `spanningTreePriority`
-    ///
-    /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
+    /// Spanning tree priority (format: int32).
     pub spanning_tree_priority: Option<i64>,
-    /// `switchFamilyModels`
-    ///
-    /// Wire name `switchFamilyModels`; `array<SwitchFamilyModelViewV1>`; optional.
+    /// Switch family models.
     pub switch_family_models: Option<Vec<SwitchFamilyModelViewV1>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -18581,125 +17476,65 @@ impl Vlan {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VlanBo {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4095; minimum: 1.
+    /// VLAN ID (format: int32; maximum: 4095; minimum: 1).
     pub vlan_id: i64,
-    /// `vlanName`
-    ///
-    /// Wire name `vlanName`; `string`; optional.
+    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// `rootBridgeFamilyId`
-    ///
-    /// Wire name `rootBridgeFamilyId`; `VlanBoRootBridgeFamilyId`; optional.
+    /// Root bridge family ID.
     pub root_bridge_family_id: Option<VlanBoRootBridgeFamilyId>,
-    /// `ipv4DhcpSnooping`
-    ///
-    /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
+    /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
-    /// `ipv4DhcpSnoopingTrustPort`
-    ///
-    /// Wire name `ipv4DhcpSnoopingTrustPort`; `string`; optional.
+    /// IPv4 DHCP snooping trust port.
     pub ipv4_dhcp_snooping_trust_port: Option<String>,
-    /// `ipv4DhcpSnoopingTrustPortList`
-    ///
-    /// Wire name `ipv4DhcpSnoopingTrustPortList`; `array<string>`; optional.
+    /// IPv4 DHCP snooping trust port list.
     pub ipv4_dhcp_snooping_trust_port_list: Option<Vec<String>>,
-    /// `arpInspection`
-    ///
-    /// Wire name `arpInspection`; `boolean`; optional.
+    /// Arp inspection.
     pub arp_inspection: Option<bool>,
-    /// `arpInspectionTrustPort`
-    ///
-    /// Wire name `arpInspectionTrustPort`; `string`; optional.
+    /// Arp inspection trust port.
     pub arp_inspection_trust_port: Option<String>,
-    /// `arpInspectionTrustPortList`
-    ///
-    /// Wire name `arpInspectionTrustPortList`; `array<string>`; optional.
+    /// Arp inspection trust port list.
     pub arp_inspection_trust_port_list: Option<Vec<String>>,
-    /// `arpTrustPortsList`
-    ///
-    /// Wire name `arpTrustPortsList`; `array<string>`; optional.
+    /// Arp trust ports list.
     pub arp_trust_ports_list: Option<Vec<String>>,
-    /// `dhcpTrustPortsList`
-    ///
-    /// Wire name `dhcpTrustPortsList`; `array<string>`; optional.
+    /// DHCP trust ports list.
     pub dhcp_trust_ports_list: Option<Vec<String>>,
-    /// `igmpSnooping`
-    ///
-    /// Wire name `igmpSnooping`; `VlanBoIgmpSnooping`; optional.
+    /// Igmp snooping.
     pub igmp_snooping: Option<VlanBoIgmpSnooping>,
-    /// `multicastVersion`
-    ///
-    /// Wire name `multicastVersion`; `integer`; optional; format: int32; maximum: 3; minimum: 0.
+    /// Multicast version (format: int32; maximum: 3; minimum: 0).
     pub multicast_version: Option<i64>,
-    /// `spanningTreeProtocol`
-    ///
-    /// Wire name `spanningTreeProtocol`; `VlanBoSpanningTreeProtocol`; optional.
+    /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<VlanBoSpanningTreeProtocol>,
-    /// `spanningTreePriority`
-    ///
-    /// Wire name `spanningTreePriority`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
+    /// Spanning tree priority (format: int32; maximum: 65535; minimum: 0).
     pub spanning_tree_priority: Option<i64>,
-    /// `switchFamilyModels`
-    ///
-    /// Wire name `switchFamilyModels`; `array<SwitchFamilyModelBo>`; optional.
+    /// Switch family models.
     pub switch_family_models: Option<Vec<SwitchFamilyModelBo>>,
-    /// `managementVlan`
-    ///
-    /// Wire name `managementVlan`; `boolean`; optional.
+    /// Management VLAN.
     pub management_vlan: Option<bool>,
-    /// `switchVlanPortModels`
-    ///
-    /// Wire name `switchVlanPortModels`; `array<SwitchVlanPortModelBo>`; optional.
+    /// Switch VLAN port models.
     pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelBo>>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `enableAsDefaultVlan`
-    ///
-    /// Wire name `enableAsDefaultVlan`; `boolean`; required.
+    /// Enable as default VLAN.
     pub enable_as_default_vlan: bool,
-    /// `deleteVlanEnabled`
-    ///
-    /// Wire name `deleteVlanEnabled`; `boolean`; optional.
+    /// Delete VLAN enabled.
     pub delete_vlan_enabled: Option<bool>,
-    /// `notDummyVlan`
-    ///
-    /// Wire name `notDummyVlan`; `boolean`; optional.
+    /// Not dummy VLAN.
     pub not_dummy_vlan: Option<bool>,
-    /// `defaultVlan`
-    ///
-    /// Wire name `defaultVlan`; `boolean`; optional.
+    /// Default VLAN.
     pub default_vlan: Option<bool>,
-    /// `igmpSnoopingTypeChanged`
-    ///
-    /// Wire name `igmpSnoopingTypeChanged`; `boolean`; optional.
+    /// Igmp snooping type changed.
     pub igmp_snooping_type_changed: Option<bool>,
-    /// `dummyVlan`
-    ///
-    /// Wire name `dummyVlan`; `boolean`; optional.
+    /// Dummy VLAN.
     pub dummy_vlan: Option<bool>,
-    /// `switchVlanPortModel`
-    ///
-    /// Wire name `switchVlanPortModel`; `SwitchVlanPortModelBo`; optional.
+    /// Switch VLAN port model.
     pub switch_vlan_port_model: Option<SwitchVlanPortModelBo>,
-    /// `rapidSpanningTreeProtocol`
-    ///
-    /// Wire name `rapidSpanningTreeProtocol`; `boolean`; optional.
+    /// Rapid spanning tree protocol.
     pub rapid_spanning_tree_protocol: Option<bool>,
-    /// `taggedPortsList`
-    ///
-    /// Wire name `taggedPortsList`; `array<string>`; optional.
+    /// Tagged ports list.
     pub tagged_ports_list: Option<Vec<String>>,
-    /// `untaggedPortsList`
-    ///
-    /// Wire name `untaggedPortsList`; `array<string>`; optional.
+    /// Untagged ports list.
     pub untagged_ports_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -19639,13 +18474,9 @@ impl<'de> serde::Deserialize<'de> for VlanSpanningTreeProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanBo {
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// VLAN ID (format: int32; maximum: 4095; minimum: 1).
     pub vlan_id: Option<i64>,
-    /// `taggedPorts`
-    ///
-    /// Wire name `taggedPorts`; `array<string>`; optional.
+    /// Tagged ports.
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -19733,13 +18564,9 @@ impl VoiceVlanBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanConfigBo {
-    /// `model`
-    ///
-    /// Wire name `model`; `VoiceVlanConfigBoModel`; optional.
+    /// Model.
     pub model: Option<VoiceVlanConfigBoModel>,
-    /// `voiceVlans`
-    ///
-    /// Wire name `voiceVlans`; `array<VoiceVlanBo>`; optional.
+    /// Voice VLANs.
     pub voice_vlans: Option<Vec<VoiceVlanBo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -20162,17 +18989,11 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBoModel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanConfigView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `VoiceVlanConfigViewModel`; optional.
+    /// Model.
     pub model: Option<VoiceVlanConfigViewModel>,
-    /// `voiceVlans`
-    ///
-    /// Wire name `voiceVlans`; `array<VoiceVlanView>`; optional.
+    /// Voice VLANs.
     pub voice_vlans: Option<Vec<VoiceVlanView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -20603,17 +19424,11 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewModel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanConfigViewV1 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `VoiceVlanConfigViewV1Model`; optional.
+    /// Model.
     pub model: Option<VoiceVlanConfigViewV1Model>,
-    /// `voiceVlans`
-    ///
-    /// Wire name `voiceVlans`; `array<VoiceVlanViewV1>`; optional.
+    /// Voice VLANs.
     pub voice_vlans: Option<Vec<VoiceVlanViewV1>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -21047,13 +19862,9 @@ impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1Model {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanView {
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// VLAN ID (format: int32).
     pub vlan_id: Option<i64>,
-    /// `taggedPorts`
-    ///
-    /// Wire name `taggedPorts`; `array<string>`; optional.
+    /// Tagged ports.
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -21141,17 +19952,11 @@ impl VoiceVlanView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VoiceVlanViewV1 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// VLAN ID (format: int32).
     pub vlan_id: Option<i64>,
-    /// `taggedPorts`
-    ///
-    /// Wire name `taggedPorts`; `array<string>`; optional.
+    /// Tagged ports.
     pub tagged_ports: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,61 +13,33 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphrase {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `passphrase`
-    ///
-    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 8.
+    /// Passphrase (secret: redacted in `Debug`; max_length: 63; min_length: 8).
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional.
+    /// Username.
     pub username: Option<String>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// VLAN ID (format: int32).
     pub vlan_id: Option<i64>,
-    /// `numberOfDevices`
-    ///
-    /// Wire name `numberOfDevices`; `integer`; optional; format: int32.
+    /// Number of devices (format: int32).
     pub number_of_devices: Option<i64>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `lastModifiedDate`
-    ///
-    /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
+    /// Last modified date (format: date-time).
     pub last_modified_date: Option<String>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Expiration date (format: date-time).
     pub expiration_date: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Email (max_length: 255; min_length: 0).
     pub email: Option<String>,
-    /// `phoneNumber`
-    ///
-    /// Wire name `phoneNumber`; `string`; optional.
+    /// Phone number.
     pub phone_number: Option<String>,
-    /// `revocationDate`
-    ///
-    /// Wire name `revocationDate`; `string`; optional; format: date-time.
+    /// Revocation date (format: date-time).
     pub revocation_date: Option<String>,
-    /// `revocationReason`
-    ///
-    /// Wire name `revocationReason`; `string`; optional.
+    /// Revocation reason.
     pub revocation_reason: Option<String>,
-    /// `devices`
-    ///
-    /// Wire name `devices`; `array<DpskPassphraseDevice>`; optional.
+    /// Devices.
     pub devices: Option<Vec<DpskPassphraseDevice>>,
-    /// `isReferenced`
-    ///
-    /// Wire name `isReferenced`; `boolean`; optional.
+    /// Is referenced.
     pub is_referenced: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -230,69 +202,37 @@ impl DpskPassphrase {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphraseCreate {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
+    /// ID (max_length: 255; min_length: 0).
     pub id: Option<String>,
-    /// `passphrase`
-    ///
-    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 8.
+    /// Passphrase (secret: redacted in `Debug`; max_length: 63; min_length: 8).
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional.
+    /// Username.
     pub username: Option<String>,
-    /// `length`
-    ///
-    /// Wire name `length`; `integer`; optional; format: int32; maximum: 63; minimum: 8.
+    /// Length (format: int32; maximum: 63; minimum: 8).
     pub length: Option<i64>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// VLAN ID (format: int32).
     pub vlan_id: Option<i64>,
-    /// `mac`
-    ///
-    /// Wire name `mac`; `string`; optional.
+    /// MAC.
     pub mac: Option<String>,
-    /// `numberOfPassphrases`
-    ///
-    /// Wire name `numberOfPassphrases`; `integer`; optional; format: int32.
+    /// Number of passphrases (format: int32).
     pub number_of_passphrases: Option<i64>,
-    /// `numberOfDevices`
-    ///
-    /// Wire name `numberOfDevices`; `integer`; optional; format: int32.
+    /// Number of devices (format: int32).
     pub number_of_devices: Option<i64>,
-    /// `expiration`
-    ///
-    /// Wire name `expiration`; `DpskPassphraseCreateExpiration`; optional.
+    /// Expiration.
     pub expiration: Option<DpskPassphraseCreateExpiration>,
-    /// `numberOfDevicesType`
-    ///
-    /// Wire name `numberOfDevicesType`; `DpskPassphraseCreateNumberOfDevicesType`; optional.
+    /// Number of devices type.
     pub number_of_devices_type: Option<DpskPassphraseCreateNumberOfDevicesType>,
-    /// `format`
-    ///
-    /// Wire name `format`; `DpskPassphraseCreateFormat`; optional.
+    /// Format.
     pub format: Option<DpskPassphraseCreateFormat>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Expiration date (format: date-time).
     pub expiration_date: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Email (max_length: 255; min_length: 0).
     pub email: Option<String>,
-    /// `phoneNumber`
-    ///
-    /// Wire name `phoneNumber`; `string`; optional.
+    /// Phone number.
     pub phone_number: Option<String>,
-    /// `identityId`
-    ///
-    /// Wire name `identityId`; `string`; optional.
+    /// Identity ID.
     pub identity_id: Option<String>,
-    /// `vxlanId`
-    ///
-    /// Wire name `vxlanId`; `integer`; optional; format: int32.
+    /// Vxlan ID (format: int32).
     pub vxlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -674,38 +614,21 @@ impl<'de> serde::Deserialize<'de> for DpskPassphraseCreateNumberOfDevicesType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphraseDevice {
-    /// `mac`
-    ///
-    /// Wire name `mac`; `string`; optional.
+    /// MAC.
     pub mac: Option<String>,
-    /// `lastConnectedNetwork`
-    ///
-    /// Wire name `lastConnectedNetwork`; `string`; optional.
+    /// Last connected network.
     pub last_connected_network: Option<String>,
-    /// `lastConnectedNetworkId`
-    ///
-    /// Wire name `lastConnectedNetworkId`; `string`; optional.
+    /// Last connected network ID.
     pub last_connected_network_id: Option<String>,
-    /// `lastConnectedTime`
-    ///
-    /// Wire name `lastConnectedTime`; `string`; optional; format: date-time.
+    /// Last connected time (format: date-time).
     pub last_connected_time: Option<String>,
-    /// `deviceConnectivity`
-    ///
-    /// Wire name `deviceConnectivity`; `string`; optional.
+    /// Device connectivity.
     pub device_connectivity: Option<String>,
-    /// `devicePassphrase`
-    ///
-    /// Wire name `devicePassphrase`; `string`; optional; secret: redacted in `Debug`.
+    /// Device passphrase (secret: redacted in `Debug`).
     pub device_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `lastConnected`
-    ///
-    /// Wire name `lastConnected`; `string`; optional; format: date-time.
+    /// Last connected (format: date-time).
     pub last_connected: Option<String>,
-    /// `online`
-    ///
-    /// Wire name `online`; `boolean`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Online. Deprecated: The official description marks this field deprecated.
     pub online: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -820,25 +743,15 @@ impl DpskPassphraseDevice {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPassphraseQueryResponse {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `totalPages`
-    ///
-    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Total pages (format: int32).
     pub total_pages: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<DpskPassphrase>`; optional.
+    /// Data.
     pub data: Option<Vec<DpskPassphrase>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -936,66 +849,35 @@ pub struct DpskPool {
     ///
     /// Wire name `identityGroupId`; `string`; optional.
     pub identity_group_id: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
+    /// ID (max_length: 255; min_length: 0).
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 0.
+    /// Name (max_length: 255; min_length: 0).
     pub name: Option<String>,
-    /// `passphraseFormat`
-    ///
-    /// Wire name `passphraseFormat`; `DpskPoolPassphraseFormat`; optional.
+    /// Passphrase format.
     pub passphrase_format: Option<DpskPoolPassphraseFormat>,
-    /// `passphraseLength`
-    ///
-    /// Wire name `passphraseLength`; `integer`; optional; format: int32.
+    /// Passphrase length (format: int32).
     pub passphrase_length: Option<i64>,
-    /// `policyDefaultAccess`
-    ///
-    /// Wire name `policyDefaultAccess`; `boolean`; optional.
+    /// Policy default access.
     pub policy_default_access: Option<bool>,
-    /// `deviceCountLimit`
-    ///
-    /// Wire name `deviceCountLimit`; `integer`; optional; format: int32.
+    /// Device count limit (format: int32).
     pub device_count_limit: Option<i64>,
-    /// `expirationType`
-    ///
-    /// Wire name `expirationType`; `DpskPoolExpirationType`; optional.
+    /// Expiration type.
     pub expiration_type: Option<DpskPoolExpirationType>,
-    /// `expirationOffset`
-    ///
-    /// Wire name `expirationOffset`; `integer`; optional; format: int32.
+    /// Expiration offset (format: int32).
     pub expiration_offset: Option<i64>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Expiration date (format: date-time).
     pub expiration_date: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `lastModifiedDate`
-    ///
-    /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
+    /// Last modified date (format: date-time).
     pub last_modified_date: Option<String>,
-    /// `isReferenced`
-    ///
-    /// Wire name `isReferenced`; `boolean`; optional.
+    /// Is referenced.
     pub is_referenced: Option<bool>,
-    /// `networkCount`
-    ///
-    /// Wire name `networkCount`; `integer`; optional; format: int32.
+    /// Network count (format: int32).
     pub network_count: Option<i64>,
-    /// `isEnforced`
-    ///
-    /// Wire name `isEnforced`; `boolean`; optional.
+    /// Is enforced.
     pub is_enforced: Option<bool>,
-    /// `identityId`
-    ///
-    /// Wire name `identityId`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Identity ID. Deprecated: The official description marks this field deprecated.
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1307,25 +1189,15 @@ impl<'de> serde::Deserialize<'de> for DpskPoolPassphraseFormat {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPoolQueryResponse {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `totalPages`
-    ///
-    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Total pages (format: int32).
     pub total_pages: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<DpskPool>`; optional.
+    /// Data.
     pub data: Option<Vec<DpskPool>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1416,74 +1288,39 @@ impl DpskPoolQueryResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DpskPoolTemplate {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; max_length: 255; min_length: 0.
+    /// ID (max_length: 255; min_length: 0).
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 255; min_length: 0.
+    /// Name (max_length: 255; min_length: 0).
     pub name: String,
-    /// `passphraseFormat`
-    ///
-    /// Wire name `passphraseFormat`; `DpskPoolTemplatePassphraseFormat`; required.
+    /// Passphrase format.
     pub passphrase_format: DpskPoolTemplatePassphraseFormat,
-    /// `passphraseLength`
-    ///
-    /// Wire name `passphraseLength`; `integer`; required; format: int32.
+    /// Passphrase length (format: int32).
     pub passphrase_length: i64,
-    /// `policyDefaultAccess`
-    ///
-    /// Wire name `policyDefaultAccess`; `boolean`; optional.
+    /// Policy default access.
     pub policy_default_access: Option<bool>,
-    /// `deviceCountLimit`
-    ///
-    /// Wire name `deviceCountLimit`; `integer`; optional; format: int32.
+    /// Device count limit (format: int32).
     pub device_count_limit: Option<i64>,
-    /// `expirationType`
-    ///
-    /// Wire name `expirationType`; `DpskPoolTemplateExpirationType`; optional.
+    /// Expiration type.
     pub expiration_type: Option<DpskPoolTemplateExpirationType>,
-    /// `expirationOffset`
-    ///
-    /// Wire name `expirationOffset`; `integer`; optional; format: int32.
+    /// Expiration offset (format: int32).
     pub expiration_offset: Option<i64>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Expiration date (format: date-time).
     pub expiration_date: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `lastModifiedDate`
-    ///
-    /// Wire name `lastModifiedDate`; `string`; optional; format: date-time.
+    /// Last modified date (format: date-time).
     pub last_modified_date: Option<String>,
-    /// `isReferenced`
-    ///
-    /// Wire name `isReferenced`; `boolean`; optional.
+    /// Is referenced.
     pub is_referenced: Option<bool>,
-    /// `networkCount`
-    ///
-    /// Wire name `networkCount`; `integer`; optional; format: int32.
+    /// Network count (format: int32).
     pub network_count: Option<i64>,
-    /// `templateVersion`
-    ///
-    /// Wire name `templateVersion`; `integer`; optional.
+    /// Template version.
     pub template_version: Option<i64>,
-    /// `isEnforced`
-    ///
-    /// Wire name `isEnforced`; `boolean`; optional.
+    /// Is enforced.
     pub is_enforced: Option<bool>,
-    /// `identityId`
-    ///
-    /// Wire name `identityId`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Identity ID. Deprecated: The official description marks this field deprecated.
     pub identity_id: Option<String>,
-    /// `identityGroupId`
-    ///
-    /// Wire name `identityGroupId`; `string`; optional.
+    /// Identity group ID.
     pub identity_group_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1789,25 +1626,15 @@ impl<'de> serde::Deserialize<'de> for DpskPoolTemplatePassphraseFormat {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskPoolTemplateQueryResponse {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `totalPages`
-    ///
-    /// Wire name `totalPages`; `integer`; optional; format: int32.
+    /// Total pages (format: int32).
     pub total_pages: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<DpskPoolTemplate>`; optional.
+    /// Data.
     pub data: Option<Vec<DpskPoolTemplate>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

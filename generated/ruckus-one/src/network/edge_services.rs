@@ -13,17 +13,11 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AlarmSummary {
-    /// `edgeId`
-    ///
-    /// Wire name `edgeId`; `string`; optional.
+    /// Edge ID.
     pub edge_id: Option<String>,
-    /// `severitySummary`
-    ///
-    /// Wire name `severitySummary`; `map<integer>`; optional.
+    /// Severity summary.
     pub severity_summary: Option<std::collections::BTreeMap<String, i64>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional; format: int32.
+    /// Total count (format: int32).
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -98,13 +92,9 @@ impl AlarmSummary {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClusterNetworkLagSettings {
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; required.
+    /// Serial number.
     pub serial_number: String,
-    /// `lags`
-    ///
-    /// Wire name `lags`; `array<LinkAggregationGroup>`; required; max_items: 4; min_items: 0.
+    /// Lags (max_items: 4; min_items: 0).
     pub lags: Vec<LinkAggregationGroup>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -160,13 +150,9 @@ impl ClusterNetworkLagSettings {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClusterNetworkMultiWanSettings {
-    /// `mode`
-    ///
-    /// Wire name `mode`; `ClusterNetworkMultiWanSettingsMode`; required.
+    /// Mode.
     pub mode: ClusterNetworkMultiWanSettingsMode,
-    /// `wanMembers`
-    ///
-    /// Wire name `wanMembers`; `array<WanMember>`; required; max_items: 2; min_items: 0.
+    /// WAN members (max_items: 2; min_items: 0).
     pub wan_members: Vec<WanMember>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -283,13 +269,9 @@ impl<'de> serde::Deserialize<'de> for ClusterNetworkMultiWanSettingsMode {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClusterNetworkPortSettings {
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; required.
+    /// Serial number.
     pub serial_number: String,
-    /// `ports`
-    ///
-    /// Wire name `ports`; `array<Port>`; required; max_items: 2147483647; min_items: 1.
+    /// Ports (max_items: 2147483647; min_items: 1).
     pub ports: Vec<Port>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -345,29 +327,17 @@ impl ClusterNetworkPortSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClusterNetworkSettingsResponse {
-    /// `virtualIpSettings`
-    ///
-    /// Wire name `virtualIpSettings`; `array<VirtualIp>`; optional.
+    /// Virtual IP settings.
     pub virtual_ip_settings: Option<Vec<VirtualIp>>,
-    /// `portSettings`
-    ///
-    /// Wire name `portSettings`; `array<ClusterNetworkPortSettings>`; optional.
+    /// Port settings.
     pub port_settings: Option<Vec<ClusterNetworkPortSettings>>,
-    /// `lagSettings`
-    ///
-    /// Wire name `lagSettings`; `array<ClusterNetworkLagSettings>`; optional.
+    /// Lag settings.
     pub lag_settings: Option<Vec<ClusterNetworkLagSettings>>,
-    /// `highAvailabilitySettings`
-    ///
-    /// Wire name `highAvailabilitySettings`; `HighAvailabilitySettings`; optional.
+    /// High availability settings.
     pub high_availability_settings: Option<HighAvailabilitySettings>,
-    /// `subInterfaceSettings`
-    ///
-    /// Wire name `subInterfaceSettings`; `array<NodeSubInterfaceResponse>`; optional.
+    /// Sub interface settings.
     pub sub_interface_settings: Option<Vec<NodeSubInterfaceResponse>>,
-    /// `multiWanSettings`
-    ///
-    /// Wire name `multiWanSettings`; `ClusterNetworkMultiWanSettings`; optional.
+    /// Multi WAN settings.
     pub multi_wan_settings: Option<ClusterNetworkMultiWanSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -484,13 +454,9 @@ impl ClusterNetworkSettingsResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeClusterCompatibility {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `identityType`
-    ///
-    /// Wire name `identityType`; `string`; optional.
+    /// Identity type.
     pub identity_type: Option<String>,
     /// Number of incompatible edges.
     ///
@@ -500,9 +466,7 @@ pub struct EdgeClusterCompatibility {
     ///
     /// Wire name `total`; `integer`; optional.
     pub total: Option<i64>,
-    /// `incompatibleFeatures`
-    ///
-    /// Wire name `incompatibleFeatures`; `array<EdgeIncompatibleFeature>`; optional.
+    /// Incompatible features.
     pub incompatible_features: Option<Vec<EdgeIncompatibleFeature>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -598,9 +562,7 @@ impl EdgeClusterCompatibility {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeFeatureRequirement {
-    /// `featureName`
-    ///
-    /// Wire name `featureName`; `string`; optional.
+    /// Feature name.
     pub feature_name: Option<String>,
     /// Minimum firmware the feature requires.
     ///
@@ -668,13 +630,9 @@ impl EdgeFeatureRequirement {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeIncompatibleDevices {
-    /// `count`
-    ///
-    /// Wire name `count`; `integer`; optional.
+    /// Count.
     pub count: Option<i64>,
-    /// `firmware`
-    ///
-    /// Wire name `firmware`; `string`; optional.
+    /// Firmware.
     pub firmware: Option<String>,
 }
 impl serde::Serialize for EdgeIncompatibleDevices {
@@ -736,13 +694,9 @@ impl EdgeIncompatibleDevices {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeIncompatibleFeature {
-    /// `featureRequirement`
-    ///
-    /// Wire name `featureRequirement`; `EdgeFeatureRequirement`; optional.
+    /// Feature requirement.
     pub feature_requirement: Option<EdgeFeatureRequirement>,
-    /// `incompatibleDevices`
-    ///
-    /// Wire name `incompatibleDevices`; `array<EdgeIncompatibleDevices>`; optional.
+    /// Incompatible devices.
     pub incompatible_devices: Option<Vec<EdgeIncompatibleDevices>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1007,155 +961,77 @@ impl EdgeSdLanService {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeSdLanStatus {
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
+    /// Venue name.
     pub venue_name: Option<String>,
-    /// `edgeId`
-    ///
-    /// Wire name `edgeId`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Edge ID. Deprecated: The official description marks this field deprecated.
     pub edge_id: Option<String>,
-    /// `edgeName`
-    ///
-    /// Wire name `edgeName`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Edge name. Deprecated: The official description marks this field deprecated.
     pub edge_name: Option<String>,
-    /// `edgeClusterId`
-    ///
-    /// Wire name `edgeClusterId`; `string`; optional.
+    /// Edge cluster ID.
     pub edge_cluster_id: Option<String>,
-    /// `edgeClusterName`
-    ///
-    /// Wire name `edgeClusterName`; `string`; optional.
+    /// Edge cluster name.
     pub edge_cluster_name: Option<String>,
-    /// `guestEdgeId`
-    ///
-    /// Wire name `guestEdgeId`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Guest edge ID. Deprecated: The official description marks this field deprecated.
     pub guest_edge_id: Option<String>,
-    /// `guestEdgeName`
-    ///
-    /// Wire name `guestEdgeName`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Guest edge name. Deprecated: The official description marks this field deprecated.
     pub guest_edge_name: Option<String>,
-    /// `guestEdgeClusterId`
-    ///
-    /// Wire name `guestEdgeClusterId`; `string`; optional.
+    /// Guest edge cluster ID.
     pub guest_edge_cluster_id: Option<String>,
-    /// `guestEdgeClusterName`
-    ///
-    /// Wire name `guestEdgeClusterName`; `string`; optional.
+    /// Guest edge cluster name.
     pub guest_edge_cluster_name: Option<String>,
-    /// `tunnelProfileId`
-    ///
-    /// Wire name `tunnelProfileId`; `string`; optional.
+    /// Tunnel profile ID.
     pub tunnel_profile_id: Option<String>,
-    /// `guestTunnelProfileId`
-    ///
-    /// Wire name `guestTunnelProfileId`; `string`; optional.
+    /// Guest tunnel profile ID.
     pub guest_tunnel_profile_id: Option<String>,
-    /// `tunnelProfileName`
-    ///
-    /// Wire name `tunnelProfileName`; `string`; optional.
+    /// Tunnel profile name.
     pub tunnel_profile_name: Option<String>,
-    /// `guestTunnelProfileName`
-    ///
-    /// Wire name `guestTunnelProfileName`; `string`; optional.
+    /// Guest tunnel profile name.
     pub guest_tunnel_profile_name: Option<String>,
-    /// `networkIds`
-    ///
-    /// Wire name `networkIds`; `array<string>`; optional.
+    /// Network IDs.
     pub network_ids: Option<Vec<String>>,
-    /// `guestNetworkIds`
-    ///
-    /// Wire name `guestNetworkIds`; `array<string>`; optional.
+    /// Guest network IDs.
     pub guest_network_ids: Option<Vec<String>>,
-    /// `networkInfos`
-    ///
-    /// Wire name `networkInfos`; `array<NetworkInfo>`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Network infos. Deprecated: The official description marks this field deprecated.
     pub network_infos: Option<Vec<NetworkInfo>>,
-    /// `guestNetworkInfos`
-    ///
-    /// Wire name `guestNetworkInfos`; `array<NetworkInfo>`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Guest network infos. Deprecated: The official description marks this field deprecated.
     pub guest_network_infos: Option<Vec<NetworkInfo>>,
-    /// `tunneledWlans`
-    ///
-    /// Wire name `tunneledWlans`; `array<TunneledWlanInfo>`; optional.
+    /// Tunneled WLANs.
     pub tunneled_wlans: Option<Vec<TunneledWlanInfo>>,
-    /// `tunneledGuestWlans`
-    ///
-    /// Wire name `tunneledGuestWlans`; `array<TunneledWlanInfo>`; optional.
+    /// Tunneled guest WLANs.
     pub tunneled_guest_wlans: Option<Vec<TunneledWlanInfo>>,
-    /// `isGuestTunnelEnabled`
-    ///
-    /// Wire name `isGuestTunnelEnabled`; `boolean`; optional.
+    /// Is guest tunnel enabled.
     pub is_guest_tunnel_enabled: Option<bool>,
-    /// `corePortMac`
-    ///
-    /// Wire name `corePortMac`; `string`; optional.
+    /// Core port MAC.
     pub core_port_mac: Option<String>,
-    /// `edgeAlarmSummary`
-    ///
-    /// Wire name `edgeAlarmSummary`; `AlarmSummary`; optional.
+    /// Edge alarm summary.
     pub edge_alarm_summary: Option<AlarmSummary>,
-    /// `serviceVersion`
-    ///
-    /// Wire name `serviceVersion`; `string`; optional.
+    /// Service version.
     pub service_version: Option<String>,
-    /// `vlanNum`
-    ///
-    /// Wire name `vlanNum`; `integer`; optional.
+    /// VLAN num.
     pub vlan_num: Option<i64>,
-    /// `vxlanTunnelNum`
-    ///
-    /// Wire name `vxlanTunnelNum`; `integer`; optional.
+    /// Vxlan tunnel num.
     pub vxlan_tunnel_num: Option<i64>,
-    /// `guestVlanNum`
-    ///
-    /// Wire name `guestVlanNum`; `integer`; optional.
+    /// Guest VLAN num.
     pub guest_vlan_num: Option<i64>,
-    /// `guestVxlanTunnelNum`
-    ///
-    /// Wire name `guestVxlanTunnelNum`; `integer`; optional.
+    /// Guest vxlan tunnel num.
     pub guest_vxlan_tunnel_num: Option<i64>,
-    /// `vlans`
-    ///
-    /// Wire name `vlans`; `array<string>`; optional.
+    /// VLANs.
     pub vlans: Option<Vec<String>>,
-    /// `guestVlans`
-    ///
-    /// Wire name `guestVlans`; `array<string>`; optional.
+    /// Guest VLANs.
     pub guest_vlans: Option<Vec<String>>,
-    /// `timestamp`
-    ///
-    /// Wire name `timestamp`; `integer`; optional.
+    /// Timestamp.
     pub timestamp: Option<i64>,
-    /// `edgeClusterTunnelInfo`
-    ///
-    /// Wire name `edgeClusterTunnelInfo`; `array<EdgeTunnelInfo>`; optional.
+    /// Edge cluster tunnel info.
     pub edge_cluster_tunnel_info: Option<Vec<EdgeTunnelInfo>>,
-    /// `guestEdgeClusterTunnelInfo`
-    ///
-    /// Wire name `guestEdgeClusterTunnelInfo`; `array<GuestEdgeTunnelInfo>`; optional.
+    /// Guest edge cluster tunnel info.
     pub guest_edge_cluster_tunnel_info: Option<Vec<GuestEdgeTunnelInfo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1506,9 +1382,7 @@ impl EdgeSdLanStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeServiceCompatibility {
-    /// `serviceId`
-    ///
-    /// Wire name `serviceId`; `string`; optional.
+    /// Service ID.
     pub service_id: Option<String>,
     /// One entry per edge cluster.
     ///
@@ -1641,9 +1515,7 @@ impl EdgeServiceCompatibilityFilters {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeServiceCompatibilityQuery {
-    /// `filters`
-    ///
-    /// Wire name `filters`; `EdgeServiceCompatibilityFilters`; optional.
+    /// Filters.
     pub filters: Option<EdgeServiceCompatibilityFilters>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1869,17 +1741,11 @@ impl EdgeSubInterfacePage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EdgeTunnelInfo {
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `activeApCount`
-    ///
-    /// Wire name `activeApCount`; `integer`; optional; format: int32.
+    /// Active AP count (format: int32).
     pub active_ap_count: Option<i64>,
-    /// `allocatedApCount`
-    ///
-    /// Wire name `allocatedApCount`; `integer`; optional; format: int32.
+    /// Allocated AP count (format: int32).
     pub allocated_ap_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1951,13 +1817,9 @@ impl EdgeTunnelInfo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct FallbackSettings {
-    /// `enable`
-    ///
-    /// Wire name `enable`; `boolean`; required.
+    /// Enable.
     pub enable: bool,
-    /// `schedule`
-    ///
-    /// Wire name `schedule`; `Schedule`; optional.
+    /// Schedule.
     pub schedule: Option<Schedule>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2016,17 +1878,11 @@ impl FallbackSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestEdgeTunnelInfo {
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `activeNodeCount`
-    ///
-    /// Wire name `activeNodeCount`; `integer`; optional; format: int32.
+    /// Active node count (format: int32).
     pub active_node_count: Option<i64>,
-    /// `allocatedNodeCount`
-    ///
-    /// Wire name `allocatedNodeCount`; `integer`; optional; format: int32.
+    /// Allocated node count (format: int32).
     pub allocated_node_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2098,13 +1954,9 @@ impl GuestEdgeTunnelInfo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct HighAvailabilitySettings {
-    /// `fallbackSettings`
-    ///
-    /// Wire name `fallbackSettings`; `FallbackSettings`; required.
+    /// Fallback settings.
     pub fallback_settings: FallbackSettings,
-    /// `loadDistribution`
-    ///
-    /// Wire name `loadDistribution`; `HighAvailabilitySettingsLoadDistribution`; required.
+    /// Load distribution.
     pub load_distribution: HighAvailabilitySettingsLoadDistribution,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2218,13 +2070,9 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettingsLoadDistribution {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LagMember {
-    /// `portId`
-    ///
-    /// Wire name `portId`; `string`; optional.
+    /// Port ID.
     pub port_id: Option<String>,
-    /// `portEnabled`
-    ///
-    /// Wire name `portEnabled`; `boolean`; optional.
+    /// Port enabled.
     pub port_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2288,41 +2136,23 @@ impl LagMember {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LagSubInterface {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `vlan`
-    ///
-    /// Wire name `vlan`; `integer`; required; format: int32; minimum: 1.
+    /// VLAN (format: int32; minimum: 1).
     pub vlan: i64,
-    /// `portType`
-    ///
-    /// Wire name `portType`; `LagSubInterfacePortType`; required.
+    /// Port type.
     pub port_type: LagSubInterfacePortType,
-    /// `ipMode`
-    ///
-    /// Wire name `ipMode`; `LagSubInterfaceIpMode`; optional; default: DHCP.
+    /// IP mode (default: DHCP).
     pub ip_mode: Option<LagSubInterfaceIpMode>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `subnet`
-    ///
-    /// Wire name `subnet`; `string`; optional.
+    /// Subnet.
     pub subnet: Option<String>,
-    /// `gateway`
-    ///
-    /// Wire name `gateway`; `string`; optional.
+    /// Gateway.
     pub gateway: Option<String>,
-    /// `corePortEnabled`
-    ///
-    /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
+    /// Core port enabled (default: false).
     pub core_port_enabled: Option<bool>,
-    /// `accessPortEnabled`
-    ///
-    /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
+    /// Access port enabled (default: false).
     pub access_port_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2550,17 +2380,11 @@ impl<'de> serde::Deserialize<'de> for LagSubInterfacePortType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LagSubInterfaceResponse {
-    /// `lagId`
-    ///
-    /// Wire name `lagId`; `integer`; required; format: int32.
+    /// Lag ID (format: int32).
     pub lag_id: i64,
-    /// `lagName`
-    ///
-    /// Wire name `lagName`; `string`; required.
+    /// Lag name.
     pub lag_name: String,
-    /// `subInterfaces`
-    ///
-    /// Wire name `subInterfaces`; `array<SubInterfaceResponse>`; required.
+    /// Sub interfaces.
     pub sub_interfaces: Vec<SubInterfaceResponse>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2623,77 +2447,41 @@ impl LagSubInterfaceResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LinkAggregationGroup {
-    /// `id`
-    ///
-    /// Wire name `id`; `integer`; required; format: int32; maximum: 3; minimum: 0.
+    /// ID (format: int32; maximum: 3; minimum: 0).
     pub id: i64,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 63; min_length: 0.
+    /// Description (max_length: 63; min_length: 0).
     pub description: Option<String>,
-    /// `lagType`
-    ///
-    /// Wire name `lagType`; `LinkAggregationGroupLagType`; optional; default: LACP.
+    /// Lag type (default: LACP).
     pub lag_type: Option<LinkAggregationGroupLagType>,
-    /// `lacpMode`
-    ///
-    /// Wire name `lacpMode`; `LinkAggregationGroupLacpMode`; required.
+    /// Lacp mode.
     pub lacp_mode: LinkAggregationGroupLacpMode,
-    /// `lacpTimeout`
-    ///
-    /// Wire name `lacpTimeout`; `LinkAggregationGroupLacpTimeout`; required.
+    /// Lacp timeout.
     pub lacp_timeout: LinkAggregationGroupLacpTimeout,
-    /// `lagMembers`
-    ///
-    /// Wire name `lagMembers`; `array<LagMember>`; optional.
+    /// Lag members.
     pub lag_members: Option<Vec<LagMember>>,
-    /// `portType`
-    ///
-    /// Wire name `portType`; `LinkAggregationGroupPortType`; required.
+    /// Port type.
     pub port_type: LinkAggregationGroupPortType,
-    /// `ipMode`
-    ///
-    /// Wire name `ipMode`; `LinkAggregationGroupIpMode`; optional; default: DHCP.
+    /// IP mode (default: DHCP).
     pub ip_mode: Option<LinkAggregationGroupIpMode>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `subnet`
-    ///
-    /// Wire name `subnet`; `string`; optional.
+    /// Subnet.
     pub subnet: Option<String>,
-    /// `gateway`
-    ///
-    /// Wire name `gateway`; `string`; optional.
+    /// Gateway.
     pub gateway: Option<String>,
-    /// `corePortEnabled`
-    ///
-    /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
+    /// Core port enabled (default: false).
     pub core_port_enabled: Option<bool>,
-    /// `accessPortEnabled`
-    ///
-    /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
+    /// Access port enabled (default: false).
     pub access_port_enabled: Option<bool>,
-    /// `natEnabled`
-    ///
-    /// Wire name `natEnabled`; `boolean`; optional; default: false.
+    /// NAT enabled (default: false).
     pub nat_enabled: Option<bool>,
-    /// `natPools`
-    ///
-    /// Wire name `natPools`; `array<NatPool>`; optional; max_items: 1; min_items: 0.
+    /// NAT pools (max_items: 1; min_items: 0).
     pub nat_pools: Option<Vec<NatPool>>,
-    /// `lagEnabled`
-    ///
-    /// Wire name `lagEnabled`; `boolean`; required.
+    /// Lag enabled.
     pub lag_enabled: bool,
-    /// `reportIp`
-    ///
-    /// Wire name `reportIp`; `string`; optional.
+    /// Report IP.
     pub report_ip: Option<String>,
-    /// `reportSubnet`
-    ///
-    /// Wire name `reportSubnet`; `string`; optional.
+    /// Report subnet.
     pub report_subnet: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3208,29 +2996,17 @@ impl<'de> serde::Deserialize<'de> for LinkAggregationGroupPortType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LinkHealthCheckPolicy {
-    /// `protocol`
-    ///
-    /// Wire name `protocol`; `LinkHealthCheckPolicyProtocol`; required.
+    /// Protocol.
     pub protocol: LinkHealthCheckPolicyProtocol,
-    /// `targetIpAddresses`
-    ///
-    /// Wire name `targetIpAddresses`; `array<string>`; required; max_items: 3; min_items: 1.
+    /// Target IP addresses (max_items: 3; min_items: 1).
     pub target_ip_addresses: Vec<String>,
-    /// `linkDownCriteria`
-    ///
-    /// Wire name `linkDownCriteria`; `LinkHealthCheckPolicyLinkDownCriteria`; required.
+    /// Link down criteria.
     pub link_down_criteria: LinkHealthCheckPolicyLinkDownCriteria,
-    /// `intervalSeconds`
-    ///
-    /// Wire name `intervalSeconds`; `integer`; required; format: int32; maximum: 10; minimum: 1.
+    /// Interval seconds (format: int32; maximum: 10; minimum: 1).
     pub interval_seconds: i64,
-    /// `maxCountToDown`
-    ///
-    /// Wire name `maxCountToDown`; `integer`; required; format: int32; maximum: 10; minimum: 2.
+    /// Max count to down (format: int32; maximum: 10; minimum: 2).
     pub max_count_to_down: i64,
-    /// `maxCountToUp`
-    ///
-    /// Wire name `maxCountToUp`; `integer`; required; format: int32; maximum: 10; minimum: 2.
+    /// Max count to up (format: int32; maximum: 10; minimum: 2).
     pub max_count_to_up: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3474,13 +3250,9 @@ impl<'de> serde::Deserialize<'de> for LinkHealthCheckPolicyProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NatPool {
-    /// `startIpAddress`
-    ///
-    /// Wire name `startIpAddress`; `string`; optional.
+    /// Start IP address.
     pub start_ip_address: Option<String>,
-    /// `endIpAddress`
-    ///
-    /// Wire name `endIpAddress`; `string`; optional.
+    /// End IP address.
     pub end_ip_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3544,13 +3316,9 @@ impl NatPool {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkInfo {
-    /// `networkId`
-    ///
-    /// Wire name `networkId`; `string`; optional.
+    /// Network ID.
     pub network_id: Option<String>,
-    /// `networkName`
-    ///
-    /// Wire name `networkName`; `string`; optional.
+    /// Network name.
     pub network_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3614,13 +3382,9 @@ impl NetworkInfo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NodeLagSubInterface {
-    /// `lagId`
-    ///
-    /// Wire name `lagId`; `integer`; required; format: int32.
+    /// Lag ID (format: int32).
     pub lag_id: i64,
-    /// `subInterfaces`
-    ///
-    /// Wire name `subInterfaces`; `array<SubInterface>`; required; max_items: 16; min_items: 0.
+    /// Sub interfaces (max_items: 16; min_items: 0).
     pub sub_interfaces: Vec<SubInterface>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3673,13 +3437,9 @@ impl NodeLagSubInterface {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NodePortSubInterface {
-    /// `portId`
-    ///
-    /// Wire name `portId`; `string`; required.
+    /// Port ID.
     pub port_id: String,
-    /// `subInterfaces`
-    ///
-    /// Wire name `subInterfaces`; `array<SubInterface>`; required; max_items: 16; min_items: 0.
+    /// Sub interfaces (max_items: 16; min_items: 0).
     pub sub_interfaces: Vec<SubInterface>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3732,17 +3492,11 @@ impl NodePortSubInterface {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NodeSubInterface {
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; required.
+    /// Serial number.
     pub serial_number: String,
-    /// `ports`
-    ///
-    /// Wire name `ports`; `array<NodePortSubInterface>`; required.
+    /// Ports.
     pub ports: Vec<NodePortSubInterface>,
-    /// `lags`
-    ///
-    /// Wire name `lags`; `array<NodeLagSubInterface>`; required.
+    /// Lags.
     pub lags: Vec<NodeLagSubInterface>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3802,17 +3556,11 @@ impl NodeSubInterface {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NodeSubInterfaceResponse {
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; required.
+    /// Serial number.
     pub serial_number: String,
-    /// `ports`
-    ///
-    /// Wire name `ports`; `array<PortSubInterfaceResponse>`; required.
+    /// Ports.
     pub ports: Vec<PortSubInterfaceResponse>,
-    /// `lags`
-    ///
-    /// Wire name `lags`; `array<LagSubInterfaceResponse>`; required.
+    /// Lags.
     pub lags: Vec<LagSubInterfaceResponse>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3875,29 +3623,17 @@ impl NodeSubInterfaceResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PatchClusterNetworkSettings {
-    /// `virtualIpSettings`
-    ///
-    /// Wire name `virtualIpSettings`; `array<VirtualIp>`; optional; max_items: 2; min_items: 0.
+    /// Virtual IP settings (max_items: 2; min_items: 0).
     pub virtual_ip_settings: Option<Vec<VirtualIp>>,
-    /// `portSettings`
-    ///
-    /// Wire name `portSettings`; `array<ClusterNetworkPortSettings>`; optional; max_items: 4; min_items: 0.
+    /// Port settings (max_items: 4; min_items: 0).
     pub port_settings: Option<Vec<ClusterNetworkPortSettings>>,
-    /// `lagSettings`
-    ///
-    /// Wire name `lagSettings`; `array<ClusterNetworkLagSettings>`; optional; max_items: 4; min_items: 1.
+    /// Lag settings (max_items: 4; min_items: 1).
     pub lag_settings: Option<Vec<ClusterNetworkLagSettings>>,
-    /// `highAvailabilitySettings`
-    ///
-    /// Wire name `highAvailabilitySettings`; `HighAvailabilitySettings`; optional.
+    /// High availability settings.
     pub high_availability_settings: Option<HighAvailabilitySettings>,
-    /// `subInterfaceSettings`
-    ///
-    /// Wire name `subInterfaceSettings`; `array<NodeSubInterface>`; optional.
+    /// Sub interface settings.
     pub sub_interface_settings: Option<Vec<NodeSubInterface>>,
-    /// `multiWanSettings`
-    ///
-    /// Wire name `multiWanSettings`; `ClusterNetworkMultiWanSettings`; optional.
+    /// Multi WAN settings.
     pub multi_wan_settings: Option<ClusterNetworkMultiWanSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4217,41 +3953,25 @@ pub struct PinAccessSwitchInfo {
     ///
     /// Wire name `id`; `string`; optional.
     pub id: Option<String>,
-    /// `templateId`
-    ///
-    /// Wire name `templateId`; `string`; optional.
+    /// Template ID.
     pub template_id: Option<String>,
     /// The uplink of the access switch.
     ///
     /// Wire name `uplinkInfo`; `PinUplinkInfo`; optional.
     pub uplink_info: Option<PinUplinkInfo>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `string`; optional.
+    /// VLAN ID.
     pub vlan_id: Option<String>,
-    /// `webAuthCustomBottom`
-    ///
-    /// Wire name `webAuthCustomBottom`; `string`; optional.
+    /// Web auth custom bottom.
     pub web_auth_custom_bottom: Option<String>,
-    /// `webAuthCustomLoginButton`
-    ///
-    /// Wire name `webAuthCustomLoginButton`; `string`; optional.
+    /// Web auth custom login button.
     pub web_auth_custom_login_button: Option<String>,
-    /// `webAuthCustomTitle`
-    ///
-    /// Wire name `webAuthCustomTitle`; `string`; optional.
+    /// Web auth custom title.
     pub web_auth_custom_title: Option<String>,
-    /// `webAuthCustomTop`
-    ///
-    /// Wire name `webAuthCustomTop`; `string`; optional.
+    /// Web auth custom top.
     pub web_auth_custom_top: Option<String>,
-    /// `webAuthPageType`
-    ///
-    /// Wire name `webAuthPageType`; `string`; optional.
+    /// Web auth page type.
     pub web_auth_page_type: Option<String>,
-    /// `webAuthPasswordLabel`
-    ///
-    /// Wire name `webAuthPasswordLabel`; `string`; optional.
+    /// Web auth password label.
     pub web_auth_password_label: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4394,29 +4114,17 @@ pub struct PinDistributionSwitchInfo {
     ///
     /// Wire name `id`; `string`; optional.
     pub id: Option<String>,
-    /// `loopbackInterfaceId`
-    ///
-    /// Wire name `loopbackInterfaceId`; `string`; optional.
+    /// Loopback interface ID.
     pub loopback_interface_id: Option<String>,
-    /// `loopbackInterfaceIp`
-    ///
-    /// Wire name `loopbackInterfaceIp`; `string`; optional.
+    /// Loopback interface IP.
     pub loopback_interface_ip: Option<String>,
-    /// `loopbackInterfaceSubnetMask`
-    ///
-    /// Wire name `loopbackInterfaceSubnetMask`; `string`; optional.
+    /// Loopback interface subnet mask.
     pub loopback_interface_subnet_mask: Option<String>,
-    /// `siteKeepAlive`
-    ///
-    /// Wire name `siteKeepAlive`; `string`; optional.
+    /// Site keep alive.
     pub site_keep_alive: Option<String>,
-    /// `siteRetry`
-    ///
-    /// Wire name `siteRetry`; `string`; optional.
+    /// Site retry.
     pub site_retry: Option<String>,
-    /// `vlans`
-    ///
-    /// Wire name `vlans`; `string`; optional.
+    /// VLANs.
     pub vlans: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4621,13 +4329,9 @@ impl PinEdgeClusterInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PinUplinkInfo {
-    /// `uplinkId`
-    ///
-    /// Wire name `uplinkId`; `string`; optional.
+    /// Uplink ID.
     pub uplink_id: Option<String>,
-    /// `uplinkType`
-    ///
-    /// Wire name `uplinkType`; `string`; optional.
+    /// Uplink type.
     pub uplink_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4691,73 +4395,39 @@ impl PinUplinkInfo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Port {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; required.
+    /// ID.
     pub id: String,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 63; min_length: 0.
+    /// Name (max_length: 63; min_length: 0).
     pub name: String,
-    /// `interfaceName`
-    ///
-    /// Wire name `interfaceName`; `string`; optional.
+    /// Interface name.
     pub interface_name: Option<String>,
-    /// `mac`
-    ///
-    /// Wire name `mac`; `string`; required.
+    /// MAC.
     pub mac: String,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; required.
+    /// Enabled.
     pub enabled: bool,
-    /// `portType`
-    ///
-    /// Wire name `portType`; `PortPortType`; required.
+    /// Port type.
     pub port_type: PortPortType,
-    /// `natEnabled`
-    ///
-    /// Wire name `natEnabled`; `boolean`; optional; default: false.
+    /// NAT enabled (default: false).
     pub nat_enabled: Option<bool>,
-    /// `natPools`
-    ///
-    /// Wire name `natPools`; `array<NatPool>`; optional; max_items: 1; min_items: 0.
+    /// NAT pools (max_items: 1; min_items: 0).
     pub nat_pools: Option<Vec<NatPool>>,
-    /// `ipMode`
-    ///
-    /// Wire name `ipMode`; `PortIpMode`; optional; default: DHCP.
+    /// IP mode (default: DHCP).
     pub ip_mode: Option<PortIpMode>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `subnet`
-    ///
-    /// Wire name `subnet`; `string`; optional.
+    /// Subnet.
     pub subnet: Option<String>,
-    /// `gateway`
-    ///
-    /// Wire name `gateway`; `string`; optional.
+    /// Gateway.
     pub gateway: Option<String>,
-    /// `corePortEnabled`
-    ///
-    /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
+    /// Core port enabled (default: false).
     pub core_port_enabled: Option<bool>,
-    /// `accessPortEnabled`
-    ///
-    /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
+    /// Access port enabled (default: false).
     pub access_port_enabled: Option<bool>,
-    /// `reportIp`
-    ///
-    /// Wire name `reportIp`; `string`; optional.
+    /// Report IP.
     pub report_ip: Option<String>,
-    /// `reportSubnet`
-    ///
-    /// Wire name `reportSubnet`; `string`; optional.
+    /// Report subnet.
     pub report_subnet: Option<String>,
-    /// `maxSpeedCapa`
-    ///
-    /// Wire name `maxSpeedCapa`; `number`; optional.
+    /// Max speed capa.
     pub max_speed_capa: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4972,9 +4642,7 @@ impl PortBuilder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortConfig {
-    /// `ports`
-    ///
-    /// Wire name `ports`; `array<Port>`; optional.
+    /// Ports.
     pub ports: Option<Vec<Port>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5148,17 +4816,11 @@ impl<'de> serde::Deserialize<'de> for PortPortType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PortSubInterfaceResponse {
-    /// `portId`
-    ///
-    /// Wire name `portId`; `string`; required.
+    /// Port ID.
     pub port_id: String,
-    /// `interfaceName`
-    ///
-    /// Wire name `interfaceName`; `string`; required.
+    /// Interface name.
     pub interface_name: String,
-    /// `subInterfaces`
-    ///
-    /// Wire name `subInterfaces`; `array<SubInterfaceResponse>`; required.
+    /// Sub interfaces.
     pub sub_interfaces: Vec<SubInterfaceResponse>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5221,33 +4883,19 @@ impl PortSubInterfaceResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseEdgeSdLanStatus {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<EdgeSdLanStatus>`; optional.
+    /// Data.
     pub data: Option<Vec<EdgeSdLanStatus>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5360,21 +5008,13 @@ impl QueryResponseEdgeSdLanStatus {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Schedule {
-    /// `type`
-    ///
-    /// Wire name `type`; `ScheduleType`; required.
+    /// Type.
     pub type_: ScheduleType,
-    /// `time`
-    ///
-    /// Wire name `time`; `string`; optional; format: partial-time.
+    /// Time (format: partial-time).
     pub time: Option<String>,
-    /// `weekday`
-    ///
-    /// Wire name `weekday`; `ScheduleWeekday`; optional.
+    /// Weekday.
     pub weekday: Option<ScheduleWeekday>,
-    /// `intervalHours`
-    ///
-    /// Wire name `intervalHours`; `integer`; optional; format: int32; minimum: 1.
+    /// Interval hours (format: int32; minimum: 1).
     pub interval_hours: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5583,41 +5223,23 @@ impl<'de> serde::Deserialize<'de> for ScheduleWeekday {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SubInterface {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `vlan`
-    ///
-    /// Wire name `vlan`; `integer`; required; format: int32.
+    /// VLAN (format: int32).
     pub vlan: i64,
-    /// `portType`
-    ///
-    /// Wire name `portType`; `SubInterfacePortType`; required.
+    /// Port type.
     pub port_type: SubInterfacePortType,
-    /// `ipMode`
-    ///
-    /// Wire name `ipMode`; `SubInterfaceIpMode`; optional; default: DHCP.
+    /// IP mode (default: DHCP).
     pub ip_mode: Option<SubInterfaceIpMode>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `subnet`
-    ///
-    /// Wire name `subnet`; `string`; optional.
+    /// Subnet.
     pub subnet: Option<String>,
-    /// `gateway`
-    ///
-    /// Wire name `gateway`; `string`; optional.
+    /// Gateway.
     pub gateway: Option<String>,
-    /// `corePortEnabled`
-    ///
-    /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
+    /// Core port enabled (default: false).
     pub core_port_enabled: Option<bool>,
-    /// `accessPortEnabled`
-    ///
-    /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
+    /// Access port enabled (default: false).
     pub access_port_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5845,45 +5467,25 @@ impl<'de> serde::Deserialize<'de> for SubInterfacePortType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SubInterfaceResponse {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `vlan`
-    ///
-    /// Wire name `vlan`; `integer`; required; format: int32.
+    /// VLAN (format: int32).
     pub vlan: i64,
-    /// `portType`
-    ///
-    /// Wire name `portType`; `SubInterfaceResponsePortType`; required.
+    /// Port type.
     pub port_type: SubInterfaceResponsePortType,
-    /// `ipMode`
-    ///
-    /// Wire name `ipMode`; `SubInterfaceResponseIpMode`; optional; default: DHCP.
+    /// IP mode (default: DHCP).
     pub ip_mode: Option<SubInterfaceResponseIpMode>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `subnet`
-    ///
-    /// Wire name `subnet`; `string`; optional.
+    /// Subnet.
     pub subnet: Option<String>,
-    /// `gateway`
-    ///
-    /// Wire name `gateway`; `string`; optional.
+    /// Gateway.
     pub gateway: Option<String>,
-    /// `corePortEnabled`
-    ///
-    /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
+    /// Core port enabled (default: false).
     pub core_port_enabled: Option<bool>,
-    /// `accessPortEnabled`
-    ///
-    /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
+    /// Access port enabled (default: false).
     pub access_port_enabled: Option<bool>,
-    /// `interfaceName`
-    ///
-    /// Wire name `interfaceName`; `string`; optional.
+    /// Interface name.
     pub interface_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6119,25 +5721,15 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponsePortType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TunneledWlanInfo {
-    /// `networkId`
-    ///
-    /// Wire name `networkId`; `string`; optional.
+    /// Network ID.
     pub network_id: Option<String>,
-    /// `networkName`
-    ///
-    /// Wire name `networkName`; `string`; optional.
+    /// Network name.
     pub network_name: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
+    /// Venue name.
     pub venue_name: Option<String>,
-    /// `wlanId`
-    ///
-    /// Wire name `wlanId`; `string`; optional.
+    /// WLAN ID.
     pub wlan_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6225,65 +5817,35 @@ impl TunneledWlanInfo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateLinkAggregationGroup {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 63; min_length: 0.
+    /// Description (max_length: 63; min_length: 0).
     pub description: Option<String>,
-    /// `lagType`
-    ///
-    /// Wire name `lagType`; `UpdateLinkAggregationGroupLagType`; optional; default: LACP.
+    /// Lag type (default: LACP).
     pub lag_type: Option<UpdateLinkAggregationGroupLagType>,
-    /// `lacpMode`
-    ///
-    /// Wire name `lacpMode`; `UpdateLinkAggregationGroupLacpMode`; required.
+    /// Lacp mode.
     pub lacp_mode: UpdateLinkAggregationGroupLacpMode,
-    /// `lacpTimeout`
-    ///
-    /// Wire name `lacpTimeout`; `UpdateLinkAggregationGroupLacpTimeout`; required.
+    /// Lacp timeout.
     pub lacp_timeout: UpdateLinkAggregationGroupLacpTimeout,
-    /// `lagMembers`
-    ///
-    /// Wire name `lagMembers`; `array<LagMember>`; optional.
+    /// Lag members.
     pub lag_members: Option<Vec<LagMember>>,
-    /// `portType`
-    ///
-    /// Wire name `portType`; `UpdateLinkAggregationGroupPortType`; required.
+    /// Port type.
     pub port_type: UpdateLinkAggregationGroupPortType,
-    /// `ipMode`
-    ///
-    /// Wire name `ipMode`; `UpdateLinkAggregationGroupIpMode`; optional; default: DHCP.
+    /// IP mode (default: DHCP).
     pub ip_mode: Option<UpdateLinkAggregationGroupIpMode>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `subnet`
-    ///
-    /// Wire name `subnet`; `string`; optional.
+    /// Subnet.
     pub subnet: Option<String>,
-    /// `gateway`
-    ///
-    /// Wire name `gateway`; `string`; optional.
+    /// Gateway.
     pub gateway: Option<String>,
-    /// `corePortEnabled`
-    ///
-    /// Wire name `corePortEnabled`; `boolean`; optional; default: false.
+    /// Core port enabled (default: false).
     pub core_port_enabled: Option<bool>,
-    /// `accessPortEnabled`
-    ///
-    /// Wire name `accessPortEnabled`; `boolean`; optional; default: false.
+    /// Access port enabled (default: false).
     pub access_port_enabled: Option<bool>,
-    /// `natEnabled`
-    ///
-    /// Wire name `natEnabled`; `boolean`; optional; default: false.
+    /// NAT enabled (default: false).
     pub nat_enabled: Option<bool>,
-    /// `natPools`
-    ///
-    /// Wire name `natPools`; `array<NatPool>`; optional; max_items: 1; min_items: 0.
+    /// NAT pools (max_items: 1; min_items: 0).
     pub nat_pools: Option<Vec<NatPool>>,
-    /// `lagEnabled`
-    ///
-    /// Wire name `lagEnabled`; `boolean`; required.
+    /// Lag enabled.
     pub lag_enabled: bool,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6786,17 +6348,11 @@ impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupPortType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VirtualIp {
-    /// `virtualIp`
-    ///
-    /// Wire name `virtualIp`; `string`; required.
+    /// Virtual IP.
     pub virtual_ip: String,
-    /// `ports`
-    ///
-    /// Wire name `ports`; `array<VirtualIpPort>`; optional.
+    /// Ports.
     pub ports: Option<Vec<VirtualIpPort>>,
-    /// `timeoutSeconds`
-    ///
-    /// Wire name `timeoutSeconds`; `integer`; optional; format: int32; maximum: 15; minimum: 3.
+    /// Timeout seconds (format: int32; maximum: 15; minimum: 3).
     pub timeout_seconds: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6863,13 +6419,9 @@ impl VirtualIp {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VirtualIpPort {
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; required.
+    /// Serial number.
     pub serial_number: String,
-    /// `portName`
-    ///
-    /// Wire name `portName`; `string`; required.
+    /// Port name.
     pub port_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6922,25 +6474,15 @@ impl VirtualIpPort {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WanMember {
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; required.
+    /// Serial number.
     pub serial_number: String,
-    /// `portName`
-    ///
-    /// Wire name `portName`; `string`; required.
+    /// Port name.
     pub port_name: String,
-    /// `priority`
-    ///
-    /// Wire name `priority`; `integer`; required; format: int32; maximum: 2; minimum: 1.
+    /// Priority (format: int32; maximum: 2; minimum: 1).
     pub priority: i64,
-    /// `healthCheckEnabled`
-    ///
-    /// Wire name `healthCheckEnabled`; `boolean`; required.
+    /// Health check enabled.
     pub health_check_enabled: bool,
-    /// `linkHealthCheckPolicy`
-    ///
-    /// Wire name `linkHealthCheckPolicy`; `LinkHealthCheckPolicy`; optional.
+    /// Link health check policy.
     pub link_health_check_policy: Option<LinkHealthCheckPolicy>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

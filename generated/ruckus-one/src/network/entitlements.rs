@@ -13,29 +13,17 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AlmExtraEntitlementInfo {
-    /// `licenseType`
-    ///
-    /// Wire name `licenseType`; `AlmExtraEntitlementInfoLicenseType`; optional.
+    /// License type.
     pub license_type: Option<AlmExtraEntitlementInfoLicenseType>,
-    /// `remainingQuantity`
-    ///
-    /// Wire name `remainingQuantity`; `integer`; optional.
+    /// Remaining quantity.
     pub remaining_quantity: Option<i64>,
-    /// `soEntQuantity`
-    ///
-    /// Wire name `soEntQuantity`; `integer`; optional.
+    /// So ent quantity.
     pub so_ent_quantity: Option<i64>,
-    /// `activeApCount`
-    ///
-    /// Wire name `activeApCount`; `integer`; optional.
+    /// Active AP count.
     pub active_ap_count: Option<i64>,
-    /// `activeSwitchCount`
-    ///
-    /// Wire name `activeSwitchCount`; `integer`; optional.
+    /// Active switch count.
     pub active_switch_count: Option<i64>,
-    /// `activeEdgeCount`
-    ///
-    /// Wire name `activeEdgeCount`; `integer`; optional.
+    /// Active edge count.
     pub active_edge_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -208,73 +196,39 @@ impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfoLicenseType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Assignment {
-    /// `id`
-    ///
-    /// Wire name `id`; `integer`; optional.
+    /// ID.
     pub id: Option<i64>,
-    /// `mspTenantId`
-    ///
-    /// Wire name `mspTenantId`; `string`; optional.
+    /// Msp tenant ID.
     pub msp_tenant_id: Option<String>,
-    /// `mspEcTenantId`
-    ///
-    /// Wire name `mspEcTenantId`; `string`; optional.
+    /// Msp ec tenant ID.
     pub msp_ec_tenant_id: Option<String>,
-    /// `deviceType`
-    ///
-    /// Wire name `deviceType`; `AssignmentDeviceType`; optional.
+    /// Device type.
     pub device_type: Option<AssignmentDeviceType>,
-    /// `deviceSubType`
-    ///
-    /// Wire name `deviceSubType`; `string`; optional.
+    /// Device sub type.
     pub device_sub_type: Option<String>,
-    /// `quantity`
-    ///
-    /// Wire name `quantity`; `integer`; optional.
+    /// Quantity.
     pub quantity: Option<i64>,
-    /// `dateEffective`
-    ///
-    /// Wire name `dateEffective`; `string`; optional; format: date-time.
+    /// Date effective (format: date-time).
     pub date_effective: Option<String>,
-    /// `dateExpires`
-    ///
-    /// Wire name `dateExpires`; `string`; optional; format: date-time.
+    /// Date expires (format: date-time).
     pub date_expires: Option<String>,
-    /// `trialAssignment`
-    ///
-    /// Wire name `trialAssignment`; `boolean`; optional.
+    /// Trial assignment.
     pub trial_assignment: Option<bool>,
-    /// `dateAssignmentCreated`
-    ///
-    /// Wire name `dateAssignmentCreated`; `string`; optional; format: date-time.
+    /// Date assignment created (format: date-time).
     pub date_assignment_created: Option<String>,
-    /// `dateAssignmentRevoked`
-    ///
-    /// Wire name `dateAssignmentRevoked`; `string`; optional; format: date-time.
+    /// Date assignment revoked (format: date-time).
     pub date_assignment_revoked: Option<String>,
-    /// `createdBy`
-    ///
-    /// Wire name `createdBy`; `string`; optional.
+    /// Created by.
     pub created_by: Option<String>,
-    /// `revokedBy`
-    ///
-    /// Wire name `revokedBy`; `string`; optional.
+    /// Revoked by.
     pub revoked_by: Option<String>,
-    /// `extendedTrial`
-    ///
-    /// Wire name `extendedTrial`; `boolean`; optional.
+    /// Extended trial.
     pub extended_trial: Option<bool>,
-    /// `alm`
-    ///
-    /// Wire name `alm`; `boolean`; optional.
+    /// Alm.
     pub alm: Option<bool>,
-    /// `ownAssignment`
-    ///
-    /// Wire name `ownAssignment`; `boolean`; optional.
+    /// Own assignment.
     pub own_assignment: Option<bool>,
-    /// `status`
-    ///
-    /// Wire name `status`; `AssignmentStatus`; optional.
+    /// Status.
     pub status: Option<AssignmentStatus>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -458,21 +412,13 @@ impl Assignment {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssignmentAcxRequest {
-    /// `deviceType`
-    ///
-    /// Wire name `deviceType`; `AssignmentAcxRequestDeviceType`; required.
+    /// Device type.
     pub device_type: AssignmentAcxRequestDeviceType,
-    /// `quantity`
-    ///
-    /// Wire name `quantity`; `integer`; required.
+    /// Quantity.
     pub quantity: i64,
-    /// `useTemporaryMspEntitlement`
-    ///
-    /// Wire name `useTemporaryMspEntitlement`; `boolean`; optional.
+    /// Use temporary msp entitlement.
     pub use_temporary_msp_entitlement: Option<bool>,
-    /// `deviceSubType`
-    ///
-    /// Wire name `deviceSubType`; `string`; optional.
+    /// Device sub type.
     pub device_sub_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -676,25 +622,15 @@ impl<'de> serde::Deserialize<'de> for AssignmentDeviceType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssignmentOperationResponse {
-    /// `success`
-    ///
-    /// Wire name `success`; `boolean`; optional.
+    /// Success.
     pub success: Option<bool>,
-    /// `assignments`
-    ///
-    /// Wire name `assignments`; `array<Assignment>`; optional.
+    /// Assignments.
     pub assignments: Option<Vec<Assignment>>,
-    /// `errorBrief`
-    ///
-    /// Wire name `errorBrief`; `AssignmentOperationResponseErrorBrief`; optional.
+    /// Error brief.
     pub error_brief: Option<AssignmentOperationResponseErrorBrief>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `ve`
-    ///
-    /// Wire name `ve`; `ValidationErrors`; optional.
+    /// Ve.
     pub ve: Option<ValidationErrors>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1009,37 +945,21 @@ impl<'de> serde::Deserialize<'de> for AssignmentStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssignmentSummary {
-    /// `deviceType`
-    ///
-    /// Wire name `deviceType`; `AssignmentSummaryDeviceType`; optional.
+    /// Device type.
     pub device_type: Option<AssignmentSummaryDeviceType>,
-    /// `deviceSubType`
-    ///
-    /// Wire name `deviceSubType`; `string`; optional.
+    /// Device sub type.
     pub device_sub_type: Option<String>,
-    /// `quantity`
-    ///
-    /// Wire name `quantity`; `integer`; optional.
+    /// Quantity.
     pub quantity: Option<i64>,
-    /// `myAssignments`
-    ///
-    /// Wire name `myAssignments`; `integer`; optional.
+    /// My assignments.
     pub my_assignments: Option<i64>,
-    /// `courtesyMspEntitlementsUsed`
-    ///
-    /// Wire name `courtesyMspEntitlementsUsed`; `boolean`; optional.
+    /// Courtesy msp entitlements used.
     pub courtesy_msp_entitlements_used: Option<bool>,
-    /// `remainingDevices`
-    ///
-    /// Wire name `remainingDevices`; `integer`; optional.
+    /// Remaining devices.
     pub remaining_devices: Option<i64>,
-    /// `trial`
-    ///
-    /// Wire name `trial`; `boolean`; optional.
+    /// Trial.
     pub trial: Option<bool>,
-    /// `licenseType`
-    ///
-    /// Wire name `licenseType`; `AssignmentSummaryLicenseType`; optional.
+    /// License type.
     pub license_type: Option<AssignmentSummaryLicenseType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1450,41 +1370,23 @@ impl<'de> serde::Deserialize<'de> for BannerDeviceType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BannerInformation {
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `deviceType`
-    ///
-    /// Wire name `deviceType`; `BannerInformationDeviceType`; optional.
+    /// Device type.
     pub device_type: Option<BannerInformationDeviceType>,
-    /// `multipleLicense`
-    ///
-    /// Wire name `multipleLicense`; `boolean`; optional.
+    /// Multiple license.
     pub multiple_license: Option<bool>,
-    /// `effectDate`
-    ///
-    /// Wire name `effectDate`; `string`; optional; format: date-time.
+    /// Effect date (format: date-time).
     pub effect_date: Option<String>,
-    /// `effectDays`
-    ///
-    /// Wire name `effectDays`; `integer`; optional.
+    /// Effect days.
     pub effect_days: Option<i64>,
-    /// `deviceCount`
-    ///
-    /// Wire name `deviceCount`; `integer`; optional.
+    /// Device count.
     pub device_count: Option<i64>,
-    /// `affectedDeviceCount`
-    ///
-    /// Wire name `affectedDeviceCount`; `integer`; optional.
+    /// Affected device count.
     pub affected_device_count: Option<i64>,
-    /// `alm`
-    ///
-    /// Wire name `alm`; `boolean`; optional.
+    /// Alm.
     pub alm: Option<bool>,
-    /// `almExtraEntitlementInfoDto`
-    ///
-    /// Wire name `almExtraEntitlementInfoDto`; `EntitlementAlmExtraEntitlementInfo`; optional.
+    /// Alm extra entitlement info dto.
     pub alm_extra_entitlement_info_dto: Option<EntitlementAlmExtraEntitlementInfo>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1748,17 +1650,11 @@ impl<'de> serde::Deserialize<'de> for BannerLicenseType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CreateAssignmentRequest {
-    /// `assignments`
-    ///
-    /// Wire name `assignments`; `array<AssignmentAcxRequest>`; required.
+    /// Assignments.
     pub assignments: Vec<AssignmentAcxRequest>,
-    /// `startDate`
-    ///
-    /// Wire name `startDate`; `string`; required.
+    /// Start date.
     pub start_date: String,
-    /// `endDate`
-    ///
-    /// Wire name `endDate`; `string`; required.
+    /// End date.
     pub end_date: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1821,105 +1717,55 @@ impl CreateAssignmentRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Entitlement {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `externalId`
-    ///
-    /// Wire name `externalId`; `string`; optional.
+    /// External ID.
     pub external_id: Option<String>,
-    /// `deviceType`
-    ///
-    /// Wire name `deviceType`; `EntitlementDeviceType`; optional.
+    /// Device type.
     pub device_type: Option<EntitlementDeviceType>,
-    /// `effectiveDate`
-    ///
-    /// Wire name `effectiveDate`; `string`; optional; format: date-time.
+    /// Effective date (format: date-time).
     pub effective_date: Option<String>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Expiration date (format: date-time).
     pub expiration_date: Option<String>,
-    /// `quantity`
-    ///
-    /// Wire name `quantity`; `integer`; optional.
+    /// Quantity.
     pub quantity: Option<i64>,
-    /// `sku`
-    ///
-    /// Wire name `sku`; `string`; optional.
+    /// Sku.
     pub sku: Option<String>,
-    /// `licenseName`
-    ///
-    /// Wire name `licenseName`; `string`; optional.
+    /// License name.
     pub license_name: Option<String>,
-    /// `licenseDesc`
-    ///
-    /// Wire name `licenseDesc`; `string`; optional.
+    /// License desc.
     pub license_desc: Option<String>,
-    /// `emailStage`
-    ///
-    /// Wire name `emailStage`; `string`; optional.
+    /// Email stage.
     pub email_stage: Option<String>,
-    /// `deviceSubType`
-    ///
-    /// Wire name `deviceSubType`; `string`; optional.
+    /// Device sub type.
     pub device_sub_type: Option<String>,
-    /// `alm`
-    ///
-    /// Wire name `alm`; `boolean`; optional.
+    /// Alm.
     pub alm: Option<bool>,
-    /// `almLicenseType`
-    ///
-    /// Wire name `almLicenseType`; `EntitlementAlmLicenseType`; optional.
+    /// Alm license type.
     pub alm_license_type: Option<EntitlementAlmLicenseType>,
-    /// `almActivationId`
-    ///
-    /// Wire name `almActivationId`; `string`; optional.
+    /// Alm activation ID.
     pub alm_activation_id: Option<String>,
-    /// `almSoEntQuantity`
-    ///
-    /// Wire name `almSoEntQuantity`; `integer`; optional.
+    /// Alm so ent quantity.
     pub alm_so_ent_quantity: Option<i64>,
-    /// `almUsedQuantity`
-    ///
-    /// Wire name `almUsedQuantity`; `integer`; optional.
+    /// Alm used quantity.
     pub alm_used_quantity: Option<i64>,
-    /// `extendedLicensesAssignment`
-    ///
-    /// Wire name `extendedLicensesAssignment`; `boolean`; optional.
+    /// Extended licenses assignment.
     pub extended_licenses_assignment: Option<bool>,
-    /// `r1Sku`
-    ///
-    /// Wire name `r1Sku`; `boolean`; optional.
+    /// R1 sku.
     pub r1_sku: Option<bool>,
-    /// `tempLicense`
-    ///
-    /// Wire name `tempLicense`; `boolean`; optional.
+    /// Temp license.
     pub temp_license: Option<bool>,
-    /// `assignedLicense`
-    ///
-    /// Wire name `assignedLicense`; `boolean`; optional.
+    /// Assigned license.
     pub assigned_license: Option<bool>,
-    /// `historical`
-    ///
-    /// Wire name `historical`; `boolean`; optional.
+    /// Historical.
     pub historical: Option<bool>,
-    /// `graceEndDate`
-    ///
-    /// Wire name `graceEndDate`; `string`; optional; format: date-time.
+    /// Grace end date (format: date-time).
     pub grace_end_date: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2170,17 +2016,11 @@ impl Entitlement {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EntitlementAlmExtraEntitlementInfo {
-    /// `licenseType`
-    ///
-    /// Wire name `licenseType`; `EntitlementAlmExtraEntitlementInfoLicenseType`; optional.
+    /// License type.
     pub license_type: Option<EntitlementAlmExtraEntitlementInfoLicenseType>,
-    /// `remainingQuantity`
-    ///
-    /// Wire name `remainingQuantity`; `integer`; optional.
+    /// Remaining quantity.
     pub remaining_quantity: Option<i64>,
-    /// `soEntQuantity`
-    ///
-    /// Wire name `soEntQuantity`; `integer`; optional.
+    /// So ent quantity.
     pub so_ent_quantity: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2624,53 +2464,29 @@ impl<'de> serde::Deserialize<'de> for EntitlementDeviceType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LicenseBanner {
-    /// `type`
-    ///
-    /// Wire name `type`; `LicenseBannerType`; optional.
+    /// Type.
     pub type_: Option<LicenseBannerType>,
-    /// `alm`
-    ///
-    /// Wire name `alm`; `boolean`; optional.
+    /// Alm.
     pub alm: Option<bool>,
-    /// `almExtraInfo`
-    ///
-    /// Wire name `almExtraInfo`; `AlmExtraEntitlementInfo`; optional.
+    /// Alm extra info.
     pub alm_extra_info: Option<AlmExtraEntitlementInfo>,
-    /// `multipleLicense`
-    ///
-    /// Wire name `multipleLicense`; `boolean`; optional.
+    /// Multiple license.
     pub multiple_license: Option<bool>,
-    /// `effectDate`
-    ///
-    /// Wire name `effectDate`; `string`; optional; format: date-time.
+    /// Effect date (format: date-time).
     pub effect_date: Option<String>,
-    /// `effectDays`
-    ///
-    /// Wire name `effectDays`; `integer`; optional.
+    /// Effect days.
     pub effect_days: Option<i64>,
-    /// `deviceCount`
-    ///
-    /// Wire name `deviceCount`; `integer`; optional.
+    /// Device count.
     pub device_count: Option<i64>,
-    /// `deviceType`
-    ///
-    /// Wire name `deviceType`; `LicenseBannerDeviceType`; optional.
+    /// Device type.
     pub device_type: Option<LicenseBannerDeviceType>,
-    /// `licenseType`
-    ///
-    /// Wire name `licenseType`; `LicenseBannerLicenseType`; optional.
+    /// License type.
     pub license_type: Option<LicenseBannerLicenseType>,
-    /// `deviceSubType`
-    ///
-    /// Wire name `deviceSubType`; `string`; optional.
+    /// Device sub type.
     pub device_sub_type: Option<String>,
-    /// `totalRALicense`
-    ///
-    /// Wire name `totalRALicense`; `integer`; optional.
+    /// Total RA license.
     pub total_ra_license: Option<i64>,
-    /// `totalActiveDevices`
-    ///
-    /// Wire name `totalActiveDevices`; `integer`; optional.
+    /// Total active devices.
     pub total_active_devices: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3072,65 +2888,35 @@ impl<'de> serde::Deserialize<'de> for LicenseBannerType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEntitlement {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `deviceType`
-    ///
-    /// Wire name `deviceType`; `MspEntitlementDeviceType`; optional.
+    /// Device type.
     pub device_type: Option<MspEntitlementDeviceType>,
-    /// `deviceSubType`
-    ///
-    /// Wire name `deviceSubType`; `string`; optional.
+    /// Device sub type.
     pub device_sub_type: Option<String>,
-    /// `sku`
-    ///
-    /// Wire name `sku`; `string`; optional.
+    /// Sku.
     pub sku: Option<String>,
-    /// `quantity`
-    ///
-    /// Wire name `quantity`; `integer`; optional.
+    /// Quantity.
     pub quantity: Option<i64>,
-    /// `effectiveDate`
-    ///
-    /// Wire name `effectiveDate`; `string`; optional; format: date-time.
+    /// Effective date (format: date-time).
     pub effective_date: Option<String>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Expiration date (format: date-time).
     pub expiration_date: Option<String>,
-    /// `lastNotificationDate`
-    ///
-    /// Wire name `lastNotificationDate`; `string`; optional; format: date-time.
+    /// Last notification date (format: date-time).
     pub last_notification_date: Option<String>,
-    /// `alm`
-    ///
-    /// Wire name `alm`; `boolean`; optional.
+    /// Alm.
     pub alm: Option<bool>,
-    /// `almActivationId`
-    ///
-    /// Wire name `almActivationId`; `string`; optional.
+    /// Alm activation ID.
     pub alm_activation_id: Option<String>,
-    /// `almSoEntQuantity`
-    ///
-    /// Wire name `almSoEntQuantity`; `integer`; optional.
+    /// Alm so ent quantity.
     pub alm_so_ent_quantity: Option<i64>,
-    /// `isR1Sku`
-    ///
-    /// Wire name `isR1Sku`; `string`; optional.
+    /// Is r1 sku.
     pub is_r1_sku: Option<String>,
-    /// `status`
-    ///
-    /// Wire name `status`; `MspEntitlementStatus`; optional.
+    /// Status.
     pub status: Option<MspEntitlementStatus>,
-    /// `r1Sku`
-    ///
-    /// Wire name `r1Sku`; `boolean`; optional.
+    /// R1 sku.
     pub r1_sku: Option<bool>,
-    /// `isTrial`
-    ///
-    /// Wire name `isTrial`; `boolean`; optional.
+    /// Is trial.
     pub is_trial: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3427,21 +3213,13 @@ impl<'de> serde::Deserialize<'de> for MspEntitlementStatus {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ReplacementAcxRequest {
-    /// `assignmentId`
-    ///
-    /// Wire name `assignmentId`; `integer`; required.
+    /// Assignment ID.
     pub assignment_id: i64,
-    /// `quantity`
-    ///
-    /// Wire name `quantity`; `integer`; required.
+    /// Quantity.
     pub quantity: i64,
-    /// `startDate`
-    ///
-    /// Wire name `startDate`; `string`; optional.
+    /// Start date.
     pub start_date: Option<String>,
-    /// `endDate`
-    ///
-    /// Wire name `endDate`; `string`; optional.
+    /// End date.
     pub end_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3514,9 +3292,7 @@ impl ReplacementAcxRequest {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RevocationAcxRequest {
-    /// `assignmentId`
-    ///
-    /// Wire name `assignmentId`; `integer`; required.
+    /// Assignment ID.
     pub assignment_id: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3566,21 +3342,13 @@ impl RevocationAcxRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ValidationErrors {
-    /// `object`
-    ///
-    /// Wire name `object`; `string`; optional.
+    /// Object.
     pub object: Option<String>,
-    /// `objectName`
-    ///
-    /// Wire name `objectName`; `string`; optional.
+    /// Object name.
     pub object_name: Option<String>,
-    /// `value`
-    ///
-    /// Wire name `value`; `string`; optional.
+    /// Value.
     pub value: Option<String>,
-    /// `expected`
-    ///
-    /// Wire name `expected`; `string`; optional.
+    /// Expected.
     pub expected: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

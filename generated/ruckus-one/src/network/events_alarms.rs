@@ -13,43 +13,25 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AlarmData {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `error`
-    ///
-    /// Wire name `error`; `EventsError`; optional.
+    /// Error.
     pub error: Option<EventsError>,
-    /// `errors`
-    ///
-    /// Wire name `errors`; `array<EventsError>`; optional.
+    /// Errors.
     pub errors: Option<Vec<EventsError>>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<map<json>>`; optional.
+    /// Data.
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional; format: int32.
+    /// Total count (format: int32).
     pub total_count: Option<i64>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<map<json>>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<
         Vec<std::collections::BTreeMap<String, serde_json::Value>>,
     >,
-    /// `status`
-    ///
-    /// Wire name `status`; `string`; optional.
+    /// Status.
     pub status: Option<String>,
-    /// `mspEcAlarmCountList`
-    ///
-    /// Wire name `mspEcAlarmCountList`; `array<MspEcAlarmCount>`; optional.
+    /// Msp ec alarm count list.
     pub msp_ec_alarm_count_list: Option<Vec<MspEcAlarmCount>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -178,39 +160,23 @@ impl AlarmData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EventData {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `error`
-    ///
-    /// Wire name `error`; `EventsError`; optional.
+    /// Error.
     pub error: Option<EventsError>,
-    /// `errors`
-    ///
-    /// Wire name `errors`; `array<EventsError>`; optional.
+    /// Errors.
     pub errors: Option<Vec<EventsError>>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<map<json>>`; optional.
+    /// Data.
     pub data: Option<Vec<std::collections::BTreeMap<String, serde_json::Value>>>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional; format: int32.
+    /// Total count (format: int32).
     pub total_count: Option<i64>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<map<json>>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<
         Vec<std::collections::BTreeMap<String, serde_json::Value>>,
     >,
-    /// `message`
-    ///
-    /// Wire name `message`; `string`; optional.
+    /// Message.
     pub message: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -398,61 +364,33 @@ impl EventMetasQuery {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EventsDynamicQueryPayload {
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `support`
-    ///
-    /// Wire name `support`; `boolean`; optional.
+    /// Support.
     pub support: Option<bool>,
-    /// `sortField`
-    ///
-    /// Wire name `sortField`; `string`; optional.
+    /// Sort field.
     pub sort_field: Option<String>,
-    /// `sortOrder`
-    ///
-    /// Wire name `sortOrder`; `string`; optional.
+    /// Sort order.
     pub sort_order: Option<String>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `searchTargetFields`
-    ///
-    /// Wire name `searchTargetFields`; `array<string>`; optional.
+    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
-    /// `searchString`
-    ///
-    /// Wire name `searchString`; `string`; optional.
+    /// Search string.
     pub search_string: Option<String>,
-    /// `filters`
-    ///
-    /// Wire name `filters`; `map<array<string>>`; optional.
+    /// Filters.
     pub filters: Option<std::collections::BTreeMap<String, Vec<String>>>,
-    /// `clientTimeZone`
-    ///
-    /// Wire name `clientTimeZone`; `string`; optional.
+    /// Client time zone.
     pub client_time_zone: Option<String>,
-    /// `clientDateFormat`
-    ///
-    /// Wire name `clientDateFormat`; `string`; optional.
+    /// Client date format.
     pub client_date_format: Option<String>,
-    /// `detailLevel`
-    ///
-    /// Wire name `detailLevel`; `string`; optional.
+    /// Detail level.
     pub detail_level: Option<String>,
-    /// `isSupport`
-    ///
-    /// Wire name `isSupport`; `boolean`; optional.
+    /// Is support.
     pub is_support: Option<bool>,
-    /// `eventsPeriodForExport`
-    ///
-    /// Wire name `eventsPeriodForExport`; `map<string>`; optional.
+    /// Events period for export.
     pub events_period_for_export: Option<std::collections::BTreeMap<String, String>>,
-    /// `termField`
-    ///
-    /// Wire name `termField`; `TermField`; optional.
+    /// Term field.
     pub term_field: Option<super::common::TermField>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -624,21 +562,13 @@ impl EventsDynamicQueryPayload {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EventsError {
-    /// `code`
-    ///
-    /// Wire name `code`; `string`; optional.
+    /// Code.
     pub code: Option<String>,
-    /// `message`
-    ///
-    /// Wire name `message`; `string`; optional.
+    /// Message.
     pub message: Option<String>,
-    /// `reason`
-    ///
-    /// Wire name `reason`; `string`; optional.
+    /// Reason.
     pub reason: Option<String>,
-    /// `suggestion`
-    ///
-    /// Wire name `suggestion`; `string`; optional.
+    /// Suggestion.
     pub suggestion: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -718,13 +648,9 @@ impl EventsError {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LastLogin {
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional.
+    /// Email.
     pub email: Option<String>,
-    /// `lastLoginDate`
-    ///
-    /// Wire name `lastLoginDate`; `string`; optional.
+    /// Last login date.
     pub last_login_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -788,25 +714,15 @@ impl LastLogin {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LastLoginResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `error`
-    ///
-    /// Wire name `error`; `EventsError`; optional.
+    /// Error.
     pub error: Option<EventsError>,
-    /// `errors`
-    ///
-    /// Wire name `errors`; `array<EventsError>`; optional.
+    /// Errors.
     pub errors: Option<Vec<EventsError>>,
-    /// `count`
-    ///
-    /// Wire name `count`; `integer`; optional; format: int32.
+    /// Count (format: int32).
     pub count: Option<i64>,
-    /// `lastLoginList`
-    ///
-    /// Wire name `lastLoginList`; `array<LastLogin>`; optional.
+    /// Last login list.
     pub last_login_list: Option<Vec<LastLogin>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -894,13 +810,9 @@ impl LastLoginResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEcAlarmCount {
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `alarmCount`
-    ///
-    /// Wire name `alarmCount`; `integer`; optional.
+    /// Alarm count.
     pub alarm_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

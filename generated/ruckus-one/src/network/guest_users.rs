@@ -13,125 +13,65 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClientV1 {
-    /// `clientMac`
-    ///
-    /// Wire name `clientMac`; `string`; optional.
+    /// Client MAC.
     pub client_mac: Option<String>,
-    /// `connectSince`
-    ///
-    /// Wire name `connectSince`; `string`; optional.
+    /// Connect since.
     pub connect_since: Option<String>,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `ipAddress`
-    ///
-    /// Wire name `ipAddress`; `string`; optional.
+    /// IP address.
     pub ip_address: Option<String>,
-    /// `txBytes`
-    ///
-    /// Wire name `txBytes`; `integer`; optional.
+    /// Tx bytes.
     pub tx_bytes: Option<i64>,
-    /// `apMac`
-    ///
-    /// Wire name `apMac`; `string`; optional.
+    /// AP MAC.
     pub ap_mac: Option<String>,
-    /// `apName`
-    ///
-    /// Wire name `apName`; `string`; optional.
+    /// AP name.
     pub ap_name: Option<String>,
-    /// `osType`
-    ///
-    /// Wire name `osType`; `string`; optional.
+    /// OS type.
     pub os_type: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
+    /// Venue name.
     pub venue_name: Option<String>,
-    /// `networkId`
-    ///
-    /// Wire name `networkId`; `string`; optional.
+    /// Network ID.
     pub network_id: Option<String>,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional.
+    /// Username.
     pub username: Option<String>,
-    /// `hostname`
-    ///
-    /// Wire name `hostname`; `string`; optional.
+    /// Hostname.
     pub hostname: Option<String>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; optional.
+    /// SSID.
     pub ssid: Option<String>,
-    /// `vlan`
-    ///
-    /// Wire name `vlan`; `integer`; optional; format: int32.
+    /// VLAN (format: int32).
     pub vlan: Option<i64>,
-    /// `vni`
-    ///
-    /// Wire name `vni`; `integer`; optional; format: int32.
+    /// Vni (format: int32).
     pub vni: Option<i64>,
-    /// `band`
-    ///
-    /// Wire name `band`; `string`; optional.
+    /// Band.
     pub band: Option<String>,
-    /// `bssid`
-    ///
-    /// Wire name `bssid`; `string`; optional.
+    /// Bssid.
     pub bssid: Option<String>,
-    /// `rxBytes`
-    ///
-    /// Wire name `rxBytes`; `integer`; optional.
+    /// Rx bytes.
     pub rx_bytes: Option<i64>,
-    /// `rxPackets`
-    ///
-    /// Wire name `rxPackets`; `integer`; optional.
+    /// Rx packets.
     pub rx_packets: Option<i64>,
-    /// `txPackets`
-    ///
-    /// Wire name `txPackets`; `integer`; optional.
+    /// Tx packets.
     pub tx_packets: Option<i64>,
-    /// `snr_dB`
-    ///
-    /// Wire name `snr_dB`; `integer`; optional; format: int32.
+    /// SNR d b (format: int32).
     pub snr_d_b: Option<i64>,
-    /// `receiveSignalStrength_dBm`
-    ///
-    /// Wire name `receiveSignalStrength_dBm`; `integer`; optional; format: int32.
+    /// Receive signal strength d bm (format: int32).
     pub receive_signal_strength_d_bm: Option<i64>,
-    /// `noiseFloor_dBm`
-    ///
-    /// Wire name `noiseFloor_dBm`; `integer`; optional; format: int32.
+    /// Noise floor d bm (format: int32).
     pub noise_floor_d_bm: Option<i64>,
-    /// `radioChannel`
-    ///
-    /// Wire name `radioChannel`; `integer`; optional; format: int32.
+    /// Radio channel (format: int32).
     pub radio_channel: Option<i64>,
-    /// `txDropDataPacket`
-    ///
-    /// Wire name `txDropDataPacket`; `integer`; optional; format: int32.
+    /// Tx drop data packet (format: int32).
     pub tx_drop_data_packet: Option<i64>,
-    /// `switchName`
-    ///
-    /// Wire name `switchName`; `string`; optional.
+    /// Switch name.
     pub switch_name: Option<String>,
-    /// `switchMac`
-    ///
-    /// Wire name `switchMac`; `string`; optional.
+    /// Switch MAC.
     pub switch_mac: Option<String>,
-    /// `switchSerialNumber`
-    ///
-    /// Wire name `switchSerialNumber`; `string`; optional.
+    /// Switch serial number.
     pub switch_serial_number: Option<String>,
-    /// `healthCheckStatus`
-    ///
-    /// Wire name `healthCheckStatus`; `string`; optional.
+    /// Health check status.
     pub health_check_status: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -500,69 +440,37 @@ impl<'de> serde::Deserialize<'de> for CreateWifiNetworkGuestUserResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Guest {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `creationDate`
-    ///
-    /// Wire name `creationDate`; `string`; optional.
+    /// Creation date.
     pub creation_date: Option<String>,
-    /// `expiryDate`
-    ///
-    /// Wire name `expiryDate`; `string`; optional.
+    /// Expiry date.
     pub expiry_date: Option<String>,
-    /// `mobilePhoneNumber`
-    ///
-    /// Wire name `mobilePhoneNumber`; `string`; optional.
+    /// Mobile phone number.
     pub mobile_phone_number: Option<String>,
-    /// `emailAddress`
-    ///
-    /// Wire name `emailAddress`; `string`; optional.
+    /// Email address.
     pub email_address: Option<String>,
-    /// `guestType`
-    ///
-    /// Wire name `guestType`; `string`; optional.
+    /// Guest type.
     pub guest_type: Option<String>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; optional.
+    /// SSID.
     pub ssid: Option<String>,
-    /// `networkId`
-    ///
-    /// Wire name `networkId`; `string`; optional.
+    /// Network ID.
     pub network_id: Option<String>,
-    /// `passDurationHours`
-    ///
-    /// Wire name `passDurationHours`; `integer`; optional; format: int32.
+    /// Pass duration hours (format: int32).
     pub pass_duration_hours: Option<i64>,
-    /// `guestStatus`
-    ///
-    /// Wire name `guestStatus`; `string`; optional.
+    /// Guest status.
     pub guest_status: Option<String>,
-    /// `notes`
-    ///
-    /// Wire name `notes`; `string`; optional.
+    /// Notes.
     pub notes: Option<String>,
-    /// `maxNumberOfClients`
-    ///
-    /// Wire name `maxNumberOfClients`; `integer`; optional; format: int32.
+    /// Max number of clients (format: int32).
     pub max_number_of_clients: Option<i64>,
-    /// `socialLogin`
-    ///
-    /// Wire name `socialLogin`; `boolean`; optional.
+    /// Social login.
     pub social_login: Option<bool>,
-    /// `devicesMac`
-    ///
-    /// Wire name `devicesMac`; `array<string>`; optional.
+    /// Devices MAC.
     pub devices_mac: Option<Vec<String>>,
-    /// `clients`
-    ///
-    /// Wire name `clients`; `array<ClientV1>`; optional.
+    /// Clients.
     pub clients: Option<Vec<ClientV1>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -872,65 +780,35 @@ pub struct GuestUser {
     ///
     /// Wire name `guestUserType`; `GuestUserType`; optional.
     pub guest_user_type: Option<GuestUserType>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `integer`; optional.
+    /// Created date.
     pub created_date: Option<i64>,
-    /// `lastModified`
-    ///
-    /// Wire name `lastModified`; `integer`; optional.
+    /// Last modified.
     pub last_modified: Option<i64>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `disabled`
-    ///
-    /// Wire name `disabled`; `boolean`; optional.
+    /// Disabled.
     pub disabled: Option<bool>,
-    /// `notes`
-    ///
-    /// Wire name `notes`; `string`; optional; max_length: 180; min_length: 0.
+    /// Notes (max_length: 180; min_length: 0).
     pub notes: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional.
+    /// Email.
     pub email: Option<String>,
-    /// `mobilePhoneNumber`
-    ///
-    /// Wire name `mobilePhoneNumber`; `string`; optional.
+    /// Mobile phone number.
     pub mobile_phone_number: Option<String>,
-    /// `maxDevices`
-    ///
-    /// Wire name `maxDevices`; `integer`; optional; format: int32.
+    /// Max devices (format: int32).
     pub max_devices: Option<i64>,
-    /// `macAddresses`
-    ///
-    /// Wire name `macAddresses`; `array<string>`; optional.
+    /// MAC addresses.
     pub mac_addresses: Option<Vec<String>>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; optional.
+    /// SSID.
     pub ssid: Option<String>,
-    /// `deliveryMethods`
-    ///
-    /// Wire name `deliveryMethods`; `array<GuestUserDeliveryMethods>`; optional.
+    /// Delivery methods.
     pub delivery_methods: Option<Vec<GuestUserDeliveryMethods>>,
-    /// `expiration`
-    ///
-    /// Wire name `expiration`; `GuestUserExpiration`; optional.
+    /// Expiration.
     pub expiration: Option<GuestUserExpiration>,
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Password (secret: redacted in `Debug`).
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `integer`; optional.
+    /// Expiration date.
     pub expiration_date: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1112,13 +990,9 @@ impl GuestUser {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestUserAction {
-    /// `action`
-    ///
-    /// Wire name `action`; `GuestUserActionAction`; required.
+    /// Action.
     pub action: GuestUserActionAction,
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`; max_length: 16; min_length: 6.
+    /// Password (secret: redacted in `Debug`; max_length: 16; min_length: 6).
     pub password: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1298,17 +1172,11 @@ impl<'de> serde::Deserialize<'de> for GuestUserDeliveryMethods {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestUserExpiration {
-    /// `activationType`
-    ///
-    /// Wire name `activationType`; `GuestUserExpirationActivationType`; required.
+    /// Activation type.
     pub activation_type: GuestUserExpirationActivationType,
-    /// `duration`
-    ///
-    /// Wire name `duration`; `integer`; optional; format: int32.
+    /// Duration (format: int32).
     pub duration: Option<i64>,
-    /// `unit`
-    ///
-    /// Wire name `unit`; `GuestUserExpirationUnit`; optional.
+    /// Unit.
     pub unit: Option<GuestUserExpirationUnit>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1505,13 +1373,9 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpirationUnit {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestUserImport {
-    /// `downloadUrl`
-    ///
-    /// Wire name `downloadUrl`; `string`; optional.
+    /// Download URL.
     pub download_url: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<GuestUser>`; optional.
+    /// Data.
     pub data: Option<Vec<GuestUser>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1575,57 +1439,31 @@ impl GuestUserImport {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestUserQueryData {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `creationDate`
-    ///
-    /// Wire name `creationDate`; `string`; optional.
+    /// Creation date.
     pub creation_date: Option<String>,
-    /// `expiryDate`
-    ///
-    /// Wire name `expiryDate`; `string`; optional.
+    /// Expiry date.
     pub expiry_date: Option<String>,
-    /// `mobilePhoneNumber`
-    ///
-    /// Wire name `mobilePhoneNumber`; `string`; optional.
+    /// Mobile phone number.
     pub mobile_phone_number: Option<String>,
-    /// `emailAddress`
-    ///
-    /// Wire name `emailAddress`; `string`; optional.
+    /// Email address.
     pub email_address: Option<String>,
-    /// `guestType`
-    ///
-    /// Wire name `guestType`; `string`; optional.
+    /// Guest type.
     pub guest_type: Option<String>,
-    /// `wifiNetworkId`
-    ///
-    /// Wire name `wifiNetworkId`; `string`; optional.
+    /// Wifi network ID.
     pub wifi_network_id: Option<String>,
-    /// `guestStatus`
-    ///
-    /// Wire name `guestStatus`; `string`; optional.
+    /// Guest status.
     pub guest_status: Option<String>,
-    /// `notes`
-    ///
-    /// Wire name `notes`; `string`; optional.
+    /// Notes.
     pub notes: Option<String>,
-    /// `maxNumberOfClients`
-    ///
-    /// Wire name `maxNumberOfClients`; `integer`; optional; format: int32.
+    /// Max number of clients (format: int32).
     pub max_number_of_clients: Option<i64>,
-    /// `socialLogin`
-    ///
-    /// Wire name `socialLogin`; `boolean`; optional.
+    /// Social login.
     pub social_login: Option<bool>,
-    /// `devicesMac`
-    ///
-    /// Wire name `devicesMac`; `array<string>`; optional.
+    /// Devices MAC.
     pub devices_mac: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1828,21 +1666,13 @@ impl<'de> serde::Deserialize<'de> for GuestUserType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestUserUpdate {
-    /// `disabled`
-    ///
-    /// Wire name `disabled`; `boolean`; optional.
+    /// Disabled.
     pub disabled: Option<bool>,
-    /// `action`
-    ///
-    /// Wire name `action`; `GuestUserUpdateAction`; optional.
+    /// Action.
     pub action: Option<GuestUserUpdateAction>,
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Password (secret: redacted in `Debug`).
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// `deliveryMethods`
-    ///
-    /// Wire name `deliveryMethods`; `array<GuestUserUpdateDeliveryMethods>`; optional.
+    /// Delivery methods.
     pub delivery_methods: Option<Vec<GuestUserUpdateDeliveryMethods>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2050,65 +1880,35 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdateDeliveryMethods {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestUserWithoutId {
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `integer`; optional.
+    /// Created date.
     pub created_date: Option<i64>,
-    /// `lastModified`
-    ///
-    /// Wire name `lastModified`; `integer`; optional.
+    /// Last modified.
     pub last_modified: Option<i64>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
-    /// `disabled`
-    ///
-    /// Wire name `disabled`; `boolean`; optional.
+    /// Disabled.
     pub disabled: Option<bool>,
-    /// `notes`
-    ///
-    /// Wire name `notes`; `string`; optional; max_length: 180; min_length: 0.
+    /// Notes (max_length: 180; min_length: 0).
     pub notes: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional.
+    /// Email.
     pub email: Option<String>,
-    /// `mobilePhoneNumber`
-    ///
-    /// Wire name `mobilePhoneNumber`; `string`; required.
+    /// Mobile phone number.
     pub mobile_phone_number: String,
-    /// `maxDevices`
-    ///
-    /// Wire name `maxDevices`; `integer`; required; format: int32.
+    /// Max devices (format: int32).
     pub max_devices: i64,
-    /// `macAddresses`
-    ///
-    /// Wire name `macAddresses`; `array<string>`; optional.
+    /// MAC addresses.
     pub mac_addresses: Option<Vec<String>>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; optional.
+    /// SSID.
     pub ssid: Option<String>,
-    /// `deliveryMethods`
-    ///
-    /// Wire name `deliveryMethods`; `array<GuestUserWithoutIdDeliveryMethods>`; required.
+    /// Delivery methods.
     pub delivery_methods: Vec<GuestUserWithoutIdDeliveryMethods>,
-    /// `guestUserType`
-    ///
-    /// Wire name `guestUserType`; `GuestUserWithoutIdGuestUserType`; optional.
+    /// Guest user type.
     pub guest_user_type: Option<GuestUserWithoutIdGuestUserType>,
-    /// `expiration`
-    ///
-    /// Wire name `expiration`; `GuestUserExpiration`; required.
+    /// Expiration.
     pub expiration: GuestUserExpiration,
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Password (secret: redacted in `Debug`).
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `integer`; optional.
+    /// Expiration date.
     pub expiration_date: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2458,13 +2258,9 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutIdGuestUserType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseGuestUser {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `GuestUser`; optional.
+    /// Response.
     pub response: Option<GuestUser>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2531,13 +2327,9 @@ impl OperationResponseGuestUser {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseGuestUserWithoutId {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `GuestUserWithoutId`; optional.
+    /// Response.
     pub response: Option<GuestUserWithoutId>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2607,13 +2399,9 @@ impl OperationResponseGuestUserWithoutId {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseListGuestUserImportResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `array<GuestUserImport>`; optional.
+    /// Response.
     pub response: Option<Vec<GuestUserImport>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2684,33 +2472,19 @@ impl OperationResponseListGuestUserImportResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseGuest {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<Guest>`; optional.
+    /// Data.
     pub data: Option<Vec<Guest>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2817,33 +2591,19 @@ impl QueryResponseGuest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseGuestUserQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<GuestUserQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<GuestUserQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,9 +13,7 @@
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct BooleanEvaluation {
-    /// `booleanValue`
-    ///
-    /// Wire name `booleanValue`; `boolean`; required.
+    /// Boolean value.
     pub boolean_value: bool,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -65,9 +63,7 @@ impl BooleanEvaluation {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DateTimeEvaluation {
-    /// `evaluationDateTime`
-    ///
-    /// Wire name `evaluationDateTime`; `string`; required; format: date-time.
+    /// Evaluation date time (format: date-time).
     pub evaluation_date_time: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -117,29 +113,17 @@ impl DateTimeEvaluation {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EthernetPort {
-    /// `macAddress`
-    ///
-    /// Wire name `macAddress`; `string`; required.
+    /// MAC address.
     pub mac_address: String,
-    /// `portIndex`
-    ///
-    /// Wire name `portIndex`; `integer`; required; format: int32.
+    /// Port index (format: int32).
     pub port_index: i64,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 255.
+    /// Name (max_length: 255).
     pub name: String,
-    /// `createdAt`
-    ///
-    /// Wire name `createdAt`; `string`; optional; format: date-time.
+    /// Created at (format: date-time).
     pub created_at: Option<String>,
-    /// `updatedAt`
-    ///
-    /// Wire name `updatedAt`; `string`; optional; format: date-time.
+    /// Updated at (format: date-time).
     pub updated_at: Option<String>,
-    /// `identityId`
-    ///
-    /// Wire name `identityId`; `string`; optional; format: uuid.
+    /// Identity ID (format: uuid).
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -220,13 +204,9 @@ impl EthernetPort {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EvaluationCriteria {
-    /// `matchName`
-    ///
-    /// Wire name `matchName`; `string`; required.
+    /// Match name.
     pub match_name: String,
-    /// `value`
-    ///
-    /// Wire name `value`; `EvaluationCriteriaValue`; required.
+    /// Value.
     pub value: EvaluationCriteriaValue,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -375,41 +355,23 @@ impl<'de> serde::Deserialize<'de> for EvaluationCriteriaValue {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EvaluationReport {
-    /// `evaluationCriteria`
-    ///
-    /// Wire name `evaluationCriteria`; `array<EvaluationCriteria>`; required.
+    /// Evaluation criteria.
     pub evaluation_criteria: Vec<EvaluationCriteria>,
-    /// `wasMatched`
-    ///
-    /// Wire name `wasMatched`; `boolean`; optional.
+    /// Was matched.
     pub was_matched: Option<bool>,
-    /// `policyName`
-    ///
-    /// Wire name `policyName`; `string`; optional.
+    /// Policy name.
     pub policy_name: Option<String>,
-    /// `policyId`
-    ///
-    /// Wire name `policyId`; `string`; optional; format: uuid.
+    /// Policy ID (format: uuid).
     pub policy_id: Option<String>,
-    /// `policyType`
-    ///
-    /// Wire name `policyType`; `EvaluationReportPolicyType`; optional.
+    /// Policy type.
     pub policy_type: Option<EvaluationReportPolicyType>,
-    /// `onMatchResponse`
-    ///
-    /// Wire name `onMatchResponse`; `string`; optional.
+    /// On match response.
     pub on_match_response: Option<String>,
-    /// `identityGroupId`
-    ///
-    /// Wire name `identityGroupId`; `string`; optional.
+    /// Identity group ID.
     pub identity_group_id: Option<String>,
-    /// `policySetId`
-    ///
-    /// Wire name `policySetId`; `string`; optional; format: uuid.
+    /// Policy set ID (format: uuid).
     pub policy_set_id: Option<String>,
-    /// `_links`
-    ///
-    /// Wire name `_links`; `map<Link>`; optional.
+    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -610,97 +572,51 @@ pub struct Identity {
     /// Wire name `links`; array of raw JSON, shape not shown: The items of the removed links array are not shown.; optional.
     /// Deprecated: Removed: replaced by the `_links` object.
     pub links_2: Option<Vec<serde_json::Value>>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; format: uuid.
+    /// ID (format: uuid).
     pub id: Option<String>,
-    /// `groupId`
-    ///
-    /// Wire name `groupId`; `string`; optional; format: uuid.
+    /// Group ID (format: uuid).
     pub group_id: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional; format: uuid.
+    /// Parent ID (format: uuid).
     pub parent_id: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255.
+    /// Description (max_length: 255).
     pub description: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 255.
+    /// Name (max_length: 255).
     pub name: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional.
+    /// Email.
     pub email: Option<String>,
-    /// `dpskGuid`
-    ///
-    /// Wire name `dpskGuid`; `string`; optional; secret: redacted in `Debug`.
+    /// DPSK guid (secret: redacted in `Debug`).
     pub dpsk_guid: Option<ruckus_one_runtime::Secret>,
-    /// `dpskPassphrase`
-    ///
-    /// Wire name `dpskPassphrase`; `string`; optional; secret: redacted in `Debug`.
+    /// DPSK passphrase (secret: redacted in `Debug`).
     pub dpsk_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `identityId`
-    ///
-    /// Wire name `identityId`; `string`; optional.
+    /// Identity ID.
     pub identity_id: Option<String>,
-    /// `revoked`
-    ///
-    /// Wire name `revoked`; `boolean`; optional.
+    /// Revoked.
     pub revoked: Option<bool>,
-    /// `vlan`
-    ///
-    /// Wire name `vlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    /// VLAN (format: int32; maximum: 4094; minimum: 1).
     pub vlan: Option<i64>,
-    /// `vni`
-    ///
-    /// Wire name `vni`; `integer`; optional; format: int32; maximum: 8388608; minimum: 0.
+    /// Vni (format: int32; maximum: 8388608; minimum: 0).
     pub vni: Option<i64>,
-    /// `createdAt`
-    ///
-    /// Wire name `createdAt`; `string`; optional; format: date-time.
+    /// Created at (format: date-time).
     pub created_at: Option<String>,
-    /// `updatedAt`
-    ///
-    /// Wire name `updatedAt`; `string`; optional; format: date-time.
+    /// Updated at (format: date-time).
     pub updated_at: Option<String>,
-    /// `deviceCount`
-    ///
-    /// Wire name `deviceCount`; `integer`; optional; format: int32.
+    /// Device count (format: int32).
     pub device_count: Option<i64>,
-    /// `ethernetPorts`
-    ///
-    /// Wire name `ethernetPorts`; `array<EthernetPort>`; optional.
+    /// Ethernet ports.
     pub ethernet_ports: Option<Vec<EthernetPort>>,
-    /// `switches`
-    ///
-    /// Wire name `switches`; `array<Switch>`; optional.
+    /// Switches.
     pub switches: Option<Vec<super::common::Switch>>,
-    /// `meteringProfileId`
-    ///
-    /// Wire name `meteringProfileId`; `string`; optional; format: uuid.
+    /// Metering profile ID (format: uuid).
     pub metering_profile_id: Option<String>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Expiration date (format: date-time).
     pub expiration_date: Option<String>,
-    /// `displayName`
-    ///
-    /// Wire name `displayName`; `string`; optional; max_length: 255.
+    /// Display name (max_length: 255).
     pub display_name: Option<String>,
-    /// `externalIdentityId`
-    ///
-    /// Wire name `externalIdentityId`; `string`; optional; format: uuid.
+    /// External identity ID (format: uuid).
     pub external_identity_id: Option<String>,
-    /// `lastLoginAt`
-    ///
-    /// Wire name `lastLoginAt`; `string`; optional; format: date-time.
+    /// Last login at (format: date-time).
     pub last_login_at: Option<String>,
-    /// `primary`
-    ///
-    /// Wire name `primary`; `boolean`; optional.
+    /// Primary.
     pub primary: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1276,69 +1192,37 @@ impl IdentityDeviceStatusEntry {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct IdentityGroup {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; format: uuid.
+    /// ID (format: uuid).
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 255.
+    /// Name (max_length: 255).
     pub name: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255.
+    /// Description (max_length: 255).
     pub description: Option<String>,
-    /// `dpskPoolId`
-    ///
-    /// Wire name `dpskPoolId`; `string`; optional; secret: redacted in `Debug`.
+    /// DPSK pool ID (secret: redacted in `Debug`).
     pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
-    /// `macRegistrationPoolId`
-    ///
-    /// Wire name `macRegistrationPoolId`; `string`; optional.
+    /// MAC registration pool ID.
     pub mac_registration_pool_id: Option<String>,
-    /// `propertyId`
-    ///
-    /// Wire name `propertyId`; `string`; optional.
+    /// Property ID.
     pub property_id: Option<String>,
-    /// `createdAt`
-    ///
-    /// Wire name `createdAt`; `string`; optional; format: date-time.
+    /// Created at (format: date-time).
     pub created_at: Option<String>,
-    /// `updatedAt`
-    ///
-    /// Wire name `updatedAt`; `string`; optional; format: date-time.
+    /// Updated at (format: date-time).
     pub updated_at: Option<String>,
-    /// `certificateTemplateId`
-    ///
-    /// Wire name `certificateTemplateId`; `string`; optional.
+    /// Certificate template ID.
     pub certificate_template_id: Option<String>,
-    /// `policySetId`
-    ///
-    /// Wire name `policySetId`; `string`; optional.
+    /// Policy set ID.
     pub policy_set_id: Option<String>,
-    /// `networkCount`
-    ///
-    /// Wire name `networkCount`; `integer`; optional; format: int32.
+    /// Network count (format: int32).
     pub network_count: Option<i64>,
-    /// `autoCleanupEnabled`
-    ///
-    /// Wire name `autoCleanupEnabled`; `boolean`; optional; default: false.
+    /// Auto cleanup enabled (default: false).
     pub auto_cleanup_enabled: Option<bool>,
-    /// `templateVersion`
-    ///
-    /// Wire name `templateVersion`; `integer`; optional.
+    /// Template version.
     pub template_version: Option<i64>,
-    /// `_links`
-    ///
-    /// Wire name `_links`; `map<Link>`; optional.
+    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
-    /// `personalIdentityNetworkId`
-    ///
-    /// Wire name `personalIdentityNetworkId`; `string`; optional.
+    /// Personal identity network ID.
     pub personal_identity_network_id: Option<String>,
-    /// `identityCount`
-    ///
-    /// Wire name `identityCount`; `integer`; optional.
+    /// Identity count.
     pub identity_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1518,41 +1402,23 @@ impl IdentityGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityGroupSearch {
-    /// `personalIdentityNetworkId`
-    ///
-    /// Wire name `personalIdentityNetworkId`; `string`; optional.
+    /// Personal identity network ID.
     pub personal_identity_network_id: Option<String>,
-    /// `macRegistrationPoolId`
-    ///
-    /// Wire name `macRegistrationPoolId`; `string`; optional.
+    /// MAC registration pool ID.
     pub mac_registration_pool_id: Option<String>,
-    /// `dpskPoolId`
-    ///
-    /// Wire name `dpskPoolId`; `string`; optional; secret: redacted in `Debug`.
+    /// DPSK pool ID (secret: redacted in `Debug`).
     pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
-    /// `keyword`
-    ///
-    /// Wire name `keyword`; `string`; optional.
+    /// Keyword.
     pub keyword: Option<String>,
-    /// `groupIds`
-    ///
-    /// Wire name `groupIds`; `array<string>`; optional.
+    /// Group IDs.
     pub group_ids: Option<Vec<String>>,
-    /// `propertyId`
-    ///
-    /// Wire name `propertyId`; `string`; optional.
+    /// Property ID.
     pub property_id: Option<String>,
-    /// `certificateTemplateId`
-    ///
-    /// Wire name `certificateTemplateId`; `string`; optional.
+    /// Certificate template ID.
     pub certificate_template_id: Option<String>,
-    /// `policySetId`
-    ///
-    /// Wire name `policySetId`; `string`; optional.
+    /// Policy set ID.
     pub policy_set_id: Option<String>,
-    /// `networkId`
-    ///
-    /// Wire name `networkId`; `string`; optional.
+    /// Network ID.
     pub network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1714,13 +1580,9 @@ pub struct IdentityPage {
     ///
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
+    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// `pageable`
-    ///
-    /// Wire name `pageable`; `IdentityPageableObject`; optional.
+    /// Pageable.
     pub pageable: Option<IdentityPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1856,29 +1718,17 @@ impl IdentityPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentityPageableObject {
-    /// `offset`
-    ///
-    /// Wire name `offset`; `integer`; optional.
+    /// Offset.
     pub offset: Option<i64>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
+    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// `pageNumber`
-    ///
-    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    /// Page number (format: int32).
     pub page_number: Option<i64>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Page size (format: int32).
     pub page_size: Option<i64>,
-    /// `unpaged`
-    ///
-    /// Wire name `unpaged`; `boolean`; optional.
+    /// Unpaged.
     pub unpaged: Option<bool>,
-    /// `paged`
-    ///
-    /// Wire name `paged`; `boolean`; optional.
+    /// Paged.
     pub paged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1977,33 +1827,19 @@ impl IdentityPageableObject {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdentitySearch {
-    /// `groupId`
-    ///
-    /// Wire name `groupId`; `string`; optional; format: uuid.
+    /// Group ID (format: uuid).
     pub group_id: Option<String>,
-    /// `dpskPoolId`
-    ///
-    /// Wire name `dpskPoolId`; `string`; optional; secret: redacted in `Debug`.
+    /// DPSK pool ID (secret: redacted in `Debug`).
     pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
-    /// `propertyId`
-    ///
-    /// Wire name `propertyId`; `string`; optional.
+    /// Property ID.
     pub property_id: Option<String>,
-    /// `keyword`
-    ///
-    /// Wire name `keyword`; `string`; optional.
+    /// Keyword.
     pub keyword: Option<String>,
-    /// `ids`
-    ///
-    /// Wire name `ids`; `array<string>`; optional.
+    /// IDs.
     pub ids: Option<Vec<String>>,
-    /// `ethernetPort`
-    ///
-    /// Wire name `ethernetPort`; `EthernetPort`; optional.
+    /// Ethernet port.
     pub ethernet_port: Option<EthernetPort>,
-    /// `filter`
-    ///
-    /// Wire name `filter`; `map<json>`; optional.
+    /// Filter.
     pub filter: Option<std::collections::BTreeMap<String, serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2113,9 +1949,7 @@ impl IdentitySearch {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NumberEvaluation {
-    /// `numberValue`
-    ///
-    /// Wire name `numberValue`; `number`; required.
+    /// Number value.
     pub number_value: f64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2165,9 +1999,7 @@ impl NumberEvaluation {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct StringEvaluation {
-    /// `stringValue`
-    ///
-    /// Wire name `stringValue`; `string`; required.
+    /// String value.
     pub string_value: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

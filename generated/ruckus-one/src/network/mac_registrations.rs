@@ -13,29 +13,17 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MacPageableObject {
-    /// `offset`
-    ///
-    /// Wire name `offset`; `integer`; optional.
+    /// Offset.
     pub offset: Option<i64>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
+    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Page size (format: int32).
     pub page_size: Option<i64>,
-    /// `pageNumber`
-    ///
-    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    /// Page number (format: int32).
     pub page_number: Option<i64>,
-    /// `unpaged`
-    ///
-    /// Wire name `unpaged`; `boolean`; optional.
+    /// Unpaged.
     pub unpaged: Option<bool>,
-    /// `paged`
-    ///
-    /// Wire name `paged`; `boolean`; optional.
+    /// Paged.
     pub paged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -139,21 +127,13 @@ pub struct MacRegistration {
     ///
     /// Wire name `_links`; `IdentityResourceLinks`; optional.
     pub links: Option<super::common::IdentityResourceLinks>,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional.
+    /// Username.
     pub username: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional.
+    /// Email.
     pub email: Option<String>,
-    /// `location`
-    ///
-    /// Wire name `location`; `string`; optional.
+    /// Location.
     pub location: Option<String>,
-    /// `deviceName`
-    ///
-    /// Wire name `deviceName`; `string`; optional.
+    /// Device name.
     pub device_name: Option<String>,
     /// Identity of the registration.
     ///
@@ -302,13 +282,9 @@ pub struct MacRegistrationPage {
     ///
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
+    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// `pageable`
-    ///
-    /// Wire name `pageable`; `MacPageableObject`; optional.
+    /// Pageable.
     pub pageable: Option<MacPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -470,15 +446,9 @@ pub struct MacRegistrationPool {
     ///
     /// Wire name `priority`; `integer`; optional.
     pub priority: Option<i64>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Name. Provenance: inferred (type not shown; string assumed).
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Description. Provenance: inferred (type not shown; string assumed).
     pub description: Option<String>,
     /// How registrations expire; the values are not shown.
     ///
@@ -495,28 +465,16 @@ pub struct MacRegistrationPool {
     /// Wire name `defaultAccess`; `string`; optional.
     /// Provenance: inferred (type not shown; string assumed).
     pub default_access: Option<String>,
-    /// `policyId`
-    ///
-    /// Wire name `policyId`; `string`; optional.
-    /// Deprecated: Removed.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Policy ID. Deprecated: Removed. Provenance: inferred (type not shown; string assumed).
     pub policy_id: Option<String>,
     /// Its type is not shown.
     ///
     /// Wire name `enabled`; `json`; optional.
     /// Deprecated: Removed.
     pub enabled: Option<serde_json::Value>,
-    /// `associationIds`
-    ///
-    /// Wire name `associationIds`; `array<string>`; optional.
-    /// Deprecated: Removed.
-    /// Provenance: inferred (type not shown; array of string assumed).
+    /// Association IDs. Deprecated: Removed. Provenance: inferred (type not shown; array of string assumed).
     pub association_ids: Option<Vec<String>>,
-    /// `networkIds`
-    ///
-    /// Wire name `networkIds`; `array<string>`; optional.
-    /// Deprecated: Removed.
-    /// Provenance: inferred (type not shown; array of string assumed).
+    /// Network IDs. Deprecated: Removed. Provenance: inferred (type not shown; array of string assumed).
     pub network_ids: Option<Vec<String>>,
     /// Its shape is not shown.
     ///
@@ -736,13 +694,9 @@ pub struct MacRegistrationPoolPage {
     ///
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
+    /// Sort.
     pub sort: Option<super::common::SortObject>,
-    /// `pageable`
-    ///
-    /// Wire name `pageable`; `MacPageableObject`; optional.
+    /// Pageable.
     pub pageable: Option<MacPageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1045,13 +999,9 @@ impl MacRegistrationSearchCriterion {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct OperationResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; required.
+    /// Request ID.
     pub request_id: String,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1110,77 +1060,41 @@ impl OperationResponse {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Pool {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; format: uuid.
+    /// ID (format: uuid).
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 255; min_length: 0.
+    /// Name (max_length: 255; min_length: 0).
     pub name: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Description (max_length: 255; min_length: 0).
     pub description: Option<String>,
-    /// `autoCleanup`
-    ///
-    /// Wire name `autoCleanup`; `boolean`; optional; default: true.
+    /// Auto cleanup (default: true).
     pub auto_cleanup: Option<bool>,
-    /// `expirationType`
-    ///
-    /// Wire name `expirationType`; `PoolExpirationType`; optional.
+    /// Expiration type.
     pub expiration_type: Option<PoolExpirationType>,
-    /// `expirationOffset`
-    ///
-    /// Wire name `expirationOffset`; `integer`; optional; format: int32.
+    /// Expiration offset (format: int32).
     pub expiration_offset: Option<i64>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Expiration date (format: date-time).
     pub expiration_date: Option<String>,
-    /// `ssidRegex`
-    ///
-    /// Wire name `ssidRegex`; `string`; optional; max_length: 255; min_length: 0.
+    /// SSID regex (max_length: 255; min_length: 0).
     pub ssid_regex: Option<String>,
-    /// `expirationEnabled`
-    ///
-    /// Wire name `expirationEnabled`; `boolean`; optional; default: false.
+    /// Expiration enabled (default: false).
     pub expiration_enabled: Option<bool>,
-    /// `registrationCount`
-    ///
-    /// Wire name `registrationCount`; `integer`; optional; format: int32.
+    /// Registration count (format: int32).
     pub registration_count: Option<i64>,
-    /// `defaultAccess`
-    ///
-    /// Wire name `defaultAccess`; `PoolDefaultAccess`; optional; default: ACCEPT.
+    /// Default access (default: ACCEPT).
     pub default_access: Option<PoolDefaultAccess>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `policySetId`
-    ///
-    /// Wire name `policySetId`; `string`; optional.
+    /// Policy set ID.
     pub policy_set_id: Option<String>,
-    /// `isReferenced`
-    ///
-    /// Wire name `isReferenced`; `boolean`; optional.
+    /// Is referenced.
     pub is_referenced: Option<bool>,
-    /// `networkCount`
-    ///
-    /// Wire name `networkCount`; `integer`; optional; format: int32.
+    /// Network count (format: int32).
     pub network_count: Option<i64>,
-    /// `identityGroupId`
-    ///
-    /// Wire name `identityGroupId`; `string`; optional.
+    /// Identity group ID.
     pub identity_group_id: Option<String>,
-    /// `identityId`
-    ///
-    /// Wire name `identityId`; `string`; optional.
+    /// Identity ID.
     pub identity_id: Option<String>,
-    /// `_links`
-    ///
-    /// Wire name `_links`; `map<Link>`; optional.
+    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1532,49 +1446,27 @@ impl<'de> serde::Deserialize<'de> for PoolExpirationType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Registration {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; format: uuid.
+    /// ID (format: uuid).
     pub id: Option<String>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional; format: date-time.
+    /// Expiration date (format: date-time).
     pub expiration_date: Option<String>,
-    /// `revoked`
-    ///
-    /// Wire name `revoked`; `boolean`; required.
+    /// Revoked.
     pub revoked: bool,
-    /// `macAddress`
-    ///
-    /// Wire name `macAddress`; `string`; required.
+    /// MAC address.
     pub mac_address: String,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional; max_length: 255; min_length: 0.
+    /// Username (max_length: 255; min_length: 0).
     pub username: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Email (max_length: 255; min_length: 0).
     pub email: Option<String>,
-    /// `location`
-    ///
-    /// Wire name `location`; `string`; optional; max_length: 255; min_length: 0.
+    /// Location (max_length: 255; min_length: 0).
     pub location: Option<String>,
-    /// `deviceName`
-    ///
-    /// Wire name `deviceName`; `string`; optional; max_length: 255; min_length: 0.
+    /// Device name (max_length: 255; min_length: 0).
     pub device_name: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `isReferenced`
-    ///
-    /// Wire name `isReferenced`; `boolean`; optional.
+    /// Is referenced.
     pub is_referenced: Option<bool>,
-    /// `_links`
-    ///
-    /// Wire name `_links`; `map<Link>`; optional.
+    /// Links.
     pub links: Option<std::collections::BTreeMap<String, super::common::Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -16,179 +16,91 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEc {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `streetAddress`
-    ///
-    /// Wire name `streetAddress`; `string`; optional.
+    /// Street address.
     pub street_address: Option<String>,
-    /// `city`
-    ///
-    /// Wire name `city`; `string`; optional.
+    /// City.
     pub city: Option<String>,
-    /// `state`
-    ///
-    /// Wire name `state`; `string`; optional.
+    /// State.
     pub state: Option<String>,
-    /// `country`
-    ///
-    /// Wire name `country`; `string`; optional.
+    /// Country.
     pub country: Option<String>,
-    /// `postalCode`
-    ///
-    /// Wire name `postalCode`; `string`; optional.
+    /// Postal code.
     pub postal_code: Option<String>,
-    /// `mspAdminCount`
-    ///
-    /// Wire name `mspAdminCount`; `integer`; optional; format: int32.
+    /// Msp admin count (format: int32).
     pub msp_admin_count: Option<i64>,
-    /// `mspEcAdminCount`
-    ///
-    /// Wire name `mspEcAdminCount`; `integer`; optional; format: int32.
+    /// Msp ec admin count (format: int32).
     pub msp_ec_admin_count: Option<i64>,
-    /// `entitlements`
-    ///
-    /// Wire name `entitlements`; `array<ViewmodelEntitlement>`; optional.
+    /// Entitlements.
     pub entitlements: Option<Vec<ViewmodelEntitlement>>,
-    /// `mspTenantId`
-    ///
-    /// Wire name `mspTenantId`; `string`; optional.
+    /// Msp tenant ID.
     pub msp_tenant_id: Option<String>,
-    /// `status`
-    ///
-    /// Wire name `status`; `string`; optional.
+    /// Status.
     pub status: Option<String>,
-    /// `accountType`
-    ///
-    /// Wire name `accountType`; `string`; optional.
+    /// Account type.
     pub account_type: Option<String>,
-    /// `creationDate`
-    ///
-    /// Wire name `creationDate`; `string`; optional.
+    /// Creation date.
     pub creation_date: Option<String>,
-    /// `lastUpdTime`
-    ///
-    /// Wire name `lastUpdTime`; `string`; optional.
+    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// `mspAdmins`
-    ///
-    /// Wire name `mspAdmins`; `array<string>`; optional.
+    /// Msp admins.
     pub msp_admins: Option<Vec<String>>,
-    /// `mspLabel`
-    ///
-    /// Wire name `mspLabel`; `string`; optional.
+    /// Msp label.
     pub msp_label: Option<String>,
-    /// `delegatedTo`
-    ///
-    /// Wire name `delegatedTo`; `string`; optional.
+    /// Delegated to.
     pub delegated_to: Option<String>,
-    /// `delegationExpiryDate`
-    ///
-    /// Wire name `delegationExpiryDate`; `integer`; optional.
+    /// Delegation expiry date.
     pub delegation_expiry_date: Option<i64>,
-    /// `mspName`
-    ///
-    /// Wire name `mspName`; `string`; optional.
+    /// Msp name.
     pub msp_name: Option<String>,
-    /// `mspecName`
-    ///
-    /// Wire name `mspecName`; `string`; optional.
+    /// Mspec name.
     pub mspec_name: Option<String>,
-    /// `mspecId`
-    ///
-    /// Wire name `mspecId`; `string`; optional.
+    /// Mspec ID.
     pub mspec_id: Option<String>,
-    /// `wifiLicenses`
-    ///
-    /// Wire name `wifiLicenses`; `integer`; optional; format: int32.
+    /// Wifi licenses (format: int32).
     pub wifi_licenses: Option<i64>,
-    /// `switchLicenses`
-    ///
-    /// Wire name `switchLicenses`; `integer`; optional; format: int32.
+    /// Switch licenses (format: int32).
     pub switch_licenses: Option<i64>,
-    /// `edgeLicenses`
-    ///
-    /// Wire name `edgeLicenses`; `integer`; optional; format: int32.
+    /// Edge licenses (format: int32).
     pub edge_licenses: Option<i64>,
-    /// `virtualEdgeLicenses`
-    ///
-    /// Wire name `virtualEdgeLicenses`; `integer`; optional; format: int32.
+    /// Virtual edge licenses (format: int32).
     pub virtual_edge_licenses: Option<i64>,
-    /// `rwgLicenses`
-    ///
-    /// Wire name `rwgLicenses`; `integer`; optional; format: int32.
+    /// Rwg licenses (format: int32).
     pub rwg_licenses: Option<i64>,
-    /// `apSwLicenses`
-    ///
-    /// Wire name `apSwLicenses`; `integer`; optional; format: int32.
+    /// AP sw licenses (format: int32).
     pub ap_sw_licenses: Option<i64>,
-    /// `tenantType`
-    ///
-    /// Wire name `tenantType`; `string`; optional.
+    /// Tenant type.
     pub tenant_type: Option<String>,
-    /// `integrator`
-    ///
-    /// Wire name `integrator`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Integrator. Deprecated: The official description marks this field deprecated.
     pub integrator: Option<String>,
-    /// `installer`
-    ///
-    /// Wire name `installer`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Installer. Deprecated: The official description marks this field deprecated.
     pub installer: Option<String>,
-    /// `integrators`
-    ///
-    /// Wire name `integrators`; `array<string>`; optional.
+    /// Integrators.
     pub integrators: Option<Vec<String>>,
-    /// `installers`
-    ///
-    /// Wire name `installers`; `array<string>`; optional.
+    /// Installers.
     pub installers: Option<Vec<String>>,
-    /// `assignedMspEcList`
-    ///
-    /// Wire name `assignedMspEcList`; `array<string>`; optional.
+    /// Assigned msp ec list.
     pub assigned_msp_ec_list: Option<Vec<String>>,
-    /// `mspIntegratorAdminCount`
-    ///
-    /// Wire name `mspIntegratorAdminCount`; `integer`; optional; format: int32.
+    /// Msp integrator admin count (format: int32).
     pub msp_integrator_admin_count: Option<i64>,
-    /// `mspIntegratorAdmins`
-    ///
-    /// Wire name `mspIntegratorAdmins`; `array<string>`; optional.
+    /// Msp integrator admins.
     pub msp_integrator_admins: Option<Vec<String>>,
-    /// `mspInstallerAdminCount`
-    ///
-    /// Wire name `mspInstallerAdminCount`; `integer`; optional; format: int32.
+    /// Msp installer admin count (format: int32).
     pub msp_installer_admin_count: Option<i64>,
-    /// `mspInstallerAdmins`
-    ///
-    /// Wire name `mspInstallerAdmins`; `array<string>`; optional.
+    /// Msp installer admins.
     pub msp_installer_admins: Option<Vec<String>>,
-    /// `priorityIncidents`
-    ///
-    /// Wire name `priorityIncidents`; `PriorityIncidents`; optional.
+    /// Priority incidents.
     pub priority_incidents: Option<PriorityIncidents>,
-    /// `installerCount`
-    ///
-    /// Wire name `installerCount`; `integer`; optional.
+    /// Installer count.
     pub installer_count: Option<i64>,
-    /// `integratorCount`
-    ///
-    /// Wire name `integratorCount`; `integer`; optional.
+    /// Integrator count.
     pub integrator_count: Option<i64>,
-    /// `customerCount`
-    ///
-    /// Wire name `customerCount`; `integer`; optional.
+    /// Customer count.
     pub customer_count: Option<i64>,
-    /// `accountTier`
-    ///
-    /// Wire name `accountTier`; `string`; optional.
+    /// Account tier.
     pub account_tier: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -586,96 +498,47 @@ impl MspEc {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspLegacyBody {
-    /// `msp_admin_id`
-    ///
-    /// Wire name `msp_admin_id`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Msp admin ID. Provenance: inferred (type not shown; string assumed).
     pub msp_admin_id: Option<String>,
-    /// `msp_admin_role`
-    ///
-    /// Wire name `msp_admin_role`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Msp admin role. Provenance: inferred (type not shown; string assumed).
     pub msp_admin_role: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Email. Provenance: inferred (type not shown; string assumed).
     pub email: Option<String>,
-    /// `user_name`
-    ///
-    /// Wire name `user_name`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// User name. Provenance: inferred (type not shown; string assumed).
     pub user_name: Option<String>,
-    /// `full_name`
-    ///
-    /// Wire name `full_name`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Full name. Provenance: inferred (type not shown; string assumed).
     pub full_name: Option<String>,
-    /// `first_name`
-    ///
-    /// Wire name `first_name`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// First name. Provenance: inferred (type not shown; string assumed).
     pub first_name: Option<String>,
-    /// `last_name`
-    ///
-    /// Wire name `last_name`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Last name. Provenance: inferred (type not shown; string assumed).
     pub last_name: Option<String>,
-    /// `admin_email`
-    ///
-    /// Wire name `admin_email`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Admin email. Provenance: inferred (type not shown; string assumed).
     pub admin_email: Option<String>,
-    /// `resend`
-    ///
-    /// Wire name `resend`; `boolean`; optional.
+    /// Resend.
     pub resend: Option<bool>,
     /// List of managed end-customer tenants.
     ///
     /// Wire name `mspec_list`; `array<string>`; optional.
     pub mspec_list: Option<Vec<String>>,
-    /// `delegation_type`
-    ///
-    /// Wire name `delegation_type`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Delegation type. Provenance: inferred (type not shown; string assumed).
     pub delegation_type: Option<String>,
-    /// `delegated_to`
-    ///
-    /// Wire name `delegated_to`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Delegated to. Provenance: inferred (type not shown; string assumed).
     pub delegated_to: Option<String>,
-    /// `expiry_date`
-    ///
-    /// Wire name `expiry_date`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Expiry date. Provenance: inferred (type not shown; string assumed).
     pub expiry_date: Option<String>,
-    /// `number_of_days`
-    ///
-    /// Wire name `number_of_days`; `string`; optional.
+    /// Number of days.
     pub number_of_days: Option<String>,
     /// Whether all end-customer tenants are managed.
     ///
     /// Wire name `isManageAllEcs`; `boolean`; optional.
     pub is_manage_all_ecs: Option<bool>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Updated date. Provenance: inferred (type not shown; string assumed).
     pub updated_date: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Parent ID. Provenance: inferred (type not shown; string assumed).
     pub parent_id: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Tenant ID. Provenance: inferred (type not shown; string assumed).
     pub tenant_id: Option<String>,
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
-    /// Provenance: inferred (type not shown; string assumed).
+    /// Request ID. Provenance: inferred (type not shown; string assumed).
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -875,29 +738,17 @@ impl MspLegacyBody {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspLogoFileData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
-    /// `logo_fileuuid`
-    ///
-    /// Wire name `logo_fileuuid`; `string`; optional.
+    /// Logo fileuuid.
     pub logo_fileuuid: Option<String>,
-    /// `logo_file_name`
-    ///
-    /// Wire name `logo_file_name`; `string`; optional.
+    /// Logo file name.
     pub logo_file_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -993,97 +844,51 @@ impl MspLogoFileData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspView {
-    /// `msp_label`
-    ///
-    /// Wire name `msp_label`; `string`; optional.
+    /// Msp label.
     pub msp_label: Option<String>,
-    /// `logo_uuid`
-    ///
-    /// Wire name `logo_uuid`; `string`; optional; may be null.
+    /// Logo UUID (may be null).
     pub logo_uuid: Option<String>,
-    /// `alarm_notification_logo_uuid`
-    ///
-    /// Wire name `alarm_notification_logo_uuid`; `string`; optional; may be null.
+    /// Alarm notification logo UUID (may be null).
     pub alarm_notification_logo_uuid: Option<String>,
-    /// `ping_notification_logo_uuid`
-    ///
-    /// Wire name `ping_notification_logo_uuid`; `string`; optional; may be null.
+    /// Ping notification logo UUID (may be null).
     pub ping_notification_logo_uuid: Option<String>,
-    /// `mlisa_logo_uuid`
-    ///
-    /// Wire name `mlisa_logo_uuid`; `string`; optional; may be null.
+    /// Mlisa logo UUID (may be null).
     pub mlisa_logo_uuid: Option<String>,
-    /// `ping_login_logo_uuid`
-    ///
-    /// Wire name `ping_login_logo_uuid`; `string`; optional; may be null.
+    /// Ping login logo UUID (may be null).
     pub ping_login_logo_uuid: Option<String>,
-    /// `default_logo_uuid`
-    ///
-    /// Wire name `default_logo_uuid`; `string`; optional; may be null.
+    /// Default logo UUID (may be null).
     pub default_logo_uuid: Option<String>,
-    /// `msp_fqdn`
-    ///
-    /// Wire name `msp_fqdn`; `string`; optional; may be null.
+    /// Msp fqdn (may be null).
     pub msp_fqdn: Option<String>,
-    /// `contact_support_url`
-    ///
-    /// Wire name `contact_support_url`; `string`; optional; may be null.
+    /// Contact support URL (may be null).
     pub contact_support_url: Option<String>,
-    /// `contact_support_behavior`
-    ///
-    /// Wire name `contact_support_behavior`; `string`; optional; may be null.
+    /// Contact support behavior (may be null).
     pub contact_support_behavior: Option<String>,
-    /// `open_case_url`
-    ///
-    /// Wire name `open_case_url`; `string`; optional; may be null.
+    /// Open case URL (may be null).
     pub open_case_url: Option<String>,
-    /// `open_case_behavior`
-    ///
-    /// Wire name `open_case_behavior`; `string`; optional; may be null.
+    /// Open case behavior (may be null).
     pub open_case_behavior: Option<String>,
-    /// `my_open_case_url`
-    ///
-    /// Wire name `my_open_case_url`; `string`; optional; may be null.
+    /// My open case URL (may be null).
     pub my_open_case_url: Option<String>,
-    /// `my_open_case_behavior`
-    ///
-    /// Wire name `my_open_case_behavior`; `string`; optional; may be null.
+    /// My open case behavior (may be null).
     pub my_open_case_behavior: Option<String>,
-    /// `change_password_url`
-    ///
-    /// Wire name `change_password_url`; `string`; optional; may be null; secret: redacted in `Debug`.
+    /// Change password URL (may be null; secret: redacted in `Debug`).
     pub change_password_url: Option<ruckus_one_runtime::Secret>,
-    /// `msp_phone`
-    ///
-    /// Wire name `msp_phone`; `string`; optional; may be null.
+    /// Msp phone (may be null).
     pub msp_phone: Option<String>,
-    /// `msp_email`
-    ///
-    /// Wire name `msp_email`; `string`; optional; may be null.
+    /// Msp email (may be null).
     pub msp_email: Option<String>,
-    /// `msp_website`
-    ///
-    /// Wire name `msp_website`; `string`; optional; may be null.
+    /// Msp website (may be null).
     pub msp_website: Option<String>,
-    /// `msp_external_id`
-    ///
-    /// Wire name `msp_external_id`; `string`; optional; may be null.
+    /// Msp external ID (may be null).
     pub msp_external_id: Option<String>,
-    /// `msp_tenant_name`
-    ///
-    /// Wire name `msp_tenant_name`; `string`; optional; may be null.
+    /// Msp tenant name (may be null).
     pub msp_tenant_name: Option<String>,
-    /// `mspLogoFileDataList`
-    ///
-    /// Wire name `mspLogoFileDataList`; `array<MspLogoFileData>`; optional.
+    /// Msp logo file data list.
     pub msp_logo_file_data_list: Option<Vec<MspLogoFileData>>,
-    /// `preferredWisprProvider`
-    ///
-    /// Wire name `preferredWisprProvider`; `PreferredWisprProvider`; optional.
+    /// Preferred wispr provider.
     pub preferred_wispr_provider: Option<PreferredWisprProvider>,
-    /// `domain_suffix`
-    ///
-    /// Wire name `domain_suffix`; `string`; optional.
+    /// Domain suffix.
     pub domain_suffix: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1327,45 +1132,25 @@ impl MspView {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PreferredWisprProvider {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `providerName`
-    ///
-    /// Wire name `providerName`; `string`; required.
+    /// Provider name.
     pub provider_name: String,
-    /// `apiKey`
-    ///
-    /// Wire name `apiKey`; `string`; optional; secret: redacted in `Debug`.
+    /// API key (secret: redacted in `Debug`).
     pub api_key: Option<ruckus_one_runtime::Secret>,
-    /// `apiSecret`
-    ///
-    /// Wire name `apiSecret`; `string`; optional; secret: redacted in `Debug`.
+    /// API secret (secret: redacted in `Debug`).
     pub api_secret: Option<ruckus_one_runtime::Secret>,
-    /// `customExternalProvider`
-    ///
-    /// Wire name `customExternalProvider`; `boolean`; optional.
+    /// Custom external provider.
     pub custom_external_provider: Option<bool>,
-    /// `auth`
-    ///
-    /// Wire name `auth`; `Radius`; optional.
+    /// Auth.
     pub auth: Option<Radius>,
-    /// `acct`
-    ///
-    /// Wire name `acct`; `Radius`; optional.
+    /// Acct.
     pub acct: Option<Radius>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1494,21 +1279,13 @@ impl PreferredWisprProvider {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PriorityIncidents {
-    /// `p1`
-    ///
-    /// Wire name `p1`; `string`; optional.
+    /// P1.
     pub p1: Option<String>,
-    /// `p2`
-    ///
-    /// Wire name `p2`; `string`; optional.
+    /// P2.
     pub p2: Option<String>,
-    /// `p3`
-    ///
-    /// Wire name `p3`; `string`; optional.
+    /// P3.
     pub p3: Option<String>,
-    /// `p4`
-    ///
-    /// Wire name `p4`; `string`; optional.
+    /// P4.
     pub p4: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1588,33 +1365,19 @@ impl PriorityIncidents {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseMspEc {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<MspEc>`; optional.
+    /// Data.
     pub data: Option<Vec<MspEc>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1721,13 +1484,9 @@ impl QueryResponseMspEc {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Radius {
-    /// `primary`
-    ///
-    /// Wire name `primary`; `RadiusServer`; optional.
+    /// Primary.
     pub primary: Option<RadiusServer>,
-    /// `secondary`
-    ///
-    /// Wire name `secondary`; `RadiusServer`; optional.
+    /// Secondary.
     pub secondary: Option<RadiusServer>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1791,17 +1550,11 @@ impl Radius {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServer {
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; required.
+    /// IP.
     pub ip: String,
-    /// `port`
-    ///
-    /// Wire name `port`; `integer`; optional; format: int32; maximum: 65535; minimum: 1.
+    /// Port (format: int32; maximum: 65535; minimum: 1).
     pub port: Option<i64>,
-    /// `sharedSecret`
-    ///
-    /// Wire name `sharedSecret`; `string`; required; secret: redacted in `Debug`.
+    /// Shared secret (secret: redacted in `Debug`).
     pub shared_secret: ruckus_one_runtime::Secret,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1863,85 +1616,45 @@ impl RadiusServer {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateMspRequest {
-    /// `msp_label`
-    ///
-    /// Wire name `msp_label`; `string`; required.
+    /// Msp label.
     pub msp_label: String,
-    /// `logo_uuid`
-    ///
-    /// Wire name `logo_uuid`; `string`; optional; may be null.
+    /// Logo UUID (may be null).
     pub logo_uuid: Option<String>,
-    /// `alarm_notification_logo_uuid`
-    ///
-    /// Wire name `alarm_notification_logo_uuid`; `string`; optional; may be null.
+    /// Alarm notification logo UUID (may be null).
     pub alarm_notification_logo_uuid: Option<String>,
-    /// `ping_notification_logo_uuid`
-    ///
-    /// Wire name `ping_notification_logo_uuid`; `string`; optional; may be null.
+    /// Ping notification logo UUID (may be null).
     pub ping_notification_logo_uuid: Option<String>,
-    /// `mlisa_logo_uuid`
-    ///
-    /// Wire name `mlisa_logo_uuid`; `string`; optional; may be null.
+    /// Mlisa logo UUID (may be null).
     pub mlisa_logo_uuid: Option<String>,
-    /// `ping_login_logo_uuid`
-    ///
-    /// Wire name `ping_login_logo_uuid`; `string`; optional; may be null.
+    /// Ping login logo UUID (may be null).
     pub ping_login_logo_uuid: Option<String>,
-    /// `default_logo_uuid`
-    ///
-    /// Wire name `default_logo_uuid`; `string`; optional; may be null.
+    /// Default logo UUID (may be null).
     pub default_logo_uuid: Option<String>,
-    /// `msp_fqdn`
-    ///
-    /// Wire name `msp_fqdn`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Msp fqdn (may be null; max_length: 255; min_length: 0).
     pub msp_fqdn: Option<String>,
-    /// `contact_support_url`
-    ///
-    /// Wire name `contact_support_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Contact support URL (may be null; max_length: 255; min_length: 0).
     pub contact_support_url: Option<String>,
-    /// `contact_support_behavior`
-    ///
-    /// Wire name `contact_support_behavior`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Contact support behavior (may be null; max_length: 255; min_length: 0).
     pub contact_support_behavior: Option<String>,
-    /// `open_case_url`
-    ///
-    /// Wire name `open_case_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Open case URL (may be null; max_length: 255; min_length: 0).
     pub open_case_url: Option<String>,
-    /// `open_case_behavior`
-    ///
-    /// Wire name `open_case_behavior`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Open case behavior (may be null; max_length: 255; min_length: 0).
     pub open_case_behavior: Option<String>,
-    /// `my_open_case_url`
-    ///
-    /// Wire name `my_open_case_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// My open case URL (may be null; max_length: 255; min_length: 0).
     pub my_open_case_url: Option<String>,
-    /// `my_open_case_behavior`
-    ///
-    /// Wire name `my_open_case_behavior`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// My open case behavior (may be null; max_length: 255; min_length: 0).
     pub my_open_case_behavior: Option<String>,
-    /// `change_password_url`
-    ///
-    /// Wire name `change_password_url`; `string`; optional; may be null; secret: redacted in `Debug`; max_length: 255; min_length: 0.
+    /// Change password URL (may be null; secret: redacted in `Debug`; max_length: 255; min_length: 0).
     pub change_password_url: Option<ruckus_one_runtime::Secret>,
-    /// `msp_phone`
-    ///
-    /// Wire name `msp_phone`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Msp phone (may be null; max_length: 255; min_length: 0).
     pub msp_phone: Option<String>,
-    /// `msp_email`
-    ///
-    /// Wire name `msp_email`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Msp email (may be null; max_length: 255; min_length: 0).
     pub msp_email: Option<String>,
-    /// `msp_website`
-    ///
-    /// Wire name `msp_website`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Msp website (may be null; max_length: 255; min_length: 0).
     pub msp_website: Option<String>,
-    /// `mspLogoFileDataList`
-    ///
-    /// Wire name `mspLogoFileDataList`; `array<MspLogoFileData>`; optional.
+    /// Msp logo file data list.
     pub msp_logo_file_data_list: Option<Vec<MspLogoFileData>>,
-    /// `preferredWisprProvider`
-    ///
-    /// Wire name `preferredWisprProvider`; `PreferredWisprProvider`; optional.
+    /// Preferred wispr provider.
     pub preferred_wispr_provider: Option<PreferredWisprProvider>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2156,85 +1869,45 @@ impl UpdateMspRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelEntitlement {
-    /// `expirationDateTs`
-    ///
-    /// Wire name `expirationDateTs`; `string`; optional.
+    /// Expiration date ts.
     pub expiration_date_ts: Option<String>,
-    /// `consumed`
-    ///
-    /// Wire name `consumed`; `string`; optional.
+    /// Consumed.
     pub consumed: Option<String>,
-    /// `quantity`
-    ///
-    /// Wire name `quantity`; `string`; optional.
+    /// Quantity.
     pub quantity: Option<String>,
-    /// `entitlementDeviceType`
-    ///
-    /// Wire name `entitlementDeviceType`; `string`; optional.
+    /// Entitlement device type.
     pub entitlement_device_type: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `expirationDate`
-    ///
-    /// Wire name `expirationDate`; `string`; optional.
+    /// Expiration date.
     pub expiration_date: Option<String>,
-    /// `entitlementDeviceSubType`
-    ///
-    /// Wire name `entitlementDeviceSubType`; `string`; optional.
+    /// Entitlement device sub type.
     pub entitlement_device_sub_type: Option<String>,
-    /// `toBeRemovedQuantity`
-    ///
-    /// Wire name `toBeRemovedQuantity`; `integer`; optional; format: int32.
+    /// To be removed quantity (format: int32).
     pub to_be_removed_quantity: Option<i64>,
-    /// `accountType`
-    ///
-    /// Wire name `accountType`; `string`; optional.
+    /// Account type.
     pub account_type: Option<String>,
-    /// `wifiDeviceCount`
-    ///
-    /// Wire name `wifiDeviceCount`; `string`; optional.
+    /// Wifi device count.
     pub wifi_device_count: Option<String>,
-    /// `switchDeviceCount`
-    ///
-    /// Wire name `switchDeviceCount`; `string`; optional.
+    /// Switch device count.
     pub switch_device_count: Option<String>,
-    /// `edgeDeviceCount`
-    ///
-    /// Wire name `edgeDeviceCount`; `string`; optional.
+    /// Edge device count.
     pub edge_device_count: Option<String>,
-    /// `virtualEdgeDeviceCount`
-    ///
-    /// Wire name `virtualEdgeDeviceCount`; `string`; optional.
+    /// Virtual edge device count.
     pub virtual_edge_device_count: Option<String>,
-    /// `rwgDeviceCount`
-    ///
-    /// Wire name `rwgDeviceCount`; `string`; optional.
+    /// Rwg device count.
     pub rwg_device_count: Option<String>,
-    /// `adaptivePolicyCount`
-    ///
-    /// Wire name `adaptivePolicyCount`; `string`; optional.
+    /// Adaptive policy count.
     pub adaptive_policy_count: Option<String>,
-    /// `piNetworkCount`
-    ///
-    /// Wire name `piNetworkCount`; `string`; optional.
+    /// Pi network count.
     pub pi_network_count: Option<String>,
-    /// `outOfComplianceDevices`
-    ///
-    /// Wire name `outOfComplianceDevices`; `string`; optional.
+    /// Out of compliance devices.
     pub out_of_compliance_devices: Option<String>,
-    /// `futureOutOfComplianceDevices`
-    ///
-    /// Wire name `futureOutOfComplianceDevices`; `string`; optional.
+    /// Future out of compliance devices.
     pub future_out_of_compliance_devices: Option<String>,
-    /// `futureOfComplianceDate`
-    ///
-    /// Wire name `futureOfComplianceDate`; `string`; optional.
+    /// Future of compliance date.
     pub future_of_compliance_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

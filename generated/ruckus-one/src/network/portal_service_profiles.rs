@@ -13,33 +13,19 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ComponentDisplay {
-    /// `logo`
-    ///
-    /// Wire name `logo`; `boolean`; optional.
+    /// Logo.
     pub logo: Option<bool>,
-    /// `welcome`
-    ///
-    /// Wire name `welcome`; `boolean`; optional.
+    /// Welcome.
     pub welcome: Option<bool>,
-    /// `photo`
-    ///
-    /// Wire name `photo`; `boolean`; optional.
+    /// Photo.
     pub photo: Option<bool>,
-    /// `secondaryText`
-    ///
-    /// Wire name `secondaryText`; `boolean`; optional.
+    /// Secondary text.
     pub secondary_text: Option<bool>,
-    /// `termsConditions`
-    ///
-    /// Wire name `termsConditions`; `boolean`; optional.
+    /// Terms conditions.
     pub terms_conditions: Option<bool>,
-    /// `poweredBy`
-    ///
-    /// Wire name `poweredBy`; `boolean`; optional.
+    /// Powered by.
     pub powered_by: Option<bool>,
-    /// `wifi4eu`
-    ///
-    /// Wire name `wifi4eu`; `boolean`; optional.
+    /// Wifi 4eu.
     pub wifi4eu: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -143,13 +129,9 @@ impl ComponentDisplay {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponsePortalServiceProfile {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `PortalServiceProfile`; optional.
+    /// Response.
     pub response: Option<PortalServiceProfile>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -223,21 +205,13 @@ pub struct PortalServiceProfile {
     ///
     /// Wire name `content`; `PortalServiceProfileContent`; optional.
     pub content: Option<PortalServiceProfileContent>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `serviceName`
-    ///
-    /// Wire name `serviceName`; `string`; optional.
+    /// Service name.
     pub service_name: Option<String>,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `string`; optional.
+    /// Tags.
     pub tags: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -344,93 +318,49 @@ pub struct PortalServiceProfileContent {
     ///
     /// Wire name `poweredImgChecksum`; `string`; optional.
     pub powered_img_checksum: Option<String>,
-    /// `welcomeText`
-    ///
-    /// Wire name `welcomeText`; `string`; optional.
+    /// Welcome text.
     pub welcome_text: Option<String>,
-    /// `welcomeColor`
-    ///
-    /// Wire name `welcomeColor`; `string`; optional.
+    /// Welcome color.
     pub welcome_color: Option<String>,
-    /// `bgImage`
-    ///
-    /// Wire name `bgImage`; `string`; optional.
+    /// Bg image.
     pub bg_image: Option<String>,
-    /// `bgColor`
-    ///
-    /// Wire name `bgColor`; `string`; optional.
+    /// Bg color.
     pub bg_color: Option<String>,
-    /// `welcomeSize`
-    ///
-    /// Wire name `welcomeSize`; `integer`; optional; format: int32.
+    /// Welcome size (format: int32).
     pub welcome_size: Option<i64>,
-    /// `photo`
-    ///
-    /// Wire name `photo`; `string`; optional.
+    /// Photo.
     pub photo: Option<String>,
-    /// `photoRatio`
-    ///
-    /// Wire name `photoRatio`; `integer`; optional; format: int32.
+    /// Photo ratio (format: int32).
     pub photo_ratio: Option<i64>,
-    /// `logo`
-    ///
-    /// Wire name `logo`; `string`; optional.
+    /// Logo.
     pub logo: Option<String>,
-    /// `logoRatio`
-    ///
-    /// Wire name `logoRatio`; `integer`; optional; format: int32.
+    /// Logo ratio (format: int32).
     pub logo_ratio: Option<i64>,
-    /// `secondaryText`
-    ///
-    /// Wire name `secondaryText`; `string`; optional.
+    /// Secondary text.
     pub secondary_text: Option<String>,
-    /// `secondaryColor`
-    ///
-    /// Wire name `secondaryColor`; `string`; optional.
+    /// Secondary color.
     pub secondary_color: Option<String>,
-    /// `secondarySize`
-    ///
-    /// Wire name `secondarySize`; `integer`; optional; format: int32.
+    /// Secondary size (format: int32).
     pub secondary_size: Option<i64>,
-    /// `buttonColor`
-    ///
-    /// Wire name `buttonColor`; `string`; optional.
+    /// Button color.
     pub button_color: Option<String>,
-    /// `poweredBgColor`
-    ///
-    /// Wire name `poweredBgColor`; `string`; optional.
+    /// Powered bg color.
     pub powered_bg_color: Option<String>,
-    /// `poweredColor`
-    ///
-    /// Wire name `poweredColor`; `string`; optional.
+    /// Powered color.
     pub powered_color: Option<String>,
-    /// `poweredSize`
-    ///
-    /// Wire name `poweredSize`; `integer`; optional; format: int32.
+    /// Powered size (format: int32).
     pub powered_size: Option<i64>,
-    /// `poweredImg`
-    ///
-    /// Wire name `poweredImg`; `string`; optional.
+    /// Powered img.
     pub powered_img: Option<String>,
-    /// `poweredImgRatio`
-    ///
-    /// Wire name `poweredImgRatio`; `integer`; optional; format: int32.
+    /// Powered img ratio (format: int32).
     pub powered_img_ratio: Option<i64>,
-    /// `wifi4EUNetworkId`
-    ///
-    /// Wire name `wifi4EUNetworkId`; `string`; optional.
+    /// Wifi 4EU network ID.
     pub wifi4_eu_network_id: Option<String>,
-    /// `termsCondition`
-    ///
-    /// Wire name `termsCondition`; `string`; optional.
+    /// Terms condition.
     pub terms_condition: Option<String>,
-    /// `componentDisplay`
-    ///
-    /// Wire name `componentDisplay`; `ComponentDisplay`; optional.
+    /// Component display.
     pub component_display: Option<ComponentDisplay>,
-    /// `displayLangCode`
-    ///
-    /// Wire name `displayLangCode`; `string`; optional.
+    /// Display lang code.
     pub display_lang_code: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -748,21 +678,13 @@ impl PortalServiceProfileImage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortalServiceProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `displayLangCode`
-    ///
-    /// Wire name `displayLangCode`; `string`; optional.
+    /// Display lang code.
     pub display_lang_code: Option<String>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -848,33 +770,19 @@ impl PortalServiceProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponsePortalServiceProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<PortalServiceProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<PortalServiceProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,13 +13,9 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServerResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `AaaServerView`; optional.
+    /// Response.
     pub response: Option<AaaServerView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -83,57 +79,31 @@ impl AaaServerResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaServerView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional.
+    /// Username.
     pub username: Option<String>,
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Password (secret: redacted in `Debug`).
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// `purpose`
-    ///
-    /// Wire name `purpose`; `AaaServerViewPurpose`; optional.
+    /// Purpose.
     pub purpose: Option<AaaServerViewPurpose>,
-    /// `level`
-    ///
-    /// Wire name `level`; `AaaServerViewLevel`; optional.
+    /// Level.
     pub level: Option<AaaServerViewLevel>,
-    /// `serverType`
-    ///
-    /// Wire name `serverType`; `AaaServerViewServerType`; optional.
+    /// Server type.
     pub server_type: Option<AaaServerViewServerType>,
-    /// `secret`
-    ///
-    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`.
+    /// Secret (secret: redacted in `Debug`).
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `acctPort`
-    ///
-    /// Wire name `acctPort`; `integer`; optional; format: int32.
+    /// Acct port (format: int32).
     pub acct_port: Option<i64>,
-    /// `authPort`
-    ///
-    /// Wire name `authPort`; `integer`; optional; format: int32.
+    /// Auth port (format: int32).
     pub auth_port: Option<i64>,
-    /// `switchCountInVenue`
-    ///
-    /// Wire name `switchCountInVenue`; `integer`; optional; format: int32.
+    /// Switch count in venue (format: int32).
     pub switch_count_in_venue: Option<i64>,
-    /// `syncedPasswordSwitchCount`
-    ///
-    /// Wire name `syncedPasswordSwitchCount`; `integer`; optional; format: int32.
+    /// Synced password switch count (format: int32).
     pub synced_password_switch_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

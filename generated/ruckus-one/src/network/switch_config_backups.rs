@@ -13,29 +13,17 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackUpFormatted {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional.
+    /// Model.
     pub model: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `cli`
-    ///
-    /// Wire name `cli`; `string`; optional.
+    /// Cli.
     pub cli: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -134,9 +122,7 @@ impl ConfigBackUpFormatted {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackup {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -192,9 +178,7 @@ impl ConfigBackup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupAction {
-    /// `configBackupAction`
-    ///
-    /// Wire name `configBackupAction`; `ConfigBackupActionConfigBackupAction`; optional.
+    /// Config backup action.
     pub config_backup_action: Option<ConfigBackupActionConfigBackupAction>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -308,13 +292,9 @@ impl<'de> serde::Deserialize<'de> for ConfigBackupActionConfigBackupAction {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupComparison {
-    /// `backupId1`
-    ///
-    /// Wire name `backupId1`; `string`; optional.
+    /// Backup ID 1.
     pub backup_id1: Option<String>,
-    /// `backupId2`
-    ///
-    /// Wire name `backupId2`; `string`; optional.
+    /// Backup ID 2.
     pub backup_id2: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -381,17 +361,11 @@ impl ConfigBackupComparison {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupComparisonView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `configBackup1`
-    ///
-    /// Wire name `configBackup1`; `ConfigBackupContentView`; optional.
+    /// Config backup 1.
     pub config_backup1: Option<ConfigBackupContentView>,
-    /// `configBackup2`
-    ///
-    /// Wire name `configBackup2`; `ConfigBackupContentView`; optional.
+    /// Config backup 2.
     pub config_backup2: Option<ConfigBackupContentView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -472,13 +446,9 @@ impl ConfigBackupComparisonView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupContentView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `config`
-    ///
-    /// Wire name `config`; `string`; optional.
+    /// Config.
     pub config: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -545,49 +515,27 @@ impl ConfigBackupContentView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigBackupView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `backupId`
-    ///
-    /// Wire name `backupId`; `string`; optional.
+    /// Backup ID.
     pub backup_id: Option<String>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `backupType`
-    ///
-    /// Wire name `backupType`; `string`; optional.
+    /// Backup type.
     pub backup_type: Option<String>,
-    /// `config`
-    ///
-    /// Wire name `config`; `string`; optional.
+    /// Config.
     pub config: Option<String>,
-    /// `status`
-    ///
-    /// Wire name `status`; `string`; optional.
+    /// Status.
     pub status: Option<String>,
-    /// `restoreStatus`
-    ///
-    /// Wire name `restoreStatus`; `string`; optional.
+    /// Restore status.
     pub restore_status: Option<String>,
-    /// `restoreTimestamp`
-    ///
-    /// Wire name `restoreTimestamp`; `string`; optional.
+    /// Restore timestamp.
     pub restore_timestamp: Option<String>,
-    /// `failureReason`
-    ///
-    /// Wire name `failureReason`; `string`; optional.
+    /// Failure reason.
     pub failure_reason: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -723,45 +671,25 @@ impl ConfigBackupView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationHistoryInfoView {
-    /// `switchName`
-    ///
-    /// Wire name `switchName`; `string`; optional.
+    /// Switch name.
     pub switch_name: Option<String>,
-    /// `startTime`
-    ///
-    /// Wire name `startTime`; `string`; optional; format: date-time.
+    /// Start time (format: date-time).
     pub start_time: Option<String>,
-    /// `endTime`
-    ///
-    /// Wire name `endTime`; `string`; optional; format: date-time.
+    /// End time (format: date-time).
     pub end_time: Option<String>,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `configType`
-    ///
-    /// Wire name `configType`; `ConfigurationHistoryInfoViewConfigType`; optional.
+    /// Config type.
     pub config_type: Option<ConfigurationHistoryInfoViewConfigType>,
-    /// `dispatchStatus`
-    ///
-    /// Wire name `dispatchStatus`; `ConfigurationHistoryInfoViewDispatchStatus`; optional.
+    /// Dispatch status.
     pub dispatch_status: Option<ConfigurationHistoryInfoViewDispatchStatus>,
-    /// `clis`
-    ///
-    /// Wire name `clis`; `string`; optional.
+    /// Clis.
     pub clis: Option<String>,
-    /// `numberOfErrors`
-    ///
-    /// Wire name `numberOfErrors`; `integer`; optional; format: int32.
+    /// Number of errors (format: int32).
     pub number_of_errors: Option<i64>,
-    /// `transactionId`
-    ///
-    /// Wire name `transactionId`; `string`; optional.
+    /// Transaction ID.
     pub transaction_id: Option<String>,
-    /// `dispatchFailedReason`
-    ///
-    /// Wire name `dispatchFailedReason`; `array<DispatchFailedReasonView>`; optional.
+    /// Dispatch failed reason.
     pub dispatch_failed_reason: Option<Vec<DispatchFailedReasonView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1182,17 +1110,11 @@ impl<'de> serde::Deserialize<'de> for ConfigurationHistoryInfoViewDispatchStatus
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ConfigurationHistoryView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional; format: int32.
+    /// Total count (format: int32).
     pub total_count: Option<i64>,
-    /// `list`
-    ///
-    /// Wire name `list`; `array<ConfigurationHistoryInfoView>`; optional.
+    /// List.
     pub list: Option<Vec<ConfigurationHistoryInfoView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1270,13 +1192,9 @@ impl ConfigurationHistoryView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DispatchFailedReasonView {
-    /// `lineNumber`
-    ///
-    /// Wire name `lineNumber`; `string`; optional.
+    /// Line number.
     pub line_number: Option<String>,
-    /// `message`
-    ///
-    /// Wire name `message`; `string`; optional.
+    /// Message.
     pub message: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

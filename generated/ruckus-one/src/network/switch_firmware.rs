@@ -13,29 +13,17 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChangeSchedule {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `date`
-    ///
-    /// Wire name `date`; `string`; optional.
+    /// Date.
     pub date: Option<String>,
-    /// `time`
-    ///
-    /// Wire name `time`; `string`; optional.
+    /// Time.
     pub time: Option<String>,
-    /// `versions`
-    ///
-    /// Wire name `versions`; `array<ModelVersionView>`; optional.
+    /// Versions.
     pub versions: Option<Vec<ModelVersionView>>,
-    /// `switchIds`
-    ///
-    /// Wire name `switchIds`; `array<string>`; optional.
+    /// Switch IDs.
     pub switch_ids: Option<Vec<String>>,
-    /// `preDownload`
-    ///
-    /// Wire name `preDownload`; `boolean`; optional.
+    /// Pre download.
     pub pre_download: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -131,33 +119,19 @@ impl ChangeSchedule {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ChangeScheduleV1 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `date`
-    ///
-    /// Wire name `date`; `string`; optional.
+    /// Date.
     pub date: Option<String>,
-    /// `time`
-    ///
-    /// Wire name `time`; `string`; optional.
+    /// Time.
     pub time: Option<String>,
-    /// `switchVersion`
-    ///
-    /// Wire name `switchVersion`; `string`; optional.
+    /// Switch version.
     pub switch_version: Option<String>,
-    /// `switchVersionAboveTen`
-    ///
-    /// Wire name `switchVersionAboveTen`; `string`; optional.
+    /// Switch version above ten.
     pub switch_version_above_ten: Option<String>,
-    /// `switchIds`
-    ///
-    /// Wire name `switchIds`; `array<string>`; optional.
+    /// Switch IDs.
     pub switch_ids: Option<Vec<String>>,
-    /// `preDownload`
-    ///
-    /// Wire name `preDownload`; `boolean`; optional.
+    /// Pre download.
     pub pre_download: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -261,13 +235,9 @@ impl ChangeScheduleV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelCurrentVersionView {
-    /// `modelGroup`
-    ///
-    /// Wire name `modelGroup`; `ModelCurrentVersionViewModelGroup`; optional.
+    /// Model group.
     pub model_group: Option<ModelCurrentVersionViewModelGroup>,
-    /// `versions`
-    ///
-    /// Wire name `versions`; `array<string>`; optional.
+    /// Versions.
     pub versions: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -404,17 +374,11 @@ impl<'de> serde::Deserialize<'de> for ModelCurrentVersionViewModelGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelSwitchCountView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `modelGroup`
-    ///
-    /// Wire name `modelGroup`; `ModelSwitchCountViewModelGroup`; optional.
+    /// Model group.
     pub model_group: Option<ModelSwitchCountViewModelGroup>,
-    /// `count`
-    ///
-    /// Wire name `count`; `integer`; optional; format: int32.
+    /// Count (format: int32).
     pub count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -556,17 +520,11 @@ impl<'de> serde::Deserialize<'de> for ModelSwitchCountViewModelGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ModelVersionView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `modelGroup`
-    ///
-    /// Wire name `modelGroup`; `ModelVersionViewModelGroup`; optional.
+    /// Model group.
     pub model_group: Option<ModelVersionViewModelGroup>,
-    /// `version`
-    ///
-    /// Wire name `version`; `string`; optional.
+    /// Version.
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -708,17 +666,11 @@ impl<'de> serde::Deserialize<'de> for ModelVersionViewModelGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ScheduleTimeSlotView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `startDateTime`
-    ///
-    /// Wire name `startDateTime`; `string`; optional; format: date-time.
+    /// Start date time (format: date-time).
     pub start_date_time: Option<String>,
-    /// `endDateTime`
-    ///
-    /// Wire name `endDateTime`; `string`; optional; format: date-time.
+    /// End date time (format: date-time).
     pub end_date_time: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -790,13 +742,9 @@ impl ScheduleTimeSlotView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SkipScheduleUpgrade {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `switchIds`
-    ///
-    /// Wire name `switchIds`; `array<string>`; optional.
+    /// Switch IDs.
     pub switch_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -860,17 +808,11 @@ impl SkipScheduleUpgrade {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchScheduleView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `timeSlot`
-    ///
-    /// Wire name `timeSlot`; `ScheduleTimeSlotView`; optional.
+    /// Time slot.
     pub time_slot: Option<ScheduleTimeSlotView>,
-    /// `version`
-    ///
-    /// Wire name `version`; `string`; optional.
+    /// Version.
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -942,21 +884,13 @@ impl SwitchScheduleView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVersion {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `category`
-    ///
-    /// Wire name `category`; `SwitchVersionCategory`; optional.
+    /// Category.
     pub category: Option<SwitchVersionCategory>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1099,17 +1033,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionCategory {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVersionView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `modelGroup`
-    ///
-    /// Wire name `modelGroup`; `SwitchVersionViewModelGroup`; optional.
+    /// Model group.
     pub model_group: Option<SwitchVersionViewModelGroup>,
-    /// `versions`
-    ///
-    /// Wire name `versions`; `array<SwitchVersion>`; optional.
+    /// Versions.
     pub versions: Option<Vec<SwitchVersion>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1251,17 +1179,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVersionViewModelGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeScheduleFirmwareView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `timeSlot`
-    ///
-    /// Wire name `timeSlot`; `ScheduleTimeSlotView`; optional.
+    /// Time slot.
     pub time_slot: Option<ScheduleTimeSlotView>,
-    /// `supportModelGroupVersions`
-    ///
-    /// Wire name `supportModelGroupVersions`; `array<ModelVersionView>`; optional.
+    /// Support model group versions.
     pub support_model_group_versions: Option<Vec<ModelVersionView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1342,21 +1264,13 @@ impl UpgradeScheduleFirmwareView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeScheduleView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `timeSlot`
-    ///
-    /// Wire name `timeSlot`; `ScheduleTimeSlotView`; optional.
+    /// Time slot.
     pub time_slot: Option<ScheduleTimeSlotView>,
-    /// `version`
-    ///
-    /// Wire name `version`; `SwitchVersion`; optional.
+    /// Version.
     pub version: Option<SwitchVersion>,
-    /// `versionAboveTen`
-    ///
-    /// Wire name `versionAboveTen`; `SwitchVersion`; optional.
+    /// Version above ten.
     pub version_above_ten: Option<SwitchVersion>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1436,57 +1350,31 @@ impl UpgradeScheduleView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeSwitch {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
+    /// Venue name.
     pub venue_name: Option<String>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `switchName`
-    ///
-    /// Wire name `switchName`; `string`; optional.
+    /// Switch name.
     pub switch_name: Option<String>,
-    /// `isStack`
-    ///
-    /// Wire name `isStack`; `boolean`; optional.
+    /// Is stack.
     pub is_stack: Option<bool>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional.
+    /// Model.
     pub model: Option<String>,
-    /// `currentFirmware`
-    ///
-    /// Wire name `currentFirmware`; `string`; optional.
+    /// Current firmware.
     pub current_firmware: Option<String>,
-    /// `availableVersion`
-    ///
-    /// Wire name `availableVersion`; `SwitchVersion`; optional.
+    /// Available version.
     pub available_version: Option<SwitchVersion>,
-    /// `switchNextSchedule`
-    ///
-    /// Wire name `switchNextSchedule`; `UpgradeScheduleView`; optional.
+    /// Switch next schedule.
     pub switch_next_schedule: Option<UpgradeScheduleView>,
-    /// `venueNextSchedule`
-    ///
-    /// Wire name `venueNextSchedule`; `UpgradeScheduleView`; optional.
+    /// Venue next schedule.
     pub venue_next_schedule: Option<UpgradeScheduleView>,
-    /// `preDownload`
-    ///
-    /// Wire name `preDownload`; `boolean`; optional.
+    /// Pre download.
     pub pre_download: Option<bool>,
-    /// `isSwitchLevelSchedule`
-    ///
-    /// Wire name `isSwitchLevelSchedule`; `boolean`; optional.
+    /// Is switch level schedule.
     pub is_switch_level_schedule: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1644,17 +1532,11 @@ impl UpgradeSwitch {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeSwitchQueryFilter {
-    /// `searchFilter`
-    ///
-    /// Wire name `searchFilter`; `string`; optional.
+    /// Search filter.
     pub search_filter: Option<String>,
-    /// `venueIdList`
-    ///
-    /// Wire name `venueIdList`; `array<string>`; optional.
+    /// Venue ID list.
     pub venue_id_list: Option<Vec<String>>,
-    /// `searchTargetFields`
-    ///
-    /// Wire name `searchTargetFields`; `array<string>`; optional.
+    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1729,13 +1611,9 @@ impl UpgradeSwitchQueryFilter {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeSwitchQueryFilterV1 {
-    /// `searchFilter`
-    ///
-    /// Wire name `searchFilter`; `string`; optional.
+    /// Search filter.
     pub search_filter: Option<String>,
-    /// `venueIdList`
-    ///
-    /// Wire name `venueIdList`; `array<string>`; optional.
+    /// Venue ID list.
     pub venue_id_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1802,53 +1680,29 @@ impl UpgradeSwitchQueryFilterV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeSwitchView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
+    /// Venue name.
     pub venue_name: Option<String>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `switchName`
-    ///
-    /// Wire name `switchName`; `string`; optional.
+    /// Switch name.
     pub switch_name: Option<String>,
-    /// `isStack`
-    ///
-    /// Wire name `isStack`; `boolean`; optional.
+    /// Is stack.
     pub is_stack: Option<bool>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional.
+    /// Model.
     pub model: Option<String>,
-    /// `currentFirmware`
-    ///
-    /// Wire name `currentFirmware`; `string`; optional.
+    /// Current firmware.
     pub current_firmware: Option<String>,
-    /// `switchNextSchedule`
-    ///
-    /// Wire name `switchNextSchedule`; `SwitchScheduleView`; optional.
+    /// Switch next schedule.
     pub switch_next_schedule: Option<SwitchScheduleView>,
-    /// `venueNextSchedule`
-    ///
-    /// Wire name `venueNextSchedule`; `UpgradeScheduleFirmwareView`; optional.
+    /// Venue next schedule.
     pub venue_next_schedule: Option<UpgradeScheduleFirmwareView>,
-    /// `preDownload`
-    ///
-    /// Wire name `preDownload`; `boolean`; optional.
+    /// Pre download.
     pub pre_download: Option<bool>,
-    /// `isSwitchLevelSchedule`
-    ///
-    /// Wire name `isSwitchLevelSchedule`; `boolean`; optional.
+    /// Is switch level schedule.
     pub is_switch_level_schedule: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1998,57 +1852,31 @@ impl UpgradeSwitchView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeVenue {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
+    /// Venue name.
     pub venue_name: Option<String>,
-    /// `switchFirmwareVersion`
-    ///
-    /// Wire name `switchFirmwareVersion`; `SwitchVersion`; optional.
+    /// Switch firmware version.
     pub switch_firmware_version: Option<SwitchVersion>,
-    /// `switchFirmwareVersionAboveTen`
-    ///
-    /// Wire name `switchFirmwareVersionAboveTen`; `SwitchVersion`; optional.
+    /// Switch firmware version above ten.
     pub switch_firmware_version_above_ten: Option<SwitchVersion>,
-    /// `availableVersions`
-    ///
-    /// Wire name `availableVersions`; `array<SwitchVersion>`; optional.
+    /// Available versions.
     pub available_versions: Option<Vec<SwitchVersion>>,
-    /// `nextSchedule`
-    ///
-    /// Wire name `nextSchedule`; `UpgradeScheduleView`; optional.
+    /// Next schedule.
     pub next_schedule: Option<UpgradeScheduleView>,
-    /// `lastScheduleUpdateTime`
-    ///
-    /// Wire name `lastScheduleUpdateTime`; `string`; optional; format: date-time.
+    /// Last schedule update time (format: date-time).
     pub last_schedule_update_time: Option<String>,
-    /// `preDownload`
-    ///
-    /// Wire name `preDownload`; `boolean`; optional.
+    /// Pre download.
     pub pre_download: Option<bool>,
-    /// `switchCount`
-    ///
-    /// Wire name `switchCount`; `integer`; optional; format: int32.
+    /// Switch count (format: int32).
     pub switch_count: Option<i64>,
-    /// `aboveTenSwitchCount`
-    ///
-    /// Wire name `aboveTenSwitchCount`; `integer`; optional; format: int32.
+    /// Above ten switch count (format: int32).
     pub above_ten_switch_count: Option<i64>,
-    /// `status`
-    ///
-    /// Wire name `status`; `UpgradeVenueStatus`; optional.
+    /// Status.
     pub status: Option<UpgradeVenueStatus>,
-    /// `scheduleCount`
-    ///
-    /// Wire name `scheduleCount`; `integer`; optional; format: int32.
+    /// Schedule count (format: int32).
     pub schedule_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2213,45 +2041,25 @@ impl UpgradeVenue {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeVenueFirmwareView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
+    /// Venue name.
     pub venue_name: Option<String>,
-    /// `versions`
-    ///
-    /// Wire name `versions`; `array<ModelVersionView>`; optional.
+    /// Versions.
     pub versions: Option<Vec<ModelVersionView>>,
-    /// `nextSchedule`
-    ///
-    /// Wire name `nextSchedule`; `UpgradeScheduleFirmwareView`; optional.
+    /// Next schedule.
     pub next_schedule: Option<UpgradeScheduleFirmwareView>,
-    /// `lastScheduleUpdateTime`
-    ///
-    /// Wire name `lastScheduleUpdateTime`; `string`; optional; format: date-time.
+    /// Last schedule update time (format: date-time).
     pub last_schedule_update_time: Option<String>,
-    /// `preDownload`
-    ///
-    /// Wire name `preDownload`; `boolean`; optional.
+    /// Pre download.
     pub pre_download: Option<bool>,
-    /// `switchCounts`
-    ///
-    /// Wire name `switchCounts`; `array<ModelSwitchCountView>`; optional.
+    /// Switch counts.
     pub switch_counts: Option<Vec<ModelSwitchCountView>>,
-    /// `status`
-    ///
-    /// Wire name `status`; `UpgradeVenueFirmwareViewStatus`; optional.
+    /// Status.
     pub status: Option<UpgradeVenueFirmwareViewStatus>,
-    /// `scheduleCount`
-    ///
-    /// Wire name `scheduleCount`; `integer`; optional; format: int32.
+    /// Schedule count (format: int32).
     pub schedule_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2454,17 +2262,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueFirmwareViewStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeVenueQueryFilter {
-    /// `searchFilter`
-    ///
-    /// Wire name `searchFilter`; `string`; optional.
+    /// Search filter.
     pub search_filter: Option<String>,
-    /// `firmwareVersion`
-    ///
-    /// Wire name `firmwareVersion`; `string`; optional.
+    /// Firmware version.
     pub firmware_version: Option<String>,
-    /// `modelGroup`
-    ///
-    /// Wire name `modelGroup`; `UpgradeVenueQueryFilterModelGroup`; optional.
+    /// Model group.
     pub model_group: Option<UpgradeVenueQueryFilterModelGroup>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2609,13 +2411,9 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterModelGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpgradeVenueQueryFilterV1 {
-    /// `searchFilter`
-    ///
-    /// Wire name `searchFilter`; `string`; optional.
+    /// Search filter.
     pub search_filter: Option<String>,
-    /// `firmwareVersion`
-    ///
-    /// Wire name `firmwareVersion`; `string`; optional.
+    /// Firmware version.
     pub firmware_version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2745,17 +2543,11 @@ impl<'de> serde::Deserialize<'de> for UpgradeVenueStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueCurrentVersion {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `currentVersions`
-    ///
-    /// Wire name `currentVersions`; `array<string>`; optional.
+    /// Current versions.
     pub current_versions: Option<Vec<String>>,
-    /// `currentVersionsAboveTen`
-    ///
-    /// Wire name `currentVersionsAboveTen`; `array<string>`; optional.
+    /// Current versions above ten.
     pub current_versions_above_ten: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2830,13 +2622,9 @@ impl VenueCurrentVersion {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueCurrentVersionView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `currentVersions`
-    ///
-    /// Wire name `currentVersions`; `array<ModelCurrentVersionView>`; optional.
+    /// Current versions.
     pub current_versions: Option<Vec<ModelCurrentVersionView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,17 +13,11 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AclIntersectionView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `profileAcl`
-    ///
-    /// Wire name `profileAcl`; `array<string>`; optional.
+    /// Profile ACL.
     pub profile_acl: Option<Vec<String>>,
-    /// `switchAcl`
-    ///
-    /// Wire name `switchAcl`; `array<string>`; optional.
+    /// Switch ACL.
     pub switch_acl: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -95,17 +89,11 @@ impl AclIntersectionView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpOptionView {
-    /// `seq`
-    ///
-    /// Wire name `seq`; `integer`; optional; format: int32.
+    /// Seq (format: int32).
     pub seq: Option<i64>,
-    /// `value`
-    ///
-    /// Wire name `value`; `string`; optional.
+    /// Value.
     pub value: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `DhcpOptionViewType`; optional.
+    /// Type.
     pub type_: Option<DhcpOptionViewType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -244,13 +232,9 @@ impl<'de> serde::Deserialize<'de> for DhcpOptionViewType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpServerResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `DhcpServerView`; optional.
+    /// Response.
     pub response: Option<DhcpServerView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -314,9 +298,7 @@ impl DhcpServerResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpServerStateView {
-    /// `state`
-    ///
-    /// Wire name `state`; `boolean`; optional.
+    /// State.
     pub state: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -372,49 +354,27 @@ impl DhcpServerStateView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpServerView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `poolName`
-    ///
-    /// Wire name `poolName`; `string`; optional.
+    /// Pool name.
     pub pool_name: Option<String>,
-    /// `defaultRouterIp`
-    ///
-    /// Wire name `defaultRouterIp`; `string`; optional.
+    /// Default router IP.
     pub default_router_ip: Option<String>,
-    /// `excludedEnd`
-    ///
-    /// Wire name `excludedEnd`; `string`; optional.
+    /// Excluded end.
     pub excluded_end: Option<String>,
-    /// `excludedStart`
-    ///
-    /// Wire name `excludedStart`; `string`; optional.
+    /// Excluded start.
     pub excluded_start: Option<String>,
-    /// `leaseDays`
-    ///
-    /// Wire name `leaseDays`; `integer`; optional; format: int32.
+    /// Lease days (format: int32).
     pub lease_days: Option<i64>,
-    /// `leaseHrs`
-    ///
-    /// Wire name `leaseHrs`; `integer`; optional; format: int32.
+    /// Lease hrs (format: int32).
     pub lease_hrs: Option<i64>,
-    /// `leaseMins`
-    ///
-    /// Wire name `leaseMins`; `integer`; optional; format: int32.
+    /// Lease mins (format: int32).
     pub lease_mins: Option<i64>,
-    /// `dhcpOptions`
-    ///
-    /// Wire name `dhcpOptions`; `array<DhcpOptionView>`; optional.
+    /// DHCP options.
     pub dhcp_options: Option<Vec<DhcpOptionView>>,
-    /// `subnetAddress`
-    ///
-    /// Wire name `subnetAddress`; `string`; optional.
+    /// Subnet address.
     pub subnet_address: Option<String>,
-    /// `subnetMask`
-    ///
-    /// Wire name `subnetMask`; `string`; optional.
+    /// Subnet mask.
     pub subnet_mask: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -550,29 +510,17 @@ impl DhcpServerView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Lag {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `LagType`; optional.
+    /// Type.
     pub type_: Option<LagType>,
-    /// `ports`
-    ///
-    /// Wire name `ports`; `array<string>`; optional.
+    /// Ports.
     pub ports: Option<Vec<String>>,
-    /// `taggedVlans`
-    ///
-    /// Wire name `taggedVlans`; `array<string>`; optional.
+    /// Tagged VLANs.
     pub tagged_vlans: Option<Vec<String>>,
-    /// `untaggedVlan`
-    ///
-    /// Wire name `untaggedVlan`; `string`; optional.
+    /// Untagged VLAN.
     pub untagged_vlan: Option<String>,
-    /// `forceUpPort`
-    ///
-    /// Wire name `forceUpPort`; `string`; optional.
+    /// Force up port.
     pub force_up_port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -668,13 +616,9 @@ impl Lag {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LagResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `LagView`; optional.
+    /// Response.
     pub response: Option<LagView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -793,37 +737,21 @@ impl<'de> serde::Deserialize<'de> for LagType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LagView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `lagId`
-    ///
-    /// Wire name `lagId`; `integer`; optional; format: int32.
+    /// Lag ID (format: int32).
     pub lag_id: Option<i64>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `LagViewType`; optional.
+    /// Type.
     pub type_: Option<LagViewType>,
-    /// `ports`
-    ///
-    /// Wire name `ports`; `array<string>`; optional.
+    /// Ports.
     pub ports: Option<Vec<String>>,
-    /// `taggedVlans`
-    ///
-    /// Wire name `taggedVlans`; `array<string>`; optional.
+    /// Tagged VLANs.
     pub tagged_vlans: Option<Vec<String>>,
-    /// `untaggedVlan`
-    ///
-    /// Wire name `untaggedVlan`; `string`; optional.
+    /// Untagged VLAN.
     pub untagged_vlan: Option<String>,
-    /// `forceUpPort`
-    ///
-    /// Wire name `forceUpPort`; `string`; optional.
+    /// Force up port.
     pub force_up_port: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -990,13 +918,9 @@ impl<'de> serde::Deserialize<'de> for LagViewType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StaticRouteResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `StaticRouteView`; optional.
+    /// Response.
     pub response: Option<StaticRouteView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1060,21 +984,13 @@ impl StaticRouteResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StaticRouteView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `destinationIp`
-    ///
-    /// Wire name `destinationIp`; `string`; optional.
+    /// Destination IP.
     pub destination_ip: Option<String>,
-    /// `nextHop`
-    ///
-    /// Wire name `nextHop`; `string`; optional.
+    /// Next hop.
     pub next_hop: Option<String>,
-    /// `adminDistance`
-    ///
-    /// Wire name `adminDistance`; `integer`; optional; format: int32; maximum: 255; minimum: 1.
+    /// Admin distance (format: int32; maximum: 255; minimum: 1).
     pub admin_distance: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1154,49 +1070,27 @@ impl StaticRouteView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchAclRuleView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `sequence`
-    ///
-    /// Wire name `sequence`; `integer`; optional; format: int32.
+    /// Sequence (format: int32).
     pub sequence: Option<i64>,
-    /// `action`
-    ///
-    /// Wire name `action`; `SwitchAclRuleViewAction`; optional.
+    /// Action.
     pub action: Option<SwitchAclRuleViewAction>,
-    /// `destination`
-    ///
-    /// Wire name `destination`; `string`; optional.
+    /// Destination.
     pub destination: Option<String>,
-    /// `destinationPort`
-    ///
-    /// Wire name `destinationPort`; `integer`; optional; format: int32.
+    /// Destination port (format: int32).
     pub destination_port: Option<i64>,
-    /// `protocol`
-    ///
-    /// Wire name `protocol`; `SwitchAclRuleViewProtocol`; optional.
+    /// Protocol.
     pub protocol: Option<SwitchAclRuleViewProtocol>,
-    /// `source`
-    ///
-    /// Wire name `source`; `string`; optional.
+    /// Source.
     pub source: Option<String>,
-    /// `sourcePort`
-    ///
-    /// Wire name `sourcePort`; `integer`; optional; format: int32.
+    /// Source port (format: int32).
     pub source_port: Option<i64>,
-    /// `dscpMatching`
-    ///
-    /// Wire name `dscpMatching`; `integer`; optional; format: int32.
+    /// Dscp matching (format: int32).
     pub dscp_matching: Option<i64>,
-    /// `dscpMarking`
-    ///
-    /// Wire name `dscpMarking`; `integer`; optional; format: int32.
+    /// Dscp marking (format: int32).
     pub dscp_marking: Option<i64>,
-    /// `internalPriority`
-    ///
-    /// Wire name `internalPriority`; `integer`; optional; format: int32.
+    /// Internal priority (format: int32).
     pub internal_priority: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1450,21 +1344,13 @@ impl<'de> serde::Deserialize<'de> for SwitchAclRuleViewProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchAclView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `aclType`
-    ///
-    /// Wire name `aclType`; `SwitchAclViewAclType`; optional.
+    /// ACL type.
     pub acl_type: Option<SwitchAclViewAclType>,
-    /// `aclRules`
-    ///
-    /// Wire name `aclRules`; `array<SwitchAclRuleView>`; optional.
+    /// ACL rules.
     pub acl_rules: Option<Vec<SwitchAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1603,45 +1489,25 @@ impl<'de> serde::Deserialize<'de> for SwitchAclViewAclType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlan {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// VLAN ID (format: int32; maximum: 4095; minimum: 1).
     pub vlan_id: Option<i64>,
-    /// `vlanName`
-    ///
-    /// Wire name `vlanName`; `string`; optional.
+    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// `ipv4DhcpSnooping`
-    ///
-    /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
+    /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
-    /// `arpInspection`
-    ///
-    /// Wire name `arpInspection`; `boolean`; optional.
+    /// Arp inspection.
     pub arp_inspection: Option<bool>,
-    /// `igmpSnooping`
-    ///
-    /// Wire name `igmpSnooping`; `SwitchVlanIgmpSnooping`; optional.
+    /// Igmp snooping.
     pub igmp_snooping: Option<SwitchVlanIgmpSnooping>,
-    /// `multicastVersion`
-    ///
-    /// Wire name `multicastVersion`; `integer`; optional; format: int32; maximum: 3; minimum: 0.
+    /// Multicast version (format: int32; maximum: 3; minimum: 0).
     pub multicast_version: Option<i64>,
-    /// `spanningTreeProtocol`
-    ///
-    /// Wire name `spanningTreeProtocol`; `SwitchVlanSpanningTreeProtocol`; optional.
+    /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<SwitchVlanSpanningTreeProtocol>,
-    /// `switchVlanPortModels`
-    ///
-    /// Wire name `switchVlanPortModels`; `array<SwitchVlanPortModelView>`; optional.
+    /// Switch VLAN port models.
     pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelView>>,
-    /// `enableAsDefaultVlan`
-    ///
-    /// Wire name `enableAsDefaultVlan`; `boolean`; optional.
+    /// Enable as default VLAN.
     pub enable_as_default_vlan: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1837,17 +1703,11 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanIgmpSnooping {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanOverview {
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `defaultVlanId`
-    ///
-    /// Wire name `defaultVlanId`; `integer`; optional; format: int32.
+    /// Default VLAN ID (format: int32).
     pub default_vlan_id: Option<i64>,
-    /// `vlanList`
-    ///
-    /// Wire name `vlanList`; `array<SwitchVlanView>`; optional.
+    /// VLAN list.
     pub vlan_list: Option<Vec<SwitchVlanView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1919,25 +1779,15 @@ impl SwitchVlanOverview {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanPortModelView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `switchModel`
-    ///
-    /// Wire name `switchModel`; `SwitchVlanPortModelViewSwitchModel`; optional.
+    /// Switch model.
     pub switch_model: Option<SwitchVlanPortModelViewSwitchModel>,
-    /// `taggedPorts`
-    ///
-    /// Wire name `taggedPorts`; `string`; optional.
+    /// Tagged ports.
     pub tagged_ports: Option<String>,
-    /// `untaggedPorts`
-    ///
-    /// Wire name `untaggedPorts`; `string`; optional.
+    /// Untagged ports.
     pub untagged_ports: Option<String>,
-    /// `voicePorts`
-    ///
-    /// Wire name `voicePorts`; `string`; optional.
+    /// Voice ports.
     pub voice_ports: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2330,13 +2180,9 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelViewSwitchModel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `SwitchVlanView`; optional.
+    /// Response.
     pub response: Option<SwitchVlanView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2459,65 +2305,35 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanSpanningTreeProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchVlanView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// VLAN ID (format: int32).
     pub vlan_id: Option<i64>,
-    /// `vlanName`
-    ///
-    /// Wire name `vlanName`; `string`; optional.
+    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// `ipv4DhcpSnooping`
-    ///
-    /// Wire name `ipv4DhcpSnooping`; `boolean`; optional.
+    /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
-    /// `arpInspection`
-    ///
-    /// Wire name `arpInspection`; `boolean`; optional.
+    /// Arp inspection.
     pub arp_inspection: Option<bool>,
-    /// `igmpSnooping`
-    ///
-    /// Wire name `igmpSnooping`; `SwitchVlanViewIgmpSnooping`; optional.
+    /// Igmp snooping.
     pub igmp_snooping: Option<SwitchVlanViewIgmpSnooping>,
-    /// `multicastVersion`
-    ///
-    /// Wire name `multicastVersion`; `integer`; optional; format: int32.
+    /// Multicast version (format: int32).
     pub multicast_version: Option<i64>,
-    /// `spanningTreeProtocol`
-    ///
-    /// Wire name `spanningTreeProtocol`; `SwitchVlanViewSpanningTreeProtocol`; optional.
+    /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<SwitchVlanViewSpanningTreeProtocol>,
-    /// `taggedPorts`
-    ///
-    /// Wire name `taggedPorts`; `string`; optional.
+    /// Tagged ports.
     pub tagged_ports: Option<String>,
-    /// `untaggedPorts`
-    ///
-    /// Wire name `untaggedPorts`; `string`; optional.
+    /// Untagged ports.
     pub untagged_ports: Option<String>,
-    /// `switchVlanPortModels`
-    ///
-    /// Wire name `switchVlanPortModels`; `array<SwitchVlanPortModelView>`; optional.
+    /// Switch VLAN port models.
     pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelView>>,
-    /// `enableAsDefaultVlan`
-    ///
-    /// Wire name `enableAsDefaultVlan`; `boolean`; optional.
+    /// Enable as default VLAN.
     pub enable_as_default_vlan: Option<bool>,
-    /// `usedByVePort`
-    ///
-    /// Wire name `usedByVePort`; `boolean`; optional.
+    /// Used by ve port.
     pub used_by_ve_port: Option<bool>,
-    /// `isAuthDefaultVlan`
-    ///
-    /// Wire name `isAuthDefaultVlan`; `boolean`; optional.
+    /// Is auth default VLAN.
     pub is_auth_default_vlan: Option<bool>,
-    /// `isAuthVlan`
-    ///
-    /// Wire name `isAuthVlan`; `boolean`; optional.
+    /// Is auth VLAN.
     pub is_auth_vlan: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2812,45 +2628,25 @@ impl<'de> serde::Deserialize<'de> for SwitchVlanViewSpanningTreeProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VePort {
-    /// `veId`
-    ///
-    /// Wire name `veId`; `integer`; optional; format: int32.
+    /// Ve ID (format: int32).
     pub ve_id: Option<i64>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// VLAN ID (format: int32).
     pub vlan_id: Option<i64>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `ospfArea`
-    ///
-    /// Wire name `ospfArea`; `string`; optional.
+    /// Ospf area.
     pub ospf_area: Option<String>,
-    /// `dhcpRelayAgent`
-    ///
-    /// Wire name `dhcpRelayAgent`; `string`; optional.
+    /// DHCP relay agent.
     pub dhcp_relay_agent: Option<String>,
-    /// `ipAddressType`
-    ///
-    /// Wire name `ipAddressType`; `VePortIpAddressType`; optional.
+    /// IP address type.
     pub ip_address_type: Option<VePortIpAddressType>,
-    /// `ipAddress`
-    ///
-    /// Wire name `ipAddress`; `string`; optional.
+    /// IP address.
     pub ip_address: Option<String>,
-    /// `ipSubnetMask`
-    ///
-    /// Wire name `ipSubnetMask`; `string`; optional.
+    /// IP subnet mask.
     pub ip_subnet_mask: Option<String>,
-    /// `ingressAcl`
-    ///
-    /// Wire name `ingressAcl`; `string`; optional.
+    /// Ingress ACL.
     pub ingress_acl: Option<String>,
-    /// `egressAcl`
-    ///
-    /// Wire name `egressAcl`; `string`; optional.
+    /// Egress ACL.
     pub egress_acl: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3036,13 +2832,9 @@ impl<'de> serde::Deserialize<'de> for VePortIpAddressType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VePortResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `VePortView`; optional.
+    /// Response.
     pub response: Option<VePortView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3106,77 +2898,41 @@ impl VePortResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VePortView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `veId`
-    ///
-    /// Wire name `veId`; `integer`; optional; format: int32.
+    /// Ve ID (format: int32).
     pub ve_id: Option<i64>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// VLAN ID (format: int32).
     pub vlan_id: Option<i64>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `ospfArea`
-    ///
-    /// Wire name `ospfArea`; `string`; optional.
+    /// Ospf area.
     pub ospf_area: Option<String>,
-    /// `dhcpRelayAgent`
-    ///
-    /// Wire name `dhcpRelayAgent`; `string`; optional.
+    /// DHCP relay agent.
     pub dhcp_relay_agent: Option<String>,
-    /// `ipAddressType`
-    ///
-    /// Wire name `ipAddressType`; `VePortViewIpAddressType`; optional.
+    /// IP address type.
     pub ip_address_type: Option<VePortViewIpAddressType>,
-    /// `ipAddress`
-    ///
-    /// Wire name `ipAddress`; `string`; optional.
+    /// IP address.
     pub ip_address: Option<String>,
-    /// `ipSubnetMask`
-    ///
-    /// Wire name `ipSubnetMask`; `string`; optional.
+    /// IP subnet mask.
     pub ip_subnet_mask: Option<String>,
-    /// `ingressAclName`
-    ///
-    /// Wire name `ingressAclName`; `string`; optional.
+    /// Ingress ACL name.
     pub ingress_acl_name: Option<String>,
-    /// `egressAclName`
-    ///
-    /// Wire name `egressAclName`; `string`; optional.
+    /// Egress ACL name.
     pub egress_acl_name: Option<String>,
-    /// `connectedVe`
-    ///
-    /// Wire name `connectedVe`; `boolean`; optional.
+    /// Connected ve.
     pub connected_ve: Option<bool>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `switchName`
-    ///
-    /// Wire name `switchName`; `string`; optional.
+    /// Switch name.
     pub switch_name: Option<String>,
-    /// `deviceStatus`
-    ///
-    /// Wire name `deviceStatus`; `string`; optional.
+    /// Device status.
     pub device_status: Option<String>,
-    /// `syncedSwitchConfig`
-    ///
-    /// Wire name `syncedSwitchConfig`; `boolean`; optional.
+    /// Synced switch config.
     pub synced_switch_config: Option<bool>,
-    /// `vsixIngressAclName`
-    ///
-    /// Wire name `vsixIngressAclName`; `string`; optional.
+    /// Vsix ingress ACL name.
     pub vsix_ingress_acl_name: Option<String>,
-    /// `vsixEgressAclName`
-    ///
-    /// Wire name `vsixEgressAclName`; `string`; optional.
+    /// Vsix egress ACL name.
     pub vsix_egress_acl_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3426,25 +3182,15 @@ impl<'de> serde::Deserialize<'de> for VePortViewIpAddressType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanIntersectContent {
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `vlanConfigName`
-    ///
-    /// Wire name `vlanConfigName`; `string`; optional.
+    /// VLAN config name.
     pub vlan_config_name: Option<String>,
-    /// `profileLevel`
-    ///
-    /// Wire name `profileLevel`; `boolean`; optional.
+    /// Profile level.
     pub profile_level: Option<bool>,
-    /// `defaultVlan`
-    ///
-    /// Wire name `defaultVlan`; `boolean`; optional.
+    /// Default VLAN.
     pub default_vlan: Option<bool>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// VLAN ID (format: int32).
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3532,17 +3278,11 @@ impl VlanIntersectContent {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanIntersectionResponse {
-    /// `switchDefaultVlan`
-    ///
-    /// Wire name `switchDefaultVlan`; `array<VlanIntersectContent>`; optional.
+    /// Switch default VLAN.
     pub switch_default_vlan: Option<Vec<VlanIntersectContent>>,
-    /// `profileVlan`
-    ///
-    /// Wire name `profileVlan`; `array<VlanIntersectContent>`; optional.
+    /// Profile VLAN.
     pub profile_vlan: Option<Vec<VlanIntersectContent>>,
-    /// `switchVlan`
-    ///
-    /// Wire name `switchVlan`; `array<VlanIntersectContent>`; optional.
+    /// Switch VLAN.
     pub switch_vlan: Option<Vec<VlanIntersectContent>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3626,21 +3366,13 @@ impl VlanIntersectionResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanVePort {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `string`; optional.
+    /// VLAN ID.
     pub vlan_id: Option<String>,
-    /// `vlanName`
-    ///
-    /// Wire name `vlanName`; `string`; optional.
+    /// VLAN name.
     pub vlan_name: Option<String>,
-    /// `usedByVePort`
-    ///
-    /// Wire name `usedByVePort`; `boolean`; optional.
+    /// Used by ve port.
     pub used_by_ve_port: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

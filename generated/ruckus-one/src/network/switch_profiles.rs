@@ -13,29 +13,17 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplate {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `cli`
-    ///
-    /// Wire name `cli`; `string`; optional.
+    /// Cli.
     pub cli: Option<String>,
-    /// `variables`
-    ///
-    /// Wire name `variables`; `array<AcxCliTemplateVariableView>`; optional.
+    /// Variables.
     pub variables: Option<Vec<super::common::AcxCliTemplateVariableView>>,
-    /// `reload`
-    ///
-    /// Wire name `reload`; `boolean`; optional.
+    /// Reload.
     pub reload: Option<bool>,
-    /// `applyLater`
-    ///
-    /// Wire name `applyLater`; `boolean`; optional.
+    /// Apply later.
     pub apply_later: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -134,33 +122,19 @@ impl AcxCliTemplate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateBo {
-    /// `applyLater`
-    ///
-    /// Wire name `applyLater`; `boolean`; optional.
+    /// Apply later.
     pub apply_later: Option<bool>,
-    /// `cli`
-    ///
-    /// Wire name `cli`; `string`; optional.
+    /// Cli.
     pub cli: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `reload`
-    ///
-    /// Wire name `reload`; `boolean`; optional.
+    /// Reload.
     pub reload: Option<bool>,
-    /// `variables`
-    ///
-    /// Wire name `variables`; `array<AcxCliTemplateVariableBo>`; optional.
+    /// Variables.
     pub variables: Option<Vec<super::common::AcxCliTemplateVariableBo>>,
-    /// `venueSwitches`
-    ///
-    /// Wire name `venueSwitches`; `array<VenueSwitchBo>`; optional.
+    /// Venue switches.
     pub venue_switches: Option<Vec<VenueSwitchBo>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -267,17 +241,11 @@ impl AcxCliTemplateBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateSwitchesView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `switches`
-    ///
-    /// Wire name `switches`; `array<string>`; optional.
+    /// Switches.
     pub switches: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -352,33 +320,19 @@ impl AcxCliTemplateSwitchesView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateV1 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `cli`
-    ///
-    /// Wire name `cli`; `string`; optional.
+    /// Cli.
     pub cli: Option<String>,
-    /// `variables`
-    ///
-    /// Wire name `variables`; `array<CliTemplateVariableBo>`; optional.
+    /// Variables.
     pub variables: Option<Vec<super::common::CliTemplateVariableBo>>,
-    /// `reload`
-    ///
-    /// Wire name `reload`; `boolean`; optional.
+    /// Reload.
     pub reload: Option<bool>,
-    /// `applyLater`
-    ///
-    /// Wire name `applyLater`; `boolean`; optional.
+    /// Apply later.
     pub apply_later: Option<bool>,
-    /// `venueSwitches`
-    ///
-    /// Wire name `venueSwitches`; `array<AcxCliTemplateSwitchesView>`; optional.
+    /// Venue switches.
     pub venue_switches: Option<Vec<AcxCliTemplateSwitchesView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -488,33 +442,19 @@ impl AcxCliTemplateV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AcxCliTemplateView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `cli`
-    ///
-    /// Wire name `cli`; `string`; optional.
+    /// Cli.
     pub cli: Option<String>,
-    /// `variables`
-    ///
-    /// Wire name `variables`; `array<AcxCliTemplateVariableView>`; optional.
+    /// Variables.
     pub variables: Option<Vec<super::common::AcxCliTemplateVariableView>>,
-    /// `reload`
-    ///
-    /// Wire name `reload`; `boolean`; optional.
+    /// Reload.
     pub reload: Option<bool>,
-    /// `applyLater`
-    ///
-    /// Wire name `applyLater`; `boolean`; optional.
+    /// Apply later.
     pub apply_later: Option<bool>,
-    /// `venueSwitches`
-    ///
-    /// Wire name `venueSwitches`; `array<AcxCliTemplateSwitchesView>`; optional.
+    /// Venue switches.
     pub venue_switches: Option<Vec<AcxCliTemplateSwitchesView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -624,13 +564,9 @@ impl AcxCliTemplateView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ProfileVlanResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `ProfileVlanView`; optional.
+    /// Response.
     pub response: Option<super::common::ProfileVlanView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -697,33 +633,19 @@ impl ProfileVlanResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchAndVenueView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `switchName`
-    ///
-    /// Wire name `switchName`; `string`; optional.
+    /// Switch name.
     pub switch_name: Option<String>,
-    /// `switchModel`
-    ///
-    /// Wire name `switchModel`; `string`; optional.
+    /// Switch model.
     pub switch_model: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
+    /// Venue name.
     pub venue_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -827,13 +749,9 @@ impl SwitchAndVenueView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueSwitchBo {
-    /// `switches`
-    ///
-    /// Wire name `switches`; `array<string>`; optional.
+    /// Switches.
     pub switches: Option<Vec<String>>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -897,57 +815,31 @@ impl VenueSwitchBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WebAuthPageTemplate {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `webAuthUserIdLabel`
-    ///
-    /// Wire name `webAuthUserIdLabel`; `string`; optional.
+    /// Web auth user ID label.
     pub web_auth_user_id_label: Option<String>,
-    /// `webAuthPasswordLabel`
-    ///
-    /// Wire name `webAuthPasswordLabel`; `string`; optional; secret: redacted in `Debug`.
+    /// Web auth password label (secret: redacted in `Debug`).
     pub web_auth_password_label: Option<ruckus_one_runtime::Secret>,
-    /// `webAuthCustomTitle`
-    ///
-    /// Wire name `webAuthCustomTitle`; `string`; optional.
+    /// Web auth custom title.
     pub web_auth_custom_title: Option<String>,
-    /// `webAuthCustomTop`
-    ///
-    /// Wire name `webAuthCustomTop`; `string`; optional.
+    /// Web auth custom top.
     pub web_auth_custom_top: Option<String>,
-    /// `webAuthCustomLoginButton`
-    ///
-    /// Wire name `webAuthCustomLoginButton`; `string`; optional.
+    /// Web auth custom login button.
     pub web_auth_custom_login_button: Option<String>,
-    /// `webAuthCustomBottom`
-    ///
-    /// Wire name `webAuthCustomBottom`; `string`; optional.
+    /// Web auth custom bottom.
     pub web_auth_custom_bottom: Option<String>,
-    /// `tag`
-    ///
-    /// Wire name `tag`; `string`; optional.
+    /// Tag.
     pub tag: Option<String>,
-    /// `venueCount`
-    ///
-    /// Wire name `venueCount`; `integer`; optional.
+    /// Venue count.
     pub venue_count: Option<i64>,
-    /// `switchCount`
-    ///
-    /// Wire name `switchCount`; `integer`; optional.
+    /// Switch count.
     pub switch_count: Option<i64>,
-    /// `switchVenueInfos`
-    ///
-    /// Wire name `switchVenueInfos`; `array<SwitchAndVenueView>`; optional.
+    /// Switch venue infos.
     pub switch_venue_infos: Option<Vec<SwitchAndVenueView>>,
-    /// `webAuthPageTemplateViewList`
-    ///
-    /// Wire name `webAuthPageTemplateViewList`; `array<WebAuthPageTemplate>`; optional.
+    /// Web auth page template view list.
     pub web_auth_page_template_view_list: Option<Vec<WebAuthPageTemplate>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1115,41 +1007,23 @@ impl WebAuthPageTemplate {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WebAuthPageTemplateBo {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; max_length: 37; min_length: 0.
+    /// ID (max_length: 37; min_length: 0).
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 0.
+    /// Name (max_length: 32; min_length: 0).
     pub name: String,
-    /// `webAuthPasswordLabel`
-    ///
-    /// Wire name `webAuthPasswordLabel`; `string`; optional; secret: redacted in `Debug`; max_length: 32; min_length: 0.
+    /// Web auth password label (secret: redacted in `Debug`; max_length: 32; min_length: 0).
     pub web_auth_password_label: Option<ruckus_one_runtime::Secret>,
-    /// `webAuthCustomTitle`
-    ///
-    /// Wire name `webAuthCustomTitle`; `string`; optional; max_length: 128; min_length: 0.
+    /// Web auth custom title (max_length: 128; min_length: 0).
     pub web_auth_custom_title: Option<String>,
-    /// `webAuthCustomTop`
-    ///
-    /// Wire name `webAuthCustomTop`; `string`; optional; max_length: 255; min_length: 0.
+    /// Web auth custom top (max_length: 255; min_length: 0).
     pub web_auth_custom_top: Option<String>,
-    /// `webAuthCustomLoginButton`
-    ///
-    /// Wire name `webAuthCustomLoginButton`; `string`; optional; max_length: 32; min_length: 0.
+    /// Web auth custom login button (max_length: 32; min_length: 0).
     pub web_auth_custom_login_button: Option<String>,
-    /// `webAuthCustomBottom`
-    ///
-    /// Wire name `webAuthCustomBottom`; `string`; optional; max_length: 255; min_length: 0.
+    /// Web auth custom bottom (max_length: 255; min_length: 0).
     pub web_auth_custom_bottom: Option<String>,
-    /// `tag`
-    ///
-    /// Wire name `tag`; `string`; optional; max_length: 255; min_length: 0.
+    /// Tag (max_length: 255; min_length: 0).
     pub tag: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1273,13 +1147,9 @@ impl WebAuthPageTemplateBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WebAuthPageTemplateResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `WebAuthPageTemplateView`; optional.
+    /// Response.
     pub response: Option<WebAuthPageTemplateView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1349,41 +1219,23 @@ impl WebAuthPageTemplateResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WebAuthPageTemplateView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `webAuthPasswordLabel`
-    ///
-    /// Wire name `webAuthPasswordLabel`; `string`; optional; secret: redacted in `Debug`.
+    /// Web auth password label (secret: redacted in `Debug`).
     pub web_auth_password_label: Option<ruckus_one_runtime::Secret>,
-    /// `webAuthCustomTitle`
-    ///
-    /// Wire name `webAuthCustomTitle`; `string`; optional.
+    /// Web auth custom title.
     pub web_auth_custom_title: Option<String>,
-    /// `webAuthCustomTop`
-    ///
-    /// Wire name `webAuthCustomTop`; `string`; optional.
+    /// Web auth custom top.
     pub web_auth_custom_top: Option<String>,
-    /// `webAuthCustomLoginButton`
-    ///
-    /// Wire name `webAuthCustomLoginButton`; `string`; optional.
+    /// Web auth custom login button.
     pub web_auth_custom_login_button: Option<String>,
-    /// `webAuthCustomBottom`
-    ///
-    /// Wire name `webAuthCustomBottom`; `string`; optional.
+    /// Web auth custom bottom.
     pub web_auth_custom_bottom: Option<String>,
-    /// `venueCount`
-    ///
-    /// Wire name `venueCount`; `integer`; optional.
+    /// Venue count.
     pub venue_count: Option<i64>,
-    /// `switchCount`
-    ///
-    /// Wire name `switchCount`; `integer`; optional.
+    /// Switch count.
     pub switch_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,13 +13,9 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DeviceRequestView {
-    /// `deviceRequestAction`
-    ///
-    /// Wire name `deviceRequestAction`; `DeviceRequestViewDeviceRequestAction`; optional.
+    /// Device request action.
     pub device_request_action: Option<DeviceRequestViewDeviceRequestAction>,
-    /// `switchIdList`
-    ///
-    /// Wire name `switchIdList`; `array<string>`; optional.
+    /// Switch ID list.
     pub switch_id_list: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -145,85 +141,45 @@ impl<'de> serde::Deserialize<'de> for DeviceRequestViewDeviceRequestAction {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DynamicQueryPayload {
-    /// `multiSortFields`
-    ///
-    /// Wire name `multiSortFields`; `array<string>`; optional.
+    /// Multi sort fields.
     pub multi_sort_fields: Option<Vec<String>>,
-    /// `matchFields`
-    ///
-    /// Wire name `matchFields`; `array<QosMatchField>`; optional.
+    /// Match fields.
     pub match_fields: Option<Vec<super::common::QosMatchField>>,
-    /// `rangeFilter`
-    ///
-    /// Wire name `rangeFilter`; `RangeFilter`; optional.
+    /// Range filter.
     pub range_filter: Option<RangeFilter>,
-    /// `rangeDateFilter`
-    ///
-    /// Wire name `rangeDateFilter`; `RangeFilter`; optional.
+    /// Range date filter.
     pub range_date_filter: Option<RangeFilter>,
-    /// `mustNotMatchField`
-    ///
-    /// Wire name `mustNotMatchField`; `array<MustNotMatchField>`; optional.
+    /// Must not match field.
     pub must_not_match_field: Option<Vec<MustNotMatchField>>,
-    /// `sortField`
-    ///
-    /// Wire name `sortField`; `string`; optional.
+    /// Sort field.
     pub sort_field: Option<String>,
-    /// `sortOrder`
-    ///
-    /// Wire name `sortOrder`; `string`; optional.
+    /// Sort order.
     pub sort_order: Option<String>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `pageByDate`
-    ///
-    /// Wire name `pageByDate`; `DynamicQueryPayloadPageByDate`; optional.
+    /// Page by date.
     pub page_by_date: Option<DynamicQueryPayloadPageByDate>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Page size (format: int32).
     pub page_size: Option<i64>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `searchTargetFields`
-    ///
-    /// Wire name `searchTargetFields`; `array<string>`; optional.
+    /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
-    /// `searchString`
-    ///
-    /// Wire name `searchString`; `string`; optional.
+    /// Search string.
     pub search_string: Option<String>,
-    /// `filters`
-    ///
-    /// Wire name `filters`; `map<array<string>>`; optional.
+    /// Filters.
     pub filters: Option<std::collections::BTreeMap<String, Vec<String>>>,
-    /// `mustHaveFields`
-    ///
-    /// Wire name `mustHaveFields`; `array<string>`; optional.
+    /// Must have fields.
     pub must_have_fields: Option<Vec<String>>,
-    /// `mustNotHaveFields`
-    ///
-    /// Wire name `mustNotHaveFields`; `array<string>`; optional.
+    /// Must not have fields.
     pub must_not_have_fields: Option<Vec<String>>,
-    /// `termField`
-    ///
-    /// Wire name `termField`; `TermField`; optional.
+    /// Term field.
     pub term_field: Option<super::common::TermField>,
-    /// `terms`
-    ///
-    /// Wire name `terms`; `map<array<string>>`; optional.
+    /// Terms.
     pub terms: Option<std::collections::BTreeMap<String, Vec<String>>>,
-    /// `exists`
-    ///
-    /// Wire name `exists`; `string`; optional.
+    /// Exists.
     pub exists: Option<String>,
-    /// `groupBy`
-    ///
-    /// Wire name `groupBy`; `string`; optional.
+    /// Group by.
     pub group_by: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -449,13 +405,9 @@ impl DynamicQueryPayload {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DynamicQueryPayloadPageByDate {
-    /// `value`
-    ///
-    /// Wire name `value`; `string`; optional.
+    /// Value.
     pub value: Option<String>,
-    /// `key`
-    ///
-    /// Wire name `key`; `string`; optional.
+    /// Key.
     pub key: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -525,33 +477,19 @@ impl DynamicQueryPayloadPageByDate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GroupedSwitch {
-    /// `switches`
-    ///
-    /// Wire name `switches`; `array<Switch>`; optional.
+    /// Switches.
     pub switches: Option<Vec<super::common::Switch>>,
-    /// `deviceStatus`
-    ///
-    /// Wire name `deviceStatus`; `string`; optional.
+    /// Device status.
     pub device_status: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional.
+    /// Model.
     pub model: Option<String>,
-    /// `members`
-    ///
-    /// Wire name `members`; `integer`; optional; format: int32.
+    /// Members (format: int32).
     pub members: Option<i64>,
-    /// `incidents`
-    ///
-    /// Wire name `incidents`; `integer`; optional; format: int32.
+    /// Incidents (format: int32).
     pub incidents: Option<i64>,
-    /// `clients`
-    ///
-    /// Wire name `clients`; `integer`; optional; format: int32.
+    /// Clients (format: int32).
     pub clients: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -658,137 +596,71 @@ impl GroupedSwitch {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IcxSwitch {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `string`; optional.
+    /// Tags.
     pub tags: Option<String>,
-    /// `enableStack`
-    ///
-    /// Wire name `enableStack`; `boolean`; optional.
+    /// Enable stack.
     pub enable_stack: Option<bool>,
-    /// `igmpSnooping`
-    ///
-    /// Wire name `igmpSnooping`; `IcxSwitchIgmpSnooping`; optional.
+    /// Igmp snooping.
     pub igmp_snooping: Option<IcxSwitchIgmpSnooping>,
-    /// `jumboMode`
-    ///
-    /// Wire name `jumboMode`; `boolean`; optional.
+    /// Jumbo mode.
     pub jumbo_mode: Option<bool>,
-    /// `position`
-    ///
-    /// Wire name `position`; `SwitchPositionView`; optional.
+    /// Position.
     pub position: Option<SwitchPositionView>,
-    /// `spanningTreePriority`
-    ///
-    /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
+    /// Spanning tree priority (format: int32).
     pub spanning_tree_priority: Option<i64>,
-    /// `softDeletedDate`
-    ///
-    /// Wire name `softDeletedDate`; `string`; optional; format: date-time.
+    /// Soft deleted date (format: date-time).
     pub soft_deleted_date: Option<String>,
-    /// `stackMembers`
-    ///
-    /// Wire name `stackMembers`; `array<StackMembersViewV1>`; optional.
+    /// Stack members.
     pub stack_members: Option<Vec<StackMembersViewV1>>,
-    /// `ipAddressInterfaceType`
-    ///
-    /// Wire name `ipAddressInterfaceType`; `IcxSwitchIpAddressInterfaceType`; optional.
+    /// IP address interface type.
     pub ip_address_interface_type: Option<IcxSwitchIpAddressInterfaceType>,
-    /// `ipAddressInterface`
-    ///
-    /// Wire name `ipAddressInterface`; `string`; optional.
+    /// IP address interface.
     pub ip_address_interface: Option<String>,
-    /// `ipAddressType`
-    ///
-    /// Wire name `ipAddressType`; `IcxSwitchIpAddressType`; optional.
+    /// IP address type.
     pub ip_address_type: Option<IcxSwitchIpAddressType>,
-    /// `ipAddress`
-    ///
-    /// Wire name `ipAddress`; `string`; optional.
+    /// IP address.
     pub ip_address: Option<String>,
-    /// `subnetMask`
-    ///
-    /// Wire name `subnetMask`; `string`; optional.
+    /// Subnet mask.
     pub subnet_mask: Option<String>,
-    /// `defaultGateway`
-    ///
-    /// Wire name `defaultGateway`; `string`; optional.
+    /// Default gateway.
     pub default_gateway: Option<String>,
-    /// `firmwareVersion`
-    ///
-    /// Wire name `firmwareVersion`; `string`; optional.
+    /// Firmware version.
     pub firmware_version: Option<String>,
-    /// `previousMembers`
-    ///
-    /// Wire name `previousMembers`; `array<string>`; optional.
+    /// Previous members.
     pub previous_members: Option<Vec<String>>,
-    /// `lastDataSyncTriggerTime`
-    ///
-    /// Wire name `lastDataSyncTriggerTime`; `integer`; optional.
+    /// Last data sync trigger time.
     pub last_data_sync_trigger_time: Option<i64>,
-    /// `lastDataSyncTime`
-    ///
-    /// Wire name `lastDataSyncTime`; `integer`; optional.
+    /// Last data sync time.
     pub last_data_sync_time: Option<i64>,
-    /// `syncDataId`
-    ///
-    /// Wire name `syncDataId`; `string`; optional.
+    /// Sync data ID.
     pub sync_data_id: Option<String>,
-    /// `syncDataStartTime`
-    ///
-    /// Wire name `syncDataStartTime`; `integer`; optional.
+    /// Sync data start time.
     pub sync_data_start_time: Option<i64>,
-    /// `syncDataEndTime`
-    ///
-    /// Wire name `syncDataEndTime`; `integer`; optional.
+    /// Sync data end time.
     pub sync_data_end_time: Option<i64>,
-    /// `dhcpClientEnabled`
-    ///
-    /// Wire name `dhcpClientEnabled`; `boolean`; optional.
+    /// DHCP client enabled.
     pub dhcp_client_enabled: Option<bool>,
-    /// `dhcpServerEnabled`
-    ///
-    /// Wire name `dhcpServerEnabled`; `boolean`; optional.
+    /// DHCP server enabled.
     pub dhcp_server_enabled: Option<bool>,
-    /// `trustPorts`
-    ///
-    /// Wire name `trustPorts`; `array<string>`; optional.
+    /// Trust ports.
     pub trust_ports: Option<Vec<String>>,
-    /// `initialVlanId`
-    ///
-    /// Wire name `initialVlanId`; `integer`; optional; format: int32.
+    /// Initial VLAN ID (format: int32).
     pub initial_vlan_id: Option<i64>,
-    /// `stackConfigTimestamp`
-    ///
-    /// Wire name `stackConfigTimestamp`; `string`; optional.
+    /// Stack config timestamp.
     pub stack_config_timestamp: Option<String>,
-    /// `specifiedType`
-    ///
-    /// Wire name `specifiedType`; `IcxSwitchSpecifiedType`; optional.
+    /// Specified type.
     pub specified_type: Option<IcxSwitchSpecifiedType>,
-    /// `rearModule`
-    ///
-    /// Wire name `rearModule`; `string`; optional.
+    /// Rear module.
     pub rear_module: Option<String>,
-    /// `vlanCustomize`
-    ///
-    /// Wire name `vlanCustomize`; `boolean`; optional.
+    /// VLAN customize.
     pub vlan_customize: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1292,13 +1164,9 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchIpAddressType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IcxSwitchResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `IcxSwitchView`; optional.
+    /// Response.
     pub response: Option<IcxSwitchView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1421,85 +1289,45 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchSpecifiedType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IcxSwitchView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `enableStack`
-    ///
-    /// Wire name `enableStack`; `boolean`; optional.
+    /// Enable stack.
     pub enable_stack: Option<bool>,
-    /// `igmpSnooping`
-    ///
-    /// Wire name `igmpSnooping`; `IcxSwitchViewIgmpSnooping`; optional.
+    /// Igmp snooping.
     pub igmp_snooping: Option<IcxSwitchViewIgmpSnooping>,
-    /// `jumboMode`
-    ///
-    /// Wire name `jumboMode`; `boolean`; optional.
+    /// Jumbo mode.
     pub jumbo_mode: Option<bool>,
-    /// `spanningTreePriority`
-    ///
-    /// Wire name `spanningTreePriority`; `integer`; optional; format: int32.
+    /// Spanning tree priority (format: int32).
     pub spanning_tree_priority: Option<i64>,
-    /// `stackMembers`
-    ///
-    /// Wire name `stackMembers`; `array<StackMembersView>`; optional.
+    /// Stack members.
     pub stack_members: Option<Vec<StackMembersView>>,
-    /// `ipAddressInterfaceType`
-    ///
-    /// Wire name `ipAddressInterfaceType`; `IcxSwitchViewIpAddressInterfaceType`; optional.
+    /// IP address interface type.
     pub ip_address_interface_type: Option<IcxSwitchViewIpAddressInterfaceType>,
-    /// `ipAddressInterface`
-    ///
-    /// Wire name `ipAddressInterface`; `string`; optional.
+    /// IP address interface.
     pub ip_address_interface: Option<String>,
-    /// `ipAddressType`
-    ///
-    /// Wire name `ipAddressType`; `IcxSwitchViewIpAddressType`; optional.
+    /// IP address type.
     pub ip_address_type: Option<IcxSwitchViewIpAddressType>,
-    /// `ipAddress`
-    ///
-    /// Wire name `ipAddress`; `string`; optional.
+    /// IP address.
     pub ip_address: Option<String>,
-    /// `subnetMask`
-    ///
-    /// Wire name `subnetMask`; `string`; optional.
+    /// Subnet mask.
     pub subnet_mask: Option<String>,
-    /// `defaultGateway`
-    ///
-    /// Wire name `defaultGateway`; `string`; optional.
+    /// Default gateway.
     pub default_gateway: Option<String>,
-    /// `dhcpClientEnabled`
-    ///
-    /// Wire name `dhcpClientEnabled`; `boolean`; optional.
+    /// DHCP client enabled.
     pub dhcp_client_enabled: Option<bool>,
-    /// `dhcpServerEnabled`
-    ///
-    /// Wire name `dhcpServerEnabled`; `boolean`; optional.
+    /// DHCP server enabled.
     pub dhcp_server_enabled: Option<bool>,
-    /// `initialVlanId`
-    ///
-    /// Wire name `initialVlanId`; `integer`; optional; format: int32.
+    /// Initial VLAN ID (format: int32).
     pub initial_vlan_id: Option<i64>,
-    /// `specifiedType`
-    ///
-    /// Wire name `specifiedType`; `IcxSwitchViewSpecifiedType`; optional.
+    /// Specified type.
     pub specified_type: Option<IcxSwitchViewSpecifiedType>,
-    /// `rearModule`
-    ///
-    /// Wire name `rearModule`; `string`; optional.
+    /// Rear module.
     pub rear_module: Option<String>,
-    /// `vlanCustomize`
-    ///
-    /// Wire name `vlanCustomize`; `boolean`; optional.
+    /// VLAN customize.
     pub vlan_customize: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1958,25 +1786,15 @@ impl<'de> serde::Deserialize<'de> for IcxSwitchViewSpecifiedType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ImportSwitchResultView {
-    /// `successDownloadUrl`
-    ///
-    /// Wire name `successDownloadUrl`; `string`; optional.
+    /// Success download URL.
     pub success_download_url: Option<String>,
-    /// `failureDownloadUrl`
-    ///
-    /// Wire name `failureDownloadUrl`; `string`; optional.
+    /// Failure download URL.
     pub failure_download_url: Option<String>,
-    /// `successCount`
-    ///
-    /// Wire name `successCount`; `integer`; optional; format: int32.
+    /// Success count (format: int32).
     pub success_count: Option<i64>,
-    /// `failureCount`
-    ///
-    /// Wire name `failureCount`; `integer`; optional; format: int32.
+    /// Failure count (format: int32).
     pub failure_count: Option<i64>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional; format: int32.
+    /// Total count (format: int32).
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2067,29 +1885,17 @@ impl ImportSwitchResultView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LldpQosView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `applicationType`
-    ///
-    /// Wire name `applicationType`; `LldpQosViewApplicationType`; optional.
+    /// Application type.
     pub application_type: Option<LldpQosViewApplicationType>,
-    /// `qosVlanType`
-    ///
-    /// Wire name `qosVlanType`; `LldpQosViewQosVlanType`; optional.
+    /// QOS VLAN type.
     pub qos_vlan_type: Option<LldpQosViewQosVlanType>,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32.
+    /// VLAN ID (format: int32).
     pub vlan_id: Option<i64>,
-    /// `priority`
-    ///
-    /// Wire name `priority`; `integer`; optional; format: int32.
+    /// Priority (format: int32).
     pub priority: Option<i64>,
-    /// `dscp`
-    ///
-    /// Wire name `dscp`; `integer`; optional; format: int32.
+    /// Dscp (format: int32).
     pub dscp: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2333,13 +2139,9 @@ impl<'de> serde::Deserialize<'de> for LldpQosViewQosVlanType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MustNotMatchField {
-    /// `field`
-    ///
-    /// Wire name `field`; `string`; optional.
+    /// Field.
     pub field: Option<String>,
-    /// `value`
-    ///
-    /// Wire name `value`; `string`; optional.
+    /// Value.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2403,13 +2205,9 @@ impl MustNotMatchField {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `PortView`; optional.
+    /// Response.
     pub response: Option<PortView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2473,185 +2271,95 @@ impl PortResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortV1001 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `ports`
-    ///
-    /// Wire name `ports`; `array<string>`; optional.
+    /// Ports.
     pub ports: Option<Vec<String>>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `ignoreFields`
-    ///
-    /// Wire name `ignoreFields`; `string`; optional.
+    /// Ignore fields.
     pub ignore_fields: Option<String>,
-    /// `revert`
-    ///
-    /// Wire name `revert`; `boolean`; optional.
+    /// Revert.
     pub revert: Option<bool>,
-    /// `portSpeed`
-    ///
-    /// Wire name `portSpeed`; `PortV1001PortSpeed`; optional.
+    /// Port speed.
     pub port_speed: Option<PortV1001PortSpeed>,
-    /// `poeClass`
-    ///
-    /// Wire name `poeClass`; `PortV1001PoeClass`; optional.
+    /// POE class.
     pub poe_class: Option<PortV1001PoeClass>,
-    /// `poeBudget`
-    ///
-    /// Wire name `poeBudget`; `number`; optional; format: float.
+    /// POE budget (format: float).
     pub poe_budget: Option<f64>,
-    /// `poePriority`
-    ///
-    /// Wire name `poePriority`; `integer`; optional; format: int32.
+    /// POE priority (format: int32).
     pub poe_priority: Option<i64>,
-    /// `poeEnable`
-    ///
-    /// Wire name `poeEnable`; `boolean`; optional.
+    /// POE enable.
     pub poe_enable: Option<bool>,
-    /// `poeCapability`
-    ///
-    /// Wire name `poeCapability`; `boolean`; optional.
+    /// POE capability.
     pub poe_capability: Option<bool>,
-    /// `portEnable`
-    ///
-    /// Wire name `portEnable`; `boolean`; optional.
+    /// Port enable.
     pub port_enable: Option<bool>,
-    /// `portProtected`
-    ///
-    /// Wire name `portProtected`; `boolean`; optional.
+    /// Port protected.
     pub port_protected: Option<bool>,
-    /// `dhcpSnoopingTrust`
-    ///
-    /// Wire name `dhcpSnoopingTrust`; `boolean`; optional.
+    /// DHCP snooping trust.
     pub dhcp_snooping_trust: Option<bool>,
-    /// `arpInspectionTrust`
-    ///
-    /// Wire name `arpInspectionTrust`; `boolean`; optional.
+    /// Arp inspection trust.
     pub arp_inspection_trust: Option<bool>,
-    /// `rstpAdminEdgePort`
-    ///
-    /// Wire name `rstpAdminEdgePort`; `boolean`; optional.
+    /// Rstp admin edge port.
     pub rstp_admin_edge_port: Option<bool>,
-    /// `adminPtToPt`
-    ///
-    /// Wire name `adminPtToPt`; `PortV1001AdminPtToPt`; optional.
+    /// Admin pt to pt.
     pub admin_pt_to_pt: Option<PortV1001AdminPtToPt>,
-    /// `stpBpduGuard`
-    ///
-    /// Wire name `stpBpduGuard`; `boolean`; optional.
+    /// Stp bpdu guard.
     pub stp_bpdu_guard: Option<bool>,
-    /// `stpRootGuard`
-    ///
-    /// Wire name `stpRootGuard`; `boolean`; optional.
+    /// Stp root guard.
     pub stp_root_guard: Option<bool>,
-    /// `ipsg`
-    ///
-    /// Wire name `ipsg`; `boolean`; optional.
+    /// Ipsg.
     pub ipsg: Option<bool>,
-    /// `lldpEnable`
-    ///
-    /// Wire name `lldpEnable`; `boolean`; optional.
+    /// LLDP enable.
     pub lldp_enable: Option<bool>,
-    /// `lldpQos`
-    ///
-    /// Wire name `lldpQos`; `array<LldpQosView>`; optional.
+    /// LLDP QOS.
     pub lldp_qos: Option<Vec<LldpQosView>>,
-    /// `taggedVlans`
-    ///
-    /// Wire name `taggedVlans`; `array<string>`; optional.
+    /// Tagged VLANs.
     pub tagged_vlans: Option<Vec<String>>,
-    /// `untaggedVlan`
-    ///
-    /// Wire name `untaggedVlan`; `string`; optional.
+    /// Untagged VLAN.
     pub untagged_vlan: Option<String>,
-    /// `voiceVlan`
-    ///
-    /// Wire name `voiceVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Voice VLAN (format: int32; maximum: 4095; minimum: 1).
     pub voice_vlan: Option<i64>,
-    /// `ingressAcl`
-    ///
-    /// Wire name `ingressAcl`; `string`; optional.
+    /// Ingress ACL.
     pub ingress_acl: Option<String>,
-    /// `egressAcl`
-    ///
-    /// Wire name `egressAcl`; `string`; optional.
+    /// Egress ACL.
     pub egress_acl: Option<String>,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `string`; optional.
+    /// Tags.
     pub tags: Option<String>,
-    /// `flexibleAuthenticationEnabled`
-    ///
-    /// Wire name `flexibleAuthenticationEnabled`; `boolean`; optional.
+    /// Flexible authentication enabled.
     pub flexible_authentication_enabled: Option<bool>,
-    /// `authenticationType`
-    ///
-    /// Wire name `authenticationType`; `PortV1001AuthenticationType`; optional.
+    /// Authentication type.
     pub authentication_type: Option<PortV1001AuthenticationType>,
-    /// `authenticationCustomize`
-    ///
-    /// Wire name `authenticationCustomize`; `boolean`; optional.
+    /// Authentication customize.
     pub authentication_customize: Option<bool>,
-    /// `authenticationProfileId`
-    ///
-    /// Wire name `authenticationProfileId`; `string`; optional.
+    /// Authentication profile ID.
     pub authentication_profile_id: Option<String>,
-    /// `changeAuthOrder`
-    ///
-    /// Wire name `changeAuthOrder`; `boolean`; optional.
+    /// Change auth order.
     pub change_auth_order: Option<bool>,
-    /// `dot1xPortControl`
-    ///
-    /// Wire name `dot1xPortControl`; `PortV1001Dot1xPortControl`; optional.
+    /// Dot 1x port control.
     pub dot1x_port_control: Option<PortV1001Dot1xPortControl>,
-    /// `authDefaultVlan`
-    ///
-    /// Wire name `authDefaultVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Auth default VLAN (format: int32; maximum: 4095; minimum: 1).
     pub auth_default_vlan: Option<i64>,
-    /// `restrictedVlan`
-    ///
-    /// Wire name `restrictedVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Restricted VLAN (format: int32; maximum: 4095; minimum: 1).
     pub restricted_vlan: Option<i64>,
-    /// `criticalVlan`
-    ///
-    /// Wire name `criticalVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Critical VLAN (format: int32; maximum: 4095; minimum: 1).
     pub critical_vlan: Option<i64>,
-    /// `guestVlan`
-    ///
-    /// Wire name `guestVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Guest VLAN (format: int32; maximum: 4095; minimum: 1).
     pub guest_vlan: Option<i64>,
-    /// `authFailAction`
-    ///
-    /// Wire name `authFailAction`; `PortV1001AuthFailAction`; optional.
+    /// Auth fail action.
     pub auth_fail_action: Option<PortV1001AuthFailAction>,
-    /// `authTimeoutAction`
-    ///
-    /// Wire name `authTimeoutAction`; `PortV1001AuthTimeoutAction`; optional.
+    /// Auth timeout action.
     pub auth_timeout_action: Option<PortV1001AuthTimeoutAction>,
-    /// `switchPortProfileId`
-    ///
-    /// Wire name `switchPortProfileId`; `string`; optional.
+    /// Switch port profile ID.
     pub switch_port_profile_id: Option<String>,
-    /// `portSecurity`
-    ///
-    /// Wire name `portSecurity`; `boolean`; optional.
+    /// Port security.
     pub port_security: Option<bool>,
-    /// `portSecurityMaxEntries`
-    ///
-    /// Wire name `portSecurityMaxEntries`; `integer`; optional; format: int32.
+    /// Port security max entries (format: int32).
     pub port_security_max_entries: Option<i64>,
-    /// `switchMacAcl`
-    ///
-    /// Wire name `switchMacAcl`; `string`; optional.
+    /// Switch MAC ACL.
     pub switch_mac_acl: Option<String>,
-    /// `poeScheduler`
-    ///
-    /// Wire name `poeScheduler`; `SchedulerView`; optional.
+    /// POE scheduler.
     pub poe_scheduler: Option<SchedulerView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3626,217 +3334,111 @@ impl<'de> serde::Deserialize<'de> for PortV1001PortSpeed {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `ports`
-    ///
-    /// Wire name `ports`; `array<string>`; optional.
+    /// Ports.
     pub ports: Option<Vec<String>>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `ignoreFields`
-    ///
-    /// Wire name `ignoreFields`; `string`; optional.
+    /// Ignore fields.
     pub ignore_fields: Option<String>,
-    /// `revert`
-    ///
-    /// Wire name `revert`; `boolean`; optional.
+    /// Revert.
     pub revert: Option<bool>,
-    /// `portSpeed`
-    ///
-    /// Wire name `portSpeed`; `PortViewPortSpeed`; optional.
+    /// Port speed.
     pub port_speed: Option<PortViewPortSpeed>,
-    /// `poeClass`
-    ///
-    /// Wire name `poeClass`; `PortViewPoeClass`; optional.
+    /// POE class.
     pub poe_class: Option<PortViewPoeClass>,
-    /// `poeBudget`
-    ///
-    /// Wire name `poeBudget`; `number`; optional; format: float.
+    /// POE budget (format: float).
     pub poe_budget: Option<f64>,
-    /// `poePriority`
-    ///
-    /// Wire name `poePriority`; `integer`; optional; format: int32.
+    /// POE priority (format: int32).
     pub poe_priority: Option<i64>,
-    /// `poeEnable`
-    ///
-    /// Wire name `poeEnable`; `boolean`; optional.
+    /// POE enable.
     pub poe_enable: Option<bool>,
-    /// `poeCapability`
-    ///
-    /// Wire name `poeCapability`; `boolean`; optional.
+    /// POE capability.
     pub poe_capability: Option<bool>,
-    /// `portEnable`
-    ///
-    /// Wire name `portEnable`; `boolean`; optional.
+    /// Port enable.
     pub port_enable: Option<bool>,
-    /// `portProtected`
-    ///
-    /// Wire name `portProtected`; `boolean`; optional.
+    /// Port protected.
     pub port_protected: Option<bool>,
-    /// `dhcpSnoopingTrust`
-    ///
-    /// Wire name `dhcpSnoopingTrust`; `boolean`; optional.
+    /// DHCP snooping trust.
     pub dhcp_snooping_trust: Option<bool>,
-    /// `arpInspectionTrust`
-    ///
-    /// Wire name `arpInspectionTrust`; `boolean`; optional.
+    /// Arp inspection trust.
     pub arp_inspection_trust: Option<bool>,
-    /// `rstpAdminEdgePort`
-    ///
-    /// Wire name `rstpAdminEdgePort`; `boolean`; optional.
+    /// Rstp admin edge port.
     pub rstp_admin_edge_port: Option<bool>,
-    /// `stpBpduGuard`
-    ///
-    /// Wire name `stpBpduGuard`; `boolean`; optional.
+    /// Stp bpdu guard.
     pub stp_bpdu_guard: Option<bool>,
-    /// `stpRootGuard`
-    ///
-    /// Wire name `stpRootGuard`; `boolean`; optional.
+    /// Stp root guard.
     pub stp_root_guard: Option<bool>,
-    /// `ipsg`
-    ///
-    /// Wire name `ipsg`; `boolean`; optional.
+    /// Ipsg.
     pub ipsg: Option<bool>,
-    /// `lldpEnable`
-    ///
-    /// Wire name `lldpEnable`; `boolean`; optional.
+    /// LLDP enable.
     pub lldp_enable: Option<bool>,
-    /// `lldpQos`
-    ///
-    /// Wire name `lldpQos`; `array<LldpQosView>`; optional.
+    /// LLDP QOS.
     pub lldp_qos: Option<Vec<LldpQosView>>,
-    /// `taggedVlans`
-    ///
-    /// Wire name `taggedVlans`; `array<string>`; optional.
+    /// Tagged VLANs.
     pub tagged_vlans: Option<Vec<String>>,
-    /// `untaggedVlan`
-    ///
-    /// Wire name `untaggedVlan`; `string`; optional.
+    /// Untagged VLAN.
     pub untagged_vlan: Option<String>,
-    /// `voiceVlan`
-    ///
-    /// Wire name `voiceVlan`; `integer`; optional; format: int32.
+    /// Voice VLAN (format: int32).
     pub voice_vlan: Option<i64>,
-    /// `ingressAcl`
-    ///
-    /// Wire name `ingressAcl`; `string`; optional.
+    /// Ingress ACL.
     pub ingress_acl: Option<String>,
-    /// `egressAcl`
-    ///
-    /// Wire name `egressAcl`; `string`; optional.
+    /// Egress ACL.
     pub egress_acl: Option<String>,
-    /// `vsixIngressAcl`
-    ///
-    /// Wire name `vsixIngressAcl`; `string`; optional.
+    /// Vsix ingress ACL.
     pub vsix_ingress_acl: Option<String>,
-    /// `vsixEgressAcl`
-    ///
-    /// Wire name `vsixEgressAcl`; `string`; optional.
+    /// Vsix egress ACL.
     pub vsix_egress_acl: Option<String>,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `string`; optional.
+    /// Tags.
     pub tags: Option<String>,
-    /// `flexibleAuthenticationEnabled`
-    ///
-    /// Wire name `flexibleAuthenticationEnabled`; `boolean`; optional.
+    /// Flexible authentication enabled.
     pub flexible_authentication_enabled: Option<bool>,
-    /// `authenticationCustomize`
-    ///
-    /// Wire name `authenticationCustomize`; `boolean`; optional.
+    /// Authentication customize.
     pub authentication_customize: Option<bool>,
-    /// `authenticationProfileId`
-    ///
-    /// Wire name `authenticationProfileId`; `string`; optional.
+    /// Authentication profile ID.
     pub authentication_profile_id: Option<String>,
-    /// `authenticationType`
-    ///
-    /// Wire name `authenticationType`; `PortViewAuthenticationType`; optional.
+    /// Authentication type.
     pub authentication_type: Option<PortViewAuthenticationType>,
-    /// `changeAuthOrder`
-    ///
-    /// Wire name `changeAuthOrder`; `boolean`; optional.
+    /// Change auth order.
     pub change_auth_order: Option<bool>,
-    /// `dot1xPortControl`
-    ///
-    /// Wire name `dot1xPortControl`; `PortViewDot1xPortControl`; optional.
+    /// Dot 1x port control.
     pub dot1x_port_control: Option<PortViewDot1xPortControl>,
-    /// `authDefaultVlan`
-    ///
-    /// Wire name `authDefaultVlan`; `integer`; optional; format: int32.
+    /// Auth default VLAN (format: int32).
     pub auth_default_vlan: Option<i64>,
-    /// `restrictedVlan`
-    ///
-    /// Wire name `restrictedVlan`; `integer`; optional; format: int32.
+    /// Restricted VLAN (format: int32).
     pub restricted_vlan: Option<i64>,
-    /// `criticalVlan`
-    ///
-    /// Wire name `criticalVlan`; `integer`; optional; format: int32.
+    /// Critical VLAN (format: int32).
     pub critical_vlan: Option<i64>,
-    /// `guestVlan`
-    ///
-    /// Wire name `guestVlan`; `integer`; optional; format: int32.
+    /// Guest VLAN (format: int32).
     pub guest_vlan: Option<i64>,
-    /// `authFailAction`
-    ///
-    /// Wire name `authFailAction`; `PortViewAuthFailAction`; optional.
+    /// Auth fail action.
     pub auth_fail_action: Option<PortViewAuthFailAction>,
-    /// `authTimeoutAction`
-    ///
-    /// Wire name `authTimeoutAction`; `PortViewAuthTimeoutAction`; optional.
+    /// Auth timeout action.
     pub auth_timeout_action: Option<PortViewAuthTimeoutAction>,
-    /// `shouldAlertAaaAndRadiusNotApply`
-    ///
-    /// Wire name `shouldAlertAaaAndRadiusNotApply`; `boolean`; optional.
+    /// Should alert AAA and RADIUS not apply.
     pub should_alert_aaa_and_radius_not_apply: Option<bool>,
-    /// `switchLevelAuthDefaultVlan`
-    ///
-    /// Wire name `switchLevelAuthDefaultVlan`; `integer`; optional; format: int32.
+    /// Switch level auth default VLAN (format: int32).
     pub switch_level_auth_default_vlan: Option<i64>,
-    /// `profileAuthDefaultVlan`
-    ///
-    /// Wire name `profileAuthDefaultVlan`; `integer`; optional; format: int32.
+    /// Profile auth default VLAN (format: int32).
     pub profile_auth_default_vlan: Option<i64>,
-    /// `enableAuthPorts`
-    ///
-    /// Wire name `enableAuthPorts`; `array<string>`; optional.
+    /// Enable auth ports.
     pub enable_auth_ports: Option<Vec<String>>,
-    /// `switchMac`
-    ///
-    /// Wire name `switchMac`; `string`; optional.
+    /// Switch MAC.
     pub switch_mac: Option<String>,
-    /// `profileName`
-    ///
-    /// Wire name `profileName`; `string`; optional.
+    /// Profile name.
     pub profile_name: Option<String>,
-    /// `switchPortProfileId`
-    ///
-    /// Wire name `switchPortProfileId`; `string`; optional.
+    /// Switch port profile ID.
     pub switch_port_profile_id: Option<String>,
-    /// `adminPtToPt`
-    ///
-    /// Wire name `adminPtToPt`; `PortViewAdminPtToPt`; optional.
+    /// Admin pt to pt.
     pub admin_pt_to_pt: Option<PortViewAdminPtToPt>,
-    /// `portSecurity`
-    ///
-    /// Wire name `portSecurity`; `boolean`; optional.
+    /// Port security.
     pub port_security: Option<bool>,
-    /// `portSecurityMaxEntries`
-    ///
-    /// Wire name `portSecurityMaxEntries`; `integer`; optional; format: int32.
+    /// Port security max entries (format: int32).
     pub port_security_max_entries: Option<i64>,
-    /// `switchMacAcl`
-    ///
-    /// Wire name `switchMacAcl`; `string`; optional.
+    /// Switch MAC ACL.
     pub switch_mac_acl: Option<String>,
-    /// `poeScheduler`
-    ///
-    /// Wire name `poeScheduler`; `SchedulerView`; optional.
+    /// POE scheduler.
     pub poe_scheduler: Option<SchedulerView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4879,189 +4481,97 @@ impl<'de> serde::Deserialize<'de> for PortViewPortSpeed {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Ports {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `ports`
-    ///
-    /// Wire name `ports`; `array<string>`; optional.
+    /// Ports.
     pub ports: Option<Vec<String>>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `ignoreFields`
-    ///
-    /// Wire name `ignoreFields`; `string`; optional.
+    /// Ignore fields.
     pub ignore_fields: Option<String>,
-    /// `revert`
-    ///
-    /// Wire name `revert`; `boolean`; optional.
+    /// Revert.
     pub revert: Option<bool>,
-    /// `portSpeed`
-    ///
-    /// Wire name `portSpeed`; `PortsPortSpeed`; optional.
+    /// Port speed.
     pub port_speed: Option<PortsPortSpeed>,
-    /// `poeClass`
-    ///
-    /// Wire name `poeClass`; `PortsPoeClass`; optional.
+    /// POE class.
     pub poe_class: Option<PortsPoeClass>,
-    /// `poeBudget`
-    ///
-    /// Wire name `poeBudget`; `number`; optional; format: float.
+    /// POE budget (format: float).
     pub poe_budget: Option<f64>,
-    /// `poePriority`
-    ///
-    /// Wire name `poePriority`; `integer`; optional; format: int32.
+    /// POE priority (format: int32).
     pub poe_priority: Option<i64>,
-    /// `poeEnable`
-    ///
-    /// Wire name `poeEnable`; `boolean`; optional.
+    /// POE enable.
     pub poe_enable: Option<bool>,
-    /// `poeCapability`
-    ///
-    /// Wire name `poeCapability`; `boolean`; optional.
+    /// POE capability.
     pub poe_capability: Option<bool>,
-    /// `portEnable`
-    ///
-    /// Wire name `portEnable`; `boolean`; optional.
+    /// Port enable.
     pub port_enable: Option<bool>,
-    /// `portProtected`
-    ///
-    /// Wire name `portProtected`; `boolean`; optional.
+    /// Port protected.
     pub port_protected: Option<bool>,
-    /// `dhcpSnoopingTrust`
-    ///
-    /// Wire name `dhcpSnoopingTrust`; `boolean`; optional.
+    /// DHCP snooping trust.
     pub dhcp_snooping_trust: Option<bool>,
-    /// `arpInspectionTrust`
-    ///
-    /// Wire name `arpInspectionTrust`; `boolean`; optional.
+    /// Arp inspection trust.
     pub arp_inspection_trust: Option<bool>,
-    /// `rstpAdminEdgePort`
-    ///
-    /// Wire name `rstpAdminEdgePort`; `boolean`; optional.
+    /// Rstp admin edge port.
     pub rstp_admin_edge_port: Option<bool>,
-    /// `adminPtToPt`
-    ///
-    /// Wire name `adminPtToPt`; `PortsAdminPtToPt`; optional.
+    /// Admin pt to pt.
     pub admin_pt_to_pt: Option<PortsAdminPtToPt>,
-    /// `stpBpduGuard`
-    ///
-    /// Wire name `stpBpduGuard`; `boolean`; optional.
+    /// Stp bpdu guard.
     pub stp_bpdu_guard: Option<bool>,
-    /// `stpRootGuard`
-    ///
-    /// Wire name `stpRootGuard`; `boolean`; optional.
+    /// Stp root guard.
     pub stp_root_guard: Option<bool>,
-    /// `ipsg`
-    ///
-    /// Wire name `ipsg`; `boolean`; optional.
+    /// Ipsg.
     pub ipsg: Option<bool>,
-    /// `lldpEnable`
-    ///
-    /// Wire name `lldpEnable`; `boolean`; optional.
+    /// LLDP enable.
     pub lldp_enable: Option<bool>,
-    /// `lldpQos`
-    ///
-    /// Wire name `lldpQos`; `array<LldpQosView>`; optional.
+    /// LLDP QOS.
     pub lldp_qos: Option<Vec<LldpQosView>>,
-    /// `taggedVlans`
-    ///
-    /// Wire name `taggedVlans`; `array<string>`; optional.
+    /// Tagged VLANs.
     pub tagged_vlans: Option<Vec<String>>,
-    /// `untaggedVlan`
-    ///
-    /// Wire name `untaggedVlan`; `string`; optional.
+    /// Untagged VLAN.
     pub untagged_vlan: Option<String>,
-    /// `voiceVlan`
-    ///
-    /// Wire name `voiceVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Voice VLAN (format: int32; maximum: 4095; minimum: 1).
     pub voice_vlan: Option<i64>,
-    /// `ingressAcl`
-    ///
-    /// Wire name `ingressAcl`; `string`; optional.
+    /// Ingress ACL.
     pub ingress_acl: Option<String>,
-    /// `egressAcl`
-    ///
-    /// Wire name `egressAcl`; `string`; optional.
+    /// Egress ACL.
     pub egress_acl: Option<String>,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `string`; optional.
+    /// Tags.
     pub tags: Option<String>,
-    /// `flexibleAuthenticationEnabled`
-    ///
-    /// Wire name `flexibleAuthenticationEnabled`; `boolean`; optional.
+    /// Flexible authentication enabled.
     pub flexible_authentication_enabled: Option<bool>,
-    /// `authenticationType`
-    ///
-    /// Wire name `authenticationType`; `PortsAuthenticationType`; optional.
+    /// Authentication type.
     pub authentication_type: Option<PortsAuthenticationType>,
-    /// `authenticationCustomize`
-    ///
-    /// Wire name `authenticationCustomize`; `boolean`; optional.
+    /// Authentication customize.
     pub authentication_customize: Option<bool>,
-    /// `authenticationProfileId`
-    ///
-    /// Wire name `authenticationProfileId`; `string`; optional.
+    /// Authentication profile ID.
     pub authentication_profile_id: Option<String>,
-    /// `changeAuthOrder`
-    ///
-    /// Wire name `changeAuthOrder`; `boolean`; optional.
+    /// Change auth order.
     pub change_auth_order: Option<bool>,
-    /// `dot1xPortControl`
-    ///
-    /// Wire name `dot1xPortControl`; `PortsDot1xPortControl`; optional.
+    /// Dot 1x port control.
     pub dot1x_port_control: Option<PortsDot1xPortControl>,
-    /// `authDefaultVlan`
-    ///
-    /// Wire name `authDefaultVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Auth default VLAN (format: int32; maximum: 4095; minimum: 1).
     pub auth_default_vlan: Option<i64>,
-    /// `restrictedVlan`
-    ///
-    /// Wire name `restrictedVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Restricted VLAN (format: int32; maximum: 4095; minimum: 1).
     pub restricted_vlan: Option<i64>,
-    /// `criticalVlan`
-    ///
-    /// Wire name `criticalVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Critical VLAN (format: int32; maximum: 4095; minimum: 1).
     pub critical_vlan: Option<i64>,
-    /// `guestVlan`
-    ///
-    /// Wire name `guestVlan`; `integer`; optional; format: int32; maximum: 4095; minimum: 1.
+    /// Guest VLAN (format: int32; maximum: 4095; minimum: 1).
     pub guest_vlan: Option<i64>,
-    /// `authFailAction`
-    ///
-    /// Wire name `authFailAction`; `PortsAuthFailAction`; optional.
+    /// Auth fail action.
     pub auth_fail_action: Option<PortsAuthFailAction>,
-    /// `authTimeoutAction`
-    ///
-    /// Wire name `authTimeoutAction`; `PortsAuthTimeoutAction`; optional.
+    /// Auth timeout action.
     pub auth_timeout_action: Option<PortsAuthTimeoutAction>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; required.
+    /// Switch ID.
     pub switch_id: String,
-    /// `switchPortProfileId`
-    ///
-    /// Wire name `switchPortProfileId`; `string`; optional.
+    /// Switch port profile ID.
     pub switch_port_profile_id: Option<String>,
-    /// `portSecurity`
-    ///
-    /// Wire name `portSecurity`; `boolean`; optional.
+    /// Port security.
     pub port_security: Option<bool>,
-    /// `portSecurityMaxEntries`
-    ///
-    /// Wire name `portSecurityMaxEntries`; `integer`; optional; format: int32.
+    /// Port security max entries (format: int32).
     pub port_security_max_entries: Option<i64>,
-    /// `switchMacAcl`
-    ///
-    /// Wire name `switchMacAcl`; `string`; optional.
+    /// Switch MAC ACL.
     pub switch_mac_acl: Option<String>,
-    /// `poeScheduler`
-    ///
-    /// Wire name `poeScheduler`; `SchedulerView`; optional.
+    /// POE scheduler.
     pub poe_scheduler: Option<SchedulerView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6036,33 +5546,19 @@ impl<'de> serde::Deserialize<'de> for PortsPortSpeed {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseGroupedSwitch {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<GroupedSwitch>`; optional.
+    /// Data.
     pub data: Option<Vec<GroupedSwitch>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6172,21 +5668,13 @@ impl QueryResponseGroupedSwitch {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RangeFilter {
-    /// `field`
-    ///
-    /// Wire name `field`; `string`; optional.
+    /// Field.
     pub field: Option<String>,
-    /// `gte`
-    ///
-    /// Wire name `gte`; `integer`; optional.
+    /// Gte.
     pub gte: Option<i64>,
-    /// `lte`
-    ///
-    /// Wire name `lte`; `integer`; optional.
+    /// Lte.
     pub lte: Option<i64>,
-    /// `lt`
-    ///
-    /// Wire name `lt`; `integer`; optional.
+    /// Lt.
     pub lt: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6266,41 +5754,23 @@ impl RangeFilter {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SchedulerView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `SchedulerViewType`; optional.
+    /// Type.
     pub type_: Option<SchedulerViewType>,
-    /// `mon`
-    ///
-    /// Wire name `mon`; `string`; optional.
+    /// Mon.
     pub mon: Option<String>,
-    /// `tue`
-    ///
-    /// Wire name `tue`; `string`; optional.
+    /// Tue.
     pub tue: Option<String>,
-    /// `wed`
-    ///
-    /// Wire name `wed`; `string`; optional.
+    /// Wed.
     pub wed: Option<String>,
-    /// `thu`
-    ///
-    /// Wire name `thu`; `string`; optional.
+    /// Thu.
     pub thu: Option<String>,
-    /// `fri`
-    ///
-    /// Wire name `fri`; `string`; optional.
+    /// Fri.
     pub fri: Option<String>,
-    /// `sat`
-    ///
-    /// Wire name `sat`; `string`; optional.
+    /// Sat.
     pub sat: Option<String>,
-    /// `sun`
-    ///
-    /// Wire name `sun`; `string`; optional.
+    /// Sun.
     pub sun: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6475,13 +5945,9 @@ impl<'de> serde::Deserialize<'de> for SchedulerViewType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StackMembersView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional.
+    /// Model.
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6545,21 +6011,13 @@ impl StackMembersView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct StackMembersViewV1 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional.
+    /// Model.
     pub model: Option<String>,
-    /// `rearModule`
-    ///
-    /// Wire name `rearModule`; `string`; optional.
+    /// Rear module.
     pub rear_module: Option<String>,
-    /// `memberSerials`
-    ///
-    /// Wire name `memberSerials`; `array<string>`; optional.
+    /// Member serials.
     pub member_serials: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6709,21 +6167,13 @@ impl SwitchPortSelection {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchPositionView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `floorplanId`
-    ///
-    /// Wire name `floorplanId`; `string`; optional.
+    /// Floorplan ID.
     pub floorplan_id: Option<String>,
-    /// `xpercent`
-    ///
-    /// Wire name `xpercent`; `number`; optional; format: float.
+    /// Xpercent (format: float).
     pub xpercent: Option<f64>,
-    /// `ypercent`
-    ///
-    /// Wire name `ypercent`; `number`; optional; format: float.
+    /// Ypercent (format: float).
     pub ypercent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6803,17 +6253,11 @@ impl SwitchPositionView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SwitchPositionViewV1001 {
-    /// `floorPlanId`
-    ///
-    /// Wire name `floorPlanId`; `string`; optional.
+    /// Floor plan ID.
     pub floor_plan_id: Option<String>,
-    /// `xPercent`
-    ///
-    /// Wire name `xPercent`; `number`; optional; format: float.
+    /// X percent (format: float).
     pub x_percent: Option<f64>,
-    /// `yPercent`
-    ///
-    /// Wire name `yPercent`; `number`; optional; format: float.
+    /// Y percent (format: float).
     pub y_percent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6900,21 +6344,13 @@ pub struct SwitchQueryResult {
     ///
     /// Wire name `data`; `array<Switch>`; optional.
     pub data: Option<Vec<super::common::Switch>>,
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

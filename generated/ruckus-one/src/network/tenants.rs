@@ -19,65 +19,35 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Account {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `streetAddress`
-    ///
-    /// Wire name `streetAddress`; `string`; optional.
+    /// Street address.
     pub street_address: Option<String>,
-    /// `state`
-    ///
-    /// Wire name `state`; `string`; optional.
+    /// State.
     pub state: Option<String>,
-    /// `country`
-    ///
-    /// Wire name `country`; `string`; optional.
+    /// Country.
     pub country: Option<String>,
-    /// `postalCode`
-    ///
-    /// Wire name `postalCode`; `string`; optional.
+    /// Postal code.
     pub postal_code: Option<String>,
-    /// `phoneNumber`
-    ///
-    /// Wire name `phoneNumber`; `string`; optional.
+    /// Phone number.
     pub phone_number: Option<String>,
-    /// `faxNumber`
-    ///
-    /// Wire name `faxNumber`; `string`; optional.
+    /// Fax number.
     pub fax_number: Option<String>,
-    /// `city`
-    ///
-    /// Wire name `city`; `string`; optional.
+    /// City.
     pub city: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `mappingURL`
-    ///
-    /// Wire name `mappingURL`; `string`; optional.
+    /// Mapping URL.
     pub mapping_url: Option<String>,
-    /// `latitude`
-    ///
-    /// Wire name `latitude`; `number`; optional; format: double.
+    /// Latitude (format: double).
     pub latitude: Option<f64>,
-    /// `longitude`
-    ///
-    /// Wire name `longitude`; `number`; optional; format: double.
+    /// Longitude (format: double).
     pub longitude: Option<f64>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -245,101 +215,53 @@ impl Account {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AddMspEcRequest {
-    /// `account_id`
-    ///
-    /// Wire name `account_id`; `string`; optional; max_length: 255; min_length: 0.
+    /// Account ID (max_length: 255; min_length: 0).
     pub account_id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 255; min_length: 2.
+    /// Name (max_length: 255; min_length: 2).
     pub name: Option<String>,
-    /// `street_address`
-    ///
-    /// Wire name `street_address`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Street address (may be null; max_length: 255; min_length: 0).
     pub street_address: Option<String>,
-    /// `state`
-    ///
-    /// Wire name `state`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// State (may be null; max_length: 255; min_length: 0).
     pub state: Option<String>,
-    /// `country`
-    ///
-    /// Wire name `country`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Country (may be null; max_length: 255; min_length: 0).
     pub country: Option<String>,
-    /// `postal_code`
-    ///
-    /// Wire name `postal_code`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Postal code (may be null; max_length: 255; min_length: 0).
     pub postal_code: Option<String>,
-    /// `phone_number`
-    ///
-    /// Wire name `phone_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Phone number (may be null; max_length: 255; min_length: 0).
     pub phone_number: Option<String>,
-    /// `fax_number`
-    ///
-    /// Wire name `fax_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Fax number (may be null; max_length: 255; min_length: 0).
     pub fax_number: Option<String>,
-    /// `city`
-    ///
-    /// Wire name `city`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// City (may be null; max_length: 255; min_length: 0).
     pub city: Option<String>,
-    /// `mapping_url`
-    ///
-    /// Wire name `mapping_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Mapping URL (may be null; max_length: 255; min_length: 0).
     pub mapping_url: Option<String>,
-    /// `service_effective_date`
-    ///
-    /// Wire name `service_effective_date`; `string`; optional.
+    /// Service effective date.
     pub service_effective_date: Option<String>,
-    /// `service_expiration_date`
-    ///
-    /// Wire name `service_expiration_date`; `string`; optional.
+    /// Service expiration date.
     pub service_expiration_date: Option<String>,
-    /// `admin_email`
-    ///
-    /// Wire name `admin_email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Admin email (max_length: 255; min_length: 0).
     pub admin_email: Option<String>,
-    /// `admin_firstname`
-    ///
-    /// Wire name `admin_firstname`; `string`; optional; may be null; max_length: 64; min_length: 0.
+    /// Admin firstname (may be null; max_length: 64; min_length: 0).
     pub admin_firstname: Option<String>,
-    /// `admin_lastname`
-    ///
-    /// Wire name `admin_lastname`; `string`; optional; may be null; max_length: 64; min_length: 0.
+    /// Admin lastname (may be null; max_length: 64; min_length: 0).
     pub admin_lastname: Option<String>,
-    /// `admin_role`
-    ///
-    /// Wire name `admin_role`; `string`; optional; max_length: 255; min_length: 0.
+    /// Admin role (max_length: 255; min_length: 0).
     pub admin_role: Option<String>,
-    /// `tenant_type`
-    ///
-    /// Wire name `tenant_type`; `string`; optional; max_length: 25; min_length: 0.
+    /// Tenant type (max_length: 25; min_length: 0).
     pub tenant_type: Option<String>,
-    /// `licenses`
-    ///
-    /// Wire name `licenses`; `License`; optional.
+    /// Licenses.
     pub licenses: Option<License>,
-    /// `delegations`
-    ///
-    /// Wire name `delegations`; `array<EcDelegation>`; optional.
+    /// Delegations.
     pub delegations: Option<Vec<EcDelegation>>,
-    /// `admin_delegations`
-    ///
-    /// Wire name `admin_delegations`; `array<MspAdminRole>`; optional.
+    /// Admin delegations.
     pub admin_delegations: Option<Vec<MspAdminRole>>,
-    /// `tier`
-    ///
-    /// Wire name `tier`; `string`; optional.
+    /// Tier.
     pub tier: Option<String>,
-    /// `privilege_group_ids`
-    ///
-    /// Wire name `privilege_group_ids`; `array<string>`; optional.
+    /// Privilege group IDs.
     pub privilege_group_ids: Option<Vec<String>>,
-    /// `privacyFeatures`
-    ///
-    /// Wire name `privacyFeatures`; `array<PrivacyFeatureRequest>`; optional; max_items: 1; min_items: 0.
+    /// Privacy features (max_items: 1; min_items: 0).
     pub privacy_features: Option<Vec<PrivacyFeatureRequest>>,
-    /// `propertyCode`
-    ///
-    /// Wire name `propertyCode`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Property code (may be null; max_length: 255; min_length: 0).
     pub property_code: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -585,9 +507,7 @@ impl AddMspEcRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AddTenantRequestHolder {
-    /// `data`
-    ///
-    /// Wire name `data`; `array<AddMspEcRequest>`; optional; max_items: 100; min_items: 1.
+    /// Data (max_items: 100; min_items: 1).
     pub data: Option<Vec<AddMspEcRequest>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -646,69 +566,37 @@ impl AddTenantRequestHolder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Admin {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `detailLevel`
-    ///
-    /// Wire name `detailLevel`; `AdminDetailLevel`; optional.
+    /// Detail level.
     pub detail_level: Option<AdminDetailLevel>,
-    /// `externalId`
-    ///
-    /// Wire name `externalId`; `string`; optional.
+    /// External ID.
     pub external_id: Option<String>,
-    /// `adminRoles`
-    ///
-    /// Wire name `adminRoles`; `array<AdminRole>`; optional.
+    /// Admin roles.
     pub admin_roles: Option<Vec<AdminRole>>,
-    /// `adminAppSettings`
-    ///
-    /// Wire name `adminAppSettings`; `array<AdminAppSettings>`; optional.
+    /// Admin app settings.
     pub admin_app_settings: Option<Vec<AdminAppSettings>>,
-    /// `dateFormat`
-    ///
-    /// Wire name `dateFormat`; `AdminDateFormat`; optional.
+    /// Date format.
     pub date_format: Option<AdminDateFormat>,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional.
+    /// Username.
     pub username: Option<String>,
-    /// `authentication`
-    ///
-    /// Wire name `authentication`; `Authentication`; optional.
+    /// Authentication.
     pub authentication: Option<Authentication>,
-    /// `firstName`
-    ///
-    /// Wire name `firstName`; `string`; optional.
+    /// First name.
     pub first_name: Option<String>,
-    /// `lastName`
-    ///
-    /// Wire name `lastName`; `string`; optional.
+    /// Last name.
     pub last_name: Option<String>,
-    /// `phoneNumber`
-    ///
-    /// Wire name `phoneNumber`; `string`; optional.
+    /// Phone number.
     pub phone_number: Option<String>,
-    /// `local`
-    ///
-    /// Wire name `local`; `boolean`; optional.
+    /// Local.
     pub local: Option<bool>,
-    /// `defaultTenant`
-    ///
-    /// Wire name `defaultTenant`; `string`; optional.
+    /// Default tenant.
     pub default_tenant: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -887,33 +775,19 @@ impl Admin {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AdminAppSettings {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `appType`
-    ///
-    /// Wire name `appType`; `AdminAppSettingsAppType`; required.
+    /// App type.
     pub app_type: AdminAppSettingsAppType,
-    /// `productType`
-    ///
-    /// Wire name `productType`; `AdminAppSettingsProductType`; required.
+    /// Product type.
     pub product_type: AdminAppSettingsProductType,
-    /// `value`
-    ///
-    /// Wire name `value`; `string`; required.
+    /// Value.
     pub value: String,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1255,33 +1129,19 @@ pub struct AdminQueryRequest {
     /// Wire name `mspEcTenantIds`; `array<string>`; optional.
     /// Provenance: inferred (the document names the field but not its type; a list of tenant ids assumed from the plural name).
     pub msp_ec_tenant_ids: Option<Vec<String>>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Page size (format: int32).
     pub page_size: Option<i64>,
-    /// `sortField`
-    ///
-    /// Wire name `sortField`; `AdminQueryRequestSortField`; optional.
+    /// Sort field.
     pub sort_field: Option<AdminQueryRequestSortField>,
-    /// `sortOrder`
-    ///
-    /// Wire name `sortOrder`; `AdminQueryRequestSortOrder`; optional.
+    /// Sort order.
     pub sort_order: Option<AdminQueryRequestSortOrder>,
-    /// `searchTargetFields`
-    ///
-    /// Wire name `searchTargetFields`; `array<AdminQueryRequestSearchTargetFields>`; optional.
+    /// Search target fields.
     pub search_target_fields: Option<Vec<AdminQueryRequestSearchTargetFields>>,
-    /// `searchString`
-    ///
-    /// Wire name `searchString`; `string`; optional.
+    /// Search string.
     pub search_string: Option<String>,
-    /// `filters`
-    ///
-    /// Wire name `filters`; `map<json>`; optional.
+    /// Filters.
     pub filters: Option<std::collections::BTreeMap<String, serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1578,37 +1438,21 @@ impl<'de> serde::Deserialize<'de> for AdminQueryRequestSortOrder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AdminRole {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `role`
-    ///
-    /// Wire name `role`; `string`; optional.
+    /// Role.
     pub role: Option<String>,
-    /// `delegated`
-    ///
-    /// Wire name `delegated`; `string`; optional.
+    /// Delegated.
     pub delegated: Option<String>,
-    /// `delegatedRoleType`
-    ///
-    /// Wire name `delegatedRoleType`; `AdminRoleDelegatedRoleType`; optional.
+    /// Delegated role type.
     pub delegated_role_type: Option<AdminRoleDelegatedRoleType>,
-    /// `privilegeGroup`
-    ///
-    /// Wire name `privilegeGroup`; `PrivilegeGroup`; optional.
+    /// Privilege group.
     pub privilege_group: Option<PrivilegeGroup>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1778,49 +1622,27 @@ impl<'de> serde::Deserialize<'de> for AdminRoleDelegatedRoleType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AdminView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `externalId`
-    ///
-    /// Wire name `externalId`; `string`; optional.
+    /// External ID.
     pub external_id: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; required.
+    /// Email.
     pub email: String,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `lastName`
-    ///
-    /// Wire name `lastName`; `string`; optional.
+    /// Last name.
     pub last_name: Option<String>,
-    /// `phoneNumber`
-    ///
-    /// Wire name `phoneNumber`; `string`; optional.
+    /// Phone number.
     pub phone_number: Option<String>,
-    /// `role`
-    ///
-    /// Wire name `role`; `string`; required.
+    /// Role.
     pub role: String,
-    /// `delegateToAllECs`
-    ///
-    /// Wire name `delegateToAllECs`; `boolean`; optional.
+    /// Delegate to all ECs.
     pub delegate_to_all_e_cs: Option<bool>,
-    /// `delegatedECs`
-    ///
-    /// Wire name `delegatedECs`; `array<string>`; optional.
+    /// Delegated ECs.
     pub delegated_e_cs: Option<Vec<String>>,
-    /// `detailLevel`
-    ///
-    /// Wire name `detailLevel`; `AdminViewDetailLevel`; optional.
+    /// Detail level.
     pub detail_level: Option<AdminViewDetailLevel>,
-    /// `authenticationId`
-    ///
-    /// Wire name `authenticationId`; `string`; optional.
+    /// Authentication ID.
     pub authentication_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2009,21 +1831,13 @@ impl<'de> serde::Deserialize<'de> for AdminViewDetailLevel {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssignDelegatedRequest {
-    /// `delegation_id`
-    ///
-    /// Wire name `delegation_id`; `string`; optional.
+    /// Delegation ID.
     pub delegation_id: Option<String>,
-    /// `delegation_type`
-    ///
-    /// Wire name `delegation_type`; `string`; required.
+    /// Delegation type.
     pub delegation_type: String,
-    /// `mspec_id`
-    ///
-    /// Wire name `mspec_id`; `string`; required.
+    /// Mspec ID.
     pub mspec_id: String,
-    /// `number_of_days`
-    ///
-    /// Wire name `number_of_days`; `string`; optional.
+    /// Number of days.
     pub number_of_days: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2096,21 +1910,13 @@ impl AssignDelegatedRequest {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssignMspEcListRequest {
-    /// `mspec_list`
-    ///
-    /// Wire name `mspec_list`; `array<string>`; optional.
+    /// Mspec list.
     pub mspec_list: Option<Vec<String>>,
-    /// `delegation_type`
-    ///
-    /// Wire name `delegation_type`; `string`; required.
+    /// Delegation type.
     pub delegation_type: String,
-    /// `number_of_days`
-    ///
-    /// Wire name `number_of_days`; `string`; optional.
+    /// Number of days.
     pub number_of_days: Option<String>,
-    /// `isManageAllEcs`
-    ///
-    /// Wire name `isManageAllEcs`; `boolean`; optional.
+    /// Is manage all ecs.
     pub is_manage_all_ecs: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2188,9 +1994,7 @@ impl AssignMspEcListRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssignMspEcToMultipleTechPartners {
-    /// `AssignDelegatedRequest`
-    ///
-    /// Wire name `AssignDelegatedRequest`; `array<AssignDelegatedRequest>`; optional.
+    /// Assign delegated request.
     pub assign_delegated_request: Option<Vec<AssignDelegatedRequest>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2255,17 +2059,11 @@ impl AssignMspEcToMultipleTechPartners {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssignedMspAdminsRequest {
-    /// `mspec_list`
-    ///
-    /// Wire name `mspec_list`; `array<MspAdminRole>`; optional.
+    /// Mspec list.
     pub mspec_list: Option<Vec<MspAdminRole>>,
-    /// `delegation_type`
-    ///
-    /// Wire name `delegation_type`; `string`; required.
+    /// Delegation type.
     pub delegation_type: String,
-    /// `privilege_group_ids`
-    ///
-    /// Wire name `privilege_group_ids`; `array<string>`; optional.
+    /// Privilege group IDs.
     pub privilege_group_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2335,34 +2133,19 @@ impl AssignedMspAdminsRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AssignmentRequest {
-    /// `assignmentId`
-    ///
-    /// Wire name `assignmentId`; `integer`; optional.
+    /// Assignment ID.
     pub assignment_id: Option<i64>,
-    /// `quantity`
-    ///
-    /// Wire name `quantity`; `integer`; optional; minimum: 0.
+    /// Quantity (minimum: 0).
     pub quantity: Option<i64>,
-    /// `isTrial`
-    ///
-    /// Wire name `isTrial`; `boolean`; optional; may be null.
+    /// Is trial (may be null).
     pub is_trial: Option<bool>,
-    /// `deviceType`
-    ///
-    /// Wire name `deviceType`; `string`; optional.
+    /// Device type.
     pub device_type: Option<String>,
-    /// `deviceSubType`
-    ///
-    /// Wire name `deviceSubType`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Device sub type. Deprecated: The official description marks this field deprecated.
     pub device_sub_type: Option<String>,
-    /// `action`
-    ///
-    /// Wire name `action`; `string`; optional.
+    /// Action.
     pub action: Option<String>,
-    /// `licenseType`
-    ///
-    /// Wire name `licenseType`; `string`; optional.
+    /// License type.
     pub license_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2466,33 +2249,19 @@ impl AssignmentRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AuthDomain {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `domain`
-    ///
-    /// Wire name `domain`; `string`; optional.
+    /// Domain.
     pub domain: Option<String>,
-    /// `parentTenantId`
-    ///
-    /// Wire name `parentTenantId`; `string`; optional.
+    /// Parent tenant ID.
     pub parent_tenant_id: Option<String>,
-    /// `authentication`
-    ///
-    /// Wire name `authentication`; `Authentication`; optional.
+    /// Authentication.
     pub authentication: Option<Authentication>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2596,29 +2365,17 @@ impl AuthDomain {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AuthScope {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `authentication`
-    ///
-    /// Wire name `authentication`; `Authentication`; optional.
+    /// Authentication.
     pub authentication: Option<Authentication>,
-    /// `privilegeGroup`
-    ///
-    /// Wire name `privilegeGroup`; `PrivilegeGroup`; optional.
+    /// Privilege group.
     pub privilege_group: Option<PrivilegeGroup>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2714,81 +2471,43 @@ impl AuthScope {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Authentication {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `clientID`
-    ///
-    /// Wire name `clientID`; `string`; optional.
+    /// Client ID.
     pub client_id: Option<String>,
-    /// `clientSecret`
-    ///
-    /// Wire name `clientSecret`; `string`; optional; secret: redacted in `Debug`.
+    /// Client secret (secret: redacted in `Debug`).
     pub client_secret: Option<ruckus_one_runtime::Secret>,
-    /// `scopes`
-    ///
-    /// Wire name `scopes`; `string`; optional.
+    /// Scopes.
     pub scopes: Option<String>,
-    /// `tokenURL`
-    ///
-    /// Wire name `tokenURL`; `string`; optional.
+    /// Token URL.
     pub token_url: Option<String>,
-    /// `authorizationURL`
-    ///
-    /// Wire name `authorizationURL`; `string`; optional.
+    /// Authorization URL.
     pub authorization_url: Option<String>,
-    /// `authenticationType`
-    ///
-    /// Wire name `authenticationType`; `AuthenticationAuthenticationType`; optional.
+    /// Authentication type.
     pub authentication_type: Option<AuthenticationAuthenticationType>,
-    /// `samlFileURL`
-    ///
-    /// Wire name `samlFileURL`; `string`; optional.
+    /// SAML file URL.
     pub saml_file_url: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `samlFileType`
-    ///
-    /// Wire name `samlFileType`; `AuthenticationSamlFileType`; optional.
+    /// SAML file type.
     pub saml_file_type: Option<AuthenticationSamlFileType>,
-    /// `authDomains`
-    ///
-    /// Wire name `authDomains`; `array<AuthDomain>`; optional.
+    /// Auth domains.
     pub auth_domains: Option<Vec<AuthDomain>>,
-    /// `authScopes`
-    ///
-    /// Wire name `authScopes`; `array<AuthScope>`; optional.
+    /// Auth scopes.
     pub auth_scopes: Option<Vec<AuthScope>>,
-    /// `clientIDStatus`
-    ///
-    /// Wire name `clientIDStatus`; `AuthenticationClientIdStatus`; optional.
+    /// Client ID status.
     pub client_id_status: Option<AuthenticationClientIdStatus>,
-    /// `accountBased`
-    ///
-    /// Wire name `accountBased`; `boolean`; optional.
+    /// Account based.
     pub account_based: Option<bool>,
-    /// `samlSignatureEnabled`
-    ///
-    /// Wire name `samlSignatureEnabled`; `boolean`; optional.
+    /// SAML signature enabled.
     pub saml_signature_enabled: Option<bool>,
-    /// `samlEncryptionCertificateId`
-    ///
-    /// Wire name `samlEncryptionCertificateId`; `string`; optional.
+    /// SAML encryption certificate ID.
     pub saml_encryption_certificate_id: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3185,13 +2904,9 @@ impl<'de> serde::Deserialize<'de> for AuthenticationSamlFileType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AutoSchedule {
-    /// `days`
-    ///
-    /// Wire name `days`; `array<string>`; required.
+    /// Days.
     pub days: Vec<String>,
-    /// `timeSlots`
-    ///
-    /// Wire name `timeSlots`; `array<string>`; required.
+    /// Time slots.
     pub time_slots: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3244,13 +2959,9 @@ impl AutoSchedule {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BetaFeature {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional.
+    /// Enabled.
     pub enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3314,9 +3025,7 @@ impl BetaFeature {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BetaFeatureRequest {
-    /// `betaFeatureIds`
-    ///
-    /// Wire name `betaFeatureIds`; `array<string>`; optional.
+    /// Beta feature IDs.
     pub beta_feature_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3372,17 +3081,11 @@ impl BetaFeatureRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct BetaFeatureResponse {
-    /// `betaFeatures`
-    ///
-    /// Wire name `betaFeatures`; `array<BetaFeature>`; optional.
+    /// Beta features.
     pub beta_features: Option<Vec<BetaFeature>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `invalidFeatureIds`
-    ///
-    /// Wire name `invalidFeatureIds`; `array<string>`; optional.
+    /// Invalid feature IDs.
     pub invalid_feature_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3454,57 +3157,31 @@ impl BetaFeatureResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CustomRole {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `roleType`
-    ///
-    /// Wire name `roleType`; `string`; optional.
+    /// Role type.
     pub role_type: Option<String>,
-    /// `policyBased`
-    ///
-    /// Wire name `policyBased`; `boolean`; optional.
+    /// Policy based.
     pub policy_based: Option<bool>,
-    /// `frameworkRO`
-    ///
-    /// Wire name `frameworkRO`; `boolean`; optional.
+    /// Framework RO.
     pub framework_ro: Option<bool>,
-    /// `tenant`
-    ///
-    /// Wire name `tenant`; `Tenant`; optional.
+    /// Tenant.
     pub tenant: Option<Tenant>,
-    /// `scopes`
-    ///
-    /// Wire name `scopes`; `array<Scope>`; optional.
+    /// Scopes.
     pub scopes: Option<Vec<Scope>>,
-    /// `features`
-    ///
-    /// Wire name `features`; `array<Feature>`; optional.
+    /// Features.
     pub features: Option<Vec<Feature>>,
-    /// `preDefinedRole`
-    ///
-    /// Wire name `preDefinedRole`; `string`; optional.
+    /// Pre defined role.
     pub pre_defined_role: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3656,17 +3333,11 @@ impl CustomRole {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DataRequest {
-    /// `mspEcList`
-    ///
-    /// Wire name `mspEcList`; `array<string>`; optional; max_items: 100; min_items: 1.
+    /// Msp ec list (max_items: 100; min_items: 1).
     pub msp_ec_list: Option<Vec<String>>,
-    /// `autoSchedule`
-    ///
-    /// Wire name `autoSchedule`; `AutoSchedule`; optional.
+    /// Auto schedule.
     pub auto_schedule: Option<AutoSchedule>,
-    /// `manualSchedule`
-    ///
-    /// Wire name `manualSchedule`; `ManualSchedule`; optional.
+    /// Manual schedule.
     pub manual_schedule: Option<ManualSchedule>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3738,54 +3409,29 @@ impl DataRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Delegation {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `delegatedTo`
-    ///
-    /// Wire name `delegatedTo`; `string`; optional.
+    /// Delegated to.
     pub delegated_to: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `DelegationType`; optional.
+    /// Type.
     pub type_: Option<DelegationType>,
-    /// `status`
-    ///
-    /// Wire name `status`; `DelegationStatus`; optional.
+    /// Status.
     pub status: Option<DelegationStatus>,
-    /// `delegatedBy`
-    ///
-    /// Wire name `delegatedBy`; `string`; optional.
+    /// Delegated by.
     pub delegated_by: Option<String>,
-    /// `expiryDate`
-    ///
-    /// Wire name `expiryDate`; `string`; optional; format: date-time.
+    /// Expiry date (format: date-time).
     pub expiry_date: Option<String>,
-    /// `delegatedToName`
-    ///
-    /// Wire name `delegatedToName`; `string`; optional.
+    /// Delegated to name.
     pub delegated_to_name: Option<String>,
-    /// `delegatedToAdmin`
-    ///
-    /// Wire name `delegatedToAdmin`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Delegated to admin. Deprecated: The official description marks this field deprecated.
     pub delegated_to_admin: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
-    /// `isValid`
-    ///
-    /// Wire name `isValid`; `boolean`; optional.
+    /// Is valid.
     pub is_valid: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4067,21 +3713,13 @@ impl<'de> serde::Deserialize<'de> for DelegationType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EcDelegation {
-    /// `mspec_list`
-    ///
-    /// Wire name `mspec_list`; `array<string>`; optional.
+    /// Mspec list.
     pub mspec_list: Option<Vec<String>>,
-    /// `delegation_type`
-    ///
-    /// Wire name `delegation_type`; `string`; required.
+    /// Delegation type.
     pub delegation_type: String,
-    /// `delegation_id`
-    ///
-    /// Wire name `delegation_id`; `string`; optional.
+    /// Delegation ID.
     pub delegation_id: Option<String>,
-    /// `number_of_days`
-    ///
-    /// Wire name `number_of_days`; `string`; optional.
+    /// Number of days.
     pub number_of_days: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4156,13 +3794,9 @@ impl EcDelegation {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EmailInvitation {
-    /// `admin_email`
-    ///
-    /// Wire name `admin_email`; `string`; required; max_length: 255; min_length: 0.
+    /// Admin email (max_length: 255; min_length: 0).
     pub admin_email: String,
-    /// `resend`
-    ///
-    /// Wire name `resend`; `boolean`; optional.
+    /// Resend.
     pub resend: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4221,33 +3855,19 @@ impl EmailInvitation {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct EmailNotificationEndpoint {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `destination`
-    ///
-    /// Wire name `destination`; `string`; required.
+    /// Destination.
     pub destination: String,
-    /// `active`
-    ///
-    /// Wire name `active`; `boolean`; optional.
+    /// Active.
     pub active: Option<bool>,
-    /// `status`
-    ///
-    /// Wire name `status`; `EmailNotificationEndpointStatus`; optional.
+    /// Status.
     pub status: Option<EmailNotificationEndpointStatus>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4407,69 +4027,37 @@ impl<'de> serde::Deserialize<'de> for EmailNotificationEndpointStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Feature {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `parentFeatureId`
-    ///
-    /// Wire name `parentFeatureId`; `string`; optional.
+    /// Parent feature ID.
     pub parent_feature_id: Option<String>,
-    /// `category`
-    ///
-    /// Wire name `category`; `string`; optional.
+    /// Category.
     pub category: Option<String>,
-    /// `scopes`
-    ///
-    /// Wire name `scopes`; `array<Scope>`; optional.
+    /// Scopes.
     pub scopes: Option<Vec<Scope>>,
-    /// `featureOrder`
-    ///
-    /// Wire name `featureOrder`; `integer`; optional; format: int32.
+    /// Feature order (format: int32).
     pub feature_order: Option<i64>,
-    /// `deprecatedDate`
-    ///
-    /// Wire name `deprecatedDate`; `string`; optional; format: date-time.
+    /// Deprecated date (format: date-time).
     pub deprecated_date: Option<String>,
-    /// `deprecationReason`
-    ///
-    /// Wire name `deprecationReason`; `string`; optional.
+    /// Deprecation reason.
     pub deprecation_reason: Option<String>,
-    /// `replacedFeatureId`
-    ///
-    /// Wire name `replacedFeatureId`; `string`; optional.
+    /// Replaced feature ID.
     pub replaced_feature_id: Option<String>,
-    /// `purge`
-    ///
-    /// Wire name `purge`; `boolean`; optional.
+    /// Purge.
     pub purge: Option<bool>,
-    /// `display`
-    ///
-    /// Wire name `display`; `boolean`; optional.
+    /// Display.
     pub display: Option<bool>,
-    /// `subFeatures`
-    ///
-    /// Wire name `subFeatures`; `array<Feature>`; optional.
+    /// Sub features.
     pub sub_features: Option<Vec<Feature>>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4645,13 +4233,9 @@ impl Feature {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct FirmwareUpgradeRequest {
-    /// `operation`
-    ///
-    /// Wire name `operation`; `string`; required; max_length: 255; min_length: 1.
+    /// Operation (max_length: 255; min_length: 1).
     pub operation: String,
-    /// `data`
-    ///
-    /// Wire name `data`; `DataRequest`; optional.
+    /// Data.
     pub data: Option<DataRequest>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4713,21 +4297,13 @@ impl FirmwareUpgradeRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct License {
-    /// `trialAction`
-    ///
-    /// Wire name `trialAction`; `string`; optional.
+    /// Trial action.
     pub trial_action: Option<String>,
-    /// `assignments`
-    ///
-    /// Wire name `assignments`; `array<AssignmentRequest>`; optional.
+    /// Assignments.
     pub assignments: Option<Vec<AssignmentRequest>>,
-    /// `subscription_start_date`
-    ///
-    /// Wire name `subscription_start_date`; `string`; optional.
+    /// Subscription start date.
     pub subscription_start_date: Option<String>,
-    /// `subscription_end_date`
-    ///
-    /// Wire name `subscription_end_date`; `string`; optional.
+    /// Subscription end date.
     pub subscription_end_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4807,13 +4383,9 @@ impl License {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ManualSchedule {
-    /// `date`
-    ///
-    /// Wire name `date`; `string`; optional.
+    /// Date.
     pub date: Option<String>,
-    /// `timeSlot`
-    ///
-    /// Wire name `timeSlot`; `string`; required.
+    /// Time slot.
     pub time_slot: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4872,49 +4444,27 @@ impl ManualSchedule {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MobilePushNotificationEndpoint {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `destination`
-    ///
-    /// Wire name `destination`; `string`; required.
+    /// Destination.
     pub destination: String,
-    /// `active`
-    ///
-    /// Wire name `active`; `boolean`; optional.
+    /// Active.
     pub active: Option<bool>,
-    /// `status`
-    ///
-    /// Wire name `status`; `MobilePushNotificationEndpointStatus`; optional.
+    /// Status.
     pub status: Option<MobilePushNotificationEndpointStatus>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
-    /// `platform`
-    ///
-    /// Wire name `platform`; `string`; required.
+    /// Platform.
     pub platform: String,
-    /// `deviceToken`
-    ///
-    /// Wire name `deviceToken`; `string`; required.
+    /// Device token.
     pub device_token: String,
-    /// `deviceId`
-    ///
-    /// Wire name `deviceId`; `string`; required.
+    /// Device ID.
     pub device_id: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5144,81 +4694,43 @@ impl<'de> serde::Deserialize<'de> for MobilePushNotificationEndpointStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Msp {
-    /// `mspLabel`
-    ///
-    /// Wire name `mspLabel`; `string`; optional.
+    /// Msp label.
     pub msp_label: Option<String>,
-    /// `mspFQDN`
-    ///
-    /// Wire name `mspFQDN`; `string`; optional.
+    /// Msp FQDN.
     pub msp_fqdn: Option<String>,
-    /// `logoUUID`
-    ///
-    /// Wire name `logoUUID`; `string`; optional.
+    /// Logo UUID.
     pub logo_uuid: Option<String>,
-    /// `alarmNotificationLogoUUID`
-    ///
-    /// Wire name `alarmNotificationLogoUUID`; `string`; optional.
+    /// Alarm notification logo UUID.
     pub alarm_notification_logo_uuid: Option<String>,
-    /// `pingNotificationLogoUUID`
-    ///
-    /// Wire name `pingNotificationLogoUUID`; `string`; optional.
+    /// Ping notification logo UUID.
     pub ping_notification_logo_uuid: Option<String>,
-    /// `mlisaLogoUUID`
-    ///
-    /// Wire name `mlisaLogoUUID`; `string`; optional.
+    /// Mlisa logo UUID.
     pub mlisa_logo_uuid: Option<String>,
-    /// `pingLoginLogoUUID`
-    ///
-    /// Wire name `pingLoginLogoUUID`; `string`; optional.
+    /// Ping login logo UUID.
     pub ping_login_logo_uuid: Option<String>,
-    /// `defaultLogoUUID`
-    ///
-    /// Wire name `defaultLogoUUID`; `string`; optional.
+    /// Default logo UUID.
     pub default_logo_uuid: Option<String>,
-    /// `contactSupportUrl`
-    ///
-    /// Wire name `contactSupportUrl`; `string`; optional.
+    /// Contact support URL.
     pub contact_support_url: Option<String>,
-    /// `contractSupportBehavior`
-    ///
-    /// Wire name `contractSupportBehavior`; `string`; optional.
+    /// Contract support behavior.
     pub contract_support_behavior: Option<String>,
-    /// `openCaseUrl`
-    ///
-    /// Wire name `openCaseUrl`; `string`; optional.
+    /// Open case URL.
     pub open_case_url: Option<String>,
-    /// `openCaseBehavior`
-    ///
-    /// Wire name `openCaseBehavior`; `string`; optional.
+    /// Open case behavior.
     pub open_case_behavior: Option<String>,
-    /// `myOpenCaseUrl`
-    ///
-    /// Wire name `myOpenCaseUrl`; `string`; optional.
+    /// My open case URL.
     pub my_open_case_url: Option<String>,
-    /// `myOpenCaseBehavior`
-    ///
-    /// Wire name `myOpenCaseBehavior`; `string`; optional.
+    /// My open case behavior.
     pub my_open_case_behavior: Option<String>,
-    /// `changePasswordUrl`
-    ///
-    /// Wire name `changePasswordUrl`; `string`; optional; secret: redacted in `Debug`.
+    /// Change password URL (secret: redacted in `Debug`).
     pub change_password_url: Option<ruckus_one_runtime::Secret>,
-    /// `phone`
-    ///
-    /// Wire name `phone`; `string`; optional.
+    /// Phone.
     pub phone: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional.
+    /// Email.
     pub email: Option<String>,
-    /// `website`
-    ///
-    /// Wire name `website`; `string`; optional.
+    /// Website.
     pub website: Option<String>,
-    /// `isDisableNotification`
-    ///
-    /// Wire name `isDisableNotification`; `boolean`; optional.
+    /// Is disable notification.
     pub is_disable_notification: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5424,21 +4936,13 @@ impl Msp {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MspAdmin {
-    /// `operation`
-    ///
-    /// Wire name `operation`; `string`; optional.
+    /// Operation.
     pub operation: Option<String>,
-    /// `mspEcId`
-    ///
-    /// Wire name `mspEcId`; `string`; required.
+    /// Msp ec ID.
     pub msp_ec_id: String,
-    /// `mspAdminRoles`
-    ///
-    /// Wire name `mspAdminRoles`; `array<MspAdminRole>`; optional.
+    /// Msp admin roles.
     pub msp_admin_roles: Option<Vec<MspAdminRole>>,
-    /// `privilege_group_ids`
-    ///
-    /// Wire name `privilege_group_ids`; `array<string>`; optional.
+    /// Privilege group IDs.
     pub privilege_group_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5513,9 +5017,7 @@ impl MspAdmin {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspAdminRequest {
-    /// `associations`
-    ///
-    /// Wire name `associations`; `array<MspAdmin>`; optional; max_items: 200; min_items: 1.
+    /// Associations (max_items: 200; min_items: 1).
     pub associations: Option<Vec<MspAdmin>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5571,13 +5073,9 @@ impl MspAdminRequest {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MspAdminRole {
-    /// `msp_admin_id`
-    ///
-    /// Wire name `msp_admin_id`; `string`; required.
+    /// Msp admin ID.
     pub msp_admin_id: String,
-    /// `msp_admin_role`
-    ///
-    /// Wire name `msp_admin_role`; `string`; required; max_length: 255; min_length: 0.
+    /// Msp admin role (max_length: 255; min_length: 0).
     pub msp_admin_role: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5630,85 +5128,45 @@ impl MspAdminRole {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEcAccountView {
-    /// `msp_label`
-    ///
-    /// Wire name `msp_label`; `string`; optional.
+    /// Msp label.
     pub msp_label: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `street_address`
-    ///
-    /// Wire name `street_address`; `string`; optional; may be null.
+    /// Street address (may be null).
     pub street_address: Option<String>,
-    /// `state`
-    ///
-    /// Wire name `state`; `string`; optional; may be null.
+    /// State (may be null).
     pub state: Option<String>,
-    /// `country`
-    ///
-    /// Wire name `country`; `string`; optional; may be null.
+    /// Country (may be null).
     pub country: Option<String>,
-    /// `postal_code`
-    ///
-    /// Wire name `postal_code`; `string`; optional; may be null.
+    /// Postal code (may be null).
     pub postal_code: Option<String>,
-    /// `phone_number`
-    ///
-    /// Wire name `phone_number`; `string`; optional; may be null.
+    /// Phone number (may be null).
     pub phone_number: Option<String>,
-    /// `fax_number`
-    ///
-    /// Wire name `fax_number`; `string`; optional; may be null.
+    /// Fax number (may be null).
     pub fax_number: Option<String>,
-    /// `city`
-    ///
-    /// Wire name `city`; `string`; optional; may be null.
+    /// City (may be null).
     pub city: Option<String>,
-    /// `mapping_url`
-    ///
-    /// Wire name `mapping_url`; `string`; optional; may be null.
+    /// Mapping URL (may be null).
     pub mapping_url: Option<String>,
-    /// `service_effective_date`
-    ///
-    /// Wire name `service_effective_date`; `string`; optional.
+    /// Service effective date.
     pub service_effective_date: Option<String>,
-    /// `service_expiration_date`
-    ///
-    /// Wire name `service_expiration_date`; `string`; optional.
+    /// Service expiration date.
     pub service_expiration_date: Option<String>,
-    /// `is_active`
-    ///
-    /// Wire name `is_active`; `string`; optional; may be null.
+    /// Is active (may be null).
     pub is_active: Option<String>,
-    /// `tenant_id`
-    ///
-    /// Wire name `tenant_id`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `parent_tenant_id`
-    ///
-    /// Wire name `parent_tenant_id`; `string`; optional.
+    /// Parent tenant ID.
     pub parent_tenant_id: Option<String>,
-    /// `tenant_type`
-    ///
-    /// Wire name `tenant_type`; `string`; optional.
+    /// Tenant type.
     pub tenant_type: Option<String>,
-    /// `account_id`
-    ///
-    /// Wire name `account_id`; `string`; optional.
+    /// Account ID.
     pub account_id: Option<String>,
-    /// `tier`
-    ///
-    /// Wire name `tier`; `string`; optional.
+    /// Tier.
     pub tier: Option<String>,
-    /// `logo_url`
-    ///
-    /// Wire name `logo_url`; `string`; optional.
+    /// Logo URL.
     pub logo_url: Option<String>,
-    /// `privacyFeatures`
-    ///
-    /// Wire name `privacyFeatures`; `array<PrivacyFeatureResponse>`; optional.
+    /// Privacy features.
     pub privacy_features: Option<Vec<PrivacyFeatureResponse>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5919,25 +5377,15 @@ impl MspEcAccountView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEcAdminView {
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional.
+    /// Email.
     pub email: Option<String>,
-    /// `user_name`
-    ///
-    /// Wire name `user_name`; `string`; optional; may be null.
+    /// User name (may be null).
     pub user_name: Option<String>,
-    /// `full_name`
-    ///
-    /// Wire name `full_name`; `string`; optional; may be null.
+    /// Full name (may be null).
     pub full_name: Option<String>,
-    /// `first_name`
-    ///
-    /// Wire name `first_name`; `string`; optional; may be null.
+    /// First name (may be null).
     pub first_name: Option<String>,
-    /// `last_name`
-    ///
-    /// Wire name `last_name`; `string`; optional; may be null.
+    /// Last name (may be null).
     pub last_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6025,21 +5473,13 @@ impl MspEcAdminView {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MspEcDelegationResponse {
-    /// `mspec_list`
-    ///
-    /// Wire name `mspec_list`; `array<string>`; optional.
+    /// Mspec list.
     pub mspec_list: Option<Vec<String>>,
-    /// `delegation_type`
-    ///
-    /// Wire name `delegation_type`; `string`; optional.
+    /// Delegation type.
     pub delegation_type: Option<String>,
-    /// `delegated_to`
-    ///
-    /// Wire name `delegated_to`; `string`; optional.
+    /// Delegated to.
     pub delegated_to: Option<String>,
-    /// `expiry_date`
-    ///
-    /// Wire name `expiry_date`; `string`; optional.
+    /// Expiry date.
     pub expiry_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6245,41 +5685,23 @@ impl<'de> serde::Deserialize<'de> for NotificationEndpoint {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NotificationRecipient {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; required.
+    /// Description.
     pub description: String,
-    /// `emailPreferences`
-    ///
-    /// Wire name `emailPreferences`; `boolean`; optional.
+    /// Email preferences.
     pub email_preferences: Option<bool>,
-    /// `smsPreferences`
-    ///
-    /// Wire name `smsPreferences`; `boolean`; optional.
+    /// SMS preferences.
     pub sms_preferences: Option<bool>,
-    /// `privilegeGroup`
-    ///
-    /// Wire name `privilegeGroup`; `PrivilegeGroup`; optional.
+    /// Privilege group.
     pub privilege_group: Option<PrivilegeGroup>,
-    /// `endpoints`
-    ///
-    /// Wire name `endpoints`; `array<NotificationEndpoint>`; optional.
+    /// Endpoints.
     pub endpoints: Option<Vec<NotificationEndpoint>>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6400,33 +5822,19 @@ impl NotificationRecipient {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NotificationRecipientRbacdto {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `endpoints`
-    ///
-    /// Wire name `endpoints`; `array<TenantNotificationEndpoint>`; optional.
+    /// Endpoints.
     pub endpoints: Option<Vec<TenantNotificationEndpoint>>,
-    /// `emailPreferences`
-    ///
-    /// Wire name `emailPreferences`; `boolean`; optional.
+    /// Email preferences.
     pub email_preferences: Option<bool>,
-    /// `smsPreferences`
-    ///
-    /// Wire name `smsPreferences`; `boolean`; optional.
+    /// SMS preferences.
     pub sms_preferences: Option<bool>,
-    /// `privilegeGroupId`
-    ///
-    /// Wire name `privilegeGroupId`; `string`; optional.
+    /// Privilege group ID.
     pub privilege_group_id: Option<String>,
-    /// `recipientType`
-    ///
-    /// Wire name `recipientType`; `string`; optional.
+    /// Recipient type.
     pub recipient_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6539,13 +5947,9 @@ impl NotificationRecipientRbacdto {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OperationResponseMobilePushNotificationEndpoint {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `MobilePushNotificationEndpoint`; optional.
+    /// Response.
     pub response: Option<MobilePushNotificationEndpoint>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6619,13 +6023,9 @@ impl OperationResponseMobilePushNotificationEndpoint {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PrivacyFeature {
-    /// `featureName`
-    ///
-    /// Wire name `featureName`; `string`; required.
+    /// Feature name.
     pub feature_name: String,
-    /// `status`
-    ///
-    /// Wire name `status`; `string`; required.
+    /// Status.
     pub status: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6678,13 +6078,9 @@ impl PrivacyFeature {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PrivacyFeatureRequest {
-    /// `featureName`
-    ///
-    /// Wire name `featureName`; `string`; required.
+    /// Feature name.
     pub feature_name: String,
-    /// `status`
-    ///
-    /// Wire name `status`; `string`; required.
+    /// Status.
     pub status: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6740,13 +6136,9 @@ impl PrivacyFeatureRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PrivacyFeatureResponse {
-    /// `featureName`
-    ///
-    /// Wire name `featureName`; `string`; optional.
+    /// Feature name.
     pub feature_name: Option<String>,
-    /// `isEnabled`
-    ///
-    /// Wire name `isEnabled`; `boolean`; optional.
+    /// Is enabled.
     pub is_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6813,73 +6205,39 @@ impl PrivacyFeatureResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PrivilegeGroup {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `roleObjectPermissions`
-    ///
-    /// Wire name `roleObjectPermissions`; `array<RoleObjectPermissions>`; optional.
+    /// Role object permissions.
     pub role_object_permissions: Option<Vec<RoleObjectPermissions>>,
-    /// `delegatedBy`
-    ///
-    /// Wire name `delegatedBy`; `string`; optional.
+    /// Delegated by.
     pub delegated_by: Option<String>,
-    /// `readOnly`
-    ///
-    /// Wire name `readOnly`; `boolean`; optional.
+    /// Read only.
     pub read_only: Option<bool>,
-    /// `tenant`
-    ///
-    /// Wire name `tenant`; `Tenant`; optional.
+    /// Tenant.
     pub tenant: Option<Tenant>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `memberCount`
-    ///
-    /// Wire name `memberCount`; `integer`; optional; format: int32.
+    /// Member count (format: int32).
     pub member_count: Option<i64>,
-    /// `delegationDetails`
-    ///
-    /// Wire name `delegationDetails`; `string`; optional.
+    /// Delegation details.
     pub delegation_details: Option<String>,
-    /// `hasDelegations`
-    ///
-    /// Wire name `hasDelegations`; `boolean`; optional.
+    /// Has delegations.
     pub has_delegations: Option<bool>,
-    /// `customRole`
-    ///
-    /// Wire name `customRole`; `CustomRole`; optional.
+    /// Custom role.
     pub custom_role: Option<CustomRole>,
-    /// `parentPrivilegeGroupId`
-    ///
-    /// Wire name `parentPrivilegeGroupId`; `string`; optional.
+    /// Parent privilege group ID.
     pub parent_privilege_group_id: Option<String>,
-    /// `mspCustomers`
-    ///
-    /// Wire name `mspCustomers`; `integer`; optional; format: int32.
+    /// Msp customers (format: int32).
     pub msp_customers: Option<i64>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7066,9 +6424,7 @@ impl PrivilegeGroup {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResponseBov2 {
-    /// `data`
-    ///
-    /// Wire name `data`; `array<ResponseBo>`; required.
+    /// Data.
     pub data: Vec<super::common::ResponseBo>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7118,57 +6474,31 @@ impl ResponseBov2 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RoleObjectPermissions {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `entityInstanceId`
-    ///
-    /// Wire name `entityInstanceId`; `string`; optional.
+    /// Entity instance ID.
     pub entity_instance_id: Option<String>,
-    /// `objectType`
-    ///
-    /// Wire name `objectType`; `string`; optional.
+    /// Object type.
     pub object_type: Option<String>,
-    /// `tenant`
-    ///
-    /// Wire name `tenant`; `Tenant`; optional.
+    /// Tenant.
     pub tenant: Option<Tenant>,
-    /// `read`
-    ///
-    /// Wire name `read`; `boolean`; optional.
+    /// Read.
     pub read: Option<bool>,
-    /// `update`
-    ///
-    /// Wire name `update`; `boolean`; optional.
+    /// Update.
     pub update: Option<bool>,
-    /// `add`
-    ///
-    /// Wire name `add`; `boolean`; optional.
+    /// Add.
     pub add: Option<bool>,
-    /// `delete`
-    ///
-    /// Wire name `delete`; `boolean`; optional.
+    /// Delete.
     pub delete: Option<bool>,
-    /// `apply`
-    ///
-    /// Wire name `apply`; `boolean`; optional.
+    /// Apply.
     pub apply: Option<bool>,
-    /// `conditions`
-    ///
-    /// Wire name `conditions`; `string`; optional.
+    /// Conditions.
     pub conditions: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7323,25 +6653,15 @@ impl RoleObjectPermissions {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Scope {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7429,33 +6749,19 @@ impl Scope {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SmsNotificationEndpoint {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `destination`
-    ///
-    /// Wire name `destination`; `string`; required.
+    /// Destination.
     pub destination: String,
-    /// `active`
-    ///
-    /// Wire name `active`; `boolean`; optional.
+    /// Active.
     pub active: Option<bool>,
-    /// `status`
-    ///
-    /// Wire name `status`; `SmsNotificationEndpointStatus`; optional.
+    /// Status.
     pub status: Option<SmsNotificationEndpointStatus>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7615,184 +6921,93 @@ impl<'de> serde::Deserialize<'de> for SmsNotificationEndpointStatus {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Tenant {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `createdDate`
-    ///
-    /// Wire name `createdDate`; `string`; optional; format: date-time.
+    /// Created date (format: date-time).
     pub created_date: Option<String>,
-    /// `updatedDate`
-    ///
-    /// Wire name `updatedDate`; `string`; optional; format: date-time.
+    /// Updated date (format: date-time).
     pub updated_date: Option<String>,
-    /// `entitlementId`
-    ///
-    /// Wire name `entitlementId`; `string`; optional.
+    /// Entitlement ID.
     pub entitlement_id: Option<String>,
-    /// `externalModifiedDate`
-    ///
-    /// Wire name `externalModifiedDate`; `string`; optional; format: date-time.
+    /// External modified date (format: date-time).
     pub external_modified_date: Option<String>,
-    /// `maintenanceState`
-    ///
-    /// Wire name `maintenanceState`; `boolean`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Maintenance state. Deprecated: The official description marks this field deprecated.
     pub maintenance_state: Option<bool>,
-    /// `maintenanceDate`
-    ///
-    /// Wire name `maintenanceDate`; `string`; optional; format: date-time.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Maintenance date (format: date-time). Deprecated: The official description marks this field deprecated.
     pub maintenance_date: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `externalId`
-    ///
-    /// Wire name `externalId`; `string`; required.
+    /// External ID.
     pub external_id: String,
-    /// `admins`
-    ///
-    /// Wire name `admins`; `array<Admin>`; optional.
+    /// Admins.
     pub admins: Option<Vec<Admin>>,
-    /// `notificationRecipients`
-    ///
-    /// Wire name `notificationRecipients`; `array<NotificationRecipient>`; optional.
+    /// Notification recipients.
     pub notification_recipients: Option<Vec<NotificationRecipient>>,
-    /// `authentications`
-    ///
-    /// Wire name `authentications`; `array<Authentication>`; optional.
+    /// Authentications.
     pub authentications: Option<Vec<Authentication>>,
-    /// `almActivated`
-    ///
-    /// Wire name `almActivated`; `boolean`; optional.
+    /// Alm activated.
     pub alm_activated: Option<bool>,
-    /// `almActivationDate`
-    ///
-    /// Wire name `almActivationDate`; `string`; optional; format: date-time.
+    /// Alm activation date (format: date-time).
     pub alm_activation_date: Option<String>,
-    /// `almSysAccountId`
-    ///
-    /// Wire name `almSysAccountId`; `string`; optional.
+    /// Alm sys account ID.
     pub alm_sys_account_id: Option<String>,
-    /// `almMigrationFlag`
-    ///
-    /// Wire name `almMigrationFlag`; `boolean`; optional.
+    /// Alm migration flag.
     pub alm_migration_flag: Option<bool>,
-    /// `almMigrationDate`
-    ///
-    /// Wire name `almMigrationDate`; `string`; optional; format: date-time.
+    /// Alm migration date (format: date-time).
     pub alm_migration_date: Option<String>,
-    /// `accountTier`
-    ///
-    /// Wire name `accountTier`; `string`; optional.
+    /// Account tier.
     pub account_tier: Option<String>,
-    /// `accountVertical`
-    ///
-    /// Wire name `accountVertical`; `string`; optional.
+    /// Account vertical.
     pub account_vertical: Option<String>,
-    /// `obsolete`
-    ///
-    /// Wire name `obsolete`; `boolean`; optional.
+    /// Obsolete.
     pub obsolete: Option<bool>,
-    /// `oemName`
-    ///
-    /// Wire name `oemName`; `string`; optional.
+    /// Oem name.
     pub oem_name: Option<String>,
-    /// `upgradeGroup`
-    ///
-    /// Wire name `upgradeGroup`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Upgrade group. Deprecated: The official description marks this field deprecated.
     pub upgrade_group: Option<String>,
-    /// `msp`
-    ///
-    /// Wire name `msp`; `Msp`; optional.
+    /// Msp.
     pub msp: Option<Msp>,
-    /// `MspEcServiceDates`
-    ///
-    /// Wire name `MspEcServiceDates`; `TenantMspEc`; optional.
+    /// Msp ec service dates.
     pub msp_ec_service_dates: Option<TenantMspEc>,
-    /// `tenantMFA`
-    ///
-    /// Wire name `tenantMFA`; `TenantMfa`; optional.
+    /// Tenant MFA.
     pub tenant_mfa: Option<TenantMfa>,
-    /// `serviceAccount`
-    ///
-    /// Wire name `serviceAccount`; `boolean`; optional.
+    /// Service account.
     pub service_account: Option<bool>,
-    /// `mspPingOrgId`
-    ///
-    /// Wire name `mspPingOrgId`; `string`; optional.
+    /// Msp ping org ID.
     pub msp_ping_org_id: Option<String>,
-    /// `aggregateNotifications`
-    ///
-    /// Wire name `aggregateNotifications`; `boolean`; optional.
+    /// Aggregate notifications.
     pub aggregate_notifications: Option<bool>,
-    /// `excludeecforAggregation`
-    ///
-    /// Wire name `excludeecforAggregation`; `boolean`; optional.
+    /// Excludeecfor aggregation.
     pub excludeecfor_aggregation: Option<bool>,
-    /// `pingMigrated`
-    ///
-    /// Wire name `pingMigrated`; `boolean`; optional.
+    /// Ping migrated.
     pub ping_migrated: Option<bool>,
-    /// `inMaintenance`
-    ///
-    /// Wire name `inMaintenance`; `boolean`; optional.
+    /// In maintenance.
     pub in_maintenance: Option<bool>,
-    /// `account`
-    ///
-    /// Wire name `account`; `Account`; optional.
+    /// Account.
     pub account: Option<Account>,
-    /// `extendedTrial`
-    ///
-    /// Wire name `extendedTrial`; `boolean`; optional.
+    /// Extended trial.
     pub extended_trial: Option<bool>,
-    /// `propertyCode`
-    ///
-    /// Wire name `propertyCode`; `string`; optional.
+    /// Property code.
     pub property_code: Option<String>,
-    /// `expirationEnforcement`
-    ///
-    /// Wire name `expirationEnforcement`; `boolean`; optional.
+    /// Expiration enforcement.
     pub expiration_enforcement: Option<bool>,
-    /// `expirationEnforcementDate`
-    ///
-    /// Wire name `expirationEnforcementDate`; `string`; optional; format: date-time.
+    /// Expiration enforcement date (format: date-time).
     pub expiration_enforcement_date: Option<String>,
-    /// `preferences`
-    ///
-    /// Wire name `preferences`; `string`; optional.
+    /// Preferences.
     pub preferences: Option<String>,
-    /// `isActivated`
-    ///
-    /// Wire name `isActivated`; `boolean`; optional.
+    /// Is activated.
     pub is_activated: Option<bool>,
-    /// `ruckusUser`
-    ///
-    /// Wire name `ruckusUser`; `boolean`; optional.
+    /// Ruckus user.
     pub ruckus_user: Option<bool>,
-    /// `delegationsTo`
-    ///
-    /// Wire name `delegationsTo`; `array<Delegation>`; optional.
+    /// Delegations to.
     pub delegations_to: Option<Vec<Delegation>>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
-    /// `status`
-    ///
-    /// Wire name `status`; `TenantStatus`; optional.
+    /// Status.
     pub status: Option<TenantStatus>,
-    /// `tenantType`
-    ///
-    /// Wire name `tenantType`; `TenantTenantType`; optional.
+    /// Tenant type.
     pub tenant_type: Option<TenantTenantType>,
-    /// `subscribes`
-    ///
-    /// Wire name `subscribes`; `string`; optional.
+    /// Subscribes.
     pub subscribes: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8357,13 +7572,9 @@ pub struct TenantManagementPage {
     ///
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
-    /// `pageable`
-    ///
-    /// Wire name `pageable`; `TenantPageableObject`; optional.
+    /// Pageable.
     pub pageable: Option<TenantPageableObject>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `TenantSortObject`; optional.
+    /// Sort.
     pub sort: Option<TenantSortObject>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8499,13 +7710,9 @@ impl TenantManagementPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantMfa {
-    /// `mfaStatus`
-    ///
-    /// Wire name `mfaStatus`; `string`; optional.
+    /// MFA status.
     pub mfa_status: Option<String>,
-    /// `recoveryCodes`
-    ///
-    /// Wire name `recoveryCodes`; `string`; optional.
+    /// Recovery codes.
     pub recovery_codes: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8569,17 +7776,11 @@ impl TenantMfa {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantMspEc {
-    /// `parentMspId`
-    ///
-    /// Wire name `parentMspId`; `string`; optional.
+    /// Parent msp ID.
     pub parent_msp_id: Option<String>,
-    /// `serviceExpirationDate`
-    ///
-    /// Wire name `serviceExpirationDate`; `string`; optional; format: date-time.
+    /// Service expiration date (format: date-time).
     pub service_expiration_date: Option<String>,
-    /// `serviceEffectiveDate`
-    ///
-    /// Wire name `serviceEffectiveDate`; `string`; optional; format: date-time.
+    /// Service effective date (format: date-time).
     pub service_effective_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8651,25 +7852,15 @@ impl TenantMspEc {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantNotificationEndpoint {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `destination`
-    ///
-    /// Wire name `destination`; `string`; optional.
+    /// Destination.
     pub destination: Option<String>,
-    /// `active`
-    ///
-    /// Wire name `active`; `boolean`; optional.
+    /// Active.
     pub active: Option<bool>,
-    /// `status`
-    ///
-    /// Wire name `status`; `TenantNotificationEndpointStatus`; optional.
+    /// Status.
     pub status: Option<TenantNotificationEndpointStatus>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8818,29 +8009,17 @@ impl<'de> serde::Deserialize<'de> for TenantNotificationEndpointStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantPageableObject {
-    /// `paged`
-    ///
-    /// Wire name `paged`; `boolean`; optional.
+    /// Paged.
     pub paged: Option<bool>,
-    /// `pageNumber`
-    ///
-    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    /// Page number (format: int32).
     pub page_number: Option<i64>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Page size (format: int32).
     pub page_size: Option<i64>,
-    /// `offset`
-    ///
-    /// Wire name `offset`; `integer`; optional.
+    /// Offset.
     pub offset: Option<i64>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `TenantSortObject`; optional.
+    /// Sort.
     pub sort: Option<TenantSortObject>,
-    /// `unpaged`
-    ///
-    /// Wire name `unpaged`; `boolean`; optional.
+    /// Unpaged.
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8936,9 +8115,7 @@ impl TenantPageableObject {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantPrivacyFeatureRequest {
-    /// `privacyFeatures`
-    ///
-    /// Wire name `privacyFeatures`; `array<PrivacyFeature>`; optional; max_items: 2147483647; min_items: 1.
+    /// Privacy features (max_items: 2147483647; min_items: 1).
     pub privacy_features: Option<Vec<PrivacyFeature>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -9003,9 +8180,7 @@ impl TenantPrivacyFeatureRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantPrivacyFeatureResponse {
-    /// `privacyFeatures`
-    ///
-    /// Wire name `privacyFeatures`; `array<PrivacyFeature>`; optional.
+    /// Privacy features.
     pub privacy_features: Option<Vec<PrivacyFeature>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -9070,17 +8245,11 @@ impl TenantPrivacyFeatureResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TenantSortObject {
-    /// `sorted`
-    ///
-    /// Wire name `sorted`; `boolean`; optional.
+    /// Sorted.
     pub sorted: Option<bool>,
-    /// `empty`
-    ///
-    /// Wire name `empty`; `boolean`; optional.
+    /// Empty.
     pub empty: Option<bool>,
-    /// `unsorted`
-    ///
-    /// Wire name `unsorted`; `boolean`; optional.
+    /// Unsorted.
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -9298,25 +8467,15 @@ impl<'de> serde::Deserialize<'de> for TenantTenantType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateMspEcAdminRequest {
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; required; max_length: 255; min_length: 0.
+    /// Email (max_length: 255; min_length: 0).
     pub email: String,
-    /// `user_name`
-    ///
-    /// Wire name `user_name`; `string`; required; may be null; max_length: 255; min_length: 0.
+    /// User name (may be null; max_length: 255; min_length: 0).
     pub user_name: Option<String>,
-    /// `full_name`
-    ///
-    /// Wire name `full_name`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Full name (may be null; max_length: 255; min_length: 0).
     pub full_name: Option<String>,
-    /// `first_name`
-    ///
-    /// Wire name `first_name`; `string`; required; may be null; max_length: 64; min_length: 0.
+    /// First name (may be null; max_length: 64; min_length: 0).
     pub first_name: Option<String>,
-    /// `last_name`
-    ///
-    /// Wire name `last_name`; `string`; optional; may be null; max_length: 64; min_length: 0.
+    /// Last name (may be null; max_length: 64; min_length: 0).
     pub last_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -9402,61 +8561,33 @@ impl UpdateMspEcAdminRequest {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UpdateMspEcRequest {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 255; min_length: 0.
+    /// Name (max_length: 255; min_length: 0).
     pub name: String,
-    /// `street_address`
-    ///
-    /// Wire name `street_address`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Street address (may be null; max_length: 255; min_length: 0).
     pub street_address: Option<String>,
-    /// `state`
-    ///
-    /// Wire name `state`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// State (may be null; max_length: 255; min_length: 0).
     pub state: Option<String>,
-    /// `country`
-    ///
-    /// Wire name `country`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Country (may be null; max_length: 255; min_length: 0).
     pub country: Option<String>,
-    /// `postal_code`
-    ///
-    /// Wire name `postal_code`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Postal code (may be null; max_length: 255; min_length: 0).
     pub postal_code: Option<String>,
-    /// `phone_number`
-    ///
-    /// Wire name `phone_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Phone number (may be null; max_length: 255; min_length: 0).
     pub phone_number: Option<String>,
-    /// `fax_number`
-    ///
-    /// Wire name `fax_number`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Fax number (may be null; max_length: 255; min_length: 0).
     pub fax_number: Option<String>,
-    /// `city`
-    ///
-    /// Wire name `city`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// City (may be null; max_length: 255; min_length: 0).
     pub city: Option<String>,
-    /// `mapping_url`
-    ///
-    /// Wire name `mapping_url`; `string`; optional; may be null; max_length: 255; min_length: 0.
+    /// Mapping URL (may be null; max_length: 255; min_length: 0).
     pub mapping_url: Option<String>,
-    /// `service_effective_date`
-    ///
-    /// Wire name `service_effective_date`; `string`; required.
+    /// Service effective date.
     pub service_effective_date: String,
-    /// `service_expiration_date`
-    ///
-    /// Wire name `service_expiration_date`; `string`; required.
+    /// Service expiration date.
     pub service_expiration_date: String,
-    /// `licenses`
-    ///
-    /// Wire name `licenses`; `License`; optional.
+    /// Licenses.
     pub licenses: Option<License>,
-    /// `tier`
-    ///
-    /// Wire name `tier`; `string`; optional.
+    /// Tier.
     pub tier: Option<String>,
-    /// `privacyFeatures`
-    ///
-    /// Wire name `privacyFeatures`; `array<PrivacyFeatureRequest>`; optional; max_items: 1; min_items: 0.
+    /// Privacy features (max_items: 1; min_items: 0).
     pub privacy_features: Option<Vec<PrivacyFeatureRequest>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,37 +13,21 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApGroupQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `isDefault`
-    ///
-    /// Wire name `isDefault`; `boolean`; optional.
+    /// Is default.
     pub is_default: Option<bool>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `apSerialNumbers`
-    ///
-    /// Wire name `apSerialNumbers`; `array<string>`; optional.
+    /// AP serial numbers.
     pub ap_serial_numbers: Option<Vec<String>>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
-    /// `clientCount`
-    ///
-    /// Wire name `clientCount`; `integer`; optional; format: int32.
+    /// Client count (format: int32).
     pub client_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -155,33 +139,19 @@ impl ApGroupQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseApGroupQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<ApGroupQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<ApGroupQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

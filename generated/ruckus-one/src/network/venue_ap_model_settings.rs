@@ -13,183 +13,95 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CapabilitiesApModel {
-    /// `allowCbandCountry`
-    ///
-    /// Wire name `allowCbandCountry`; `array<string>`; optional.
+    /// Allow cband country.
     pub allow_cband_country: Option<Vec<String>>,
-    /// `allowDfsCountry`
-    ///
-    /// Wire name `allowDfsCountry`; `array<string>`; optional.
+    /// Allow dfs country.
     pub allow_dfs_country: Option<Vec<String>>,
-    /// `bandCombinationCapabilities`
-    ///
-    /// Wire name `bandCombinationCapabilities`; `array<CapabilitiesApModelBandCombinationCapabilities>`; optional.
+    /// Band combination capabilities.
     pub band_combination_capabilities: Option<
         Vec<CapabilitiesApModelBandCombinationCapabilities>,
     >,
-    /// `canSupportCellular`
-    ///
-    /// Wire name `canSupportCellular`; `boolean`; optional; default: false.
+    /// Can support cellular (default: false).
     pub can_support_cellular: Option<bool>,
-    /// `canSupportLacp`
-    ///
-    /// Wire name `canSupportLacp`; `boolean`; optional; default: false.
+    /// Can support lacp (default: false).
     pub can_support_lacp: Option<bool>,
-    /// `canSupportPoeMode`
-    ///
-    /// Wire name `canSupportPoeMode`; `boolean`; optional; default: false.
+    /// Can support POE mode (default: false).
     pub can_support_poe_mode: Option<bool>,
-    /// `canSupportPoeOut`
-    ///
-    /// Wire name `canSupportPoeOut`; `boolean`; optional; default: false.
+    /// Can support POE out (default: false).
     pub can_support_poe_out: Option<bool>,
-    /// `capabilityScore`
-    ///
-    /// Wire name `capabilityScore`; `integer`; optional; default: 0; format: int32.
+    /// Capability score (default: 0; format: int32).
     pub capability_score: Option<i64>,
-    /// `defaultBandCombination`
-    ///
-    /// Wire name `defaultBandCombination`; `CapabilitiesApModelDefaultBandCombination`; optional; default: null.
+    /// Default band combination (default: null).
     pub default_band_combination: Option<CapabilitiesApModelDefaultBandCombination>,
-    /// `externalAntenna`
-    ///
-    /// Wire name `externalAntenna`; `ExternalAntenna`; optional.
+    /// External antenna.
     pub external_antenna: Option<super::common::ExternalAntenna>,
-    /// `has160MHzChannelBandwidth`
-    ///
-    /// Wire name `has160MHzChannelBandwidth`; `boolean`; optional; default: false.
+    /// Has 160MHz channel bandwidth (default: false).
     pub has160_m_hz_channel_bandwidth: Option<bool>,
-    /// `isOutdoor`
-    ///
-    /// Wire name `isOutdoor`; `boolean`; optional; default: false.
+    /// Is outdoor (default: false).
     pub is_outdoor: Option<bool>,
-    /// `lanPortPictureDownloadUrl`
-    ///
-    /// Wire name `lanPortPictureDownloadUrl`; `string`; optional.
+    /// LAN port picture download URL.
     pub lan_port_picture_download_url: Option<String>,
-    /// `lanPorts`
-    ///
-    /// Wire name `lanPorts`; `array<CapabilitiesLanPort>`; optional.
+    /// LAN ports.
     pub lan_ports: Option<Vec<super::common::CapabilitiesLanPort>>,
-    /// `ledOn`
-    ///
-    /// Wire name `ledOn`; `boolean`; optional; default: false.
+    /// Led on (default: false).
     pub led_on: Option<bool>,
-    /// `lldpAdInterval`
-    ///
-    /// Wire name `lldpAdInterval`; `integer`; optional; format: int32.
+    /// LLDP ad interval (format: int32).
     pub lldp_ad_interval: Option<i64>,
-    /// `lldpEnable`
-    ///
-    /// Wire name `lldpEnable`; `boolean`; optional; default: false.
+    /// LLDP enable (default: false).
     pub lldp_enable: Option<bool>,
-    /// `lldpHoldTime`
-    ///
-    /// Wire name `lldpHoldTime`; `integer`; optional; format: int32.
+    /// LLDP hold time (format: int32).
     pub lldp_hold_time: Option<i64>,
-    /// `lldpMgmtEnable`
-    ///
-    /// Wire name `lldpMgmtEnable`; `boolean`; optional; default: false.
+    /// LLDP mgmt enable (default: false).
     pub lldp_mgmt_enable: Option<bool>,
-    /// `maxChannelization24G`
-    ///
-    /// Wire name `maxChannelization24G`; `integer`; optional; format: int32.
+    /// Max channelization 24G (format: int32).
     pub max_channelization24_g: Option<i64>,
-    /// `maxChannelization5G`
-    ///
-    /// Wire name `maxChannelization5G`; `integer`; optional; format: int32.
+    /// Max channelization 5G (format: int32).
     pub max_channelization5_g: Option<i64>,
-    /// `maxChannelization6G`
-    ///
-    /// Wire name `maxChannelization6G`; `integer`; optional; format: int32.
+    /// Max channelization 6G (format: int32).
     pub max_channelization6_g: Option<i64>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional.
+    /// Model.
     pub model: Option<String>,
-    /// `pictureDownloadUrl`
-    ///
-    /// Wire name `pictureDownloadUrl`; `string`; optional.
+    /// Picture download URL.
     pub picture_download_url: Option<String>,
-    /// `poeModeCapabilities`
-    ///
-    /// Wire name `poeModeCapabilities`; `array<string>`; optional.
+    /// POE mode capabilities.
     pub poe_mode_capabilities: Option<Vec<String>>,
-    /// `primaryWanRecoveryTimer`
-    ///
-    /// Wire name `primaryWanRecoveryTimer`; `integer`; optional; format: int32.
+    /// Primary WAN recovery timer (format: int32).
     pub primary_wan_recovery_timer: Option<i64>,
-    /// `requireOneEnabledTrunkPort`
-    ///
-    /// Wire name `requireOneEnabledTrunkPort`; `boolean`; optional; default: false.
+    /// Require one enabled trunk port (default: false).
     pub require_one_enabled_trunk_port: Option<bool>,
-    /// `simCardPrimaryApn`
-    ///
-    /// Wire name `simCardPrimaryApn`; `string`; optional.
+    /// Sim card primary apn.
     pub sim_card_primary_apn: Option<String>,
-    /// `simCardPrimaryCellularNetworkSelection`
-    ///
-    /// Wire name `simCardPrimaryCellularNetworkSelection`; `string`; optional.
+    /// Sim card primary cellular network selection.
     pub sim_card_primary_cellular_network_selection: Option<String>,
-    /// `simCardPrimaryEnabled`
-    ///
-    /// Wire name `simCardPrimaryEnabled`; `boolean`; optional; default: true.
+    /// Sim card primary enabled (default: true).
     pub sim_card_primary_enabled: Option<bool>,
-    /// `simCardPrimaryRoaming`
-    ///
-    /// Wire name `simCardPrimaryRoaming`; `boolean`; optional; default: true.
+    /// Sim card primary roaming (default: true).
     pub sim_card_primary_roaming: Option<bool>,
-    /// `simCardSecondaryApn`
-    ///
-    /// Wire name `simCardSecondaryApn`; `string`; optional.
+    /// Sim card secondary apn.
     pub sim_card_secondary_apn: Option<String>,
-    /// `simCardSecondaryCellularNetworkSelection`
-    ///
-    /// Wire name `simCardSecondaryCellularNetworkSelection`; `string`; optional.
+    /// Sim card secondary cellular network selection.
     pub sim_card_secondary_cellular_network_selection: Option<String>,
-    /// `simCardSecondaryEnabled`
-    ///
-    /// Wire name `simCardSecondaryEnabled`; `boolean`; optional; default: true.
+    /// Sim card secondary enabled (default: true).
     pub sim_card_secondary_enabled: Option<bool>,
-    /// `simCardSecondaryRoaming`
-    ///
-    /// Wire name `simCardSecondaryRoaming`; `boolean`; optional; default: true.
+    /// Sim card secondary roaming (default: true).
     pub sim_card_secondary_roaming: Option<bool>,
-    /// `support11AX`
-    ///
-    /// Wire name `support11AX`; `boolean`; optional; default: false.
+    /// Support 11AX (default: false).
     pub support11_ax: Option<bool>,
-    /// `supportApStickyClientSteering`
-    ///
-    /// Wire name `supportApStickyClientSteering`; `boolean`; optional; default: false.
+    /// Support AP sticky client steering (default: false).
     pub support_ap_sticky_client_steering: Option<bool>,
-    /// `supportBandCombination`
-    ///
-    /// Wire name `supportBandCombination`; `boolean`; optional; default: false.
+    /// Support band combination (default: false).
     pub support_band_combination: Option<bool>,
-    /// `supportChannel144`
-    ///
-    /// Wire name `supportChannel144`; `boolean`; optional; default: false.
+    /// Support channel 144 (default: false).
     pub support_channel144: Option<bool>,
-    /// `supportDual5gMode`
-    ///
-    /// Wire name `supportDual5gMode`; `boolean`; optional; default: false.
+    /// Support dual 5g mode (default: false).
     pub support_dual5g_mode: Option<bool>,
-    /// `supportMesh`
-    ///
-    /// Wire name `supportMesh`; `boolean`; optional; default: true.
+    /// Support mesh (default: true).
     pub support_mesh: Option<bool>,
-    /// `supportTriRadio`
-    ///
-    /// Wire name `supportTriRadio`; `boolean`; optional; default: false.
+    /// Support tri radio (default: false).
     pub support_tri_radio: Option<bool>,
-    /// `version`
-    ///
-    /// Wire name `version`; `string`; optional.
+    /// Version.
     pub version: Option<String>,
-    /// `wanConnection`
-    ///
-    /// Wire name `wanConnection`; `string`; optional.
+    /// WAN connection.
     pub wan_connection: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -738,45 +650,25 @@ impl<'de> serde::Deserialize<'de> for CapabilitiesApModelDefaultBandCombination 
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpOption82Settings {
-    /// `macDelimiter`
-    ///
-    /// Wire name `macDelimiter`; `DhcpOption82SettingsMacDelimiter`; optional; default: COLON.
+    /// MAC delimiter (default: COLON).
     pub mac_delimiter: Option<DhcpOption82SettingsMacDelimiter>,
-    /// `subOption150Enabled`
-    ///
-    /// Wire name `subOption150Enabled`; `boolean`; optional; default: false.
+    /// Sub option 150 enabled (default: false).
     pub sub_option150_enabled: Option<bool>,
-    /// `subOption151Enabled`
-    ///
-    /// Wire name `subOption151Enabled`; `boolean`; optional; default: false.
+    /// Sub option 151 enabled (default: false).
     pub sub_option151_enabled: Option<bool>,
-    /// `subOption151Format`
-    ///
-    /// Wire name `subOption151Format`; `DhcpOption82SettingsSubOption151Format`; optional; may be null.
+    /// Sub option 151 format (may be null).
     pub sub_option151_format: Option<DhcpOption82SettingsSubOption151Format>,
-    /// `subOption151Text`
-    ///
-    /// Wire name `subOption151Text`; `string`; optional; max_length: 26; min_length: 1.
+    /// Sub option 151 text (max_length: 26; min_length: 1).
     pub sub_option151_text: Option<String>,
-    /// `subOption1Customization`
-    ///
-    /// Wire name `subOption1Customization`; `DhcpOption82SubOption1Customization`; optional.
+    /// Sub option 1 customization.
     pub sub_option1_customization: Option<DhcpOption82SubOption1Customization>,
-    /// `subOption1Enabled`
-    ///
-    /// Wire name `subOption1Enabled`; `boolean`; optional; default: false.
+    /// Sub option 1 enabled (default: false).
     pub sub_option1_enabled: Option<bool>,
-    /// `subOption1Format`
-    ///
-    /// Wire name `subOption1Format`; `DhcpOption82SettingsSubOption1Format`; optional; may be null.
+    /// Sub option 1 format (may be null).
     pub sub_option1_format: Option<DhcpOption82SettingsSubOption1Format>,
-    /// `subOption2Enabled`
-    ///
-    /// Wire name `subOption2Enabled`; `boolean`; optional; default: false.
+    /// Sub option 2 enabled (default: false).
     pub sub_option2_enabled: Option<bool>,
-    /// `subOption2Format`
-    ///
-    /// Wire name `subOption2Format`; `DhcpOption82SettingsSubOption2Format`; optional; may be null.
+    /// Sub option 2 format (may be null).
     pub sub_option2_format: Option<DhcpOption82SettingsSubOption2Format>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1195,9 +1087,7 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SettingsSubOption2Format {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpOption82SubOption1Customization {
-    /// `attributes`
-    ///
-    /// Wire name `attributes`; `array<DhcpOption82SubOption1CustomizationAttribute>`; required.
+    /// Attributes.
     pub attributes: Vec<DhcpOption82SubOption1CustomizationAttribute>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1253,13 +1143,9 @@ impl DhcpOption82SubOption1Customization {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpOption82SubOption1CustomizationAttribute {
-    /// `text`
-    ///
-    /// Wire name `text`; `string`; optional; max_length: 24; min_length: 1.
+    /// Text (max_length: 24; min_length: 1).
     pub text: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `DhcpOption82SubOption1CustomizationAttributeType`; required; may be null.
+    /// Type (may be null).
     pub type_: Option<DhcpOption82SubOption1CustomizationAttributeType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1412,13 +1298,9 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribu
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LanPortClientIsolationSettings {
-    /// `autoVrrp`
-    ///
-    /// Wire name `autoVrrp`; `boolean`; optional; default: false.
+    /// Auto vrrp (default: false).
     pub auto_vrrp: Option<bool>,
-    /// `packetsType`
-    ///
-    /// Wire name `packetsType`; `LanPortClientIsolationSettingsPacketsType`; optional; default: UNICAST.
+    /// Packets type (default: UNICAST).
     pub packets_type: Option<LanPortClientIsolationSettingsPacketsType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1550,9 +1432,7 @@ impl<'de> serde::Deserialize<'de> for LanPortClientIsolationSettingsPacketsType 
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelAntennaTypeSettings {
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
+    /// Model (max_length: 64; min_length: 0).
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1614,13 +1494,9 @@ impl VenueApModelAntennaTypeSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelBandModeSettings {
-    /// `bandMode`
-    ///
-    /// Wire name `bandMode`; `VenueApModelBandModeSettingsBandMode`; optional; may be null.
+    /// Band mode (may be null).
     pub band_mode: Option<VenueApModelBandModeSettingsBandMode>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
+    /// Model (max_length: 64; min_length: 0).
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1748,9 +1624,7 @@ impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettingsBandMode {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelCapabilities {
-    /// `apModels`
-    ///
-    /// Wire name `apModels`; `array<CapabilitiesApModel>`; optional.
+    /// AP models.
     pub ap_models: Option<Vec<CapabilitiesApModel>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1809,25 +1683,15 @@ impl VenueApModelCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelExternalAntennaSettings {
-    /// `enable24G`
-    ///
-    /// Wire name `enable24G`; `boolean`; optional; default: false.
+    /// Enable 24G (default: false).
     pub enable24_g: Option<bool>,
-    /// `enable50G`
-    ///
-    /// Wire name `enable50G`; `boolean`; optional; default: false.
+    /// Enable 50G (default: false).
     pub enable50_g: Option<bool>,
-    /// `gain24G`
-    ///
-    /// Wire name `gain24G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
+    /// Gain 24G (format: int32; maximum: 60; minimum: 0).
     pub gain24_g: Option<i64>,
-    /// `gain50G`
-    ///
-    /// Wire name `gain50G`; `integer`; optional; format: int32; maximum: 60; minimum: 0.
+    /// Gain 50G (format: int32; maximum: 60; minimum: 0).
     pub gain50_g: Option<i64>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
+    /// Model (max_length: 64; min_length: 0).
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1921,29 +1785,17 @@ impl VenueApModelExternalAntennaSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelLanPortSettings {
-    /// `clientIsolationEnabled`
-    ///
-    /// Wire name `clientIsolationEnabled`; `boolean`; optional; default: false.
+    /// Client isolation enabled (default: false).
     pub client_isolation_enabled: Option<bool>,
-    /// `clientIsolationSettings`
-    ///
-    /// Wire name `clientIsolationSettings`; `LanPortClientIsolationSettings`; optional.
+    /// Client isolation settings.
     pub client_isolation_settings: Option<LanPortClientIsolationSettings>,
-    /// `dhcpOption82Enabled`
-    ///
-    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 enabled (default: false).
     pub dhcp_option82_enabled: Option<bool>,
-    /// `dhcpOption82Settings`
-    ///
-    /// Wire name `dhcpOption82Settings`; `DhcpOption82Settings`; optional.
+    /// DHCP option 82 settings.
     pub dhcp_option82_settings: Option<DhcpOption82Settings>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Enabled (default: true).
     pub enabled: Option<bool>,
-    /// `softGreEnabled`
-    ///
-    /// Wire name `softGreEnabled`; `boolean`; optional; default: false.
+    /// Soft gre enabled (default: false).
     pub soft_gre_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2051,13 +1903,9 @@ impl VenueApModelLanPortSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelLanPortSpecificSettings {
-    /// `poeMode`
-    ///
-    /// Wire name `poeMode`; `VenueApModelLanPortSpecificSettingsPoeMode`; optional; may be null.
+    /// POE mode (may be null).
     pub poe_mode: Option<VenueApModelLanPortSpecificSettingsPoeMode>,
-    /// `poeOut`
-    ///
-    /// Wire name `poeOut`; `boolean`; optional; default: false.
+    /// POE out (default: false).
     pub poe_out: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2205,13 +2053,9 @@ impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettingsPoeMode
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelLedSettings {
-    /// `ledEnabled`
-    ///
-    /// Wire name `ledEnabled`; `boolean`; optional; default: false.
+    /// Led enabled (default: false).
     pub led_enabled: Option<bool>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
+    /// Model (max_length: 64; min_length: 0).
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2278,9 +2122,7 @@ impl VenueApModelLedSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApModelUsbPortSettings {
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
+    /// Model (max_length: 64; min_length: 0).
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,17 +13,11 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LteBandLockChannel {
-    /// `band3G`
-    ///
-    /// Wire name `band3G`; `array<string>`; optional.
+    /// Band 3G.
     pub band3_g: Option<Vec<String>>,
-    /// `band4G`
-    ///
-    /// Wire name `band4G`; `array<string>`; optional.
+    /// Band 4G.
     pub band4_g: Option<Vec<String>>,
-    /// `region`
-    ///
-    /// Wire name `region`; `LteBandLockChannelRegion`; required; may be null.
+    /// Region (may be null).
     pub region: Option<LteBandLockChannelRegion>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -158,41 +152,23 @@ impl<'de> serde::Deserialize<'de> for LteBandLockChannelRegion {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MulticastDnsFencingRule {
-    /// `customMappingEnabled`
-    ///
-    /// Wire name `customMappingEnabled`; `boolean`; optional; default: false.
+    /// Custom mapping enabled (default: false).
     pub custom_mapping_enabled: Option<bool>,
-    /// `customServiceName`
-    ///
-    /// Wire name `customServiceName`; `string`; optional.
+    /// Custom service name.
     pub custom_service_name: Option<String>,
-    /// `customStrings`
-    ///
-    /// Wire name `customStrings`; `array<string>`; required.
+    /// Custom strings.
     pub custom_strings: Vec<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `service`
-    ///
-    /// Wire name `service`; `MulticastDnsFencingRuleService`; required; may be null.
+    /// Service (may be null).
     pub service: Option<MulticastDnsFencingRuleService>,
-    /// `wiredEnabled`
-    ///
-    /// Wire name `wiredEnabled`; `boolean`; optional; default: false.
+    /// Wired enabled (default: false).
     pub wired_enabled: Option<bool>,
-    /// `wiredRules`
-    ///
-    /// Wire name `wiredRules`; `array<MulticastDnsFencingWiredRule>`; required.
+    /// Wired rules.
     pub wired_rules: Vec<MulticastDnsFencingWiredRule>,
-    /// `wirelessEnabled`
-    ///
-    /// Wire name `wirelessEnabled`; `boolean`; optional; default: false.
+    /// Wireless enabled (default: false).
     pub wireless_enabled: Option<bool>,
-    /// `wirelessRule`
-    ///
-    /// Wire name `wirelessRule`; `MulticastDnsFencingWirelessRule`; optional.
+    /// Wireless rule.
     pub wireless_rule: Option<MulticastDnsFencingWirelessRule>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -445,21 +421,13 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRuleService {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MulticastDnsFencingWiredRule {
-    /// `closestApMac`
-    ///
-    /// Wire name `closestApMac`; `string`; required.
+    /// Closest AP MAC.
     pub closest_ap_mac: String,
-    /// `deviceMacAddresses`
-    ///
-    /// Wire name `deviceMacAddresses`; `array<string>`; required.
+    /// Device MAC addresses.
     pub device_mac_addresses: Vec<String>,
-    /// `fencingRange`
-    ///
-    /// Wire name `fencingRange`; `MulticastDnsFencingWiredRuleFencingRange`; optional; default: SAME_AP.
+    /// Fencing range (default: SAME_AP).
     pub fencing_range: Option<MulticastDnsFencingWiredRuleFencingRange>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -592,9 +560,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWiredRuleFencingRange {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MulticastDnsFencingWirelessRule {
-    /// `fencingRange`
-    ///
-    /// Wire name `fencingRange`; `MulticastDnsFencingWirelessRuleFencingRange`; optional; default: SAME_AP.
+    /// Fencing range (default: SAME_AP).
     pub fencing_range: Option<MulticastDnsFencingWirelessRuleFencingRange>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -714,25 +680,15 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWirelessRuleFencingRang
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SimSettings {
-    /// `apn`
-    ///
-    /// Wire name `apn`; `string`; optional.
+    /// Apn.
     pub apn: Option<String>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Enabled (default: true).
     pub enabled: Option<bool>,
-    /// `lteBands`
-    ///
-    /// Wire name `lteBands`; `array<LteBandLockChannel>`; optional.
+    /// Lte bands.
     pub lte_bands: Option<Vec<LteBandLockChannel>>,
-    /// `networkSelection`
-    ///
-    /// Wire name `networkSelection`; `SimSettingsNetworkSelection`; required; may be null.
+    /// Network selection (may be null).
     pub network_selection: Option<SimSettingsNetworkSelection>,
-    /// `roaming`
-    ///
-    /// Wire name `roaming`; `boolean`; optional; default: true.
+    /// Roaming (default: true).
     pub roaming: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -882,9 +838,7 @@ impl<'de> serde::Deserialize<'de> for SimSettingsNetworkSelection {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApBssColoringSettings {
-    /// `bssColoringEnabled`
-    ///
-    /// Wire name `bssColoringEnabled`; `boolean`; optional; default: true.
+    /// BSS coloring enabled (default: true).
     pub bss_coloring_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -943,25 +897,15 @@ impl VenueApBssColoringSettings {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VenueApCellularSettings {
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional; max_length: 64; min_length: 0.
+    /// Model (max_length: 64; min_length: 0).
     pub model: Option<String>,
-    /// `primarySim`
-    ///
-    /// Wire name `primarySim`; `SimSettings`; optional.
+    /// Primary sim.
     pub primary_sim: Option<SimSettings>,
-    /// `primaryWanRecoveryTimer`
-    ///
-    /// Wire name `primaryWanRecoveryTimer`; `integer`; required; format: int32; maximum: 300; minimum: 10.
+    /// Primary WAN recovery timer (format: int32; maximum: 300; minimum: 10).
     pub primary_wan_recovery_timer: i64,
-    /// `secondarySim`
-    ///
-    /// Wire name `secondarySim`; `SimSettings`; optional.
+    /// Secondary sim.
     pub secondary_sim: Option<SimSettings>,
-    /// `wanConnection`
-    ///
-    /// Wire name `wanConnection`; `VenueApCellularSettingsWanConnection`; required; may be null.
+    /// WAN connection (may be null).
     pub wan_connection: Option<VenueApCellularSettingsWanConnection>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1113,37 +1057,21 @@ impl<'de> serde::Deserialize<'de> for VenueApCellularSettingsWanConnection {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApClientAdmissionControlSettings {
-    /// `enable24G`
-    ///
-    /// Wire name `enable24G`; `boolean`; optional; default: false.
+    /// Enable 24G (default: false).
     pub enable24_g: Option<bool>,
-    /// `enable50G`
-    ///
-    /// Wire name `enable50G`; `boolean`; optional; default: false.
+    /// Enable 50G (default: false).
     pub enable50_g: Option<bool>,
-    /// `maxRadioLoad24G`
-    ///
-    /// Wire name `maxRadioLoad24G`; `integer`; optional; default: 75; format: int32; maximum: 100; minimum: 50.
+    /// Max radio load 24G (default: 75; format: int32; maximum: 100; minimum: 50).
     pub max_radio_load24_g: Option<i64>,
-    /// `maxRadioLoad50G`
-    ///
-    /// Wire name `maxRadioLoad50G`; `integer`; optional; default: 75; format: int32; maximum: 100; minimum: 50.
+    /// Max radio load 50G (default: 75; format: int32; maximum: 100; minimum: 50).
     pub max_radio_load50_g: Option<i64>,
-    /// `minClientCount24G`
-    ///
-    /// Wire name `minClientCount24G`; `integer`; optional; default: 10; format: int32; maximum: 100; minimum: 0.
+    /// Min client count 24G (default: 10; format: int32; maximum: 100; minimum: 0).
     pub min_client_count24_g: Option<i64>,
-    /// `minClientCount50G`
-    ///
-    /// Wire name `minClientCount50G`; `integer`; optional; default: 20; format: int32; maximum: 100; minimum: 0.
+    /// Min client count 50G (default: 20; format: int32; maximum: 100; minimum: 0).
     pub min_client_count50_g: Option<i64>,
-    /// `minClientThroughput24G`
-    ///
-    /// Wire name `minClientThroughput24G`; `integer`; optional; default: 0; format: int32; maximum: 100; minimum: 0.
+    /// Min client throughput 24G (default: 0; format: int32; maximum: 100; minimum: 0).
     pub min_client_throughput24_g: Option<i64>,
-    /// `minClientThroughput50G`
-    ///
-    /// Wire name `minClientThroughput50G`; `integer`; optional; default: 0; format: int32; maximum: 100; minimum: 0.
+    /// Min client throughput 50G (default: 0; format: int32; maximum: 100; minimum: 0).
     pub min_client_throughput50_g: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1261,17 +1189,11 @@ impl VenueApClientAdmissionControlSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApDirectedMulticastSettings {
-    /// `networkEnabled`
-    ///
-    /// Wire name `networkEnabled`; `boolean`; optional; default: true.
+    /// Network enabled (default: true).
     pub network_enabled: Option<bool>,
-    /// `wiredEnabled`
-    ///
-    /// Wire name `wiredEnabled`; `boolean`; optional; default: true.
+    /// Wired enabled (default: true).
     pub wired_enabled: Option<bool>,
-    /// `wirelessEnabled`
-    ///
-    /// Wire name `wirelessEnabled`; `boolean`; optional; default: true.
+    /// Wireless enabled (default: true).
     pub wireless_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1349,21 +1271,13 @@ impl VenueApDirectedMulticastSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApDosProtectionSettings {
-    /// `blockingPeriod`
-    ///
-    /// Wire name `blockingPeriod`; `integer`; optional; default: 60; format: int32; maximum: 600; minimum: 30.
+    /// Blocking period (default: 60; format: int32; maximum: 600; minimum: 30).
     pub blocking_period: Option<i64>,
-    /// `checkPeriod`
-    ///
-    /// Wire name `checkPeriod`; `integer`; optional; default: 30; format: int32; maximum: 600; minimum: 30.
+    /// Check period (default: 30; format: int32; maximum: 600; minimum: 30).
     pub check_period: Option<i64>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Enabled (default: false).
     pub enabled: Option<bool>,
-    /// `failThreshold`
-    ///
-    /// Wire name `failThreshold`; `integer`; optional; default: 5; format: int32; maximum: 25; minimum: 2.
+    /// Fail threshold (default: 5; format: int32; maximum: 25; minimum: 2).
     pub fail_threshold: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1449,37 +1363,21 @@ impl VenueApDosProtectionSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApLoadBalancingSettings {
-    /// `bandBalancingClientPercent24G`
-    ///
-    /// Wire name `bandBalancingClientPercent24G`; `integer`; optional; default: 25; format: int32; maximum: 100; minimum: 0.
+    /// Band balancing client percent 24G (default: 25; format: int32; maximum: 100; minimum: 0).
     pub band_balancing_client_percent24_g: Option<i64>,
-    /// `bandBalancingEnabled`
-    ///
-    /// Wire name `bandBalancingEnabled`; `boolean`; optional; default: true.
+    /// Band balancing enabled (default: true).
     pub band_balancing_enabled: Option<bool>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Enabled (default: false).
     pub enabled: Option<bool>,
-    /// `loadBalancingMethod`
-    ///
-    /// Wire name `loadBalancingMethod`; `VenueApLoadBalancingSettingsLoadBalancingMethod`; optional; default: BASED_ON_CLIENT_COUNT.
+    /// Load balancing method (default: BASED_ON_CLIENT_COUNT).
     pub load_balancing_method: Option<VenueApLoadBalancingSettingsLoadBalancingMethod>,
-    /// `steeringMode`
-    ///
-    /// Wire name `steeringMode`; `VenueApLoadBalancingSettingsSteeringMode`; optional; default: BASIC.
+    /// Steering mode (default: BASIC).
     pub steering_mode: Option<VenueApLoadBalancingSettingsSteeringMode>,
-    /// `stickyClientNbrApPercentageThreshold`
-    ///
-    /// Wire name `stickyClientNbrApPercentageThreshold`; `integer`; optional; default: 20; format: int32; maximum: 40; minimum: 10.
+    /// Sticky client nbr AP percentage threshold (default: 20; format: int32; maximum: 40; minimum: 10).
     pub sticky_client_nbr_ap_percentage_threshold: Option<i64>,
-    /// `stickyClientSnrThreshold`
-    ///
-    /// Wire name `stickyClientSnrThreshold`; `integer`; optional; default: 15; format: int32; maximum: 30; minimum: 5.
+    /// Sticky client SNR threshold (default: 15; format: int32; maximum: 30; minimum: 5).
     pub sticky_client_snr_threshold: Option<i64>,
-    /// `stickyClientSteeringEnabled`
-    ///
-    /// Wire name `stickyClientSteeringEnabled`; `boolean`; optional; default: false.
+    /// Sticky client steering enabled (default: false).
     pub sticky_client_steering_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1735,9 +1633,7 @@ impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettingsSteeringMode {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApManagementTrafficVlanSettings {
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1799,21 +1695,13 @@ impl VenueApManagementTrafficVlanSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApMeshSettings {
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Enabled (default: false).
     pub enabled: Option<bool>,
-    /// `passphrase`
-    ///
-    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
+    /// Passphrase (secret: redacted in `Debug`).
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `radioType`
-    ///
-    /// Wire name `radioType`; `VenueApMeshSettingsRadioType`; optional; default: _5_6_GHz.
+    /// Radio type (default: _5_6_GHz).
     pub radio_type: Option<VenueApMeshSettingsRadioType>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; optional.
+    /// SSID.
     pub ssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1962,21 +1850,13 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsRadioType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApMeshSettingsV1 {
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Enabled (default: false).
     pub enabled: Option<bool>,
-    /// `passphrase`
-    ///
-    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
+    /// Passphrase (secret: redacted in `Debug`).
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `radioType`
-    ///
-    /// Wire name `radioType`; `VenueApMeshSettingsV1RadioType`; optional; default: _5_GHz.
+    /// Radio type (default: _5_GHz).
     pub radio_type: Option<VenueApMeshSettingsV1RadioType>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; optional.
+    /// SSID.
     pub ssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2120,13 +2000,9 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1RadioType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApMulticastDnsFencingSettings {
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Enabled (default: false).
     pub enabled: Option<bool>,
-    /// `rules`
-    ///
-    /// Wire name `rules`; `array<MulticastDnsFencingRule>`; optional.
+    /// Rules.
     pub rules: Option<Vec<MulticastDnsFencingRule>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2196,29 +2072,17 @@ impl VenueApMulticastDnsFencingSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio24GHzSettings {
-    /// `allowedChannels`
-    ///
-    /// Wire name `allowedChannels`; `array<VenueApRadio24GHzSettingsAllowedChannels>`; optional.
+    /// Allowed channels.
     pub allowed_channels: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
-    /// `changeInterval`
-    ///
-    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
-    /// `channelBandwidth`
-    ///
-    /// Wire name `channelBandwidth`; `VenueApRadio24GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Channel bandwidth (default: AUTO).
     pub channel_bandwidth: Option<VenueApRadio24GHzSettingsChannelBandwidth>,
-    /// `method`
-    ///
-    /// Wire name `method`; `VenueApRadio24GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Method (default: CHANNELFLY).
     pub method: Option<VenueApRadio24GHzSettingsMethod>,
-    /// `scanInterval`
-    ///
-    /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
+    /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
     pub scan_interval: Option<i64>,
-    /// `txPower`
-    ///
-    /// Wire name `txPower`; `VenueApRadio24GHzSettingsTxPower`; optional; default: MAX.
+    /// Tx power (default: MAX).
     pub tx_power: Option<VenueApRadio24GHzSettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2645,41 +2509,25 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsTxPower {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio5GHzSettings {
-    /// `allowedIndoorChannels`
-    ///
-    /// Wire name `allowedIndoorChannels`; `array<VenueApRadio5GHzSettingsAllowedIndoorChannels>`; optional.
+    /// Allowed indoor channels.
     pub allowed_indoor_channels: Option<
         Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
-    /// `allowedOutdoorChannels`
-    ///
-    /// Wire name `allowedOutdoorChannels`; `array<VenueApRadio5GHzSettingsAllowedOutdoorChannels>`; optional.
+    /// Allowed outdoor channels.
     pub allowed_outdoor_channels: Option<
         Vec<VenueApRadio5GHzSettingsAllowedOutdoorChannels>,
     >,
-    /// `changeInterval`
-    ///
-    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
-    /// `channelBandwidth`
-    ///
-    /// Wire name `channelBandwidth`; `VenueApRadio5GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Channel bandwidth (default: AUTO).
     pub channel_bandwidth: Option<VenueApRadio5GHzSettingsChannelBandwidth>,
-    /// `combineChannels`
-    ///
-    /// Wire name `combineChannels`; `boolean`; optional; default: false.
+    /// Combine channels (default: false).
     pub combine_channels: Option<bool>,
-    /// `method`
-    ///
-    /// Wire name `method`; `VenueApRadio5GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Method (default: CHANNELFLY).
     pub method: Option<VenueApRadio5GHzSettingsMethod>,
-    /// `scanInterval`
-    ///
-    /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
+    /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
     pub scan_interval: Option<i64>,
-    /// `txPower`
-    ///
-    /// Wire name `txPower`; `VenueApRadio5GHzSettingsTxPower`; optional; default: MAX.
+    /// Tx power (default: MAX).
     pub tx_power: Option<VenueApRadio5GHzSettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3360,74 +3208,41 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsTxPower {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio6GHzSettings {
-    /// `allowedChannels`
-    ///
-    /// Wire name `allowedChannels`; `array<VenueApRadio6GHzSettingsAllowedChannels>`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Allowed channels. Deprecated: The official description marks this field deprecated.
     pub allowed_channels: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// `allowedIndoorChannels`
-    ///
-    /// Wire name `allowedIndoorChannels`; `array<VenueApRadio6GHzSettingsAllowedIndoorChannels>`; optional.
+    /// Allowed indoor channels.
     pub allowed_indoor_channels: Option<
         Vec<VenueApRadio6GHzSettingsAllowedIndoorChannels>,
     >,
-    /// `allowedOutdoorChannels`
-    ///
-    /// Wire name `allowedOutdoorChannels`; `array<VenueApRadio6GHzSettingsAllowedOutdoorChannels>`; optional.
+    /// Allowed outdoor channels.
     pub allowed_outdoor_channels: Option<
         Vec<VenueApRadio6GHzSettingsAllowedOutdoorChannels>,
     >,
-    /// `bssMinRate6G`
-    ///
-    /// Wire name `bssMinRate6G`; `VenueApRadio6GHzSettingsBssMinRate6G`; optional; default: HE_MCS_0.
+    /// BSS min rate 6G (default: HE_MCS_0).
     pub bss_min_rate6_g: Option<VenueApRadio6GHzSettingsBssMinRate6G>,
-    /// `changeInterval`
-    ///
-    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
-    /// `channelBandwidth`
-    ///
-    /// Wire name `channelBandwidth`; `VenueApRadio6GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Channel bandwidth (default: AUTO).
     pub channel_bandwidth: Option<VenueApRadio6GHzSettingsChannelBandwidth>,
-    /// `enableAfc`
-    ///
-    /// Wire name `enableAfc`; `boolean`; optional; default: false.
+    /// Enable afc (default: false).
     pub enable_afc: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting (default: false).
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting (default: false).
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// `method`
-    ///
-    /// Wire name `method`; `VenueApRadio6GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Method (default: CHANNELFLY).
     pub method: Option<VenueApRadio6GHzSettingsMethod>,
-    /// `mgmtTxRate6G`
-    ///
-    /// Wire name `mgmtTxRate6G`; `VenueApRadio6GHzSettingsMgmtTxRate6G`; optional; default: _6.
+    /// Mgmt tx rate 6G (default: _6).
     pub mgmt_tx_rate6_g: Option<VenueApRadio6GHzSettingsMgmtTxRate6G>,
-    /// `multicastDownlinkRateLimiting`
-    ///
-    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; minimum: 1.
+    /// Multicast downlink rate limiting (default: 1; format: int32; minimum: 1).
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// `multicastUplinkRateLimiting`
-    ///
-    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// `scanInterval`
-    ///
-    /// Wire name `scanInterval`; `integer`; optional; default: 10; format: int32; maximum: 65535; minimum: 1.
+    /// Scan interval (default: 10; format: int32; maximum: 65535; minimum: 1).
     pub scan_interval: Option<i64>,
-    /// `txPower`
-    ///
-    /// Wire name `txPower`; `VenueApRadio6GHzSettingsTxPower`; optional; default: MAX.
+    /// Tx power (default: MAX).
     pub tx_power: Option<VenueApRadio6GHzSettingsTxPower>,
-    /// `venueHeight`
-    ///
-    /// Wire name `venueHeight`; `VenueHeight`; optional.
+    /// Venue height.
     pub venue_height: Option<VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4852,61 +4667,33 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsTxPower {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadio6GHzSettingsV1 {
-    /// `allowedChannels`
-    ///
-    /// Wire name `allowedChannels`; `array<VenueApRadio6GHzSettingsV1AllowedChannels>`; optional.
+    /// Allowed channels.
     pub allowed_channels: Option<Vec<VenueApRadio6GHzSettingsV1AllowedChannels>>,
-    /// `bssMinRate6G`
-    ///
-    /// Wire name `bssMinRate6G`; `VenueApRadio6GHzSettingsV1BssMinRate6G`; optional; default: HE_MCS_0.
+    /// BSS min rate 6G (default: HE_MCS_0).
     pub bss_min_rate6_g: Option<VenueApRadio6GHzSettingsV1BssMinRate6G>,
-    /// `changeInterval`
-    ///
-    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
-    /// `channelBandwidth`
-    ///
-    /// Wire name `channelBandwidth`; `VenueApRadio6GHzSettingsV1ChannelBandwidth`; optional; default: AUTO.
+    /// Channel bandwidth (default: AUTO).
     pub channel_bandwidth: Option<VenueApRadio6GHzSettingsV1ChannelBandwidth>,
-    /// `enableAfc`
-    ///
-    /// Wire name `enableAfc`; `boolean`; optional; default: false.
+    /// Enable afc (default: false).
     pub enable_afc: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting (default: false).
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting (default: false).
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// `method`
-    ///
-    /// Wire name `method`; `VenueApRadio6GHzSettingsV1Method`; optional; default: CHANNELFLY.
+    /// Method (default: CHANNELFLY).
     pub method: Option<VenueApRadio6GHzSettingsV1Method>,
-    /// `mgmtTxRate6G`
-    ///
-    /// Wire name `mgmtTxRate6G`; `VenueApRadio6GHzSettingsV1MgmtTxRate6G`; optional; default: _6.
+    /// Mgmt tx rate 6G (default: _6).
     pub mgmt_tx_rate6_g: Option<VenueApRadio6GHzSettingsV1MgmtTxRate6G>,
-    /// `multicastDownlinkRateLimiting`
-    ///
-    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; minimum: 1.
+    /// Multicast downlink rate limiting (default: 1; format: int32; minimum: 1).
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// `multicastUplinkRateLimiting`
-    ///
-    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// `scanInterval`
-    ///
-    /// Wire name `scanInterval`; `integer`; optional; default: 10; format: int32; maximum: 65535; minimum: 1.
+    /// Scan interval (default: 10; format: int32; maximum: 65535; minimum: 1).
     pub scan_interval: Option<i64>,
-    /// `txPower`
-    ///
-    /// Wire name `txPower`; `VenueApRadio6GHzSettingsV1TxPower`; optional; default: MAX.
+    /// Tx power (default: MAX).
     pub tx_power: Option<VenueApRadio6GHzSettingsV1TxPower>,
-    /// `venueHeight`
-    ///
-    /// Wire name `venueHeight`; `VenueHeight`; optional.
+    /// Venue height.
     pub venue_height: Option<VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5743,25 +5530,15 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1TxPower {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioDual5GHzSettings {
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Enabled (default: false).
     pub enabled: Option<bool>,
-    /// `inheritParamsLower5G`
-    ///
-    /// Wire name `inheritParamsLower5G`; `boolean`; optional; default: true.
+    /// Inherit params lower 5G (default: true).
     pub inherit_params_lower5_g: Option<bool>,
-    /// `inheritParamsUpper5G`
-    ///
-    /// Wire name `inheritParamsUpper5G`; `boolean`; optional; default: true.
+    /// Inherit params upper 5G (default: true).
     pub inherit_params_upper5_g: Option<bool>,
-    /// `radioParamsLower5G`
-    ///
-    /// Wire name `radioParamsLower5G`; `VenueApRadioLower5GHzSettings`; optional.
+    /// Radio params lower 5G.
     pub radio_params_lower5_g: Option<VenueApRadioLower5GHzSettings>,
-    /// `radioParamsUpper5G`
-    ///
-    /// Wire name `radioParamsUpper5G`; `VenueApRadioUpper5GHzSettings`; optional.
+    /// Radio params upper 5G.
     pub radio_params_upper5_g: Option<VenueApRadioUpper5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5861,37 +5638,23 @@ impl VenueApRadioDual5GHzSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioLower5GHzSettings {
-    /// `allowedIndoorChannels`
-    ///
-    /// Wire name `allowedIndoorChannels`; `array<VenueApRadioLower5GHzSettingsAllowedIndoorChannels>`; optional.
+    /// Allowed indoor channels.
     pub allowed_indoor_channels: Option<
         Vec<VenueApRadioLower5GHzSettingsAllowedIndoorChannels>,
     >,
-    /// `allowedOutdoorChannels`
-    ///
-    /// Wire name `allowedOutdoorChannels`; `array<VenueApRadioLower5GHzSettingsAllowedOutdoorChannels>`; optional.
+    /// Allowed outdoor channels.
     pub allowed_outdoor_channels: Option<
         Vec<VenueApRadioLower5GHzSettingsAllowedOutdoorChannels>,
     >,
-    /// `changeInterval`
-    ///
-    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
-    /// `channelBandwidth`
-    ///
-    /// Wire name `channelBandwidth`; `VenueApRadioLower5GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Channel bandwidth (default: AUTO).
     pub channel_bandwidth: Option<VenueApRadioLower5GHzSettingsChannelBandwidth>,
-    /// `method`
-    ///
-    /// Wire name `method`; `VenueApRadioLower5GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Method (default: CHANNELFLY).
     pub method: Option<VenueApRadioLower5GHzSettingsMethod>,
-    /// `scanInterval`
-    ///
-    /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
+    /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
     pub scan_interval: Option<i64>,
-    /// `txPower`
-    ///
-    /// Wire name `txPower`; `VenueApRadioLower5GHzSettingsTxPower`; optional; default: MAX.
+    /// Tx power (default: MAX).
     pub tx_power: Option<VenueApRadioLower5GHzSettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6569,21 +6332,13 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettingsTxPower {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioSettings {
-    /// `radioParams24G`
-    ///
-    /// Wire name `radioParams24G`; `VenueApRadio24GHzSettings`; optional.
+    /// Radio params 24G.
     pub radio_params24_g: Option<VenueApRadio24GHzSettings>,
-    /// `radioParams50G`
-    ///
-    /// Wire name `radioParams50G`; `VenueApRadio5GHzSettings`; optional.
+    /// Radio params 50G.
     pub radio_params50_g: Option<VenueApRadio5GHzSettings>,
-    /// `radioParams6G`
-    ///
-    /// Wire name `radioParams6G`; `VenueApRadio6GHzSettings`; optional.
+    /// Radio params 6G.
     pub radio_params6_g: Option<VenueApRadio6GHzSettings>,
-    /// `radioParamsDual5G`
-    ///
-    /// Wire name `radioParamsDual5G`; `VenueApRadioDual5GHzSettings`; optional.
+    /// Radio params dual 5G.
     pub radio_params_dual5_g: Option<VenueApRadioDual5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6675,21 +6430,13 @@ impl VenueApRadioSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioSettingsV1 {
-    /// `radioParams24G`
-    ///
-    /// Wire name `radioParams24G`; `VenueApRadio24GHzSettings`; optional.
+    /// Radio params 24G.
     pub radio_params24_g: Option<VenueApRadio24GHzSettings>,
-    /// `radioParams50G`
-    ///
-    /// Wire name `radioParams50G`; `VenueApRadio5GHzSettings`; optional.
+    /// Radio params 50G.
     pub radio_params50_g: Option<VenueApRadio5GHzSettings>,
-    /// `radioParams6G`
-    ///
-    /// Wire name `radioParams6G`; `VenueApRadio6GHzSettingsV1`; optional.
+    /// Radio params 6G.
     pub radio_params6_g: Option<VenueApRadio6GHzSettingsV1>,
-    /// `radioParamsDual5G`
-    ///
-    /// Wire name `radioParamsDual5G`; `VenueApRadioDual5GHzSettings`; optional.
+    /// Radio params dual 5G.
     pub radio_params_dual5_g: Option<VenueApRadioDual5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6784,37 +6531,23 @@ impl VenueApRadioSettingsV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadioUpper5GHzSettings {
-    /// `allowedIndoorChannels`
-    ///
-    /// Wire name `allowedIndoorChannels`; `array<VenueApRadioUpper5GHzSettingsAllowedIndoorChannels>`; optional.
+    /// Allowed indoor channels.
     pub allowed_indoor_channels: Option<
         Vec<VenueApRadioUpper5GHzSettingsAllowedIndoorChannels>,
     >,
-    /// `allowedOutdoorChannels`
-    ///
-    /// Wire name `allowedOutdoorChannels`; `array<VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels>`; optional.
+    /// Allowed outdoor channels.
     pub allowed_outdoor_channels: Option<
         Vec<VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels>,
     >,
-    /// `changeInterval`
-    ///
-    /// Wire name `changeInterval`; `integer`; optional; default: 33; format: int32; maximum: 100; minimum: 1.
+    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
-    /// `channelBandwidth`
-    ///
-    /// Wire name `channelBandwidth`; `VenueApRadioUpper5GHzSettingsChannelBandwidth`; optional; default: AUTO.
+    /// Channel bandwidth (default: AUTO).
     pub channel_bandwidth: Option<VenueApRadioUpper5GHzSettingsChannelBandwidth>,
-    /// `method`
-    ///
-    /// Wire name `method`; `VenueApRadioUpper5GHzSettingsMethod`; optional; default: CHANNELFLY.
+    /// Method (default: CHANNELFLY).
     pub method: Option<VenueApRadioUpper5GHzSettingsMethod>,
-    /// `scanInterval`
-    ///
-    /// Wire name `scanInterval`; `integer`; optional; default: 20; format: int32; maximum: 65535; minimum: 1.
+    /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
     pub scan_interval: Option<i64>,
-    /// `txPower`
-    ///
-    /// Wire name `txPower`; `VenueApRadioUpper5GHzSettingsTxPower`; optional; default: MAX.
+    /// Tx power (default: MAX).
     pub tx_power: Option<VenueApRadioUpper5GHzSettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7492,41 +7225,23 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettingsTxPower {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRadiusOptionSettings {
-    /// `calledStationIdType`
-    ///
-    /// Wire name `calledStationIdType`; `VenueApRadiusOptionSettingsCalledStationIdType`; optional; default: BSSID.
+    /// Called station ID type (default: BSSID).
     pub called_station_id_type: Option<VenueApRadiusOptionSettingsCalledStationIdType>,
-    /// `nasIdDelimiter`
-    ///
-    /// Wire name `nasIdDelimiter`; `VenueApRadiusOptionSettingsNasIdDelimiter`; optional; default: DASH.
+    /// Nas ID delimiter (default: DASH).
     pub nas_id_delimiter: Option<VenueApRadiusOptionSettingsNasIdDelimiter>,
-    /// `nasIdType`
-    ///
-    /// Wire name `nasIdType`; `VenueApRadiusOptionSettingsNasIdType`; optional; default: BSSID.
+    /// Nas ID type (default: BSSID).
     pub nas_id_type: Option<VenueApRadiusOptionSettingsNasIdType>,
-    /// `nasMaxRetry`
-    ///
-    /// Wire name `nasMaxRetry`; `integer`; optional; default: 2; format: int32; maximum: 10; minimum: 2.
+    /// Nas max retry (default: 2; format: int32; maximum: 10; minimum: 2).
     pub nas_max_retry: Option<i64>,
-    /// `nasReconnectPrimaryMin`
-    ///
-    /// Wire name `nasReconnectPrimaryMin`; `integer`; optional; default: 5; format: int32; maximum: 300; minimum: 1.
+    /// Nas reconnect primary min (default: 5; format: int32; maximum: 300; minimum: 1).
     pub nas_reconnect_primary_min: Option<i64>,
-    /// `nasRequestTimeoutSec`
-    ///
-    /// Wire name `nasRequestTimeoutSec`; `integer`; optional; default: 3; format: int32; maximum: 20; minimum: 2.
+    /// Nas request timeout sec (default: 3; format: int32; maximum: 20; minimum: 2).
     pub nas_request_timeout_sec: Option<i64>,
-    /// `overrideEnabled`
-    ///
-    /// Wire name `overrideEnabled`; `boolean`; optional; default: false.
+    /// Override enabled (default: false).
     pub override_enabled: Option<bool>,
-    /// `singleSessionIdAccounting`
-    ///
-    /// Wire name `singleSessionIdAccounting`; `boolean`; optional; default: false.
+    /// Single session ID accounting (default: false).
     pub single_session_id_accounting: Option<bool>,
-    /// `userDefinedNasId`
-    ///
-    /// Wire name `userDefinedNasId`; `string`; optional; max_length: 64; min_length: 2.
+    /// User defined nas ID (max_length: 64; min_length: 2).
     pub user_defined_nas_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7842,13 +7557,9 @@ impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettingsNasIdType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApRebootTimeoutSettings {
-    /// `gatewayLossTimeout`
-    ///
-    /// Wire name `gatewayLossTimeout`; `integer`; optional; default: 1800; format: int32; maximum: 86400; minimum: 0.
+    /// Gateway loss timeout (default: 1800; format: int32; maximum: 86400; minimum: 0).
     pub gateway_loss_timeout: Option<i64>,
-    /// `serverLossTimeout`
-    ///
-    /// Wire name `serverLossTimeout`; `integer`; optional; default: 7200; format: int32; maximum: 86400; minimum: 0.
+    /// Server loss timeout (default: 7200; format: int32; maximum: 86400; minimum: 0).
     pub server_loss_timeout: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -7918,17 +7629,11 @@ impl VenueApRebootTimeoutSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApSmartMonitorSettings {
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: false.
+    /// Enabled (default: false).
     pub enabled: Option<bool>,
-    /// `interval`
-    ///
-    /// Wire name `interval`; `integer`; optional; default: 10; format: int32; maximum: 60; minimum: 5.
+    /// Interval (default: 10; format: int32; maximum: 60; minimum: 5).
     pub interval: Option<i64>,
-    /// `threshold`
-    ///
-    /// Wire name `threshold`; `integer`; optional; default: 3; format: int32; maximum: 10; minimum: 1.
+    /// Threshold (default: 3; format: int32; maximum: 10; minimum: 1).
     pub threshold: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8006,9 +7711,7 @@ impl VenueApSmartMonitorSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueApTlsKeyEnhancedModeSettings {
-    /// `tlsKeyEnhancedModeEnabled`
-    ///
-    /// Wire name `tlsKeyEnhancedModeEnabled`; `boolean`; optional; default: false.
+    /// TLS key enhanced mode enabled (default: false).
     pub tls_key_enhanced_mode_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8070,13 +7773,9 @@ impl VenueApTlsKeyEnhancedModeSettings {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueHeight {
-    /// `maxFloor`
-    ///
-    /// Wire name `maxFloor`; `integer`; optional; format: int32.
+    /// Max floor (format: int32).
     pub max_floor: Option<i64>,
-    /// `minFloor`
-    ///
-    /// Wire name `minFloor`; `integer`; optional; format: int32.
+    /// Min floor (format: int32).
     pub min_floor: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,101 +13,53 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaSetting {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `authnEnabledSsh`
-    ///
-    /// Wire name `authnEnabledSsh`; `boolean`; optional.
+    /// Authn enabled SSH.
     pub authn_enabled_ssh: Option<bool>,
-    /// `authnFirstPref`
-    ///
-    /// Wire name `authnFirstPref`; `string`; optional.
+    /// Authn first pref.
     pub authn_first_pref: Option<String>,
-    /// `authnSecondPref`
-    ///
-    /// Wire name `authnSecondPref`; `string`; optional.
+    /// Authn second pref.
     pub authn_second_pref: Option<String>,
-    /// `authnThirdPref`
-    ///
-    /// Wire name `authnThirdPref`; `string`; optional.
+    /// Authn third pref.
     pub authn_third_pref: Option<String>,
-    /// `authnFourthPref`
-    ///
-    /// Wire name `authnFourthPref`; `string`; optional.
+    /// Authn fourth pref.
     pub authn_fourth_pref: Option<String>,
-    /// `authzEnabledCommand`
-    ///
-    /// Wire name `authzEnabledCommand`; `boolean`; optional.
+    /// Authz enabled command.
     pub authz_enabled_command: Option<bool>,
-    /// `authzEnabledExec`
-    ///
-    /// Wire name `authzEnabledExec`; `boolean`; optional.
+    /// Authz enabled exec.
     pub authz_enabled_exec: Option<bool>,
-    /// `authzCommonsLevel`
-    ///
-    /// Wire name `authzCommonsLevel`; `string`; optional.
+    /// Authz commons level.
     pub authz_commons_level: Option<String>,
-    /// `authzCommonsFirstServer`
-    ///
-    /// Wire name `authzCommonsFirstServer`; `string`; optional.
+    /// Authz commons first server.
     pub authz_commons_first_server: Option<String>,
-    /// `authzCommonsSecondServer`
-    ///
-    /// Wire name `authzCommonsSecondServer`; `string`; optional.
+    /// Authz commons second server.
     pub authz_commons_second_server: Option<String>,
-    /// `authzCommonsThirdServer`
-    ///
-    /// Wire name `authzCommonsThirdServer`; `string`; optional.
+    /// Authz commons third server.
     pub authz_commons_third_server: Option<String>,
-    /// `authzExecFirstServer`
-    ///
-    /// Wire name `authzExecFirstServer`; `string`; optional.
+    /// Authz exec first server.
     pub authz_exec_first_server: Option<String>,
-    /// `authzExecSecondServer`
-    ///
-    /// Wire name `authzExecSecondServer`; `string`; optional.
+    /// Authz exec second server.
     pub authz_exec_second_server: Option<String>,
-    /// `authzExecThirdServer`
-    ///
-    /// Wire name `authzExecThirdServer`; `string`; optional.
+    /// Authz exec third server.
     pub authz_exec_third_server: Option<String>,
-    /// `acctEnabledCommand`
-    ///
-    /// Wire name `acctEnabledCommand`; `boolean`; optional.
+    /// Acct enabled command.
     pub acct_enabled_command: Option<bool>,
-    /// `acctEnabledExec`
-    ///
-    /// Wire name `acctEnabledExec`; `boolean`; optional.
+    /// Acct enabled exec.
     pub acct_enabled_exec: Option<bool>,
-    /// `acctCommonsLevel`
-    ///
-    /// Wire name `acctCommonsLevel`; `string`; optional.
+    /// Acct commons level.
     pub acct_commons_level: Option<String>,
-    /// `acctCommonsFirstServer`
-    ///
-    /// Wire name `acctCommonsFirstServer`; `string`; optional.
+    /// Acct commons first server.
     pub acct_commons_first_server: Option<String>,
-    /// `acctCommonsSecondServer`
-    ///
-    /// Wire name `acctCommonsSecondServer`; `string`; optional.
+    /// Acct commons second server.
     pub acct_commons_second_server: Option<String>,
-    /// `acctCommonsThirdServer`
-    ///
-    /// Wire name `acctCommonsThirdServer`; `string`; optional.
+    /// Acct commons third server.
     pub acct_commons_third_server: Option<String>,
-    /// `acctExecFirstServer`
-    ///
-    /// Wire name `acctExecFirstServer`; `string`; optional.
+    /// Acct exec first server.
     pub acct_exec_first_server: Option<String>,
-    /// `acctExecSecondServer`
-    ///
-    /// Wire name `acctExecSecondServer`; `string`; optional.
+    /// Acct exec second server.
     pub acct_exec_second_server: Option<String>,
-    /// `acctExecThirdServer`
-    ///
-    /// Wire name `acctExecThirdServer`; `string`; optional.
+    /// Acct exec third server.
     pub acct_exec_third_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -347,9 +299,7 @@ impl AaaSetting {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplyRequest {
-    /// `overrides`
-    ///
-    /// Wire name `overrides`; `array<json>`; optional.
+    /// Overrides.
     pub overrides: Option<Vec<serde_json::Value>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -405,9 +355,7 @@ impl ApplyRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApplyTemplateResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -466,13 +414,9 @@ impl ApplyTemplateResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DiffData {
-    /// `path`
-    ///
-    /// Wire name `path`; `string`; optional.
+    /// Path.
     pub path: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `json`; optional.
+    /// Data.
     pub data: Option<serde_json::Value>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -536,13 +480,9 @@ impl DiffData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DiffReport {
-    /// `diffName`
-    ///
-    /// Wire name `diffName`; `string`; optional.
+    /// Diff name.
     pub diff_name: Option<String>,
-    /// `diffData`
-    ///
-    /// Wire name `diffData`; `array<DiffData>`; optional.
+    /// Diff data.
     pub diff_data: Option<Vec<DiffData>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -606,13 +546,9 @@ impl DiffReport {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DriftInstance {
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `instanceId`
-    ///
-    /// Wire name `instanceId`; `string`; optional.
+    /// Instance ID.
     pub instance_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -676,17 +612,11 @@ impl DriftInstance {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DriftInstanceResponse {
-    /// `data`
-    ///
-    /// Wire name `data`; `array<DriftInstance>`; optional.
+    /// Data.
     pub data: Option<Vec<DriftInstance>>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional.
+    /// Page.
     pub page: Option<i64>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -761,9 +691,7 @@ impl DriftInstanceResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EnforceRequest {
-    /// `isEnforced`
-    ///
-    /// Wire name `isEnforced`; `boolean`; optional.
+    /// Is enforced.
     pub is_enforced: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -819,85 +747,45 @@ impl EnforceRequest {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct HierarchyNode {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `templateType`
-    ///
-    /// Wire name `templateType`; `HierarchyNodeTemplateType`; optional.
+    /// Template type.
     pub template_type: Option<HierarchyNodeTemplateType>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `templateContext`
-    ///
-    /// Wire name `templateContext`; `string`; optional.
+    /// Template context.
     pub template_context: Option<String>,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `string`; optional.
+    /// Tags.
     pub tags: Option<String>,
-    /// `createdBy`
-    ///
-    /// Wire name `createdBy`; `string`; optional.
+    /// Created by.
     pub created_by: Option<String>,
-    /// `createdOn`
-    ///
-    /// Wire name `createdOn`; `integer`; optional.
+    /// Created on.
     pub created_on: Option<i64>,
-    /// `lastModified`
-    ///
-    /// Wire name `lastModified`; `integer`; optional.
+    /// Last modified.
     pub last_modified: Option<i64>,
-    /// `lastApplied`
-    ///
-    /// Wire name `lastApplied`; `integer`; optional.
+    /// Last applied.
     pub last_applied: Option<i64>,
-    /// `authorizationToken`
-    ///
-    /// Wire name `authorizationToken`; `string`; optional.
+    /// Authorization token.
     pub authorization_token: Option<String>,
-    /// `version`
-    ///
-    /// Wire name `version`; `integer`; optional.
+    /// Version.
     pub version: Option<i64>,
-    /// `driftStatus`
-    ///
-    /// Wire name `driftStatus`; `string`; optional.
+    /// Drift status.
     pub drift_status: Option<String>,
-    /// `isEnforced`
-    ///
-    /// Wire name `isEnforced`; `boolean`; optional.
+    /// Is enforced.
     pub is_enforced: Option<bool>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `appliedOnEcTenants`
-    ///
-    /// Wire name `appliedOnEcTenants`; `array<string>`; optional.
+    /// Applied on ec tenants.
     pub applied_on_ec_tenants: Option<Vec<String>>,
-    /// `appliedOnInstances`
-    ///
-    /// Wire name `appliedOnInstances`; `array<string>`; optional.
+    /// Applied on instances.
     pub applied_on_instances: Option<Vec<String>>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
-    /// `children`
-    ///
-    /// Wire name `children`; `array<HierarchyNode>`; optional.
+    /// Children.
     pub children: Option<Vec<HierarchyNode>>,
-    /// `supportsChildren`
-    ///
-    /// Wire name `supportsChildren`; `boolean`; optional.
+    /// Supports children.
     pub supports_children: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1255,29 +1143,17 @@ impl<'de> serde::Deserialize<'de> for HierarchyNodeTemplateType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct HierarchyQueryResponse {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `json`; optional.
+    /// Fields.
     pub fields: Option<serde_json::Value>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Page size (format: int32).
     pub page_size: Option<i64>,
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<HierarchyNode>`; optional.
+    /// Data.
     pub data: Option<Vec<HierarchyNode>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1437,29 +1313,17 @@ impl TemplateInstanceQuery {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpdateVenueSettingBo {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `dns`
-    ///
-    /// Wire name `dns`; `array<string>`; optional.
+    /// DNS.
     pub dns: Option<Vec<String>>,
-    /// `syslogEnabled`
-    ///
-    /// Wire name `syslogEnabled`; `boolean`; optional.
+    /// Syslog enabled.
     pub syslog_enabled: Option<bool>,
-    /// `syslogPrimaryServer`
-    ///
-    /// Wire name `syslogPrimaryServer`; `string`; optional.
+    /// Syslog primary server.
     pub syslog_primary_server: Option<String>,
-    /// `syslogSecondaryServer`
-    ///
-    /// Wire name `syslogSecondaryServer`; `string`; optional.
+    /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// `profileId`
-    ///
-    /// Wire name `profileId`; `array<string>`; optional.
+    /// Profile ID.
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1555,13 +1419,9 @@ impl UpdateVenueSettingBo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `VenueView`; optional.
+    /// Response.
     pub response: Option<VenueView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1625,29 +1485,17 @@ impl VenueResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueTemplate {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `syslogEnabled`
-    ///
-    /// Wire name `syslogEnabled`; `boolean`; optional.
+    /// Syslog enabled.
     pub syslog_enabled: Option<bool>,
-    /// `syslogPrimaryServer`
-    ///
-    /// Wire name `syslogPrimaryServer`; `string`; optional.
+    /// Syslog primary server.
     pub syslog_primary_server: Option<String>,
-    /// `syslogSecondaryServer`
-    ///
-    /// Wire name `syslogSecondaryServer`; `string`; optional.
+    /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// `dns`
-    ///
-    /// Wire name `dns`; `array<string>`; optional.
+    /// DNS.
     pub dns: Option<Vec<String>>,
-    /// `profileId`
-    ///
-    /// Wire name `profileId`; `array<string>`; optional.
+    /// Profile ID.
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1743,13 +1591,9 @@ impl VenueTemplate {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueTemplateAaaServerResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `VenueTemplateAaaServerView`; optional.
+    /// Response.
     pub response: Option<VenueTemplateAaaServerView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1822,49 +1666,27 @@ impl VenueTemplateAaaServerResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueTemplateAaaServerView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional.
+    /// Username.
     pub username: Option<String>,
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Password (secret: redacted in `Debug`).
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// `purpose`
-    ///
-    /// Wire name `purpose`; `VenueTemplateAaaServerViewPurpose`; optional.
+    /// Purpose.
     pub purpose: Option<VenueTemplateAaaServerViewPurpose>,
-    /// `level`
-    ///
-    /// Wire name `level`; `VenueTemplateAaaServerViewLevel`; optional.
+    /// Level.
     pub level: Option<VenueTemplateAaaServerViewLevel>,
-    /// `serverType`
-    ///
-    /// Wire name `serverType`; `VenueTemplateAaaServerViewServerType`; optional.
+    /// Server type.
     pub server_type: Option<VenueTemplateAaaServerViewServerType>,
-    /// `secret`
-    ///
-    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`.
+    /// Secret (secret: redacted in `Debug`).
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `acctPort`
-    ///
-    /// Wire name `acctPort`; `integer`; optional; format: int32.
+    /// Acct port (format: int32).
     pub acct_port: Option<i64>,
-    /// `authPort`
-    ///
-    /// Wire name `authPort`; `integer`; optional; format: int32.
+    /// Auth port (format: int32).
     pub auth_port: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2216,45 +2038,25 @@ impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerViewServerType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueTemplateView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `dns`
-    ///
-    /// Wire name `dns`; `array<string>`; optional.
+    /// DNS.
     pub dns: Option<Vec<String>>,
-    /// `syslogEnabled`
-    ///
-    /// Wire name `syslogEnabled`; `boolean`; optional.
+    /// Syslog enabled.
     pub syslog_enabled: Option<bool>,
-    /// `syslogPrimaryServer`
-    ///
-    /// Wire name `syslogPrimaryServer`; `string`; optional.
+    /// Syslog primary server.
     pub syslog_primary_server: Option<String>,
-    /// `syslogSecondaryServer`
-    ///
-    /// Wire name `syslogSecondaryServer`; `string`; optional.
+    /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// `cliApplied`
-    ///
-    /// Wire name `cliApplied`; `boolean`; optional.
+    /// Cli applied.
     pub cli_applied: Option<bool>,
-    /// `profileId`
-    ///
-    /// Wire name `profileId`; `array<string>`; optional.
+    /// Profile ID.
     pub profile_id: Option<Vec<String>>,
-    /// `switchProfileIds`
-    ///
-    /// Wire name `switchProfileIds`; `array<string>`; optional.
+    /// Switch profile IDs.
     pub switch_profile_ids: Option<Vec<String>>,
-    /// `switchCliProfileIds`
-    ///
-    /// Wire name `switchCliProfileIds`; `array<string>`; optional.
+    /// Switch cli profile IDs.
     pub switch_cli_profile_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2382,33 +2184,19 @@ impl VenueTemplateView {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VenueTemplateView2 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `address`
-    ///
-    /// Wire name `address`; `VenueAddress`; required.
+    /// Address.
     pub address: super::common::VenueAddress,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `array<string>`; optional.
+    /// Tags.
     pub tags: Option<Vec<String>>,
-    /// `isTemplate`
-    ///
-    /// Wire name `isTemplate`; `boolean`; optional.
+    /// Is template.
     pub is_template: Option<bool>,
-    /// `templateVersion`
-    ///
-    /// Wire name `templateVersion`; `integer`; optional.
+    /// Template version.
     pub template_version: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2502,53 +2290,29 @@ impl VenueTemplateView2 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueV1 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `dns`
-    ///
-    /// Wire name `dns`; `array<string>`; optional.
+    /// DNS.
     pub dns: Option<Vec<String>>,
-    /// `switchLoginUsername`
-    ///
-    /// Wire name `switchLoginUsername`; `string`; optional.
+    /// Switch login username.
     pub switch_login_username: Option<String>,
-    /// `switchLoginPassword`
-    ///
-    /// Wire name `switchLoginPassword`; `string`; optional; secret: redacted in `Debug`.
+    /// Switch login password (secret: redacted in `Debug`).
     pub switch_login_password: Option<ruckus_one_runtime::Secret>,
-    /// `syslogEnabled`
-    ///
-    /// Wire name `syslogEnabled`; `boolean`; optional.
+    /// Syslog enabled.
     pub syslog_enabled: Option<bool>,
-    /// `syslogPrimaryServer`
-    ///
-    /// Wire name `syslogPrimaryServer`; `string`; optional.
+    /// Syslog primary server.
     pub syslog_primary_server: Option<String>,
-    /// `syslogSecondaryServer`
-    ///
-    /// Wire name `syslogSecondaryServer`; `string`; optional.
+    /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// `cliApplied`
-    ///
-    /// Wire name `cliApplied`; `boolean`; optional.
+    /// Cli applied.
     pub cli_applied: Option<bool>,
-    /// `profileId`
-    ///
-    /// Wire name `profileId`; `array<string>`; optional.
+    /// Profile ID.
     pub profile_id: Option<Vec<String>>,
-    /// `switchProfileIds`
-    ///
-    /// Wire name `switchProfileIds`; `array<string>`; optional.
+    /// Switch profile IDs.
     pub switch_profile_ids: Option<Vec<String>>,
-    /// `switchCliProfileIds`
-    ///
-    /// Wire name `switchCliProfileIds`; `array<string>`; optional.
+    /// Switch cli profile IDs.
     pub switch_cli_profile_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2695,37 +2459,21 @@ impl VenueV1 {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `dns`
-    ///
-    /// Wire name `dns`; `array<string>`; optional.
+    /// DNS.
     pub dns: Option<Vec<String>>,
-    /// `syslogEnabled`
-    ///
-    /// Wire name `syslogEnabled`; `boolean`; optional.
+    /// Syslog enabled.
     pub syslog_enabled: Option<bool>,
-    /// `syslogPrimaryServer`
-    ///
-    /// Wire name `syslogPrimaryServer`; `string`; optional.
+    /// Syslog primary server.
     pub syslog_primary_server: Option<String>,
-    /// `syslogSecondaryServer`
-    ///
-    /// Wire name `syslogSecondaryServer`; `string`; optional.
+    /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// `cliApplied`
-    ///
-    /// Wire name `cliApplied`; `boolean`; optional.
+    /// Cli applied.
     pub cli_applied: Option<bool>,
-    /// `profileId`
-    ///
-    /// Wire name `profileId`; `array<string>`; optional.
+    /// Profile ID.
     pub profile_id: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -168,9 +168,7 @@ impl ApBssColoring {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApClient {
-    /// `status`
-    ///
-    /// Wire name `status`; `ApClientStatus`; required; may be null.
+    /// Status (may be null).
     pub status: Option<ApClientStatus>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -383,89 +381,47 @@ impl ApClientAdmissionControl {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApClientQueryData {
-    /// `modelName`
-    ///
-    /// Wire name `modelName`; `string`; optional.
+    /// Model name.
     pub model_name: Option<String>,
-    /// `deviceType`
-    ///
-    /// Wire name `deviceType`; `string`; optional.
+    /// Device type.
     pub device_type: Option<String>,
-    /// `macAddress`
-    ///
-    /// Wire name `macAddress`; `string`; optional.
+    /// MAC address.
     pub mac_address: Option<String>,
-    /// `osType`
-    ///
-    /// Wire name `osType`; `string`; optional.
+    /// OS type.
     pub os_type: Option<String>,
-    /// `ipAddress`
-    ///
-    /// Wire name `ipAddress`; `string`; optional.
+    /// IP address.
     pub ip_address: Option<String>,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional.
+    /// Username.
     pub username: Option<String>,
-    /// `hostname`
-    ///
-    /// Wire name `hostname`; `string`; optional.
+    /// Hostname.
     pub hostname: Option<String>,
-    /// `authenticationStatus`
-    ///
-    /// Wire name `authenticationStatus`; `integer`; optional; format: int32.
+    /// Authentication status (format: int32).
     pub authentication_status: Option<i64>,
-    /// `wifiCallingEnabled`
-    ///
-    /// Wire name `wifiCallingEnabled`; `boolean`; optional.
+    /// Wifi calling enabled.
     pub wifi_calling_enabled: Option<bool>,
-    /// `mldMacAddress`
-    ///
-    /// Wire name `mldMacAddress`; `string`; optional.
+    /// MLD MAC address.
     pub mld_mac_address: Option<String>,
-    /// `band`
-    ///
-    /// Wire name `band`; `string`; optional.
+    /// Band.
     pub band: Option<String>,
-    /// `cpeMacAddress`
-    ///
-    /// Wire name `cpeMacAddress`; `string`; optional.
+    /// CPE MAC address.
     pub cpe_mac_address: Option<String>,
-    /// `connectedTime`
-    ///
-    /// Wire name `connectedTime`; `string`; optional; format: date-time.
+    /// Connected time (format: date-time).
     pub connected_time: Option<String>,
-    /// `lastUpdatedTime`
-    ///
-    /// Wire name `lastUpdatedTime`; `string`; optional; format: date-time.
+    /// Last updated time (format: date-time).
     pub last_updated_time: Option<String>,
-    /// `venueInformation`
-    ///
-    /// Wire name `venueInformation`; `VenueInformation`; optional.
+    /// Venue information.
     pub venue_information: Option<VenueInformation>,
-    /// `apInformation`
-    ///
-    /// Wire name `apInformation`; `ApInformation`; optional.
+    /// AP information.
     pub ap_information: Option<ApInformation>,
-    /// `networkInformation`
-    ///
-    /// Wire name `networkInformation`; `NetworkInformation`; optional.
+    /// Network information.
     pub network_information: Option<NetworkInformation>,
-    /// `signalStatus`
-    ///
-    /// Wire name `signalStatus`; `SignalStatus`; optional.
+    /// Signal status.
     pub signal_status: Option<SignalStatus>,
-    /// `radioStatus`
-    ///
-    /// Wire name `radioStatus`; `RadioStatus`; optional.
+    /// Radio status.
     pub radio_status: Option<RadioStatus>,
-    /// `wifiCallingStatus`
-    ///
-    /// Wire name `wifiCallingStatus`; `WifiCallingStatus`; optional.
+    /// Wifi calling status.
     pub wifi_calling_status: Option<WifiCallingStatus>,
-    /// `trafficStatus`
-    ///
-    /// Wire name `trafficStatus`; `TrafficStatus`; optional.
+    /// Traffic status.
     pub traffic_status: Option<TrafficStatus>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -823,13 +779,9 @@ impl ApCompatibilityPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApDiagnosisCommand {
-    /// `targetHost`
-    ///
-    /// Wire name `targetHost`; `string`; optional.
+    /// Target host.
     pub target_host: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `ApDiagnosisCommandType`; required; may be null.
+    /// Type (may be null).
     pub type_: Option<ApDiagnosisCommandType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -893,9 +845,7 @@ impl ApDiagnosisCommand {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApDiagnosisCommandResponse {
-    /// `response`
-    ///
-    /// Wire name `response`; `string`; optional.
+    /// Response.
     pub response: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -954,13 +904,9 @@ impl ApDiagnosisCommandResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApDiagnosisCommandResponseOperationResponse {
-    /// `requestId`
-    ///
-    /// Wire name `requestId`; `string`; optional.
+    /// Request ID.
     pub request_id: Option<String>,
-    /// `response`
-    ///
-    /// Wire name `response`; `ApDiagnosisCommandResponse`; optional.
+    /// Response.
     pub response: Option<ApDiagnosisCommandResponse>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1093,13 +1039,9 @@ impl<'de> serde::Deserialize<'de> for ApDiagnosisCommandType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApFloorPosition {
-    /// `xPercent`
-    ///
-    /// Wire name `xPercent`; `number`; optional; default: 0; format: float; maximum: 100; minimum: 0.
+    /// X percent (default: 0; format: float; maximum: 100; minimum: 0).
     pub x_percent: Option<f64>,
-    /// `yPercent`
-    ///
-    /// Wire name `yPercent`; `number`; optional; default: 0; format: float; maximum: 100; minimum: 0.
+    /// Y percent (default: 0; format: float; maximum: 100; minimum: 0).
     pub y_percent: Option<f64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1163,26 +1105,15 @@ impl ApFloorPosition {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApGroup {
-    /// `apSerialNumbers`
-    ///
-    /// Wire name `apSerialNumbers`; `array<ApSerialNumber>`; optional.
+    /// AP serial numbers.
     pub ap_serial_numbers: Option<Vec<ApSerialNumber>>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
+    /// Description (max_length: 180; min_length: 2).
     pub description: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Venue ID. Deprecated: The official description marks this field deprecated.
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1268,21 +1199,13 @@ impl ApGroup {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApInformation {
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `macAddress`
-    ///
-    /// Wire name `macAddress`; `string`; optional.
+    /// MAC address.
     pub mac_address: Option<String>,
-    /// `bssid`
-    ///
-    /// Wire name `bssid`; `string`; optional.
+    /// Bssid.
     pub bssid: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1362,9 +1285,7 @@ impl ApInformation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApLogs {
-    /// `fileUrl`
-    ///
-    /// Wire name `fileUrl`; `string`; optional.
+    /// File URL.
     pub file_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1514,13 +1435,9 @@ impl ApNeighborPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApNeighbors {
-    /// `status`
-    ///
-    /// Wire name `status`; `ApNeighborsStatus`; required; may be null.
+    /// Status (may be null).
     pub status: Option<ApNeighborsStatus>,
-    /// `type`
-    ///
-    /// Wire name `type`; `ApNeighborsType`; required; may be null.
+    /// Type (may be null).
     pub type_: Option<ApNeighborsType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1690,25 +1607,15 @@ impl<'de> serde::Deserialize<'de> for ApNeighborsType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApPacketAction {
-    /// `action`
-    ///
-    /// Wire name `action`; `ApPacketActionAction`; optional; may be null.
+    /// Action (may be null).
     pub action: Option<ApPacketActionAction>,
-    /// `captureInterface`
-    ///
-    /// Wire name `captureInterface`; `ApPacketActionCaptureInterface`; optional; may be null.
+    /// Capture interface (may be null).
     pub capture_interface: Option<ApPacketActionCaptureInterface>,
-    /// `frameTypeFilter`
-    ///
-    /// Wire name `frameTypeFilter`; `array<ApPacketActionFrameTypeFilter>`; optional.
+    /// Frame type filter.
     pub frame_type_filter: Option<Vec<ApPacketActionFrameTypeFilter>>,
-    /// `macAddressFilter`
-    ///
-    /// Wire name `macAddressFilter`; `string`; optional.
+    /// MAC address filter.
     pub mac_address_filter: Option<String>,
-    /// `sessionId`
-    ///
-    /// Wire name `sessionId`; `string`; optional.
+    /// Session ID.
     pub session_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2015,25 +1922,15 @@ impl<'de> serde::Deserialize<'de> for ApPacketActionFrameTypeFilter {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApPackets {
-    /// `errorMsg`
-    ///
-    /// Wire name `errorMsg`; `string`; optional.
+    /// Error msg.
     pub error_msg: Option<String>,
-    /// `fileName`
-    ///
-    /// Wire name `fileName`; `string`; optional.
+    /// File name.
     pub file_name: Option<String>,
-    /// `fileUrl`
-    ///
-    /// Wire name `fileUrl`; `string`; optional.
+    /// File URL.
     pub file_url: Option<String>,
-    /// `sessionId`
-    ///
-    /// Wire name `sessionId`; `string`; optional.
+    /// Session ID.
     pub session_id: Option<String>,
-    /// `state`
-    ///
-    /// Wire name `state`; `ApPacketsState`; optional; may be null.
+    /// State (may be null).
     pub state: Option<ApPacketsState>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2208,17 +2105,11 @@ impl<'de> serde::Deserialize<'de> for ApPacketsState {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApPictures {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional; default: null; max_length: 64; min_length: 0.
+    /// ID (default: null; max_length: 64; min_length: 0).
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; default: null; max_length: 1024; min_length: 0.
+    /// Name (default: null; max_length: 1024; min_length: 0).
     pub name: Option<String>,
-    /// `url`
-    ///
-    /// Wire name `url`; `string`; optional.
+    /// URL.
     pub url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2290,17 +2181,11 @@ impl ApPictures {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ApSerialNumber {
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; required.
+    /// Serial number.
     pub serial_number: String,
-    /// `softDeleted`
-    ///
-    /// Wire name `softDeleted`; `boolean`; optional; default: false.
+    /// Soft deleted (default: false).
     pub soft_deleted: Option<bool>,
-    /// `softDeletedDate`
-    ///
-    /// Wire name `softDeletedDate`; `string`; optional; format: date-time.
+    /// Soft deleted date (format: date-time).
     pub soft_deleted_date: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2367,9 +2252,7 @@ impl ApSerialNumber {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApSystemCommand {
-    /// `type`
-    ///
-    /// Wire name `type`; `ApSystemCommandType`; required; may be null.
+    /// Type (may be null).
     pub type_: Option<ApSystemCommandType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2480,21 +2363,13 @@ impl<'de> serde::Deserialize<'de> for ApSystemCommandType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApsImportResults {
-    /// `downloadUrl`
-    ///
-    /// Wire name `downloadUrl`; `string`; optional.
+    /// Download URL.
     pub download_url: Option<String>,
-    /// `errors`
-    ///
-    /// Wire name `errors`; `array<ImportError>`; optional.
+    /// Errors.
     pub errors: Option<Vec<ImportError>>,
-    /// `fileErrorCount`
-    ///
-    /// Wire name `fileErrorCount`; `integer`; optional; format: int32.
+    /// File error count (format: int32).
     pub file_error_count: Option<i64>,
-    /// `operationRequestId`
-    ///
-    /// Wire name `operationRequestId`; `string`; optional.
+    /// Operation request ID.
     pub operation_request_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2646,13 +2521,9 @@ impl<'de> serde::Deserialize<'de> for CreateVenueApResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ImportError {
-    /// `code`
-    ///
-    /// Wire name `code`; `integer`; optional; format: int32.
+    /// Code (format: int32).
     pub code: Option<i64>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2716,33 +2587,19 @@ impl ImportError {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkInformation {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; optional.
+    /// SSID.
     pub ssid: Option<String>,
-    /// `encryptionMethod`
-    ///
-    /// Wire name `encryptionMethod`; `string`; optional.
+    /// Encryption method.
     pub encryption_method: Option<String>,
-    /// `authenticationMethod`
-    ///
-    /// Wire name `authenticationMethod`; `string`; optional.
+    /// Authentication method.
     pub authentication_method: Option<String>,
-    /// `vlan`
-    ///
-    /// Wire name `vlan`; `integer`; optional; format: int32.
+    /// VLAN (format: int32).
     pub vlan: Option<i64>,
-    /// `vni`
-    ///
-    /// Wire name `vni`; `integer`; optional; format: int32.
+    /// Vni (format: int32).
     pub vni: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2846,33 +2703,19 @@ impl NetworkInformation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseApClientQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<ApClientQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<ApClientQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2985,13 +2828,9 @@ impl QueryResponseApClientQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RadioStatus {
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `channel`
-    ///
-    /// Wire name `channel`; `integer`; optional; format: int32.
+    /// Channel (format: int32).
     pub channel: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3055,25 +2894,15 @@ impl RadioStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SignalStatus {
-    /// `snr`
-    ///
-    /// Wire name `snr`; `integer`; optional; format: int32.
+    /// SNR (format: int32).
     pub snr: Option<i64>,
-    /// `rssi`
-    ///
-    /// Wire name `rssi`; `integer`; optional; format: int32.
+    /// RSSI (format: int32).
     pub rssi: Option<i64>,
-    /// `noiseFloor`
-    ///
-    /// Wire name `noiseFloor`; `integer`; optional; format: int32.
+    /// Noise floor (format: int32).
     pub noise_floor: Option<i64>,
-    /// `health`
-    ///
-    /// Wire name `health`; `string`; optional.
+    /// Health.
     pub health: Option<String>,
-    /// `healthDescription`
-    ///
-    /// Wire name `healthDescription`; `string`; optional.
+    /// Health description.
     pub health_description: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3161,29 +2990,17 @@ impl SignalStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TrafficStatus {
-    /// `trafficToClient`
-    ///
-    /// Wire name `trafficToClient`; `integer`; optional.
+    /// Traffic to client.
     pub traffic_to_client: Option<i64>,
-    /// `trafficFromClient`
-    ///
-    /// Wire name `trafficFromClient`; `integer`; optional.
+    /// Traffic from client.
     pub traffic_from_client: Option<i64>,
-    /// `packetsToClient`
-    ///
-    /// Wire name `packetsToClient`; `integer`; optional.
+    /// Packets to client.
     pub packets_to_client: Option<i64>,
-    /// `packetsFromClient`
-    ///
-    /// Wire name `packetsFromClient`; `integer`; optional.
+    /// Packets from client.
     pub packets_from_client: Option<i64>,
-    /// `framesDropped`
-    ///
-    /// Wire name `framesDropped`; `integer`; optional.
+    /// Frames dropped.
     pub frames_dropped: Option<i64>,
-    /// `totalTraffic`
-    ///
-    /// Wire name `totalTraffic`; `integer`; optional.
+    /// Total traffic.
     pub total_traffic: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3279,13 +3096,9 @@ impl TrafficStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueInformation {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3349,25 +3162,15 @@ impl VenueInformation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiCallingStatus {
-    /// `carrierName`
-    ///
-    /// Wire name `carrierName`; `string`; optional.
+    /// Carrier name.
     pub carrier_name: Option<String>,
-    /// `qosPriority`
-    ///
-    /// Wire name `qosPriority`; `string`; optional.
+    /// QOS priority.
     pub qos_priority: Option<String>,
-    /// `trafficFromClient`
-    ///
-    /// Wire name `trafficFromClient`; `integer`; optional.
+    /// Traffic from client.
     pub traffic_from_client: Option<i64>,
-    /// `trafficToClient`
-    ///
-    /// Wire name `trafficToClient`; `integer`; optional.
+    /// Traffic to client.
     pub traffic_to_client: Option<i64>,
-    /// `totalTraffic`
-    ///
-    /// Wire name `totalTraffic`; `integer`; optional.
+    /// Total traffic.
     pub total_traffic: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3455,29 +3258,17 @@ impl WifiCallingStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiDhcpClientLease {
-    /// `dhcpPoolName`
-    ///
-    /// Wire name `dhcpPoolName`; `string`; optional.
+    /// DHCP pool name.
     pub dhcp_pool_name: Option<String>,
-    /// `hostname`
-    ///
-    /// Wire name `hostname`; `string`; optional.
+    /// Hostname.
     pub hostname: Option<String>,
-    /// `ipAddress`
-    ///
-    /// Wire name `ipAddress`; `string`; optional.
+    /// IP address.
     pub ip_address: Option<String>,
-    /// `leaseExpiration`
-    ///
-    /// Wire name `leaseExpiration`; `string`; optional.
+    /// Lease expiration.
     pub lease_expiration: Option<String>,
-    /// `macAddress`
-    ///
-    /// Wire name `macAddress`; `string`; optional.
+    /// MAC address.
     pub mac_address: Option<String>,
-    /// `status`
-    ///
-    /// Wire name `status`; `string`; optional.
+    /// Status.
     pub status: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3573,9 +3364,7 @@ impl WifiDhcpClientLease {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiDhcpClientLeases {
-    /// `wifiDhcpClientLeases`
-    ///
-    /// Wire name `wifiDhcpClientLeases`; `array<WifiDhcpClientLease>`; optional.
+    /// Wifi DHCP client leases.
     pub wifi_dhcp_client_leases: Option<Vec<WifiDhcpClientLease>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3634,21 +3423,13 @@ impl WifiDhcpClientLeases {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WifiDhcpPoolUsage {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Description (max_length: 255; min_length: 0).
     pub description: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `totalIpCount`
-    ///
-    /// Wire name `totalIpCount`; `integer`; optional; format: int32.
+    /// Total IP count (format: int32).
     pub total_ip_count: Option<i64>,
-    /// `usedIpCount`
-    ///
-    /// Wire name `usedIpCount`; `integer`; optional; format: int32.
+    /// Used IP count (format: int32).
     pub used_ip_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3723,9 +3504,7 @@ impl WifiDhcpPoolUsage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiDhcpPoolUsages {
-    /// `wifiDhcpPoolUsages`
-    ///
-    /// Wire name `wifiDhcpPoolUsages`; `array<WifiDhcpPoolUsage>`; optional.
+    /// Wifi DHCP pool usages.
     pub wifi_dhcp_pool_usages: Option<Vec<WifiDhcpPoolUsage>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,25 +13,15 @@
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AaaWifiNetwork {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    /// Description (max_length: 256; min_length: 0).
     pub description: Option<String>,
-    /// `useCertificateTemplate`
-    ///
-    /// Wire name `useCertificateTemplate`; `boolean`; optional; default: false.
+    /// Use certificate template (default: false).
     pub use_certificate_template: Option<bool>,
-    /// `wlan`
-    ///
-    /// Wire name `wlan`; `AaaWifiWlan`; required.
+    /// WLAN.
     pub wlan: AaaWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -109,41 +99,23 @@ impl AaaWifiNetwork {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AaaWifiWlan {
-    /// `advancedCustomization`
-    ///
-    /// Wire name `advancedCustomization`; `AaaWifiWlanAdvancedCustomization`; optional.
+    /// Advanced customization.
     pub advanced_customization: Option<AaaWifiWlanAdvancedCustomization>,
-    /// `bypassCNA`
-    ///
-    /// Wire name `bypassCNA`; `boolean`; optional; default: false.
+    /// Bypass CNA (default: false).
     pub bypass_cna: Option<bool>,
-    /// `bypassCPUsingMacAddressAuthentication`
-    ///
-    /// Wire name `bypassCPUsingMacAddressAuthentication`; `boolean`; optional; default: false.
+    /// Bypass CP using MAC address authentication (default: false).
     pub bypass_cp_using_mac_address_authentication: Option<bool>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Enabled (default: true).
     pub enabled: Option<bool>,
-    /// `macAddressAuthentication`
-    ///
-    /// Wire name `macAddressAuthentication`; `boolean`; optional; default: false.
+    /// MAC address authentication (default: false).
     pub mac_address_authentication: Option<bool>,
-    /// `managementFrameProtection`
-    ///
-    /// Wire name `managementFrameProtection`; `AaaWifiWlanManagementFrameProtection`; optional; may be null.
+    /// Management frame protection (may be null).
     pub management_frame_protection: Option<AaaWifiWlanManagementFrameProtection>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; required.
+    /// SSID.
     pub ssid: String,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: Option<i64>,
-    /// `wlanSecurity`
-    ///
-    /// Wire name `wlanSecurity`; `AaaWifiWlanWlanSecurity`; optional; default: WPA2Enterprise.
+    /// WLAN security (default: WPA2Enterprise).
     pub wlan_security: Option<AaaWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -274,289 +246,151 @@ impl AaaWifiWlan {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AaaWifiWlanAdvancedCustomization {
-    /// `applicationVisibilityEnabled`
-    ///
-    /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
+    /// Application visibility enabled (default: false).
     pub application_visibility_enabled: Option<bool>,
-    /// `arpRequestRateLimit`
-    ///
-    /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    /// Arp request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
     pub arp_request_rate_limit: Option<i64>,
-    /// `broadcastProbeResponseDelay`
-    ///
-    /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
+    /// Broadcast probe response delay (default: 15; format: int32; maximum: 120; minimum: 8).
     pub broadcast_probe_response_delay: Option<i64>,
-    /// `bssPriority`
-    ///
-    /// Wire name `bssPriority`; `AaaWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
+    /// BSS priority (default: HIGH).
     pub bss_priority: Option<AaaWifiWlanAdvancedCustomizationBssPriority>,
-    /// `clientInactivityTimeout`
-    ///
-    /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
+    /// Client inactivity timeout (default: 120; format: int32; maximum: 86400; minimum: 60).
     pub client_inactivity_timeout: Option<i64>,
-    /// `clientIsolation`
-    ///
-    /// Wire name `clientIsolation`; `boolean`; optional; default: false.
+    /// Client isolation (default: false).
     pub client_isolation: Option<bool>,
-    /// `clientIsolationOptions`
-    ///
-    /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
+    /// Client isolation options.
     pub client_isolation_options: Option<ClientIsolationOptions>,
-    /// `clientLoadBalancingEnable`
-    ///
-    /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
+    /// Client load balancing enable (default: true).
     pub client_load_balancing_enable: Option<bool>,
-    /// `dhcpOption82Enabled`
-    ///
-    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 enabled (default: false).
     pub dhcp_option82_enabled: Option<bool>,
-    /// `dhcpOption82MacFormat`
-    ///
-    /// Wire name `dhcpOption82MacFormat`; `AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
+    /// DHCP option 82 MAC format (default: COLON).
     pub dhcp_option82_mac_format: Option<
         AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
-    /// `dhcpOption82SubOption150Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 150 enabled (default: false).
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
-    /// `dhcpOption82SubOption151Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 151 enabled (default: false).
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
-    /// `dhcpOption82SubOption151Format`
-    ///
-    /// Wire name `dhcpOption82SubOption151Format`; `AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
+    /// DHCP option 82 sub option 151 format (may be null).
     pub dhcp_option82_sub_option151_format: Option<
         AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
-    /// `dhcpOption82SubOption151Input`
-    ///
-    /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
+    /// DHCP option 82 sub option 151 input.
     pub dhcp_option82_sub_option151_input: Option<String>,
-    /// `dhcpOption82SubOption1Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 1 enabled (default: false).
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
-    /// `dhcpOption82SubOption1Format`
-    ///
-    /// Wire name `dhcpOption82SubOption1Format`; `AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
+    /// DHCP option 82 sub option 1 format (may be null).
     pub dhcp_option82_sub_option1_format: Option<
         AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
-    /// `dhcpOption82SubOption2Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 2 enabled (default: false).
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
-    /// `dhcpOption82SubOption2Format`
-    ///
-    /// Wire name `dhcpOption82SubOption2Format`; `AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
+    /// DHCP option 82 sub option 2 format (may be null).
     pub dhcp_option82_sub_option2_format: Option<
         AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
-    /// `dhcpRequestRateLimit`
-    ///
-    /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    /// DHCP request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
     pub dhcp_request_rate_limit: Option<i64>,
-    /// `directedThreshold`
-    ///
-    /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
+    /// Directed threshold (default: 5; format: int32; maximum: 5; minimum: 0).
     pub directed_threshold: Option<i64>,
-    /// `dnsProxy`
-    ///
-    /// Wire name `dnsProxy`; `DnsProxy`; optional.
+    /// DNS proxy.
     pub dns_proxy: Option<DnsProxy>,
-    /// `dnsProxyEnabled`
-    ///
-    /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
+    /// DNS proxy enabled (default: false).
     pub dns_proxy_enabled: Option<bool>,
-    /// `enableAaaVlanOverride`
-    ///
-    /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
+    /// Enable AAA VLAN override (default: true).
     pub enable_aaa_vlan_override: Option<bool>,
-    /// `enableAdditionalRegulatoryDomains`
-    ///
-    /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
+    /// Enable additional regulatory domains (default: true).
     pub enable_additional_regulatory_domains: Option<bool>,
-    /// `enableAirtimeDecongestion`
-    ///
-    /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
+    /// Enable airtime decongestion (default: false).
     pub enable_airtime_decongestion: Option<bool>,
-    /// `enableAntiSpoofing`
-    ///
-    /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
+    /// Enable anti spoofing (default: false).
     pub enable_anti_spoofing: Option<bool>,
-    /// `enableApHostNameAdvertisement`
-    ///
-    /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
+    /// Enable AP host name advertisement (default: false).
     pub enable_ap_host_name_advertisement: Option<bool>,
-    /// `enableArpRequestRateLimit`
-    ///
-    /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
+    /// Enable arp request rate limit (default: true).
     pub enable_arp_request_rate_limit: Option<bool>,
-    /// `enableBandBalancing`
-    ///
-    /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
+    /// Enable band balancing (default: true).
     pub enable_band_balancing: Option<bool>,
-    /// `enableDhcpRequestRateLimit`
-    ///
-    /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
+    /// Enable DHCP request rate limit (default: true).
     pub enable_dhcp_request_rate_limit: Option<bool>,
-    /// `enableFastRoaming`
-    ///
-    /// Wire name `enableFastRoaming`; `boolean`; optional; default: false.
+    /// Enable fast roaming (default: false).
     pub enable_fast_roaming: Option<bool>,
-    /// `enableGtkRekey`
-    ///
-    /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
+    /// Enable gtk rekey (default: true).
     pub enable_gtk_rekey: Option<bool>,
-    /// `enableJoinRSSIThreshold`
-    ///
-    /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
+    /// Enable join RSSI threshold (default: false).
     pub enable_join_rssi_threshold: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting (default: false).
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting6G`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting 6G (default: false).
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting (default: false).
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting6G`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting 6G (default: false).
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
-    /// `enableNeighborReport`
-    ///
-    /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
+    /// Enable neighbor report (default: true).
     pub enable_neighbor_report: Option<bool>,
-    /// `enableOptimizedConnectivityExperience`
-    ///
-    /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
+    /// Enable optimized connectivity experience (default: false).
     pub enable_optimized_connectivity_experience: Option<bool>,
-    /// `enableSyslog`
-    ///
-    /// Wire name `enableSyslog`; `boolean`; optional; default: false.
+    /// Enable syslog (default: false).
     pub enable_syslog: Option<bool>,
-    /// `enableTransientClientManagement`
-    ///
-    /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
+    /// Enable transient client management (default: false).
     pub enable_transient_client_management: Option<bool>,
-    /// `forceMobileDeviceDhcp`
-    ///
-    /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
+    /// Force mobile device DHCP (default: false).
     pub force_mobile_device_dhcp: Option<bool>,
-    /// `hideSsid`
-    ///
-    /// Wire name `hideSsid`; `boolean`; optional; default: false.
+    /// Hide SSID (default: false).
     pub hide_ssid: Option<bool>,
-    /// `joinExpireTime`
-    ///
-    /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
+    /// Join expire time (default: 300; format: int32; maximum: 300; minimum: 1).
     pub join_expire_time: Option<i64>,
-    /// `joinRSSIThreshold`
-    ///
-    /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
+    /// Join RSSI threshold (default: -85; format: int32; maximum: -60; minimum: -90).
     pub join_rssi_threshold: Option<i64>,
-    /// `joinWaitThreshold`
-    ///
-    /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
+    /// Join wait threshold (default: 10; format: int32; maximum: 50; minimum: 1).
     pub join_wait_threshold: Option<i64>,
-    /// `joinWaitTime`
-    ///
-    /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
+    /// Join wait time (default: 30; format: int32; maximum: 60; minimum: 1).
     pub join_wait_time: Option<i64>,
-    /// `maxClientsOnWlanPerRadio`
-    ///
-    /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
+    /// Max clients on WLAN per radio (default: 100; format: int32; maximum: 512; minimum: 1).
     pub max_clients_on_wlan_per_radio: Option<i64>,
-    /// `mobilityDomainId`
-    ///
-    /// Wire name `mobilityDomainId`; `integer`; optional; default: 1; format: int32; maximum: 65535; minimum: 1.
+    /// Mobility domain ID (default: 1; format: int32; maximum: 65535; minimum: 1).
     pub mobility_domain_id: Option<i64>,
-    /// `multiLinkOperationEnabled`
-    ///
-    /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
+    /// Multi link operation enabled (default: false).
     pub multi_link_operation_enabled: Option<bool>,
-    /// `multiLinkOperationOptions`
-    ///
-    /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
+    /// Multi link operation options.
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
-    /// `multicastDownlinkRateLimiting`
-    ///
-    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
+    /// Multicast downlink rate limiting (default: 1; format: int32; maximum: 12; minimum: 1).
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// `multicastFilterEnabled`
-    ///
-    /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
+    /// Multicast filter enabled (default: false).
     pub multicast_filter_enabled: Option<bool>,
-    /// `multicastUplinkRateLimiting`
-    ///
-    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// `proxyARP`
-    ///
-    /// Wire name `proxyARP`; `boolean`; optional; default: false.
+    /// Proxy ARP (default: false).
     pub proxy_arp: Option<bool>,
-    /// `qosMapSetEnabled`
-    ///
-    /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
+    /// QOS map set enabled (default: false).
     pub qos_map_set_enabled: Option<bool>,
-    /// `qosMapSetOptions`
-    ///
-    /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
+    /// QOS map set options.
     pub qos_map_set_options: Option<QosMapSetOptions>,
-    /// `qosMirroringEnabled`
-    ///
-    /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
+    /// QOS mirroring enabled (default: false).
     pub qos_mirroring_enabled: Option<bool>,
-    /// `qosMirroringScope`
-    ///
-    /// Wire name `qosMirroringScope`; `AaaWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
+    /// QOS mirroring scope (default: MSCS_REQUESTS_ONLY).
     pub qos_mirroring_scope: Option<AaaWifiWlanAdvancedCustomizationQosMirroringScope>,
-    /// `radioCustomization`
-    ///
-    /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
+    /// Radio customization.
     pub radio_customization: Option<WlanRadioCustomization>,
-    /// `radiusOptions`
-    ///
-    /// Wire name `radiusOptions`; `RadiusOptions`; optional.
+    /// RADIUS options.
     pub radius_options: Option<RadiusOptions>,
-    /// `respectiveAccessControl`
-    ///
-    /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
+    /// Respective access control (default: true).
     pub respective_access_control: Option<bool>,
-    /// `rssiAssociationRejectionThreshold`
-    ///
-    /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
+    /// RSSI association rejection threshold (default: -75; format: int32; maximum: -60; minimum: -90).
     pub rssi_association_rejection_threshold: Option<i64>,
-    /// `totalDownlinkRateLimiting`
-    ///
-    /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    /// Total downlink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
     pub total_downlink_rate_limiting: Option<i64>,
-    /// `totalUplinkRateLimiting`
-    ///
-    /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    /// Total uplink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
     pub total_uplink_rate_limiting: Option<i64>,
-    /// `userDownlinkRateLimiting`
-    ///
-    /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// User downlink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
     pub user_downlink_rate_limiting: Option<i64>,
-    /// `userUplinkRateLimiting`
-    ///
-    /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// User uplink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
     pub user_uplink_rate_limiting: Option<i64>,
-    /// `wifi6Enabled`
-    ///
-    /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
+    /// Wifi 6 enabled (default: true).
     pub wifi6_enabled: Option<bool>,
-    /// `wifi7Enabled`
-    ///
-    /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
+    /// Wifi 7 enabled (default: true).
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1831,13 +1665,9 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlanWlanSecurity {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClientIsolationOptions {
-    /// `autoVrrp`
-    ///
-    /// Wire name `autoVrrp`; `boolean`; optional; default: false.
+    /// Auto vrrp (default: false).
     pub auto_vrrp: Option<bool>,
-    /// `packetsType`
-    ///
-    /// Wire name `packetsType`; `ClientIsolationOptionsPacketsType`; optional; may be null.
+    /// Packets type (may be null).
     pub packets_type: Option<ClientIsolationOptionsPacketsType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1966,9 +1796,7 @@ impl<'de> serde::Deserialize<'de> for ClientIsolationOptionsPacketsType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DnsProxy {
-    /// `dnsProxyRules`
-    ///
-    /// Wire name `dnsProxyRules`; `array<DnsProxyRule>`; optional; max_items: 64; min_items: 0.
+    /// DNS proxy rules (max_items: 64; min_items: 0).
     pub dns_proxy_rules: Option<Vec<DnsProxyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2024,13 +1852,9 @@ impl DnsProxy {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DnsProxyRule {
-    /// `domainName`
-    ///
-    /// Wire name `domainName`; `string`; required.
+    /// Domain name.
     pub domain_name: String,
-    /// `ipList`
-    ///
-    /// Wire name `ipList`; `array<string>`; required; max_items: 8; min_items: 1.
+    /// IP list (max_items: 8; min_items: 1).
     pub ip_list: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2083,25 +1907,15 @@ impl DnsProxyRule {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DpskWifiNetwork {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    /// Description (max_length: 256; min_length: 0).
     pub description: Option<String>,
-    /// `useDpskService`
-    ///
-    /// Wire name `useDpskService`; `boolean`; optional; default: false.
+    /// Use DPSK service (default: false).
     pub use_dpsk_service: Option<bool>,
-    /// `wlan`
-    ///
-    /// Wire name `wlan`; `DpskWifiWlan`; required.
+    /// WLAN.
     pub wlan: DpskWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2179,25 +1993,15 @@ impl DpskWifiNetwork {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DpskWifiWlan {
-    /// `advancedCustomization`
-    ///
-    /// Wire name `advancedCustomization`; `DpskWifiWlanAdvancedCustomization`; optional.
+    /// Advanced customization.
     pub advanced_customization: Option<DpskWifiWlanAdvancedCustomization>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Enabled (default: true).
     pub enabled: Option<bool>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; required.
+    /// SSID.
     pub ssid: String,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: Option<i64>,
-    /// `wlanSecurity`
-    ///
-    /// Wire name `wlanSecurity`; `DpskWifiWlanWlanSecurity`; optional; default: WPA2Personal.
+    /// WLAN security (default: WPA2Personal).
     pub wlan_security: Option<DpskWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2286,281 +2090,147 @@ impl DpskWifiWlan {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DpskWifiWlanAdvancedCustomization {
-    /// `applicationVisibilityEnabled`
-    ///
-    /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
+    /// Application visibility enabled (default: false).
     pub application_visibility_enabled: Option<bool>,
-    /// `arpRequestRateLimit`
-    ///
-    /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    /// Arp request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
     pub arp_request_rate_limit: Option<i64>,
-    /// `broadcastProbeResponseDelay`
-    ///
-    /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
+    /// Broadcast probe response delay (default: 15; format: int32; maximum: 120; minimum: 8).
     pub broadcast_probe_response_delay: Option<i64>,
-    /// `bssPriority`
-    ///
-    /// Wire name `bssPriority`; `DpskWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
+    /// BSS priority (default: HIGH).
     pub bss_priority: Option<DpskWifiWlanAdvancedCustomizationBssPriority>,
-    /// `clientInactivityTimeout`
-    ///
-    /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
+    /// Client inactivity timeout (default: 120; format: int32; maximum: 86400; minimum: 60).
     pub client_inactivity_timeout: Option<i64>,
-    /// `clientIsolation`
-    ///
-    /// Wire name `clientIsolation`; `boolean`; optional; default: false.
+    /// Client isolation (default: false).
     pub client_isolation: Option<bool>,
-    /// `clientIsolationOptions`
-    ///
-    /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
+    /// Client isolation options.
     pub client_isolation_options: Option<ClientIsolationOptions>,
-    /// `clientLoadBalancingEnable`
-    ///
-    /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
+    /// Client load balancing enable (default: true).
     pub client_load_balancing_enable: Option<bool>,
-    /// `dhcpOption82Enabled`
-    ///
-    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 enabled (default: false).
     pub dhcp_option82_enabled: Option<bool>,
-    /// `dhcpOption82MacFormat`
-    ///
-    /// Wire name `dhcpOption82MacFormat`; `DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
+    /// DHCP option 82 MAC format (default: COLON).
     pub dhcp_option82_mac_format: Option<
         DpskWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
-    /// `dhcpOption82SubOption150Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 150 enabled (default: false).
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
-    /// `dhcpOption82SubOption151Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 151 enabled (default: false).
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
-    /// `dhcpOption82SubOption151Format`
-    ///
-    /// Wire name `dhcpOption82SubOption151Format`; `DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
+    /// DHCP option 82 sub option 151 format (may be null).
     pub dhcp_option82_sub_option151_format: Option<
         DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
-    /// `dhcpOption82SubOption151Input`
-    ///
-    /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
+    /// DHCP option 82 sub option 151 input.
     pub dhcp_option82_sub_option151_input: Option<String>,
-    /// `dhcpOption82SubOption1Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 1 enabled (default: false).
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
-    /// `dhcpOption82SubOption1Format`
-    ///
-    /// Wire name `dhcpOption82SubOption1Format`; `DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
+    /// DHCP option 82 sub option 1 format (may be null).
     pub dhcp_option82_sub_option1_format: Option<
         DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
-    /// `dhcpOption82SubOption2Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 2 enabled (default: false).
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
-    /// `dhcpOption82SubOption2Format`
-    ///
-    /// Wire name `dhcpOption82SubOption2Format`; `DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
+    /// DHCP option 82 sub option 2 format (may be null).
     pub dhcp_option82_sub_option2_format: Option<
         DpskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
-    /// `dhcpRequestRateLimit`
-    ///
-    /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    /// DHCP request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
     pub dhcp_request_rate_limit: Option<i64>,
-    /// `directedThreshold`
-    ///
-    /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
+    /// Directed threshold (default: 5; format: int32; maximum: 5; minimum: 0).
     pub directed_threshold: Option<i64>,
-    /// `dnsProxy`
-    ///
-    /// Wire name `dnsProxy`; `DnsProxy`; optional.
+    /// DNS proxy.
     pub dns_proxy: Option<DnsProxy>,
-    /// `dnsProxyEnabled`
-    ///
-    /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
+    /// DNS proxy enabled (default: false).
     pub dns_proxy_enabled: Option<bool>,
-    /// `enableAaaVlanOverride`
-    ///
-    /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
+    /// Enable AAA VLAN override (default: true).
     pub enable_aaa_vlan_override: Option<bool>,
-    /// `enableAdditionalRegulatoryDomains`
-    ///
-    /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
+    /// Enable additional regulatory domains (default: true).
     pub enable_additional_regulatory_domains: Option<bool>,
-    /// `enableAirtimeDecongestion`
-    ///
-    /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
+    /// Enable airtime decongestion (default: false).
     pub enable_airtime_decongestion: Option<bool>,
-    /// `enableAntiSpoofing`
-    ///
-    /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
+    /// Enable anti spoofing (default: false).
     pub enable_anti_spoofing: Option<bool>,
-    /// `enableApHostNameAdvertisement`
-    ///
-    /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
+    /// Enable AP host name advertisement (default: false).
     pub enable_ap_host_name_advertisement: Option<bool>,
-    /// `enableArpRequestRateLimit`
-    ///
-    /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
+    /// Enable arp request rate limit (default: true).
     pub enable_arp_request_rate_limit: Option<bool>,
-    /// `enableBandBalancing`
-    ///
-    /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
+    /// Enable band balancing (default: true).
     pub enable_band_balancing: Option<bool>,
-    /// `enableDhcpRequestRateLimit`
-    ///
-    /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
+    /// Enable DHCP request rate limit (default: true).
     pub enable_dhcp_request_rate_limit: Option<bool>,
-    /// `enableGtkRekey`
-    ///
-    /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
+    /// Enable gtk rekey (default: true).
     pub enable_gtk_rekey: Option<bool>,
-    /// `enableJoinRSSIThreshold`
-    ///
-    /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
+    /// Enable join RSSI threshold (default: false).
     pub enable_join_rssi_threshold: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting (default: false).
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting6G`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting 6G (default: false).
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting (default: false).
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting6G`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting 6G (default: false).
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
-    /// `enableNeighborReport`
-    ///
-    /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
+    /// Enable neighbor report (default: true).
     pub enable_neighbor_report: Option<bool>,
-    /// `enableOptimizedConnectivityExperience`
-    ///
-    /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
+    /// Enable optimized connectivity experience (default: false).
     pub enable_optimized_connectivity_experience: Option<bool>,
-    /// `enableSyslog`
-    ///
-    /// Wire name `enableSyslog`; `boolean`; optional; default: false.
+    /// Enable syslog (default: false).
     pub enable_syslog: Option<bool>,
-    /// `enableTransientClientManagement`
-    ///
-    /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
+    /// Enable transient client management (default: false).
     pub enable_transient_client_management: Option<bool>,
-    /// `forceMobileDeviceDhcp`
-    ///
-    /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
+    /// Force mobile device DHCP (default: false).
     pub force_mobile_device_dhcp: Option<bool>,
-    /// `hideSsid`
-    ///
-    /// Wire name `hideSsid`; `boolean`; optional; default: false.
+    /// Hide SSID (default: false).
     pub hide_ssid: Option<bool>,
-    /// `joinExpireTime`
-    ///
-    /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
+    /// Join expire time (default: 300; format: int32; maximum: 300; minimum: 1).
     pub join_expire_time: Option<i64>,
-    /// `joinRSSIThreshold`
-    ///
-    /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
+    /// Join RSSI threshold (default: -85; format: int32; maximum: -60; minimum: -90).
     pub join_rssi_threshold: Option<i64>,
-    /// `joinWaitThreshold`
-    ///
-    /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
+    /// Join wait threshold (default: 10; format: int32; maximum: 50; minimum: 1).
     pub join_wait_threshold: Option<i64>,
-    /// `joinWaitTime`
-    ///
-    /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
+    /// Join wait time (default: 30; format: int32; maximum: 60; minimum: 1).
     pub join_wait_time: Option<i64>,
-    /// `maxClientsOnWlanPerRadio`
-    ///
-    /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
+    /// Max clients on WLAN per radio (default: 100; format: int32; maximum: 512; minimum: 1).
     pub max_clients_on_wlan_per_radio: Option<i64>,
-    /// `multiLinkOperationEnabled`
-    ///
-    /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
+    /// Multi link operation enabled (default: false).
     pub multi_link_operation_enabled: Option<bool>,
-    /// `multiLinkOperationOptions`
-    ///
-    /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
+    /// Multi link operation options.
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
-    /// `multicastDownlinkRateLimiting`
-    ///
-    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
+    /// Multicast downlink rate limiting (default: 1; format: int32; maximum: 12; minimum: 1).
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// `multicastFilterEnabled`
-    ///
-    /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
+    /// Multicast filter enabled (default: false).
     pub multicast_filter_enabled: Option<bool>,
-    /// `multicastUplinkRateLimiting`
-    ///
-    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// `proxyARP`
-    ///
-    /// Wire name `proxyARP`; `boolean`; optional; default: false.
+    /// Proxy ARP (default: false).
     pub proxy_arp: Option<bool>,
-    /// `qosMapSetEnabled`
-    ///
-    /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
+    /// QOS map set enabled (default: false).
     pub qos_map_set_enabled: Option<bool>,
-    /// `qosMapSetOptions`
-    ///
-    /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
+    /// QOS map set options.
     pub qos_map_set_options: Option<QosMapSetOptions>,
-    /// `qosMirroringEnabled`
-    ///
-    /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
+    /// QOS mirroring enabled (default: false).
     pub qos_mirroring_enabled: Option<bool>,
-    /// `qosMirroringScope`
-    ///
-    /// Wire name `qosMirroringScope`; `DpskWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
+    /// QOS mirroring scope (default: MSCS_REQUESTS_ONLY).
     pub qos_mirroring_scope: Option<DpskWifiWlanAdvancedCustomizationQosMirroringScope>,
-    /// `radioCustomization`
-    ///
-    /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
+    /// Radio customization.
     pub radio_customization: Option<WlanRadioCustomization>,
-    /// `radiusOptions`
-    ///
-    /// Wire name `radiusOptions`; `RadiusOptions`; optional.
+    /// RADIUS options.
     pub radius_options: Option<RadiusOptions>,
-    /// `respectiveAccessControl`
-    ///
-    /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
+    /// Respective access control (default: true).
     pub respective_access_control: Option<bool>,
-    /// `rssiAssociationRejectionThreshold`
-    ///
-    /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
+    /// RSSI association rejection threshold (default: -75; format: int32; maximum: -60; minimum: -90).
     pub rssi_association_rejection_threshold: Option<i64>,
-    /// `totalDownlinkRateLimiting`
-    ///
-    /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    /// Total downlink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
     pub total_downlink_rate_limiting: Option<i64>,
-    /// `totalUplinkRateLimiting`
-    ///
-    /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    /// Total uplink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
     pub total_uplink_rate_limiting: Option<i64>,
-    /// `userDownlinkRateLimiting`
-    ///
-    /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// User downlink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
     pub user_downlink_rate_limiting: Option<i64>,
-    /// `userUplinkRateLimiting`
-    ///
-    /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// User uplink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
     pub user_uplink_rate_limiting: Option<i64>,
-    /// `wifi6Enabled`
-    ///
-    /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
+    /// Wifi 6 enabled (default: true).
     pub wifi6_enabled: Option<bool>,
-    /// `wifi7Enabled`
-    ///
-    /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
+    /// Wifi 7 enabled (default: true).
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3767,13 +3437,9 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlanWlanSecurity {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct File {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; required; max_length: 2147483647; min_length: 1.
+    /// ID (max_length: 2147483647; min_length: 1).
     pub id: String,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 2147483647; min_length: 1.
+    /// Name (max_length: 2147483647; min_length: 1).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3826,41 +3492,23 @@ impl File {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestPage {
-    /// `advertImage`
-    ///
-    /// Wire name `advertImage`; `File`; optional.
+    /// Advert image.
     pub advert_image: Option<File>,
-    /// `langCode`
-    ///
-    /// Wire name `langCode`; `string`; optional.
+    /// Lang code.
     pub lang_code: Option<String>,
-    /// `logoImage`
-    ///
-    /// Wire name `logoImage`; `File`; optional.
+    /// Logo image.
     pub logo_image: Option<File>,
-    /// `tagLine`
-    ///
-    /// Wire name `tagLine`; `string`; optional; max_length: 140; min_length: 0.
+    /// Tag line (max_length: 140; min_length: 0).
     pub tag_line: Option<String>,
-    /// `termsAndConditions`
-    ///
-    /// Wire name `termsAndConditions`; `string`; optional; max_length: 100000; min_length: 0.
+    /// Terms and conditions (max_length: 100000; min_length: 0).
     pub terms_and_conditions: Option<String>,
-    /// `title`
-    ///
-    /// Wire name `title`; `string`; optional.
+    /// Title.
     pub title: Option<String>,
-    /// `welcomeMessage`
-    ///
-    /// Wire name `welcomeMessage`; `string`; optional; max_length: 100; min_length: 0.
+    /// Welcome message (max_length: 100; min_length: 0).
     pub welcome_message: Option<String>,
-    /// `wifi4Eu`
-    ///
-    /// Wire name `wifi4Eu`; `boolean`; optional; default: false.
+    /// Wifi 4 eu (default: false).
     pub wifi4_eu: Option<bool>,
-    /// `wifi4EuNetworkId`
-    ///
-    /// Wire name `wifi4EuNetworkId`; `string`; optional; max_length: 128; min_length: 0.
+    /// Wifi 4 eu network ID (max_length: 128; min_length: 0).
     pub wifi4_eu_network_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3980,13 +3628,9 @@ impl GuestPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestSmsPasswordDuration {
-    /// `duration`
-    ///
-    /// Wire name `duration`; `integer`; optional; default: 12; format: int32; minimum: 0.
+    /// Duration (default: 12; format: int32; minimum: 0).
     pub duration: Option<i64>,
-    /// `unit`
-    ///
-    /// Wire name `unit`; `GuestSmsPasswordDurationUnit`; optional; default: HOUR.
+    /// Unit (default: HOUR).
     pub unit: Option<GuestSmsPasswordDurationUnit>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4124,29 +3768,17 @@ impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDurationUnit {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestWifiNetwork {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    /// Description (max_length: 256; min_length: 0).
     pub description: Option<String>,
-    /// `enableDhcp`
-    ///
-    /// Wire name `enableDhcp`; `boolean`; optional; default: false.
+    /// Enable DHCP (default: false).
     pub enable_dhcp: Option<bool>,
-    /// `guestPortal`
-    ///
-    /// Wire name `guestPortal`; `GuestWifiPortal`; required.
+    /// Guest portal.
     pub guest_portal: GuestWifiPortal,
-    /// `wlan`
-    ///
-    /// Wire name `wlan`; `GuestWifiWlan`; required.
+    /// WLAN.
     pub wlan: GuestWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4231,89 +3863,47 @@ impl GuestWifiNetwork {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestWifiPortal {
-    /// `enableSelfService`
-    ///
-    /// Wire name `enableSelfService`; `boolean`; optional; default: true.
+    /// Enable self service (default: true).
     pub enable_self_service: Option<bool>,
-    /// `enableSmsLogin`
-    ///
-    /// Wire name `enableSmsLogin`; `boolean`; optional; default: false.
+    /// Enable SMS login (default: false).
     pub enable_sms_login: Option<bool>,
-    /// `endOfDayReauthDelay`
-    ///
-    /// Wire name `endOfDayReauthDelay`; `boolean`; optional; default: false.
+    /// End of day reauth delay (default: false).
     pub end_of_day_reauth_delay: Option<bool>,
-    /// `externalPortalKey`
-    ///
-    /// Wire name `externalPortalKey`; `string`; optional.
+    /// External portal key.
     pub external_portal_key: Option<String>,
-    /// `externalPortalUrl`
-    ///
-    /// Wire name `externalPortalUrl`; `string`; optional.
+    /// External portal URL.
     pub external_portal_url: Option<String>,
-    /// `guestNetworkType`
-    ///
-    /// Wire name `guestNetworkType`; `GuestWifiPortalGuestNetworkType`; required; may be null.
+    /// Guest network type (may be null).
     pub guest_network_type: Option<GuestWifiPortalGuestNetworkType>,
-    /// `guestPage`
-    ///
-    /// Wire name `guestPage`; `GuestPage`; optional.
+    /// Guest page.
     pub guest_page: Option<GuestPage>,
-    /// `hostGuestConfig`
-    ///
-    /// Wire name `hostGuestConfig`; `HostGuestConfig`; optional.
+    /// Host guest config.
     pub host_guest_config: Option<HostGuestConfig>,
-    /// `lockoutPeriod`
-    ///
-    /// Wire name `lockoutPeriod`; `integer`; optional; default: 120; format: int32; maximum: 65535; minimum: 1.
+    /// Lockout period (default: 120; format: int32; maximum: 65535; minimum: 1).
     pub lockout_period: Option<i64>,
-    /// `lockoutPeriodEnabled`
-    ///
-    /// Wire name `lockoutPeriodEnabled`; `boolean`; optional; default: false.
+    /// Lockout period enabled (default: false).
     pub lockout_period_enabled: Option<bool>,
-    /// `macCredentialsDuration`
-    ///
-    /// Wire name `macCredentialsDuration`; `integer`; optional; default: 240; format: int32; maximum: 70560; minimum: 1.
+    /// MAC credentials duration (default: 240; format: int32; maximum: 70560; minimum: 1).
     pub mac_credentials_duration: Option<i64>,
-    /// `maxDevices`
-    ///
-    /// Wire name `maxDevices`; `integer`; optional; default: 1; format: int32; minimum: 0.
+    /// Max devices (default: 1; format: int32; minimum: 0).
     pub max_devices: Option<i64>,
-    /// `redirectUrl`
-    ///
-    /// Wire name `redirectUrl`; `string`; optional.
+    /// Redirect URL.
     pub redirect_url: Option<String>,
-    /// `smsPasswordDuration`
-    ///
-    /// Wire name `smsPasswordDuration`; `GuestSmsPasswordDuration`; optional.
+    /// SMS password duration.
     pub sms_password_duration: Option<GuestSmsPasswordDuration>,
-    /// `socialDomains`
-    ///
-    /// Wire name `socialDomains`; `array<string>`; optional.
+    /// Social domains.
     pub social_domains: Option<Vec<String>>,
-    /// `socialEmails`
-    ///
-    /// Wire name `socialEmails`; `boolean`; optional; default: false.
+    /// Social emails (default: false).
     pub social_emails: Option<bool>,
-    /// `socialIdentities`
-    ///
-    /// Wire name `socialIdentities`; `SocialIdentities`; optional.
+    /// Social identities.
     pub social_identities: Option<SocialIdentities>,
-    /// `userSessionGracePeriod`
-    ///
-    /// Wire name `userSessionGracePeriod`; `integer`; optional; default: 60; format: int32; maximum: 14399; minimum: 1.
+    /// User session grace period (default: 60; format: int32; maximum: 14399; minimum: 1).
     pub user_session_grace_period: Option<i64>,
-    /// `userSessionTimeout`
-    ///
-    /// Wire name `userSessionTimeout`; `integer`; optional; default: 1440; format: int32; maximum: 14400; minimum: 2.
+    /// User session timeout (default: 1440; format: int32; maximum: 14400; minimum: 2).
     pub user_session_timeout: Option<i64>,
-    /// `walledGardens`
-    ///
-    /// Wire name `walledGardens`; `array<string>`; optional.
+    /// Walled gardens.
     pub walled_gardens: Option<Vec<String>>,
-    /// `wisprPage`
-    ///
-    /// Wire name `wisprPage`; `WifiWisprPage`; optional.
+    /// Wispr page.
     pub wispr_page: Option<WifiWisprPage>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4618,49 +4208,27 @@ impl<'de> serde::Deserialize<'de> for GuestWifiPortalGuestNetworkType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestWifiWlan {
-    /// `advancedCustomization`
-    ///
-    /// Wire name `advancedCustomization`; `GuestWifiWlanAdvancedCustomization`; optional.
+    /// Advanced customization.
     pub advanced_customization: Option<GuestWifiWlanAdvancedCustomization>,
-    /// `bypassCNA`
-    ///
-    /// Wire name `bypassCNA`; `boolean`; optional; default: false.
+    /// Bypass CNA (default: false).
     pub bypass_cna: Option<bool>,
-    /// `bypassCPUsingMacAddressAuthentication`
-    ///
-    /// Wire name `bypassCPUsingMacAddressAuthentication`; `boolean`; optional; default: true.
+    /// Bypass CP using MAC address authentication (default: true).
     pub bypass_cp_using_mac_address_authentication: Option<bool>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Enabled (default: true).
     pub enabled: Option<bool>,
-    /// `managementFrameProtection`
-    ///
-    /// Wire name `managementFrameProtection`; `GuestWifiWlanManagementFrameProtection`; optional; may be null.
+    /// Management frame protection (may be null).
     pub management_frame_protection: Option<GuestWifiWlanManagementFrameProtection>,
-    /// `passphrase`
-    ///
-    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    /// Passphrase (secret: redacted in `Debug`; max_length: 64; min_length: 8).
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `saePassphrase`
-    ///
-    /// Wire name `saePassphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    /// Sae passphrase (secret: redacted in `Debug`; max_length: 64; min_length: 8).
     pub sae_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; required.
+    /// SSID.
     pub ssid: String,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: Option<i64>,
-    /// `wepHexKey`
-    ///
-    /// Wire name `wepHexKey`; `string`; optional.
+    /// Wep hex key.
     pub wep_hex_key: Option<String>,
-    /// `wlanSecurity`
-    ///
-    /// Wire name `wlanSecurity`; `GuestWifiWlanWlanSecurity`; optional; default: None.
+    /// WLAN security (default: None).
     pub wlan_security: Option<GuestWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4813,289 +4381,151 @@ impl GuestWifiWlan {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GuestWifiWlanAdvancedCustomization {
-    /// `applicationVisibilityEnabled`
-    ///
-    /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
+    /// Application visibility enabled (default: false).
     pub application_visibility_enabled: Option<bool>,
-    /// `arpRequestRateLimit`
-    ///
-    /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    /// Arp request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
     pub arp_request_rate_limit: Option<i64>,
-    /// `broadcastProbeResponseDelay`
-    ///
-    /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
+    /// Broadcast probe response delay (default: 15; format: int32; maximum: 120; minimum: 8).
     pub broadcast_probe_response_delay: Option<i64>,
-    /// `bssPriority`
-    ///
-    /// Wire name `bssPriority`; `GuestWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
+    /// BSS priority (default: HIGH).
     pub bss_priority: Option<GuestWifiWlanAdvancedCustomizationBssPriority>,
-    /// `clientInactivityTimeout`
-    ///
-    /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
+    /// Client inactivity timeout (default: 120; format: int32; maximum: 86400; minimum: 60).
     pub client_inactivity_timeout: Option<i64>,
-    /// `clientIsolation`
-    ///
-    /// Wire name `clientIsolation`; `boolean`; optional; default: false.
+    /// Client isolation (default: false).
     pub client_isolation: Option<bool>,
-    /// `clientIsolationOptions`
-    ///
-    /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
+    /// Client isolation options.
     pub client_isolation_options: Option<ClientIsolationOptions>,
-    /// `clientLoadBalancingEnable`
-    ///
-    /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
+    /// Client load balancing enable (default: true).
     pub client_load_balancing_enable: Option<bool>,
-    /// `dhcpOption82Enabled`
-    ///
-    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 enabled (default: false).
     pub dhcp_option82_enabled: Option<bool>,
-    /// `dhcpOption82MacFormat`
-    ///
-    /// Wire name `dhcpOption82MacFormat`; `GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
+    /// DHCP option 82 MAC format (default: COLON).
     pub dhcp_option82_mac_format: Option<
         GuestWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
-    /// `dhcpOption82SubOption150Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 150 enabled (default: false).
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
-    /// `dhcpOption82SubOption151Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 151 enabled (default: false).
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
-    /// `dhcpOption82SubOption151Format`
-    ///
-    /// Wire name `dhcpOption82SubOption151Format`; `GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
+    /// DHCP option 82 sub option 151 format (may be null).
     pub dhcp_option82_sub_option151_format: Option<
         GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
-    /// `dhcpOption82SubOption151Input`
-    ///
-    /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
+    /// DHCP option 82 sub option 151 input.
     pub dhcp_option82_sub_option151_input: Option<String>,
-    /// `dhcpOption82SubOption1Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 1 enabled (default: false).
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
-    /// `dhcpOption82SubOption1Format`
-    ///
-    /// Wire name `dhcpOption82SubOption1Format`; `GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
+    /// DHCP option 82 sub option 1 format (may be null).
     pub dhcp_option82_sub_option1_format: Option<
         GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
-    /// `dhcpOption82SubOption2Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 2 enabled (default: false).
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
-    /// `dhcpOption82SubOption2Format`
-    ///
-    /// Wire name `dhcpOption82SubOption2Format`; `GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
+    /// DHCP option 82 sub option 2 format (may be null).
     pub dhcp_option82_sub_option2_format: Option<
         GuestWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
-    /// `dhcpRequestRateLimit`
-    ///
-    /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    /// DHCP request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
     pub dhcp_request_rate_limit: Option<i64>,
-    /// `directedThreshold`
-    ///
-    /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
+    /// Directed threshold (default: 5; format: int32; maximum: 5; minimum: 0).
     pub directed_threshold: Option<i64>,
-    /// `dnsProxy`
-    ///
-    /// Wire name `dnsProxy`; `DnsProxy`; optional.
+    /// DNS proxy.
     pub dns_proxy: Option<DnsProxy>,
-    /// `dnsProxyEnabled`
-    ///
-    /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
+    /// DNS proxy enabled (default: false).
     pub dns_proxy_enabled: Option<bool>,
-    /// `enableAaaVlanOverride`
-    ///
-    /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
+    /// Enable AAA VLAN override (default: true).
     pub enable_aaa_vlan_override: Option<bool>,
-    /// `enableAdditionalRegulatoryDomains`
-    ///
-    /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
+    /// Enable additional regulatory domains (default: true).
     pub enable_additional_regulatory_domains: Option<bool>,
-    /// `enableAirtimeDecongestion`
-    ///
-    /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
+    /// Enable airtime decongestion (default: false).
     pub enable_airtime_decongestion: Option<bool>,
-    /// `enableAntiSpoofing`
-    ///
-    /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
+    /// Enable anti spoofing (default: false).
     pub enable_anti_spoofing: Option<bool>,
-    /// `enableApHostNameAdvertisement`
-    ///
-    /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
+    /// Enable AP host name advertisement (default: false).
     pub enable_ap_host_name_advertisement: Option<bool>,
-    /// `enableArpRequestRateLimit`
-    ///
-    /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
+    /// Enable arp request rate limit (default: true).
     pub enable_arp_request_rate_limit: Option<bool>,
-    /// `enableBandBalancing`
-    ///
-    /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
+    /// Enable band balancing (default: true).
     pub enable_band_balancing: Option<bool>,
-    /// `enableDhcpRequestRateLimit`
-    ///
-    /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
+    /// Enable DHCP request rate limit (default: true).
     pub enable_dhcp_request_rate_limit: Option<bool>,
-    /// `enableFastRoaming`
-    ///
-    /// Wire name `enableFastRoaming`; `boolean`; optional; default: false.
+    /// Enable fast roaming (default: false).
     pub enable_fast_roaming: Option<bool>,
-    /// `enableGtkRekey`
-    ///
-    /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
+    /// Enable gtk rekey (default: true).
     pub enable_gtk_rekey: Option<bool>,
-    /// `enableJoinRSSIThreshold`
-    ///
-    /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
+    /// Enable join RSSI threshold (default: false).
     pub enable_join_rssi_threshold: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting (default: false).
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting6G`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting 6G (default: false).
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting (default: false).
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting6G`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting 6G (default: false).
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
-    /// `enableNeighborReport`
-    ///
-    /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
+    /// Enable neighbor report (default: true).
     pub enable_neighbor_report: Option<bool>,
-    /// `enableOptimizedConnectivityExperience`
-    ///
-    /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
+    /// Enable optimized connectivity experience (default: false).
     pub enable_optimized_connectivity_experience: Option<bool>,
-    /// `enableSyslog`
-    ///
-    /// Wire name `enableSyslog`; `boolean`; optional; default: false.
+    /// Enable syslog (default: false).
     pub enable_syslog: Option<bool>,
-    /// `enableTransientClientManagement`
-    ///
-    /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
+    /// Enable transient client management (default: false).
     pub enable_transient_client_management: Option<bool>,
-    /// `forceMobileDeviceDhcp`
-    ///
-    /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
+    /// Force mobile device DHCP (default: false).
     pub force_mobile_device_dhcp: Option<bool>,
-    /// `hideSsid`
-    ///
-    /// Wire name `hideSsid`; `boolean`; optional; default: false.
+    /// Hide SSID (default: false).
     pub hide_ssid: Option<bool>,
-    /// `joinExpireTime`
-    ///
-    /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
+    /// Join expire time (default: 300; format: int32; maximum: 300; minimum: 1).
     pub join_expire_time: Option<i64>,
-    /// `joinRSSIThreshold`
-    ///
-    /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
+    /// Join RSSI threshold (default: -85; format: int32; maximum: -60; minimum: -90).
     pub join_rssi_threshold: Option<i64>,
-    /// `joinWaitThreshold`
-    ///
-    /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
+    /// Join wait threshold (default: 10; format: int32; maximum: 50; minimum: 1).
     pub join_wait_threshold: Option<i64>,
-    /// `joinWaitTime`
-    ///
-    /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
+    /// Join wait time (default: 30; format: int32; maximum: 60; minimum: 1).
     pub join_wait_time: Option<i64>,
-    /// `maxClientsOnWlanPerRadio`
-    ///
-    /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
+    /// Max clients on WLAN per radio (default: 100; format: int32; maximum: 512; minimum: 1).
     pub max_clients_on_wlan_per_radio: Option<i64>,
-    /// `mobilityDomainId`
-    ///
-    /// Wire name `mobilityDomainId`; `integer`; optional; default: 1; format: int32; maximum: 65535; minimum: 1.
+    /// Mobility domain ID (default: 1; format: int32; maximum: 65535; minimum: 1).
     pub mobility_domain_id: Option<i64>,
-    /// `multiLinkOperationEnabled`
-    ///
-    /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
+    /// Multi link operation enabled (default: false).
     pub multi_link_operation_enabled: Option<bool>,
-    /// `multiLinkOperationOptions`
-    ///
-    /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
+    /// Multi link operation options.
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
-    /// `multicastDownlinkRateLimiting`
-    ///
-    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
+    /// Multicast downlink rate limiting (default: 1; format: int32; maximum: 12; minimum: 1).
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// `multicastFilterEnabled`
-    ///
-    /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
+    /// Multicast filter enabled (default: false).
     pub multicast_filter_enabled: Option<bool>,
-    /// `multicastUplinkRateLimiting`
-    ///
-    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// `proxyARP`
-    ///
-    /// Wire name `proxyARP`; `boolean`; optional; default: false.
+    /// Proxy ARP (default: false).
     pub proxy_arp: Option<bool>,
-    /// `qosMapSetEnabled`
-    ///
-    /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
+    /// QOS map set enabled (default: false).
     pub qos_map_set_enabled: Option<bool>,
-    /// `qosMapSetOptions`
-    ///
-    /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
+    /// QOS map set options.
     pub qos_map_set_options: Option<QosMapSetOptions>,
-    /// `qosMirroringEnabled`
-    ///
-    /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
+    /// QOS mirroring enabled (default: false).
     pub qos_mirroring_enabled: Option<bool>,
-    /// `qosMirroringScope`
-    ///
-    /// Wire name `qosMirroringScope`; `GuestWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
+    /// QOS mirroring scope (default: MSCS_REQUESTS_ONLY).
     pub qos_mirroring_scope: Option<GuestWifiWlanAdvancedCustomizationQosMirroringScope>,
-    /// `radioCustomization`
-    ///
-    /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
+    /// Radio customization.
     pub radio_customization: Option<WlanRadioCustomization>,
-    /// `radiusOptions`
-    ///
-    /// Wire name `radiusOptions`; `RadiusOptions`; optional.
+    /// RADIUS options.
     pub radius_options: Option<RadiusOptions>,
-    /// `respectiveAccessControl`
-    ///
-    /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
+    /// Respective access control (default: true).
     pub respective_access_control: Option<bool>,
-    /// `rssiAssociationRejectionThreshold`
-    ///
-    /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
+    /// RSSI association rejection threshold (default: -75; format: int32; maximum: -60; minimum: -90).
     pub rssi_association_rejection_threshold: Option<i64>,
-    /// `totalDownlinkRateLimiting`
-    ///
-    /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    /// Total downlink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
     pub total_downlink_rate_limiting: Option<i64>,
-    /// `totalUplinkRateLimiting`
-    ///
-    /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    /// Total uplink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
     pub total_uplink_rate_limiting: Option<i64>,
-    /// `userDownlinkRateLimiting`
-    ///
-    /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// User downlink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
     pub user_downlink_rate_limiting: Option<i64>,
-    /// `userUplinkRateLimiting`
-    ///
-    /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// User uplink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
     pub user_uplink_rate_limiting: Option<i64>,
-    /// `wifi6Enabled`
-    ///
-    /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
+    /// Wifi 6 enabled (default: true).
     pub wifi6_enabled: Option<bool>,
-    /// `wifi7Enabled`
-    ///
-    /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
+    /// Wifi 7 enabled (default: true).
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6397,13 +5827,9 @@ impl<'de> serde::Deserialize<'de> for GuestWifiWlanWlanSecurity {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct HostGuestConfig {
-    /// `hostDomains`
-    ///
-    /// Wire name `hostDomains`; `array<string>`; optional.
+    /// Host domains.
     pub host_domains: Option<Vec<String>>,
-    /// `hostDurationChoices`
-    ///
-    /// Wire name `hostDurationChoices`; `array<integer>`; required; max_items: 5; min_items: 1.
+    /// Host duration choices (max_items: 5; min_items: 1).
     pub host_duration_choices: Vec<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6462,21 +5888,13 @@ impl HostGuestConfig {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20ConnectionCapability {
-    /// `port`
-    ///
-    /// Wire name `port`; `integer`; optional; format: int32; maximum: 65535; minimum: 0.
+    /// Port (format: int32; maximum: 65535; minimum: 0).
     pub port: Option<i64>,
-    /// `protocol`
-    ///
-    /// Wire name `protocol`; `string`; required; max_length: 32; min_length: 0.
+    /// Protocol (max_length: 32; min_length: 0).
     pub protocol: String,
-    /// `protocolNumber`
-    ///
-    /// Wire name `protocolNumber`; `integer`; optional; format: int32; maximum: 254; minimum: 0.
+    /// Protocol number (format: int32; maximum: 254; minimum: 0).
     pub protocol_number: Option<i64>,
-    /// `status`
-    ///
-    /// Wire name `status`; `Hotspot20ConnectionCapabilityStatus`; required; may be null.
+    /// Status (may be null).
     pub status: Option<Hotspot20ConnectionCapabilityStatus>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6619,29 +6037,17 @@ impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapabilityStatus {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20WifiNetwork {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
-    /// `accountingInterimUpdates`
-    ///
-    /// Wire name `accountingInterimUpdates`; `integer`; optional; default: 5; format: int32; maximum: 1440; minimum: 0.
+    /// Accounting interim updates (default: 5; format: int32; maximum: 1440; minimum: 0).
     pub accounting_interim_updates: Option<i64>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    /// Description (max_length: 256; min_length: 0).
     pub description: Option<String>,
-    /// `hotspot20Settings`
-    ///
-    /// Wire name `hotspot20Settings`; `NetworkHotspot20Settings`; required.
+    /// Hotspot 20 settings.
     pub hotspot20_settings: NetworkHotspot20Settings,
-    /// `wlan`
-    ///
-    /// Wire name `wlan`; `Hotspot20WifiWlan`; required.
+    /// WLAN.
     pub wlan: Hotspot20WifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6726,37 +6132,21 @@ impl Hotspot20WifiNetwork {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20WifiWlan {
-    /// `advancedCustomization`
-    ///
-    /// Wire name `advancedCustomization`; `Hotspot20WifiWlanAdvancedCustomization`; optional.
+    /// Advanced customization.
     pub advanced_customization: Option<Hotspot20WifiWlanAdvancedCustomization>,
-    /// `bypassCNA`
-    ///
-    /// Wire name `bypassCNA`; `boolean`; optional; default: false.
+    /// Bypass CNA (default: false).
     pub bypass_cna: Option<bool>,
-    /// `bypassCPUsingMacAddressAuthentication`
-    ///
-    /// Wire name `bypassCPUsingMacAddressAuthentication`; `boolean`; optional; default: false.
+    /// Bypass CP using MAC address authentication (default: false).
     pub bypass_cp_using_mac_address_authentication: Option<bool>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Enabled (default: true).
     pub enabled: Option<bool>,
-    /// `managementFrameProtection`
-    ///
-    /// Wire name `managementFrameProtection`; `Hotspot20WifiWlanManagementFrameProtection`; optional; may be null.
+    /// Management frame protection (may be null).
     pub management_frame_protection: Option<Hotspot20WifiWlanManagementFrameProtection>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; required.
+    /// SSID.
     pub ssid: String,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: Option<i64>,
-    /// `wlanSecurity`
-    ///
-    /// Wire name `wlanSecurity`; `Hotspot20WifiWlanWlanSecurity`; optional; default: WPA2Enterprise.
+    /// WLAN security (default: WPA2Enterprise).
     pub wlan_security: Option<Hotspot20WifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6879,291 +6269,153 @@ impl Hotspot20WifiWlan {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20WifiWlanAdvancedCustomization {
-    /// `applicationVisibilityEnabled`
-    ///
-    /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
+    /// Application visibility enabled (default: false).
     pub application_visibility_enabled: Option<bool>,
-    /// `arpRequestRateLimit`
-    ///
-    /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    /// Arp request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
     pub arp_request_rate_limit: Option<i64>,
-    /// `broadcastProbeResponseDelay`
-    ///
-    /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
+    /// Broadcast probe response delay (default: 15; format: int32; maximum: 120; minimum: 8).
     pub broadcast_probe_response_delay: Option<i64>,
-    /// `bssPriority`
-    ///
-    /// Wire name `bssPriority`; `Hotspot20WifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
+    /// BSS priority (default: HIGH).
     pub bss_priority: Option<Hotspot20WifiWlanAdvancedCustomizationBssPriority>,
-    /// `clientInactivityTimeout`
-    ///
-    /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
+    /// Client inactivity timeout (default: 120; format: int32; maximum: 86400; minimum: 60).
     pub client_inactivity_timeout: Option<i64>,
-    /// `clientIsolation`
-    ///
-    /// Wire name `clientIsolation`; `boolean`; optional; default: false.
+    /// Client isolation (default: false).
     pub client_isolation: Option<bool>,
-    /// `clientIsolationOptions`
-    ///
-    /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
+    /// Client isolation options.
     pub client_isolation_options: Option<ClientIsolationOptions>,
-    /// `clientLoadBalancingEnable`
-    ///
-    /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
+    /// Client load balancing enable (default: true).
     pub client_load_balancing_enable: Option<bool>,
-    /// `dhcpOption82Enabled`
-    ///
-    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 enabled (default: false).
     pub dhcp_option82_enabled: Option<bool>,
-    /// `dhcpOption82MacFormat`
-    ///
-    /// Wire name `dhcpOption82MacFormat`; `Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
+    /// DHCP option 82 MAC format (default: COLON).
     pub dhcp_option82_mac_format: Option<
         Hotspot20WifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
-    /// `dhcpOption82SubOption150Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 150 enabled (default: false).
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
-    /// `dhcpOption82SubOption151Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 151 enabled (default: false).
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
-    /// `dhcpOption82SubOption151Format`
-    ///
-    /// Wire name `dhcpOption82SubOption151Format`; `Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
+    /// DHCP option 82 sub option 151 format (may be null).
     pub dhcp_option82_sub_option151_format: Option<
         Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
-    /// `dhcpOption82SubOption151Input`
-    ///
-    /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
+    /// DHCP option 82 sub option 151 input.
     pub dhcp_option82_sub_option151_input: Option<String>,
-    /// `dhcpOption82SubOption1Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 1 enabled (default: false).
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
-    /// `dhcpOption82SubOption1Format`
-    ///
-    /// Wire name `dhcpOption82SubOption1Format`; `Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
+    /// DHCP option 82 sub option 1 format (may be null).
     pub dhcp_option82_sub_option1_format: Option<
         Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
-    /// `dhcpOption82SubOption2Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 2 enabled (default: false).
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
-    /// `dhcpOption82SubOption2Format`
-    ///
-    /// Wire name `dhcpOption82SubOption2Format`; `Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
+    /// DHCP option 82 sub option 2 format (may be null).
     pub dhcp_option82_sub_option2_format: Option<
         Hotspot20WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
-    /// `dhcpRequestRateLimit`
-    ///
-    /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    /// DHCP request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
     pub dhcp_request_rate_limit: Option<i64>,
-    /// `directedThreshold`
-    ///
-    /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
+    /// Directed threshold (default: 5; format: int32; maximum: 5; minimum: 0).
     pub directed_threshold: Option<i64>,
-    /// `dnsProxy`
-    ///
-    /// Wire name `dnsProxy`; `DnsProxy`; optional.
+    /// DNS proxy.
     pub dns_proxy: Option<DnsProxy>,
-    /// `dnsProxyEnabled`
-    ///
-    /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
+    /// DNS proxy enabled (default: false).
     pub dns_proxy_enabled: Option<bool>,
-    /// `enableAaaVlanOverride`
-    ///
-    /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
+    /// Enable AAA VLAN override (default: true).
     pub enable_aaa_vlan_override: Option<bool>,
-    /// `enableAdditionalRegulatoryDomains`
-    ///
-    /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
+    /// Enable additional regulatory domains (default: true).
     pub enable_additional_regulatory_domains: Option<bool>,
-    /// `enableAirtimeDecongestion`
-    ///
-    /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
+    /// Enable airtime decongestion (default: false).
     pub enable_airtime_decongestion: Option<bool>,
-    /// `enableAntiSpoofing`
-    ///
-    /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
+    /// Enable anti spoofing (default: false).
     pub enable_anti_spoofing: Option<bool>,
-    /// `enableApHostNameAdvertisement`
-    ///
-    /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
+    /// Enable AP host name advertisement (default: false).
     pub enable_ap_host_name_advertisement: Option<bool>,
-    /// `enableArpRequestRateLimit`
-    ///
-    /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
+    /// Enable arp request rate limit (default: true).
     pub enable_arp_request_rate_limit: Option<bool>,
-    /// `enableBandBalancing`
-    ///
-    /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
+    /// Enable band balancing (default: true).
     pub enable_band_balancing: Option<bool>,
-    /// `enableDhcpRequestRateLimit`
-    ///
-    /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
+    /// Enable DHCP request rate limit (default: true).
     pub enable_dhcp_request_rate_limit: Option<bool>,
-    /// `enableFastRoaming`
-    ///
-    /// Wire name `enableFastRoaming`; `boolean`; optional; default: false.
+    /// Enable fast roaming (default: false).
     pub enable_fast_roaming: Option<bool>,
-    /// `enableGtkRekey`
-    ///
-    /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
+    /// Enable gtk rekey (default: true).
     pub enable_gtk_rekey: Option<bool>,
-    /// `enableJoinRSSIThreshold`
-    ///
-    /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
+    /// Enable join RSSI threshold (default: false).
     pub enable_join_rssi_threshold: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting (default: false).
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting6G`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting 6G (default: false).
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting (default: false).
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting6G`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting 6G (default: false).
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
-    /// `enableNeighborReport`
-    ///
-    /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
+    /// Enable neighbor report (default: true).
     pub enable_neighbor_report: Option<bool>,
-    /// `enableOptimizedConnectivityExperience`
-    ///
-    /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
+    /// Enable optimized connectivity experience (default: false).
     pub enable_optimized_connectivity_experience: Option<bool>,
-    /// `enableSyslog`
-    ///
-    /// Wire name `enableSyslog`; `boolean`; optional; default: false.
+    /// Enable syslog (default: false).
     pub enable_syslog: Option<bool>,
-    /// `enableTransientClientManagement`
-    ///
-    /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
+    /// Enable transient client management (default: false).
     pub enable_transient_client_management: Option<bool>,
-    /// `forceMobileDeviceDhcp`
-    ///
-    /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
+    /// Force mobile device DHCP (default: false).
     pub force_mobile_device_dhcp: Option<bool>,
-    /// `hideSsid`
-    ///
-    /// Wire name `hideSsid`; `boolean`; optional; default: false.
+    /// Hide SSID (default: false).
     pub hide_ssid: Option<bool>,
-    /// `joinExpireTime`
-    ///
-    /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
+    /// Join expire time (default: 300; format: int32; maximum: 300; minimum: 1).
     pub join_expire_time: Option<i64>,
-    /// `joinRSSIThreshold`
-    ///
-    /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
+    /// Join RSSI threshold (default: -85; format: int32; maximum: -60; minimum: -90).
     pub join_rssi_threshold: Option<i64>,
-    /// `joinWaitThreshold`
-    ///
-    /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
+    /// Join wait threshold (default: 10; format: int32; maximum: 50; minimum: 1).
     pub join_wait_threshold: Option<i64>,
-    /// `joinWaitTime`
-    ///
-    /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
+    /// Join wait time (default: 30; format: int32; maximum: 60; minimum: 1).
     pub join_wait_time: Option<i64>,
-    /// `maxClientsOnWlanPerRadio`
-    ///
-    /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
+    /// Max clients on WLAN per radio (default: 100; format: int32; maximum: 512; minimum: 1).
     pub max_clients_on_wlan_per_radio: Option<i64>,
-    /// `mobilityDomainId`
-    ///
-    /// Wire name `mobilityDomainId`; `integer`; optional; default: 1; format: int32; maximum: 65535; minimum: 1.
+    /// Mobility domain ID (default: 1; format: int32; maximum: 65535; minimum: 1).
     pub mobility_domain_id: Option<i64>,
-    /// `multiLinkOperationEnabled`
-    ///
-    /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
+    /// Multi link operation enabled (default: false).
     pub multi_link_operation_enabled: Option<bool>,
-    /// `multiLinkOperationOptions`
-    ///
-    /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
+    /// Multi link operation options.
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
-    /// `multicastDownlinkRateLimiting`
-    ///
-    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
+    /// Multicast downlink rate limiting (default: 1; format: int32; maximum: 12; minimum: 1).
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// `multicastFilterEnabled`
-    ///
-    /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
+    /// Multicast filter enabled (default: false).
     pub multicast_filter_enabled: Option<bool>,
-    /// `multicastUplinkRateLimiting`
-    ///
-    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// `proxyARP`
-    ///
-    /// Wire name `proxyARP`; `boolean`; optional; default: false.
+    /// Proxy ARP (default: false).
     pub proxy_arp: Option<bool>,
-    /// `qosMapSetEnabled`
-    ///
-    /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
+    /// QOS map set enabled (default: false).
     pub qos_map_set_enabled: Option<bool>,
-    /// `qosMapSetOptions`
-    ///
-    /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
+    /// QOS map set options.
     pub qos_map_set_options: Option<QosMapSetOptions>,
-    /// `qosMirroringEnabled`
-    ///
-    /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
+    /// QOS mirroring enabled (default: false).
     pub qos_mirroring_enabled: Option<bool>,
-    /// `qosMirroringScope`
-    ///
-    /// Wire name `qosMirroringScope`; `Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
+    /// QOS mirroring scope (default: MSCS_REQUESTS_ONLY).
     pub qos_mirroring_scope: Option<
         Hotspot20WifiWlanAdvancedCustomizationQosMirroringScope,
     >,
-    /// `radioCustomization`
-    ///
-    /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
+    /// Radio customization.
     pub radio_customization: Option<WlanRadioCustomization>,
-    /// `radiusOptions`
-    ///
-    /// Wire name `radiusOptions`; `RadiusOptions`; optional.
+    /// RADIUS options.
     pub radius_options: Option<RadiusOptions>,
-    /// `respectiveAccessControl`
-    ///
-    /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
+    /// Respective access control (default: true).
     pub respective_access_control: Option<bool>,
-    /// `rssiAssociationRejectionThreshold`
-    ///
-    /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
+    /// RSSI association rejection threshold (default: -75; format: int32; maximum: -60; minimum: -90).
     pub rssi_association_rejection_threshold: Option<i64>,
-    /// `totalDownlinkRateLimiting`
-    ///
-    /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    /// Total downlink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
     pub total_downlink_rate_limiting: Option<i64>,
-    /// `totalUplinkRateLimiting`
-    ///
-    /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    /// Total uplink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
     pub total_uplink_rate_limiting: Option<i64>,
-    /// `userDownlinkRateLimiting`
-    ///
-    /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// User downlink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
     pub user_downlink_rate_limiting: Option<i64>,
-    /// `userUplinkRateLimiting`
-    ///
-    /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// User uplink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
     pub user_uplink_rate_limiting: Option<i64>,
-    /// `wifi6Enabled`
-    ///
-    /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
+    /// Wifi 6 enabled (default: true).
     pub wifi6_enabled: Option<bool>,
-    /// `wifi7Enabled`
-    ///
-    /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
+    /// Wifi 7 enabled (default: true).
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8455,17 +7707,11 @@ impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlanWlanSecurity {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MultiLinkOperationOptions {
-    /// `enable24G`
-    ///
-    /// Wire name `enable24G`; `boolean`; optional; default: true.
+    /// Enable 24G (default: true).
     pub enable24_g: Option<bool>,
-    /// `enable50G`
-    ///
-    /// Wire name `enable50G`; `boolean`; optional; default: true.
+    /// Enable 50G (default: true).
     pub enable50_g: Option<bool>,
-    /// `enable6G`
-    ///
-    /// Wire name `enable6G`; `boolean`; optional; default: false.
+    /// Enable 6G (default: false).
     pub enable6_g: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -8750,21 +7996,13 @@ impl NetworkCompatibilityPage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkHotspot20Settings {
-    /// `accessNetworkType`
-    ///
-    /// Wire name `accessNetworkType`; `NetworkHotspot20SettingsAccessNetworkType`; optional; default: PRIVATE.
+    /// Access network type (default: PRIVATE).
     pub access_network_type: Option<NetworkHotspot20SettingsAccessNetworkType>,
-    /// `allowInternetAccess`
-    ///
-    /// Wire name `allowInternetAccess`; `boolean`; optional; default: true.
+    /// Allow internet access (default: true).
     pub allow_internet_access: Option<bool>,
-    /// `connectionCapabilities`
-    ///
-    /// Wire name `connectionCapabilities`; `array<Hotspot20ConnectionCapability>`; optional; max_items: 32; min_items: 0.
+    /// Connection capabilities (max_items: 32; min_items: 0).
     pub connection_capabilities: Option<Vec<Hotspot20ConnectionCapability>>,
-    /// `ipv4AddressType`
-    ///
-    /// Wire name `ipv4AddressType`; `NetworkHotspot20SettingsIpv4AddressType`; optional; default: SINGLE_NATED_PRIVATE.
+    /// IPv4 address type (default: SINGLE_NATED_PRIVATE).
     pub ipv4_address_type: Option<NetworkHotspot20SettingsIpv4AddressType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -9010,37 +8248,21 @@ impl<'de> serde::Deserialize<'de> for NetworkHotspot20SettingsIpv4AddressType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct NetworkVenueScheduler {
-    /// `fri`
-    ///
-    /// Wire name `fri`; `string`; optional.
+    /// Fri.
     pub fri: Option<String>,
-    /// `mon`
-    ///
-    /// Wire name `mon`; `string`; optional.
+    /// Mon.
     pub mon: Option<String>,
-    /// `sat`
-    ///
-    /// Wire name `sat`; `string`; optional.
+    /// Sat.
     pub sat: Option<String>,
-    /// `sun`
-    ///
-    /// Wire name `sun`; `string`; optional.
+    /// Sun.
     pub sun: Option<String>,
-    /// `thu`
-    ///
-    /// Wire name `thu`; `string`; optional.
+    /// Thu.
     pub thu: Option<String>,
-    /// `tue`
-    ///
-    /// Wire name `tue`; `string`; optional.
+    /// Tue.
     pub tue: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `NetworkVenueSchedulerType`; optional; default: ALWAYS_ON.
+    /// Type (default: ALWAYS_ON).
     pub type_: Option<NetworkVenueSchedulerType>,
-    /// `wed`
-    ///
-    /// Wire name `wed`; `string`; optional.
+    /// Wed.
     pub wed: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -9214,13 +8436,9 @@ impl<'de> serde::Deserialize<'de> for NetworkVenueSchedulerType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct OauthAppConfig {
-    /// `appId`
-    ///
-    /// Wire name `appId`; `string`; required; max_length: 255; min_length: 1.
+    /// App ID (max_length: 255; min_length: 1).
     pub app_id: String,
-    /// `appSecret`
-    ///
-    /// Wire name `appSecret`; `string`; required; secret: redacted in `Debug`; max_length: 128; min_length: 1.
+    /// App secret (secret: redacted in `Debug`; max_length: 128; min_length: 1).
     pub app_secret: ruckus_one_runtime::Secret,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -9273,29 +8491,17 @@ impl OauthAppConfig {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct OpenWifiNetwork {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    /// Description (max_length: 256; min_length: 0).
     pub description: Option<String>,
-    /// `isOweMaster`
-    ///
-    /// Wire name `isOweMaster`; `boolean`; optional; default: false.
+    /// Is owe master (default: false).
     pub is_owe_master: Option<bool>,
-    /// `owePairNetworkId`
-    ///
-    /// Wire name `owePairNetworkId`; `string`; optional.
+    /// Owe pair network ID.
     pub owe_pair_network_id: Option<String>,
-    /// `wlan`
-    ///
-    /// Wire name `wlan`; `OpenWifiWlan`; required.
+    /// WLAN.
     pub wlan: OpenWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -9381,29 +8587,17 @@ impl OpenWifiNetwork {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct OpenWifiWlan {
-    /// `advancedCustomization`
-    ///
-    /// Wire name `advancedCustomization`; `OpenWifiWlanAdvancedCustomization`; optional.
+    /// Advanced customization.
     pub advanced_customization: Option<OpenWifiWlanAdvancedCustomization>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Enabled (default: true).
     pub enabled: Option<bool>,
-    /// `macAddressAuthentication`
-    ///
-    /// Wire name `macAddressAuthentication`; `boolean`; optional; default: false.
+    /// MAC address authentication (default: false).
     pub mac_address_authentication: Option<bool>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; required.
+    /// SSID.
     pub ssid: String,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: Option<i64>,
-    /// `wlanSecurity`
-    ///
-    /// Wire name `wlanSecurity`; `OpenWifiWlanWlanSecurity`; optional; default: Open.
+    /// WLAN security (default: Open).
     pub wlan_security: Option<OpenWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -9500,281 +8694,147 @@ impl OpenWifiWlan {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct OpenWifiWlanAdvancedCustomization {
-    /// `applicationVisibilityEnabled`
-    ///
-    /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
+    /// Application visibility enabled (default: false).
     pub application_visibility_enabled: Option<bool>,
-    /// `arpRequestRateLimit`
-    ///
-    /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    /// Arp request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
     pub arp_request_rate_limit: Option<i64>,
-    /// `broadcastProbeResponseDelay`
-    ///
-    /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
+    /// Broadcast probe response delay (default: 15; format: int32; maximum: 120; minimum: 8).
     pub broadcast_probe_response_delay: Option<i64>,
-    /// `bssPriority`
-    ///
-    /// Wire name `bssPriority`; `OpenWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
+    /// BSS priority (default: HIGH).
     pub bss_priority: Option<OpenWifiWlanAdvancedCustomizationBssPriority>,
-    /// `clientInactivityTimeout`
-    ///
-    /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
+    /// Client inactivity timeout (default: 120; format: int32; maximum: 86400; minimum: 60).
     pub client_inactivity_timeout: Option<i64>,
-    /// `clientIsolation`
-    ///
-    /// Wire name `clientIsolation`; `boolean`; optional; default: false.
+    /// Client isolation (default: false).
     pub client_isolation: Option<bool>,
-    /// `clientIsolationOptions`
-    ///
-    /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
+    /// Client isolation options.
     pub client_isolation_options: Option<ClientIsolationOptions>,
-    /// `clientLoadBalancingEnable`
-    ///
-    /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
+    /// Client load balancing enable (default: true).
     pub client_load_balancing_enable: Option<bool>,
-    /// `dhcpOption82Enabled`
-    ///
-    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 enabled (default: false).
     pub dhcp_option82_enabled: Option<bool>,
-    /// `dhcpOption82MacFormat`
-    ///
-    /// Wire name `dhcpOption82MacFormat`; `OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
+    /// DHCP option 82 MAC format (default: COLON).
     pub dhcp_option82_mac_format: Option<
         OpenWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
-    /// `dhcpOption82SubOption150Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 150 enabled (default: false).
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
-    /// `dhcpOption82SubOption151Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 151 enabled (default: false).
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
-    /// `dhcpOption82SubOption151Format`
-    ///
-    /// Wire name `dhcpOption82SubOption151Format`; `OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
+    /// DHCP option 82 sub option 151 format (may be null).
     pub dhcp_option82_sub_option151_format: Option<
         OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
-    /// `dhcpOption82SubOption151Input`
-    ///
-    /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
+    /// DHCP option 82 sub option 151 input.
     pub dhcp_option82_sub_option151_input: Option<String>,
-    /// `dhcpOption82SubOption1Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 1 enabled (default: false).
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
-    /// `dhcpOption82SubOption1Format`
-    ///
-    /// Wire name `dhcpOption82SubOption1Format`; `OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
+    /// DHCP option 82 sub option 1 format (may be null).
     pub dhcp_option82_sub_option1_format: Option<
         OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
-    /// `dhcpOption82SubOption2Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 2 enabled (default: false).
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
-    /// `dhcpOption82SubOption2Format`
-    ///
-    /// Wire name `dhcpOption82SubOption2Format`; `OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
+    /// DHCP option 82 sub option 2 format (may be null).
     pub dhcp_option82_sub_option2_format: Option<
         OpenWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
-    /// `dhcpRequestRateLimit`
-    ///
-    /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    /// DHCP request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
     pub dhcp_request_rate_limit: Option<i64>,
-    /// `directedThreshold`
-    ///
-    /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
+    /// Directed threshold (default: 5; format: int32; maximum: 5; minimum: 0).
     pub directed_threshold: Option<i64>,
-    /// `dnsProxy`
-    ///
-    /// Wire name `dnsProxy`; `DnsProxy`; optional.
+    /// DNS proxy.
     pub dns_proxy: Option<DnsProxy>,
-    /// `dnsProxyEnabled`
-    ///
-    /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
+    /// DNS proxy enabled (default: false).
     pub dns_proxy_enabled: Option<bool>,
-    /// `enableAaaVlanOverride`
-    ///
-    /// Wire name `enableAaaVlanOverride`; `boolean`; optional; default: true.
+    /// Enable AAA VLAN override (default: true).
     pub enable_aaa_vlan_override: Option<bool>,
-    /// `enableAdditionalRegulatoryDomains`
-    ///
-    /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
+    /// Enable additional regulatory domains (default: true).
     pub enable_additional_regulatory_domains: Option<bool>,
-    /// `enableAirtimeDecongestion`
-    ///
-    /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
+    /// Enable airtime decongestion (default: false).
     pub enable_airtime_decongestion: Option<bool>,
-    /// `enableAntiSpoofing`
-    ///
-    /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
+    /// Enable anti spoofing (default: false).
     pub enable_anti_spoofing: Option<bool>,
-    /// `enableApHostNameAdvertisement`
-    ///
-    /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
+    /// Enable AP host name advertisement (default: false).
     pub enable_ap_host_name_advertisement: Option<bool>,
-    /// `enableArpRequestRateLimit`
-    ///
-    /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
+    /// Enable arp request rate limit (default: true).
     pub enable_arp_request_rate_limit: Option<bool>,
-    /// `enableBandBalancing`
-    ///
-    /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
+    /// Enable band balancing (default: true).
     pub enable_band_balancing: Option<bool>,
-    /// `enableDhcpRequestRateLimit`
-    ///
-    /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
+    /// Enable DHCP request rate limit (default: true).
     pub enable_dhcp_request_rate_limit: Option<bool>,
-    /// `enableGtkRekey`
-    ///
-    /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
+    /// Enable gtk rekey (default: true).
     pub enable_gtk_rekey: Option<bool>,
-    /// `enableJoinRSSIThreshold`
-    ///
-    /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
+    /// Enable join RSSI threshold (default: false).
     pub enable_join_rssi_threshold: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting (default: false).
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting6G`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting 6G (default: false).
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting (default: false).
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting6G`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting 6G (default: false).
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
-    /// `enableNeighborReport`
-    ///
-    /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
+    /// Enable neighbor report (default: true).
     pub enable_neighbor_report: Option<bool>,
-    /// `enableOptimizedConnectivityExperience`
-    ///
-    /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
+    /// Enable optimized connectivity experience (default: false).
     pub enable_optimized_connectivity_experience: Option<bool>,
-    /// `enableSyslog`
-    ///
-    /// Wire name `enableSyslog`; `boolean`; optional; default: false.
+    /// Enable syslog (default: false).
     pub enable_syslog: Option<bool>,
-    /// `enableTransientClientManagement`
-    ///
-    /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
+    /// Enable transient client management (default: false).
     pub enable_transient_client_management: Option<bool>,
-    /// `forceMobileDeviceDhcp`
-    ///
-    /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
+    /// Force mobile device DHCP (default: false).
     pub force_mobile_device_dhcp: Option<bool>,
-    /// `hideSsid`
-    ///
-    /// Wire name `hideSsid`; `boolean`; optional; default: false.
+    /// Hide SSID (default: false).
     pub hide_ssid: Option<bool>,
-    /// `joinExpireTime`
-    ///
-    /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
+    /// Join expire time (default: 300; format: int32; maximum: 300; minimum: 1).
     pub join_expire_time: Option<i64>,
-    /// `joinRSSIThreshold`
-    ///
-    /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
+    /// Join RSSI threshold (default: -85; format: int32; maximum: -60; minimum: -90).
     pub join_rssi_threshold: Option<i64>,
-    /// `joinWaitThreshold`
-    ///
-    /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
+    /// Join wait threshold (default: 10; format: int32; maximum: 50; minimum: 1).
     pub join_wait_threshold: Option<i64>,
-    /// `joinWaitTime`
-    ///
-    /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
+    /// Join wait time (default: 30; format: int32; maximum: 60; minimum: 1).
     pub join_wait_time: Option<i64>,
-    /// `maxClientsOnWlanPerRadio`
-    ///
-    /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
+    /// Max clients on WLAN per radio (default: 100; format: int32; maximum: 512; minimum: 1).
     pub max_clients_on_wlan_per_radio: Option<i64>,
-    /// `multiLinkOperationEnabled`
-    ///
-    /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
+    /// Multi link operation enabled (default: false).
     pub multi_link_operation_enabled: Option<bool>,
-    /// `multiLinkOperationOptions`
-    ///
-    /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
+    /// Multi link operation options.
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
-    /// `multicastDownlinkRateLimiting`
-    ///
-    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
+    /// Multicast downlink rate limiting (default: 1; format: int32; maximum: 12; minimum: 1).
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// `multicastFilterEnabled`
-    ///
-    /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
+    /// Multicast filter enabled (default: false).
     pub multicast_filter_enabled: Option<bool>,
-    /// `multicastUplinkRateLimiting`
-    ///
-    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// `proxyARP`
-    ///
-    /// Wire name `proxyARP`; `boolean`; optional; default: false.
+    /// Proxy ARP (default: false).
     pub proxy_arp: Option<bool>,
-    /// `qosMapSetEnabled`
-    ///
-    /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
+    /// QOS map set enabled (default: false).
     pub qos_map_set_enabled: Option<bool>,
-    /// `qosMapSetOptions`
-    ///
-    /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
+    /// QOS map set options.
     pub qos_map_set_options: Option<QosMapSetOptions>,
-    /// `qosMirroringEnabled`
-    ///
-    /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
+    /// QOS mirroring enabled (default: false).
     pub qos_mirroring_enabled: Option<bool>,
-    /// `qosMirroringScope`
-    ///
-    /// Wire name `qosMirroringScope`; `OpenWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
+    /// QOS mirroring scope (default: MSCS_REQUESTS_ONLY).
     pub qos_mirroring_scope: Option<OpenWifiWlanAdvancedCustomizationQosMirroringScope>,
-    /// `radioCustomization`
-    ///
-    /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
+    /// Radio customization.
     pub radio_customization: Option<WlanRadioCustomization>,
-    /// `radiusOptions`
-    ///
-    /// Wire name `radiusOptions`; `RadiusOptions`; optional.
+    /// RADIUS options.
     pub radius_options: Option<RadiusOptions>,
-    /// `respectiveAccessControl`
-    ///
-    /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
+    /// Respective access control (default: true).
     pub respective_access_control: Option<bool>,
-    /// `rssiAssociationRejectionThreshold`
-    ///
-    /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
+    /// RSSI association rejection threshold (default: -75; format: int32; maximum: -60; minimum: -90).
     pub rssi_association_rejection_threshold: Option<i64>,
-    /// `totalDownlinkRateLimiting`
-    ///
-    /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    /// Total downlink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
     pub total_downlink_rate_limiting: Option<i64>,
-    /// `totalUplinkRateLimiting`
-    ///
-    /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    /// Total uplink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
     pub total_uplink_rate_limiting: Option<i64>,
-    /// `userDownlinkRateLimiting`
-    ///
-    /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// User downlink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
     pub user_downlink_rate_limiting: Option<i64>,
-    /// `userUplinkRateLimiting`
-    ///
-    /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// User uplink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
     pub user_uplink_rate_limiting: Option<i64>,
-    /// `wifi6Enabled`
-    ///
-    /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
+    /// Wifi 6 enabled (default: true).
     pub wifi6_enabled: Option<bool>,
-    /// `wifi7Enabled`
-    ///
-    /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
+    /// Wifi 7 enabled (default: true).
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -10981,21 +10041,13 @@ impl<'de> serde::Deserialize<'de> for OpenWifiWlanWlanSecurity {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PskWifiNetwork {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    /// Description (max_length: 256; min_length: 0).
     pub description: Option<String>,
-    /// `wlan`
-    ///
-    /// Wire name `wlan`; `PskWifiWlan`; required.
+    /// WLAN.
     pub wlan: PskWifiWlan,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -11065,45 +10117,25 @@ impl PskWifiNetwork {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PskWifiWlan {
-    /// `advancedCustomization`
-    ///
-    /// Wire name `advancedCustomization`; `PskWifiWlanAdvancedCustomization`; optional.
+    /// Advanced customization.
     pub advanced_customization: Option<PskWifiWlanAdvancedCustomization>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Enabled (default: true).
     pub enabled: Option<bool>,
-    /// `macAddressAuthentication`
-    ///
-    /// Wire name `macAddressAuthentication`; `boolean`; optional; default: false.
+    /// MAC address authentication (default: false).
     pub mac_address_authentication: Option<bool>,
-    /// `managementFrameProtection`
-    ///
-    /// Wire name `managementFrameProtection`; `PskWifiWlanManagementFrameProtection`; optional; may be null.
+    /// Management frame protection (may be null).
     pub management_frame_protection: Option<PskWifiWlanManagementFrameProtection>,
-    /// `passphrase`
-    ///
-    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    /// Passphrase (secret: redacted in `Debug`; max_length: 64; min_length: 8).
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `saePassphrase`
-    ///
-    /// Wire name `saePassphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    /// Sae passphrase (secret: redacted in `Debug`; max_length: 64; min_length: 8).
     pub sae_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; required.
+    /// SSID.
     pub ssid: String,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: Option<i64>,
-    /// `wepHexKey`
-    ///
-    /// Wire name `wepHexKey`; `string`; optional.
+    /// Wep hex key.
     pub wep_hex_key: Option<String>,
-    /// `wlanSecurity`
-    ///
-    /// Wire name `wlanSecurity`; `PskWifiWlanWlanSecurity`; optional; default: WPA2Personal.
+    /// WLAN security (default: WPA2Personal).
     pub wlan_security: Option<PskWifiWlanWlanSecurity>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -11241,285 +10273,149 @@ impl PskWifiWlan {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PskWifiWlanAdvancedCustomization {
-    /// `applicationVisibilityEnabled`
-    ///
-    /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
+    /// Application visibility enabled (default: false).
     pub application_visibility_enabled: Option<bool>,
-    /// `arpRequestRateLimit`
-    ///
-    /// Wire name `arpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    /// Arp request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
     pub arp_request_rate_limit: Option<i64>,
-    /// `broadcastProbeResponseDelay`
-    ///
-    /// Wire name `broadcastProbeResponseDelay`; `integer`; optional; default: 15; format: int32; maximum: 120; minimum: 8.
+    /// Broadcast probe response delay (default: 15; format: int32; maximum: 120; minimum: 8).
     pub broadcast_probe_response_delay: Option<i64>,
-    /// `bssPriority`
-    ///
-    /// Wire name `bssPriority`; `PskWifiWlanAdvancedCustomizationBssPriority`; optional; default: HIGH.
+    /// BSS priority (default: HIGH).
     pub bss_priority: Option<PskWifiWlanAdvancedCustomizationBssPriority>,
-    /// `clientInactivityTimeout`
-    ///
-    /// Wire name `clientInactivityTimeout`; `integer`; optional; default: 120; format: int32; maximum: 86400; minimum: 60.
+    /// Client inactivity timeout (default: 120; format: int32; maximum: 86400; minimum: 60).
     pub client_inactivity_timeout: Option<i64>,
-    /// `clientIsolation`
-    ///
-    /// Wire name `clientIsolation`; `boolean`; optional; default: false.
+    /// Client isolation (default: false).
     pub client_isolation: Option<bool>,
-    /// `clientIsolationOptions`
-    ///
-    /// Wire name `clientIsolationOptions`; `ClientIsolationOptions`; optional.
+    /// Client isolation options.
     pub client_isolation_options: Option<ClientIsolationOptions>,
-    /// `clientLoadBalancingEnable`
-    ///
-    /// Wire name `clientLoadBalancingEnable`; `boolean`; optional; default: true.
+    /// Client load balancing enable (default: true).
     pub client_load_balancing_enable: Option<bool>,
-    /// `dhcpOption82Enabled`
-    ///
-    /// Wire name `dhcpOption82Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 enabled (default: false).
     pub dhcp_option82_enabled: Option<bool>,
-    /// `dhcpOption82MacFormat`
-    ///
-    /// Wire name `dhcpOption82MacFormat`; `PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat`; optional; default: COLON.
+    /// DHCP option 82 MAC format (default: COLON).
     pub dhcp_option82_mac_format: Option<
         PskWifiWlanAdvancedCustomizationDhcpOption82MacFormat,
     >,
-    /// `dhcpOption82SubOption150Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption150Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 150 enabled (default: false).
     pub dhcp_option82_sub_option150_enabled: Option<bool>,
-    /// `dhcpOption82SubOption151Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption151Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 151 enabled (default: false).
     pub dhcp_option82_sub_option151_enabled: Option<bool>,
-    /// `dhcpOption82SubOption151Format`
-    ///
-    /// Wire name `dhcpOption82SubOption151Format`; `PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format`; optional; may be null.
+    /// DHCP option 82 sub option 151 format (may be null).
     pub dhcp_option82_sub_option151_format: Option<
         PskWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
     >,
-    /// `dhcpOption82SubOption151Input`
-    ///
-    /// Wire name `dhcpOption82SubOption151Input`; `string`; optional.
+    /// DHCP option 82 sub option 151 input.
     pub dhcp_option82_sub_option151_input: Option<String>,
-    /// `dhcpOption82SubOption1Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption1Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 1 enabled (default: false).
     pub dhcp_option82_sub_option1_enabled: Option<bool>,
-    /// `dhcpOption82SubOption1Format`
-    ///
-    /// Wire name `dhcpOption82SubOption1Format`; `PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format`; optional; may be null.
+    /// DHCP option 82 sub option 1 format (may be null).
     pub dhcp_option82_sub_option1_format: Option<
         PskWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
     >,
-    /// `dhcpOption82SubOption2Enabled`
-    ///
-    /// Wire name `dhcpOption82SubOption2Enabled`; `boolean`; optional; default: false.
+    /// DHCP option 82 sub option 2 enabled (default: false).
     pub dhcp_option82_sub_option2_enabled: Option<bool>,
-    /// `dhcpOption82SubOption2Format`
-    ///
-    /// Wire name `dhcpOption82SubOption2Format`; `PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format`; optional; may be null.
+    /// DHCP option 82 sub option 2 format (may be null).
     pub dhcp_option82_sub_option2_format: Option<
         PskWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
     >,
-    /// `dhcpRequestRateLimit`
-    ///
-    /// Wire name `dhcpRequestRateLimit`; `integer`; optional; default: 15; format: int32; maximum: 100; minimum: 15.
+    /// DHCP request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
     pub dhcp_request_rate_limit: Option<i64>,
-    /// `directedThreshold`
-    ///
-    /// Wire name `directedThreshold`; `integer`; optional; default: 5; format: int32; maximum: 5; minimum: 0.
+    /// Directed threshold (default: 5; format: int32; maximum: 5; minimum: 0).
     pub directed_threshold: Option<i64>,
-    /// `dnsProxy`
-    ///
-    /// Wire name `dnsProxy`; `DnsProxy`; optional.
+    /// DNS proxy.
     pub dns_proxy: Option<DnsProxy>,
-    /// `dnsProxyEnabled`
-    ///
-    /// Wire name `dnsProxyEnabled`; `boolean`; optional; default: false.
+    /// DNS proxy enabled (default: false).
     pub dns_proxy_enabled: Option<bool>,
-    /// `enableAdditionalRegulatoryDomains`
-    ///
-    /// Wire name `enableAdditionalRegulatoryDomains`; `boolean`; optional; default: true.
+    /// Enable additional regulatory domains (default: true).
     pub enable_additional_regulatory_domains: Option<bool>,
-    /// `enableAirtimeDecongestion`
-    ///
-    /// Wire name `enableAirtimeDecongestion`; `boolean`; optional; default: false.
+    /// Enable airtime decongestion (default: false).
     pub enable_airtime_decongestion: Option<bool>,
-    /// `enableAntiSpoofing`
-    ///
-    /// Wire name `enableAntiSpoofing`; `boolean`; optional; default: false.
+    /// Enable anti spoofing (default: false).
     pub enable_anti_spoofing: Option<bool>,
-    /// `enableApHostNameAdvertisement`
-    ///
-    /// Wire name `enableApHostNameAdvertisement`; `boolean`; optional; default: false.
+    /// Enable AP host name advertisement (default: false).
     pub enable_ap_host_name_advertisement: Option<bool>,
-    /// `enableArpRequestRateLimit`
-    ///
-    /// Wire name `enableArpRequestRateLimit`; `boolean`; optional; default: true.
+    /// Enable arp request rate limit (default: true).
     pub enable_arp_request_rate_limit: Option<bool>,
-    /// `enableBandBalancing`
-    ///
-    /// Wire name `enableBandBalancing`; `boolean`; optional; default: true.
+    /// Enable band balancing (default: true).
     pub enable_band_balancing: Option<bool>,
-    /// `enableDhcpRequestRateLimit`
-    ///
-    /// Wire name `enableDhcpRequestRateLimit`; `boolean`; optional; default: true.
+    /// Enable DHCP request rate limit (default: true).
     pub enable_dhcp_request_rate_limit: Option<bool>,
-    /// `enableFastRoaming`
-    ///
-    /// Wire name `enableFastRoaming`; `boolean`; optional; default: false.
+    /// Enable fast roaming (default: false).
     pub enable_fast_roaming: Option<bool>,
-    /// `enableGtkRekey`
-    ///
-    /// Wire name `enableGtkRekey`; `boolean`; optional; default: true.
+    /// Enable gtk rekey (default: true).
     pub enable_gtk_rekey: Option<bool>,
-    /// `enableJoinRSSIThreshold`
-    ///
-    /// Wire name `enableJoinRSSIThreshold`; `boolean`; optional; default: false.
+    /// Enable join RSSI threshold (default: false).
     pub enable_join_rssi_threshold: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting (default: false).
     pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// `enableMulticastDownlinkRateLimiting6G`
-    ///
-    /// Wire name `enableMulticastDownlinkRateLimiting6G`; `boolean`; optional; default: false.
+    /// Enable multicast downlink rate limiting 6G (default: false).
     pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting (default: false).
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// `enableMulticastUplinkRateLimiting6G`
-    ///
-    /// Wire name `enableMulticastUplinkRateLimiting6G`; `boolean`; optional; default: false.
+    /// Enable multicast uplink rate limiting 6G (default: false).
     pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
-    /// `enableNeighborReport`
-    ///
-    /// Wire name `enableNeighborReport`; `boolean`; optional; default: true.
+    /// Enable neighbor report (default: true).
     pub enable_neighbor_report: Option<bool>,
-    /// `enableOptimizedConnectivityExperience`
-    ///
-    /// Wire name `enableOptimizedConnectivityExperience`; `boolean`; optional; default: false.
+    /// Enable optimized connectivity experience (default: false).
     pub enable_optimized_connectivity_experience: Option<bool>,
-    /// `enableSyslog`
-    ///
-    /// Wire name `enableSyslog`; `boolean`; optional; default: false.
+    /// Enable syslog (default: false).
     pub enable_syslog: Option<bool>,
-    /// `enableTransientClientManagement`
-    ///
-    /// Wire name `enableTransientClientManagement`; `boolean`; optional; default: false.
+    /// Enable transient client management (default: false).
     pub enable_transient_client_management: Option<bool>,
-    /// `forceMobileDeviceDhcp`
-    ///
-    /// Wire name `forceMobileDeviceDhcp`; `boolean`; optional; default: false.
+    /// Force mobile device DHCP (default: false).
     pub force_mobile_device_dhcp: Option<bool>,
-    /// `hideSsid`
-    ///
-    /// Wire name `hideSsid`; `boolean`; optional; default: false.
+    /// Hide SSID (default: false).
     pub hide_ssid: Option<bool>,
-    /// `joinExpireTime`
-    ///
-    /// Wire name `joinExpireTime`; `integer`; optional; default: 300; format: int32; maximum: 300; minimum: 1.
+    /// Join expire time (default: 300; format: int32; maximum: 300; minimum: 1).
     pub join_expire_time: Option<i64>,
-    /// `joinRSSIThreshold`
-    ///
-    /// Wire name `joinRSSIThreshold`; `integer`; optional; default: -85; format: int32; maximum: -60; minimum: -90.
+    /// Join RSSI threshold (default: -85; format: int32; maximum: -60; minimum: -90).
     pub join_rssi_threshold: Option<i64>,
-    /// `joinWaitThreshold`
-    ///
-    /// Wire name `joinWaitThreshold`; `integer`; optional; default: 10; format: int32; maximum: 50; minimum: 1.
+    /// Join wait threshold (default: 10; format: int32; maximum: 50; minimum: 1).
     pub join_wait_threshold: Option<i64>,
-    /// `joinWaitTime`
-    ///
-    /// Wire name `joinWaitTime`; `integer`; optional; default: 30; format: int32; maximum: 60; minimum: 1.
+    /// Join wait time (default: 30; format: int32; maximum: 60; minimum: 1).
     pub join_wait_time: Option<i64>,
-    /// `maxClientsOnWlanPerRadio`
-    ///
-    /// Wire name `maxClientsOnWlanPerRadio`; `integer`; optional; default: 100; format: int32; maximum: 512; minimum: 1.
+    /// Max clients on WLAN per radio (default: 100; format: int32; maximum: 512; minimum: 1).
     pub max_clients_on_wlan_per_radio: Option<i64>,
-    /// `mobilityDomainId`
-    ///
-    /// Wire name `mobilityDomainId`; `integer`; optional; default: 1; format: int32; maximum: 65535; minimum: 1.
+    /// Mobility domain ID (default: 1; format: int32; maximum: 65535; minimum: 1).
     pub mobility_domain_id: Option<i64>,
-    /// `multiLinkOperationEnabled`
-    ///
-    /// Wire name `multiLinkOperationEnabled`; `boolean`; optional; default: false.
+    /// Multi link operation enabled (default: false).
     pub multi_link_operation_enabled: Option<bool>,
-    /// `multiLinkOperationOptions`
-    ///
-    /// Wire name `multiLinkOperationOptions`; `MultiLinkOperationOptions`; optional.
+    /// Multi link operation options.
     pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
-    /// `multicastDownlinkRateLimiting`
-    ///
-    /// Wire name `multicastDownlinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 12; minimum: 1.
+    /// Multicast downlink rate limiting (default: 1; format: int32; maximum: 12; minimum: 1).
     pub multicast_downlink_rate_limiting: Option<i64>,
-    /// `multicastFilterEnabled`
-    ///
-    /// Wire name `multicastFilterEnabled`; `boolean`; optional; default: false.
+    /// Multicast filter enabled (default: false).
     pub multicast_filter_enabled: Option<bool>,
-    /// `multicastUplinkRateLimiting`
-    ///
-    /// Wire name `multicastUplinkRateLimiting`; `integer`; optional; default: 1; format: int32; maximum: 100; minimum: 1.
+    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
     pub multicast_uplink_rate_limiting: Option<i64>,
-    /// `proxyARP`
-    ///
-    /// Wire name `proxyARP`; `boolean`; optional; default: false.
+    /// Proxy ARP (default: false).
     pub proxy_arp: Option<bool>,
-    /// `qosMapSetEnabled`
-    ///
-    /// Wire name `qosMapSetEnabled`; `boolean`; optional; default: false.
+    /// QOS map set enabled (default: false).
     pub qos_map_set_enabled: Option<bool>,
-    /// `qosMapSetOptions`
-    ///
-    /// Wire name `qosMapSetOptions`; `QosMapSetOptions`; optional.
+    /// QOS map set options.
     pub qos_map_set_options: Option<QosMapSetOptions>,
-    /// `qosMirroringEnabled`
-    ///
-    /// Wire name `qosMirroringEnabled`; `boolean`; optional; default: false.
+    /// QOS mirroring enabled (default: false).
     pub qos_mirroring_enabled: Option<bool>,
-    /// `qosMirroringScope`
-    ///
-    /// Wire name `qosMirroringScope`; `PskWifiWlanAdvancedCustomizationQosMirroringScope`; optional; default: MSCS_REQUESTS_ONLY.
+    /// QOS mirroring scope (default: MSCS_REQUESTS_ONLY).
     pub qos_mirroring_scope: Option<PskWifiWlanAdvancedCustomizationQosMirroringScope>,
-    /// `radioCustomization`
-    ///
-    /// Wire name `radioCustomization`; `WlanRadioCustomization`; optional.
+    /// Radio customization.
     pub radio_customization: Option<WlanRadioCustomization>,
-    /// `radiusOptions`
-    ///
-    /// Wire name `radiusOptions`; `RadiusOptions`; optional.
+    /// RADIUS options.
     pub radius_options: Option<RadiusOptions>,
-    /// `respectiveAccessControl`
-    ///
-    /// Wire name `respectiveAccessControl`; `boolean`; optional; default: true.
+    /// Respective access control (default: true).
     pub respective_access_control: Option<bool>,
-    /// `rssiAssociationRejectionThreshold`
-    ///
-    /// Wire name `rssiAssociationRejectionThreshold`; `integer`; optional; default: -75; format: int32; maximum: -60; minimum: -90.
+    /// RSSI association rejection threshold (default: -75; format: int32; maximum: -60; minimum: -90).
     pub rssi_association_rejection_threshold: Option<i64>,
-    /// `totalDownlinkRateLimiting`
-    ///
-    /// Wire name `totalDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    /// Total downlink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
     pub total_downlink_rate_limiting: Option<i64>,
-    /// `totalUplinkRateLimiting`
-    ///
-    /// Wire name `totalUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 500; minimum: 0.
+    /// Total uplink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
     pub total_uplink_rate_limiting: Option<i64>,
-    /// `userDownlinkRateLimiting`
-    ///
-    /// Wire name `userDownlinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// User downlink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
     pub user_downlink_rate_limiting: Option<i64>,
-    /// `userUplinkRateLimiting`
-    ///
-    /// Wire name `userUplinkRateLimiting`; `integer`; optional; default: 0; format: int32; maximum: 200; minimum: 0.
+    /// User uplink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
     pub user_uplink_rate_limiting: Option<i64>,
-    /// `wifi6Enabled`
-    ///
-    /// Wire name `wifi6Enabled`; `boolean`; optional; default: true.
+    /// Wifi 6 enabled (default: true).
     pub wifi6_enabled: Option<bool>,
-    /// `wifi7Enabled`
-    ///
-    /// Wire name `wifi7Enabled`; `boolean`; optional; default: true.
+    /// Wifi 7 enabled (default: true).
     pub wifi7_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -12798,25 +11694,15 @@ impl<'de> serde::Deserialize<'de> for PskWifiWlanWlanSecurity {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct QosMapRule {
-    /// `dscpExceptionValues`
-    ///
-    /// Wire name `dscpExceptionValues`; `array<integer>`; optional.
+    /// Dscp exception values.
     pub dscp_exception_values: Option<Vec<i64>>,
-    /// `dscpHigh`
-    ///
-    /// Wire name `dscpHigh`; `integer`; required; format: int32.
+    /// Dscp high (format: int32).
     pub dscp_high: i64,
-    /// `dscpLow`
-    ///
-    /// Wire name `dscpLow`; `integer`; required; format: int32.
+    /// Dscp low (format: int32).
     pub dscp_low: i64,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Enabled (default: true).
     pub enabled: Option<bool>,
-    /// `priority`
-    ///
-    /// Wire name `priority`; `integer`; required; format: int32; maximum: 7; minimum: 0.
+    /// Priority (format: int32; maximum: 7; minimum: 0).
     pub priority: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -12889,9 +11775,7 @@ impl QosMapRule {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QosMapSetOptions {
-    /// `rules`
-    ///
-    /// Wire name `rules`; `array<QosMapRule>`; optional; max_items: 8; min_items: 0.
+    /// Rules (max_items: 8; min_items: 0).
     pub rules: Option<Vec<QosMapRule>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -12947,37 +11831,21 @@ impl QosMapSetOptions {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RadiusOptions {
-    /// `calledStationIdType`
-    ///
-    /// Wire name `calledStationIdType`; `RadiusOptionsCalledStationIdType`; optional; may be null.
+    /// Called station ID type (may be null).
     pub called_station_id_type: Option<RadiusOptionsCalledStationIdType>,
-    /// `nasIdDelimiter`
-    ///
-    /// Wire name `nasIdDelimiter`; `RadiusOptionsNasIdDelimiter`; optional; default: DASH.
+    /// Nas ID delimiter (default: DASH).
     pub nas_id_delimiter: Option<RadiusOptionsNasIdDelimiter>,
-    /// `nasIdType`
-    ///
-    /// Wire name `nasIdType`; `RadiusOptionsNasIdType`; optional; default: BSSID.
+    /// Nas ID type (default: BSSID).
     pub nas_id_type: Option<RadiusOptionsNasIdType>,
-    /// `nasMaxRetry`
-    ///
-    /// Wire name `nasMaxRetry`; `integer`; optional; default: 2; format: int32; maximum: 10; minimum: 2.
+    /// Nas max retry (default: 2; format: int32; maximum: 10; minimum: 2).
     pub nas_max_retry: Option<i64>,
-    /// `nasReconnectPrimaryMin`
-    ///
-    /// Wire name `nasReconnectPrimaryMin`; `integer`; optional; default: 5; format: int32; maximum: 300; minimum: 1.
+    /// Nas reconnect primary min (default: 5; format: int32; maximum: 300; minimum: 1).
     pub nas_reconnect_primary_min: Option<i64>,
-    /// `nasRequestTimeoutSec`
-    ///
-    /// Wire name `nasRequestTimeoutSec`; `integer`; optional; default: 3; format: int32; maximum: 20; minimum: 2.
+    /// Nas request timeout sec (default: 3; format: int32; maximum: 20; minimum: 2).
     pub nas_request_timeout_sec: Option<i64>,
-    /// `singleSessionIdAccounting`
-    ///
-    /// Wire name `singleSessionIdAccounting`; `boolean`; optional; default: false.
+    /// Single session ID accounting (default: false).
     pub single_session_id_accounting: Option<bool>,
-    /// `userDefinedNasId`
-    ///
-    /// Wire name `userDefinedNasId`; `string`; optional; max_length: 64; min_length: 2.
+    /// User defined nas ID (max_length: 64; min_length: 2).
     pub user_defined_nas_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -13276,21 +12144,13 @@ impl<'de> serde::Deserialize<'de> for RadiusOptionsNasIdType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SocialIdentities {
-    /// `facebook`
-    ///
-    /// Wire name `facebook`; `SocialIdentity`; optional.
+    /// Facebook.
     pub facebook: Option<SocialIdentity>,
-    /// `google`
-    ///
-    /// Wire name `google`; `SocialIdentity`; optional.
+    /// Google.
     pub google: Option<SocialIdentity>,
-    /// `linkedin`
-    ///
-    /// Wire name `linkedin`; `SocialIdentity`; optional.
+    /// Linkedin.
     pub linkedin: Option<SocialIdentity>,
-    /// `twitter`
-    ///
-    /// Wire name `twitter`; `SocialIdentity`; optional.
+    /// Twitter.
     pub twitter: Option<SocialIdentity>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -13370,13 +12230,9 @@ impl SocialIdentities {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SocialIdentity {
-    /// `config`
-    ///
-    /// Wire name `config`; `OauthAppConfig`; optional.
+    /// Config.
     pub config: Option<OauthAppConfig>,
-    /// `source`
-    ///
-    /// Wire name `source`; `SocialIdentitySource`; optional; default: RUCKUS.
+    /// Source (default: RUCKUS).
     pub source: Option<SocialIdentitySource>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -13553,23 +12409,15 @@ impl VenueWifiNetwork {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueWifiNetworkSettings {
-    /// `allApGroupsRadioTypes`
-    ///
-    /// Wire name `allApGroupsRadioTypes`; `array<VenueWifiNetworkSettingsAllApGroupsRadioTypes>`; optional.
+    /// All AP groups radio types.
     pub all_ap_groups_radio_types: Option<
         Vec<VenueWifiNetworkSettingsAllApGroupsRadioTypes>,
     >,
-    /// `allApGroupsVlanId`
-    ///
-    /// Wire name `allApGroupsVlanId`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    /// All AP groups VLAN ID (format: int32; maximum: 4094; minimum: 1).
     pub all_ap_groups_vlan_id: Option<i64>,
-    /// `isAllApGroups`
-    ///
-    /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
+    /// Is all AP groups (default: true).
     pub is_all_ap_groups: Option<bool>,
-    /// `scheduler`
-    ///
-    /// Wire name `scheduler`; `NetworkVenueScheduler`; optional.
+    /// Scheduler.
     pub scheduler: Option<NetworkVenueScheduler>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -13999,29 +12847,17 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WifiWisprPage {
-    /// `authType`
-    ///
-    /// Wire name `authType`; `WifiWisprPageAuthType`; optional; default: RADIUS.
+    /// Auth type (default: RADIUS).
     pub auth_type: Option<WifiWisprPageAuthType>,
-    /// `captivePortalUrl`
-    ///
-    /// Wire name `captivePortalUrl`; `string`; required.
+    /// Captive portal URL.
     pub captive_portal_url: String,
-    /// `customExternalProvider`
-    ///
-    /// Wire name `customExternalProvider`; `boolean`; optional; default: false.
+    /// Custom external provider (default: false).
     pub custom_external_provider: Option<bool>,
-    /// `externalProviderName`
-    ///
-    /// Wire name `externalProviderName`; `string`; optional.
+    /// External provider name.
     pub external_provider_name: Option<String>,
-    /// `externalProviderRegion`
-    ///
-    /// Wire name `externalProviderRegion`; `string`; optional.
+    /// External provider region.
     pub external_provider_region: Option<String>,
-    /// `integrationKey`
-    ///
-    /// Wire name `integrationKey`; `string`; optional.
+    /// Integration key.
     pub integration_key: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -14167,23 +13003,15 @@ impl<'de> serde::Deserialize<'de> for WifiWisprPageAuthType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WlanRadioCustomization {
-    /// `bssMinimumPhyRate`
-    ///
-    /// Wire name `bssMinimumPhyRate`; `WlanRadioCustomizationBssMinimumPhyRate`; optional; default: _default.
+    /// BSS minimum phy rate (default: _default).
     pub bss_minimum_phy_rate: Option<WlanRadioCustomizationBssMinimumPhyRate>,
-    /// `managementFrameMinimumPhyRate`
-    ///
-    /// Wire name `managementFrameMinimumPhyRate`; `WlanRadioCustomizationManagementFrameMinimumPhyRate`; optional; default: _6.
+    /// Management frame minimum phy rate (default: _6).
     pub management_frame_minimum_phy_rate: Option<
         WlanRadioCustomizationManagementFrameMinimumPhyRate,
     >,
-    /// `phyTypeConstraint`
-    ///
-    /// Wire name `phyTypeConstraint`; `WlanRadioCustomizationPhyTypeConstraint`; optional; default: OFDM.
+    /// Phy type constraint (default: OFDM).
     pub phy_type_constraint: Option<WlanRadioCustomizationPhyTypeConstraint>,
-    /// `rfBandUsage`
-    ///
-    /// Wire name `rfBandUsage`; `WlanRadioCustomizationRfBandUsage`; optional; default: BOTH.
+    /// Rf band usage (default: BOTH).
     pub rf_band_usage: Option<WlanRadioCustomizationRfBandUsage>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

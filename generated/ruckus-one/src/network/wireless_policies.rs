@@ -13,13 +13,9 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Activation {
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -83,17 +79,11 @@ impl Activation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApActivation {
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `apSerialNumber`
-    ///
-    /// Wire name `apSerialNumber`; `string`; optional.
+    /// AP serial number.
     pub ap_serial_number: Option<String>,
-    /// `portId`
-    ///
-    /// Wire name `portId`; `integer`; optional; format: int32.
+    /// Port ID (format: int32).
     pub port_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -165,13 +155,9 @@ impl ApActivation {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClientIsolationAllowlistEntry {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Description (max_length: 64; min_length: 0).
     pub description: Option<String>,
-    /// `mac`
-    ///
-    /// Wire name `mac`; `string`; required.
+    /// MAC.
     pub mac: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -236,21 +222,13 @@ impl ClientIsolationAllowlistEntry {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ClientIsolationProfile {
-    /// `allowlist`
-    ///
-    /// Wire name `allowlist`; `array<ClientIsolationAllowlistEntry>`; required; max_items: 64; min_items: 1.
+    /// Allowlist (max_items: 64; min_items: 1).
     pub allowlist: Vec<ClientIsolationAllowlistEntry>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Description (max_length: 64; min_length: 0).
     pub description: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -323,25 +301,15 @@ impl ClientIsolationProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ClientIsolationProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `clientEntries`
-    ///
-    /// Wire name `clientEntries`; `array<string>`; optional.
+    /// Client entries.
     pub client_entries: Option<Vec<String>>,
-    /// `activations`
-    ///
-    /// Wire name `activations`; `array<Activation>`; optional.
+    /// Activations.
     pub activations: Option<Vec<Activation>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -435,57 +403,31 @@ impl ClientIsolationProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EthernetPortProfile {
-    /// `authType`
-    ///
-    /// Wire name `authType`; `EthernetPortProfileAuthType`; optional; default: DISABLED.
+    /// Auth type (default: DISABLED).
     pub auth_type: Option<EthernetPortProfileAuthType>,
-    /// `bypassMacAddressAuthentication`
-    ///
-    /// Wire name `bypassMacAddressAuthentication`; `boolean`; optional; default: false.
+    /// Bypass MAC address authentication (default: false).
     pub bypass_mac_address_authentication: Option<bool>,
-    /// `dynamicVlanEnabled`
-    ///
-    /// Wire name `dynamicVlanEnabled`; `boolean`; optional; default: false.
+    /// Dynamic VLAN enabled (default: false).
     pub dynamic_vlan_enabled: Option<bool>,
-    /// `enableAccountingProxy`
-    ///
-    /// Wire name `enableAccountingProxy`; `boolean`; optional; default: false.
+    /// Enable accounting proxy (default: false).
     pub enable_accounting_proxy: Option<bool>,
-    /// `enableAuthProxy`
-    ///
-    /// Wire name `enableAuthProxy`; `boolean`; optional; default: false.
+    /// Enable auth proxy (default: false).
     pub enable_auth_proxy: Option<bool>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `isDefault`
-    ///
-    /// Wire name `isDefault`; `boolean`; optional; default: false.
+    /// Is default (default: false).
     pub is_default: Option<bool>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: Option<String>,
-    /// `supplicantAuthenticationOptions`
-    ///
-    /// Wire name `supplicantAuthenticationOptions`; `SupplicantAuthenticationOptions`; optional.
+    /// Supplicant authentication options.
     pub supplicant_authentication_options: Option<SupplicantAuthenticationOptions>,
-    /// `type`
-    ///
-    /// Wire name `type`; `EthernetPortProfileType`; required; may be null.
+    /// Type (may be null).
     pub type_: Option<EthernetPortProfileType>,
-    /// `unauthenticatedGuestVlan`
-    ///
-    /// Wire name `unauthenticatedGuestVlan`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    /// Unauthenticated guest VLAN (format: int32; maximum: 4094; minimum: 1).
     pub unauthenticated_guest_vlan: Option<i64>,
-    /// `untagId`
-    ///
-    /// Wire name `untagId`; `integer`; optional; format: int32; maximum: 4094; minimum: 1.
+    /// Untag ID (format: int32; maximum: 4094; minimum: 1).
     pub untag_id: Option<i64>,
-    /// `vlanMembers`
-    ///
-    /// Wire name `vlanMembers`; `string`; optional.
+    /// VLAN members.
     pub vlan_members: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -721,65 +663,35 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileAuthType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct EthernetPortProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `venueIds`
-    ///
-    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
-    /// `apSerialNumbers`
-    ///
-    /// Wire name `apSerialNumbers`; `array<string>`; optional.
+    /// AP serial numbers.
     pub ap_serial_numbers: Option<Vec<String>>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `untagId`
-    ///
-    /// Wire name `untagId`; `integer`; optional; format: int32.
+    /// Untag ID (format: int32).
     pub untag_id: Option<i64>,
-    /// `vlanMembers`
-    ///
-    /// Wire name `vlanMembers`; `string`; optional.
+    /// VLAN members.
     pub vlan_members: Option<String>,
-    /// `isDefault`
-    ///
-    /// Wire name `isDefault`; `boolean`; optional.
+    /// Is default.
     pub is_default: Option<bool>,
-    /// `isTemplate`
-    ///
-    /// Wire name `isTemplate`; `boolean`; optional.
+    /// Is template.
     pub is_template: Option<bool>,
-    /// `authType`
-    ///
-    /// Wire name `authType`; `string`; optional.
+    /// Auth type.
     pub auth_type: Option<String>,
-    /// `authRadiusId`
-    ///
-    /// Wire name `authRadiusId`; `string`; optional.
+    /// Auth RADIUS ID.
     pub auth_radius_id: Option<String>,
-    /// `accountingRadiusId`
-    ///
-    /// Wire name `accountingRadiusId`; `string`; optional.
+    /// Accounting RADIUS ID.
     pub accounting_radius_id: Option<String>,
-    /// `venueActivations`
-    ///
-    /// Wire name `venueActivations`; `array<VenueActivation>`; optional.
+    /// Venue activations.
     pub venue_activations: Option<Vec<VenueActivation>>,
-    /// `apActivations`
-    ///
-    /// Wire name `apActivations`; `array<ApActivation>`; optional.
+    /// AP activations.
     pub ap_activations: Option<Vec<ApActivation>>,
-    /// `vni`
-    ///
-    /// Wire name `vni`; `integer`; optional; format: int32.
+    /// Vni (format: int32).
     pub vni: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1015,29 +927,17 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LbsServerProfile {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `lbsServerVenueName`
-    ///
-    /// Wire name `lbsServerVenueName`; `string`; required; max_length: 16; min_length: 2.
+    /// Lbs server venue name (max_length: 16; min_length: 2).
     pub lbs_server_venue_name: String,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; required; secret: redacted in `Debug`; max_length: 64; min_length: 8.
+    /// Password (secret: redacted in `Debug`; max_length: 64; min_length: 8).
     pub password: ruckus_one_runtime::Secret,
-    /// `serverAddress`
-    ///
-    /// Wire name `serverAddress`; `string`; required.
+    /// Server address.
     pub server_address: String,
-    /// `serverPort`
-    ///
-    /// Wire name `serverPort`; `integer`; required; format: int32; maximum: 65535; minimum: 1.
+    /// Server port (format: int32; maximum: 65535; minimum: 1).
     pub server_port: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1158,29 +1058,17 @@ impl LbsServerProfileBuilder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LbsServerProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `lbsServerVenueName`
-    ///
-    /// Wire name `lbsServerVenueName`; `string`; optional.
+    /// Lbs server venue name.
     pub lbs_server_venue_name: Option<String>,
-    /// `server`
-    ///
-    /// Wire name `server`; `string`; optional.
+    /// Server.
     pub server: Option<String>,
-    /// `venueIds`
-    ///
-    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
-    /// `serverConnected`
-    ///
-    /// Wire name `serverConnected`; `boolean`; optional.
+    /// Server connected.
     pub server_connected: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1279,17 +1167,11 @@ impl LbsServerProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MulticastDnsProxyProfile {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `rules`
-    ///
-    /// Wire name `rules`; `array<MulticastDnsProxyServiceRule>`; optional.
+    /// Rules.
     pub rules: Option<Vec<MulticastDnsProxyServiceRule>>,
-    /// `serviceName`
-    ///
-    /// Wire name `serviceName`; `string`; required.
+    /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1362,21 +1244,13 @@ impl MulticastDnsProxyProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MulticastDnsProxyProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `rules`
-    ///
-    /// Wire name `rules`; `array<ViewmodelMulticastDnsProxyServiceRule>`; optional.
+    /// Rules.
     pub rules: Option<Vec<ViewmodelMulticastDnsProxyServiceRule>>,
-    /// `activations`
-    ///
-    /// Wire name `activations`; `array<Activation>`; optional.
+    /// Activations.
     pub activations: Option<Vec<Activation>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1465,29 +1339,17 @@ impl MulticastDnsProxyProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MulticastDnsProxyServiceRule {
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: true.
+    /// Enabled (default: true).
     pub enabled: Option<bool>,
-    /// `fromVlan`
-    ///
-    /// Wire name `fromVlan`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
+    /// From VLAN (format: int32; maximum: 4094; minimum: 1).
     pub from_vlan: i64,
-    /// `mdnsName`
-    ///
-    /// Wire name `mdnsName`; `string`; optional; max_length: 64; min_length: 2.
+    /// Mdns name (max_length: 64; min_length: 2).
     pub mdns_name: Option<String>,
-    /// `mdnsProtocol`
-    ///
-    /// Wire name `mdnsProtocol`; `MulticastDnsProxyServiceRuleMdnsProtocol`; optional; may be null.
+    /// Mdns protocol (may be null).
     pub mdns_protocol: Option<MulticastDnsProxyServiceRuleMdnsProtocol>,
-    /// `service`
-    ///
-    /// Wire name `service`; `MulticastDnsProxyServiceRuleService`; required; may be null.
+    /// Service (may be null).
     pub service: Option<MulticastDnsProxyServiceRuleService>,
-    /// `toVlan`
-    ///
-    /// Wire name `toVlan`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
+    /// To VLAN (format: int32; maximum: 4094; minimum: 1).
     pub to_vlan: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1771,33 +1633,19 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRuleService {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseClientIsolationProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<ClientIsolationProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<ClientIsolationProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1914,33 +1762,19 @@ impl QueryResponseClientIsolationProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseEthernetPortProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<EthernetPortProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<EthernetPortProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2057,33 +1891,19 @@ impl QueryResponseEthernetPortProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseLbsServerProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<LbsServerProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<LbsServerProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2200,33 +2020,19 @@ impl QueryResponseLbsServerProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseMulticastDnsProxyProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<MulticastDnsProxyProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<MulticastDnsProxyProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2343,33 +2149,19 @@ impl QueryResponseMulticastDnsProxyProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseRoguePolicyQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<RoguePolicyQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<RoguePolicyQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2482,33 +2274,19 @@ impl QueryResponseRoguePolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseSnmpAgentProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<SnmpAgentProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<SnmpAgentProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2625,33 +2403,19 @@ impl QueryResponseSnmpAgentProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseSoftGreProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<SoftGreProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<SoftGreProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2764,33 +2528,19 @@ impl QueryResponseSoftGreProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseTunnelProfile {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<TunnelProfile>`; optional.
+    /// Data.
     pub data: Option<Vec<TunnelProfile>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2900,33 +2650,19 @@ impl QueryResponseTunnelProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseVlanPoolProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<VlanPoolProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<VlanPoolProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3039,25 +2775,15 @@ impl QueryResponseVlanPoolProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RogueClassificationPolicyRule {
-    /// `classification`
-    ///
-    /// Wire name `classification`; `RogueClassificationPolicyRuleClassification`; required; may be null.
+    /// Classification (may be null).
     pub classification: Option<RogueClassificationPolicyRuleClassification>,
-    /// `moreInfo`
-    ///
-    /// Wire name `moreInfo`; `string`; optional.
+    /// More info.
     pub more_info: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `priority`
-    ///
-    /// Wire name `priority`; `integer`; required; format: int32; minimum: 1.
+    /// Priority (format: int32; minimum: 1).
     pub priority: i64,
-    /// `type`
-    ///
-    /// Wire name `type`; `RogueClassificationPolicyRuleType`; required; may be null.
+    /// Type (may be null).
     pub type_: Option<RogueClassificationPolicyRuleType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3309,21 +3035,13 @@ impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRuleType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RoguePolicy {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Description (max_length: 255; min_length: 0).
     pub description: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `rules`
-    ///
-    /// Wire name `rules`; `array<RogueClassificationPolicyRule>`; optional.
+    /// Rules.
     pub rules: Option<Vec<RogueClassificationPolicyRule>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3401,25 +3119,15 @@ impl RoguePolicy {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RoguePolicyQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `numOfRules`
-    ///
-    /// Wire name `numOfRules`; `integer`; optional.
+    /// Num of rules.
     pub num_of_rules: Option<i64>,
-    /// `venueIds`
-    ///
-    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3507,17 +3215,11 @@ impl RoguePolicyQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SnmpAgentNotificationSettings {
-    /// `targetIpAddress`
-    ///
-    /// Wire name `targetIpAddress`; `string`; optional.
+    /// Target IP address.
     pub target_ip_address: Option<String>,
-    /// `targetPort`
-    ///
-    /// Wire name `targetPort`; `integer`; optional; default: 162; format: int32; maximum: 65535; minimum: 1.
+    /// Target port (default: 162; format: int32; maximum: 65535; minimum: 1).
     pub target_port: Option<i64>,
-    /// `type`
-    ///
-    /// Wire name `type`; `SnmpAgentNotificationSettingsType`; optional; default: TRAP.
+    /// Type (default: TRAP).
     pub type_: Option<SnmpAgentNotificationSettingsType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3653,21 +3355,13 @@ impl<'de> serde::Deserialize<'de> for SnmpAgentNotificationSettingsType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SnmpAgentProfile {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
+    /// Name.
     pub name: String,
-    /// `snmpV2Agents`
-    ///
-    /// Wire name `snmpV2Agents`; `array<SnmpV2Agent>`; optional; max_items: 2; min_items: 0.
+    /// SNMP v2 agents (max_items: 2; min_items: 0).
     pub snmp_v2_agents: Option<Vec<SnmpV2Agent>>,
-    /// `snmpV3Agents`
-    ///
-    /// Wire name `snmpV3Agents`; `array<SnmpV3Agent>`; optional; max_items: 2; min_items: 0.
+    /// SNMP v3 agents (max_items: 2; min_items: 0).
     pub snmp_v3_agents: Option<Vec<SnmpV3Agent>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3742,41 +3436,23 @@ impl SnmpAgentProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SnmpAgentProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `communityNames`
-    ///
-    /// Wire name `communityNames`; `array<string>`; optional.
+    /// Community names.
     pub community_names: Option<Vec<String>>,
-    /// `userNames`
-    ///
-    /// Wire name `userNames`; `array<string>`; optional.
+    /// User names.
     pub user_names: Option<Vec<String>>,
-    /// `apSerialNumbers`
-    ///
-    /// Wire name `apSerialNumbers`; `array<string>`; optional.
+    /// AP serial numbers.
     pub ap_serial_numbers: Option<Vec<String>>,
-    /// `apNames`
-    ///
-    /// Wire name `apNames`; `array<string>`; optional.
+    /// AP names.
     pub ap_names: Option<Vec<String>>,
-    /// `venueIds`
-    ///
-    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
-    /// `venueNames`
-    ///
-    /// Wire name `venueNames`; `array<string>`; optional.
+    /// Venue names.
     pub venue_names: Option<Vec<String>>,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `string`; optional.
+    /// Tags.
     pub tags: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3899,21 +3575,13 @@ impl SnmpAgentProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SnmpV2Agent {
-    /// `communityName`
-    ///
-    /// Wire name `communityName`; `string`; required; max_length: 32; min_length: 1.
+    /// Community name (max_length: 32; min_length: 1).
     pub community_name: String,
-    /// `notificationPrivilege`
-    ///
-    /// Wire name `notificationPrivilege`; `boolean`; optional; default: false.
+    /// Notification privilege (default: false).
     pub notification_privilege: Option<bool>,
-    /// `notificationSettings`
-    ///
-    /// Wire name `notificationSettings`; `SnmpAgentNotificationSettings`; optional.
+    /// Notification settings.
     pub notification_settings: Option<SnmpAgentNotificationSettings>,
-    /// `readOnlyPrivilege`
-    ///
-    /// Wire name `readOnlyPrivilege`; `boolean`; optional; default: false.
+    /// Read only privilege (default: false).
     pub read_only_privilege: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3991,37 +3659,21 @@ impl SnmpV2Agent {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SnmpV3Agent {
-    /// `authenticationPassphrase`
-    ///
-    /// Wire name `authenticationPassphrase`; `string`; required; secret: redacted in `Debug`; max_length: 32; min_length: 8.
+    /// Authentication passphrase (secret: redacted in `Debug`; max_length: 32; min_length: 8).
     pub authentication_passphrase: ruckus_one_runtime::Secret,
-    /// `authenticationType`
-    ///
-    /// Wire name `authenticationType`; `SnmpV3AgentAuthenticationType`; optional; default: SHA.
+    /// Authentication type (default: SHA).
     pub authentication_type: Option<SnmpV3AgentAuthenticationType>,
-    /// `notificationPrivilege`
-    ///
-    /// Wire name `notificationPrivilege`; `boolean`; optional; default: false.
+    /// Notification privilege (default: false).
     pub notification_privilege: Option<bool>,
-    /// `notificationSettings`
-    ///
-    /// Wire name `notificationSettings`; `SnmpAgentNotificationSettings`; optional.
+    /// Notification settings.
     pub notification_settings: Option<SnmpAgentNotificationSettings>,
-    /// `privacyPassphrase`
-    ///
-    /// Wire name `privacyPassphrase`; `string`; optional; secret: redacted in `Debug`; max_length: 32; min_length: 8.
+    /// Privacy passphrase (secret: redacted in `Debug`; max_length: 32; min_length: 8).
     pub privacy_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `privacyType`
-    ///
-    /// Wire name `privacyType`; `SnmpV3AgentPrivacyType`; optional; default: NONE.
+    /// Privacy type (default: NONE).
     pub privacy_type: Option<SnmpV3AgentPrivacyType>,
-    /// `readOnlyPrivilege`
-    ///
-    /// Wire name `readOnlyPrivilege`; `boolean`; optional; default: false.
+    /// Read only privilege (default: false).
     pub read_only_privilege: Option<bool>,
-    /// `userName`
-    ///
-    /// Wire name `userName`; `string`; required; max_length: 32; min_length: 3.
+    /// User name (max_length: 32; min_length: 3).
     pub user_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4252,53 +3904,29 @@ impl<'de> serde::Deserialize<'de> for SnmpV3AgentPrivacyType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SoftGreProfile {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Description (max_length: 64; min_length: 0).
     pub description: Option<String>,
-    /// `disassociateClientEnabled`
-    ///
-    /// Wire name `disassociateClientEnabled`; `boolean`; optional; default: false.
+    /// Disassociate client enabled (default: false).
     pub disassociate_client_enabled: Option<bool>,
-    /// `gatewayFailbackEnabled`
-    ///
-    /// Wire name `gatewayFailbackEnabled`; `boolean`; optional; default: false.
+    /// Gateway failback enabled (default: false).
     pub gateway_failback_enabled: Option<bool>,
-    /// `gatewaySecondaryToPrimaryTimer`
-    ///
-    /// Wire name `gatewaySecondaryToPrimaryTimer`; `integer`; optional; default: 60; format: int32; maximum: 1440; minimum: 60.
+    /// Gateway secondary to primary timer (default: 60; format: int32; maximum: 1440; minimum: 60).
     pub gateway_secondary_to_primary_timer: Option<i64>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `keepAliveInterval`
-    ///
-    /// Wire name `keepAliveInterval`; `integer`; optional; default: 10; format: int32; maximum: 180; minimum: 1.
+    /// Keep alive interval (default: 10; format: int32; maximum: 180; minimum: 1).
     pub keep_alive_interval: Option<i64>,
-    /// `keepAliveRetryTimes`
-    ///
-    /// Wire name `keepAliveRetryTimes`; `integer`; optional; default: 5; format: int32; maximum: 10; minimum: 2.
+    /// Keep alive retry times (default: 5; format: int32; maximum: 10; minimum: 2).
     pub keep_alive_retry_times: Option<i64>,
-    /// `mtuSize`
-    ///
-    /// Wire name `mtuSize`; `integer`; optional; format: int32; maximum: 9018; minimum: 850.
+    /// MTU size (format: int32; maximum: 9018; minimum: 850).
     pub mtu_size: Option<i64>,
-    /// `mtuType`
-    ///
-    /// Wire name `mtuType`; `SoftGreProfileMtuType`; optional; default: AUTO.
+    /// MTU type (default: AUTO).
     pub mtu_type: Option<SoftGreProfileMtuType>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `primaryGatewayAddress`
-    ///
-    /// Wire name `primaryGatewayAddress`; `string`; required.
+    /// Primary gateway address.
     pub primary_gateway_address: String,
-    /// `secondaryGatewayAddress`
-    ///
-    /// Wire name `secondaryGatewayAddress`; `string`; optional.
+    /// Secondary gateway address.
     pub secondary_gateway_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4494,53 +4122,29 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileMtuType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SoftGreProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `primaryGatewayAddress`
-    ///
-    /// Wire name `primaryGatewayAddress`; `string`; optional.
+    /// Primary gateway address.
     pub primary_gateway_address: Option<String>,
-    /// `secondaryGatewayAddress`
-    ///
-    /// Wire name `secondaryGatewayAddress`; `string`; optional.
+    /// Secondary gateway address.
     pub secondary_gateway_address: Option<String>,
-    /// `mtuType`
-    ///
-    /// Wire name `mtuType`; `SoftGreProfileQueryDataMtuType`; optional.
+    /// MTU type.
     pub mtu_type: Option<SoftGreProfileQueryDataMtuType>,
-    /// `mtuSize`
-    ///
-    /// Wire name `mtuSize`; `integer`; optional; format: int32.
+    /// MTU size (format: int32).
     pub mtu_size: Option<i64>,
-    /// `keepAliveInterval`
-    ///
-    /// Wire name `keepAliveInterval`; `integer`; optional; format: int32.
+    /// Keep alive interval (format: int32).
     pub keep_alive_interval: Option<i64>,
-    /// `keepAliveRetryTimes`
-    ///
-    /// Wire name `keepAliveRetryTimes`; `integer`; optional; format: int32.
+    /// Keep alive retry times (format: int32).
     pub keep_alive_retry_times: Option<i64>,
-    /// `disassociateClientEnabled`
-    ///
-    /// Wire name `disassociateClientEnabled`; `boolean`; optional.
+    /// Disassociate client enabled.
     pub disassociate_client_enabled: Option<bool>,
-    /// `activations`
-    ///
-    /// Wire name `activations`; `array<Activation>`; optional.
+    /// Activations.
     pub activations: Option<Vec<Activation>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4745,17 +4349,11 @@ impl<'de> serde::Deserialize<'de> for SoftGreProfileQueryDataMtuType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SupplicantAuthenticationOptions {
-    /// `password`
-    ///
-    /// Wire name `password`; `string`; optional; secret: redacted in `Debug`.
+    /// Password (secret: redacted in `Debug`).
     pub password: Option<ruckus_one_runtime::Secret>,
-    /// `type`
-    ///
-    /// Wire name `type`; `SupplicantAuthenticationOptionsType`; optional; default: DISABLED.
+    /// Type (default: DISABLED).
     pub type_: Option<SupplicantAuthenticationOptionsType>,
-    /// `username`
-    ///
-    /// Wire name `username`; `string`; optional; max_length: 64; min_length: 0.
+    /// Username (max_length: 64; min_length: 0).
     pub username: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4898,73 +4496,39 @@ impl<'de> serde::Deserialize<'de> for SupplicantAuthenticationOptionsType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TunnelProfile {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `mtuType`
-    ///
-    /// Wire name `mtuType`; `string`; optional.
+    /// MTU type.
     pub mtu_type: Option<String>,
-    /// `mtuSize`
-    ///
-    /// Wire name `mtuSize`; `integer`; optional; format: int32.
+    /// MTU size (format: int32).
     pub mtu_size: Option<i64>,
-    /// `forceFragmentation`
-    ///
-    /// Wire name `forceFragmentation`; `boolean`; optional.
+    /// Force fragmentation.
     pub force_fragmentation: Option<bool>,
-    /// `personalIdentityNetworkIds`
-    ///
-    /// Wire name `personalIdentityNetworkIds`; `array<string>`; optional.
+    /// Personal identity network IDs.
     pub personal_identity_network_ids: Option<Vec<String>>,
-    /// `sdLanIds`
-    ///
-    /// Wire name `sdLanIds`; `array<string>`; optional.
+    /// Sd LAN IDs.
     pub sd_lan_ids: Option<Vec<String>>,
-    /// `networkIds`
-    ///
-    /// Wire name `networkIds`; `array<string>`; optional.
+    /// Network IDs.
     pub network_ids: Option<Vec<String>>,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `array<string>`; optional.
+    /// Tags.
     pub tags: Option<Vec<String>>,
-    /// `ageTimeMinutes`
-    ///
-    /// Wire name `ageTimeMinutes`; `integer`; optional; format: int32.
+    /// Age time minutes (format: int32).
     pub age_time_minutes: Option<i64>,
-    /// `ageTimeUnit`
-    ///
-    /// Wire name `ageTimeUnit`; `string`; optional.
+    /// Age time unit.
     pub age_time_unit: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `keepAliveInterval`
-    ///
-    /// Wire name `keepAliveInterval`; `integer`; optional; format: int32.
+    /// Keep alive interval (format: int32).
     pub keep_alive_interval: Option<i64>,
-    /// `keepAliveRetry`
-    ///
-    /// Wire name `keepAliveRetry`; `integer`; optional; format: int32.
+    /// Keep alive retry (format: int32).
     pub keep_alive_retry: Option<i64>,
-    /// `mtuRequestTimeout`
-    ///
-    /// Wire name `mtuRequestTimeout`; `integer`; optional; format: int32.
+    /// MTU request timeout (format: int32).
     pub mtu_request_timeout: Option<i64>,
-    /// `mtuRequestRetry`
-    ///
-    /// Wire name `mtuRequestRetry`; `integer`; optional; format: int32.
+    /// MTU request retry (format: int32).
     pub mtu_request_retry: Option<i64>,
-    /// `natTraversalEnabled`
-    ///
-    /// Wire name `natTraversalEnabled`; `boolean`; optional.
+    /// NAT traversal enabled.
     pub nat_traversal_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5167,49 +4731,27 @@ pub struct TunnelServiceProfile {
     ///
     /// Wire name `mtuRequestRetry`; `integer`; optional.
     pub mtu_request_retry: Option<i64>,
-    /// `ageTimeMinutes`
-    ///
-    /// Wire name `ageTimeMinutes`; `integer`; optional; default: 20; format: int32; maximum: 10080; minimum: 5.
+    /// Age time minutes (default: 20; format: int32; maximum: 10080; minimum: 5).
     pub age_time_minutes: Option<i64>,
-    /// `destinationIpAddress`
-    ///
-    /// Wire name `destinationIpAddress`; `string`; optional.
+    /// Destination IP address.
     pub destination_ip_address: Option<String>,
-    /// `forceFragmentation`
-    ///
-    /// Wire name `forceFragmentation`; `boolean`; optional; default: false.
+    /// Force fragmentation (default: false).
     pub force_fragmentation: Option<bool>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `mtuSize`
-    ///
-    /// Wire name `mtuSize`; `integer`; optional; format: int32; maximum: 1450; minimum: 576.
+    /// MTU size (format: int32; maximum: 1450; minimum: 576).
     pub mtu_size: Option<i64>,
-    /// `mtuType`
-    ///
-    /// Wire name `mtuType`; `TunnelServiceProfileMtuType`; optional; default: AUTO.
+    /// MTU type (default: AUTO).
     pub mtu_type: Option<TunnelServiceProfileMtuType>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `natTraversalEnabled`
-    ///
-    /// Wire name `natTraversalEnabled`; `boolean`; optional; default: false.
+    /// NAT traversal enabled (default: false).
     pub nat_traversal_enabled: Option<bool>,
-    /// `tag`
-    ///
-    /// Wire name `tag`; `string`; optional.
+    /// Tag.
     pub tag: Option<String>,
-    /// `tunnelType`
-    ///
-    /// Wire name `tunnelType`; `TunnelServiceProfileTunnelType`; optional; default: VXLAN_GPE.
+    /// Tunnel type (default: VXLAN_GPE).
     pub tunnel_type: Option<TunnelServiceProfileTunnelType>,
-    /// `type`
-    ///
-    /// Wire name `type`; `TunnelServiceProfileType`; optional; default: VXLAN.
+    /// Type (default: VXLAN).
     pub type_: Option<TunnelServiceProfileType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5548,17 +5090,11 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfileType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VenueActivation {
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `apModel`
-    ///
-    /// Wire name `apModel`; `string`; optional.
+    /// AP model.
     pub ap_model: Option<String>,
-    /// `portId`
-    ///
-    /// Wire name `portId`; `integer`; optional; format: int32.
+    /// Port ID (format: int32).
     pub port_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5630,33 +5166,19 @@ impl VenueActivation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelMulticastDnsProxyServiceRule {
-    /// `ruleIndex`
-    ///
-    /// Wire name `ruleIndex`; `integer`; optional; format: int32.
+    /// Rule index (format: int32).
     pub rule_index: Option<i64>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional.
+    /// Enabled.
     pub enabled: Option<bool>,
-    /// `service`
-    ///
-    /// Wire name `service`; `string`; optional.
+    /// Service.
     pub service: Option<String>,
-    /// `mdnsName`
-    ///
-    /// Wire name `mdnsName`; `string`; optional.
+    /// Mdns name.
     pub mdns_name: Option<String>,
-    /// `mdnsProtocol`
-    ///
-    /// Wire name `mdnsProtocol`; `string`; optional.
+    /// Mdns protocol.
     pub mdns_protocol: Option<String>,
-    /// `fromVlan`
-    ///
-    /// Wire name `fromVlan`; `integer`; optional; format: int32.
+    /// From VLAN (format: int32).
     pub from_vlan: Option<i64>,
-    /// `toVlan`
-    ///
-    /// Wire name `toVlan`; `integer`; optional; format: int32.
+    /// To VLAN (format: int32).
     pub to_vlan: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5766,21 +5288,13 @@ impl ViewmodelMulticastDnsProxyServiceRule {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct VlanPoolProfile {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 64; min_length: 0.
+    /// Description (max_length: 64; min_length: 0).
     pub description: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 1.
+    /// Name (max_length: 32; min_length: 1).
     pub name: String,
-    /// `vlanMembers`
-    ///
-    /// Wire name `vlanMembers`; `array<string>`; required; max_items: 16; min_items: 0.
+    /// VLAN members (max_items: 16; min_items: 0).
     pub vlan_members: Vec<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5850,25 +5364,15 @@ impl VlanPoolProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct VlanPoolProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `vlanMembers`
-    ///
-    /// Wire name `vlanMembers`; `array<string>`; optional.
+    /// VLAN members.
     pub vlan_members: Option<Vec<String>>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
-    /// `wifiNetworkVenueApGroups`
-    ///
-    /// Wire name `wifiNetworkVenueApGroups`; `array<WifiNetworkVenueApGroupQueryData>`; optional.
+    /// Wifi network venue AP groups.
     pub wifi_network_venue_ap_groups: Option<Vec<WifiNetworkVenueApGroupQueryData>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5962,21 +5466,13 @@ impl VlanPoolProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiNetworkVenueApGroupQueryData {
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `wifiNetworkId`
-    ///
-    /// Wire name `wifiNetworkId`; `string`; optional.
+    /// Wifi network ID.
     pub wifi_network_id: Option<String>,
-    /// `apGroupIds`
-    ///
-    /// Wire name `apGroupIds`; `array<string>`; optional.
+    /// AP group IDs.
     pub ap_group_ids: Option<Vec<String>>,
-    /// `isAllApGroups`
-    ///
-    /// Wire name `isAllApGroups`; `boolean`; optional.
+    /// Is all AP groups.
     pub is_all_ap_groups: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,21 +13,13 @@
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpConfigServiceProfile {
-    /// `dhcpMode`
-    ///
-    /// Wire name `dhcpMode`; `DhcpConfigServiceProfileDhcpMode`; optional; default: EnableOnEachAPs.
+    /// DHCP mode (default: EnableOnEachAPs).
     pub dhcp_mode: Option<DhcpConfigServiceProfileDhcpMode>,
-    /// `dhcpPools`
-    ///
-    /// Wire name `dhcpPools`; `array<DhcpPool>`; required; max_items: 4; min_items: 1.
+    /// DHCP pools (max_items: 4; min_items: 1).
     pub dhcp_pools: Vec<DhcpPool>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `serviceName`
-    ///
-    /// Wire name `serviceName`; `string`; required.
+    /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -103,29 +95,17 @@ impl DhcpConfigServiceProfile {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpConfigServiceProfileDeep {
-    /// `dhcpMode`
-    ///
-    /// Wire name `dhcpMode`; `DhcpConfigServiceProfileDeepDhcpMode`; optional; default: EnableOnEachAPs.
+    /// DHCP mode (default: EnableOnEachAPs).
     pub dhcp_mode: Option<DhcpConfigServiceProfileDeepDhcpMode>,
-    /// `dhcpPools`
-    ///
-    /// Wire name `dhcpPools`; `array<DhcpPoolV1>`; required; max_items: 4; min_items: 1.
+    /// DHCP pools (max_items: 4; min_items: 1).
     pub dhcp_pools: Vec<DhcpPoolV1>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `serviceName`
-    ///
-    /// Wire name `serviceName`; `string`; required.
+    /// Service name.
     pub service_name: String,
-    /// `usage`
-    ///
-    /// Wire name `usage`; `array<DhcpPoolVenueUsage>`; optional.
+    /// Usage.
     pub usage: Option<Vec<DhcpPoolVenueUsage>>,
-    /// `venueIds`
-    ///
-    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -338,21 +318,13 @@ impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDhcpMode {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpConfigServiceProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `dhcpPools`
-    ///
-    /// Wire name `dhcpPools`; `array<ViewmodelDhcpPool>`; optional.
+    /// DHCP pools.
     pub dhcp_pools: Option<Vec<ViewmodelDhcpPool>>,
-    /// `venueIds`
-    ///
-    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -438,49 +410,27 @@ impl DhcpConfigServiceProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpPool {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Description (max_length: 255; min_length: 0).
     pub description: Option<String>,
-    /// `endIpAddress`
-    ///
-    /// Wire name `endIpAddress`; `string`; required.
+    /// End IP address.
     pub end_ip_address: String,
-    /// `leaseTimeHours`
-    ///
-    /// Wire name `leaseTimeHours`; `integer`; required; format: int32; maximum: 24; minimum: 0.
+    /// Lease time hours (format: int32; maximum: 24; minimum: 0).
     pub lease_time_hours: i64,
-    /// `leaseTimeMinutes`
-    ///
-    /// Wire name `leaseTimeMinutes`; `integer`; required; format: int32; maximum: 59; minimum: 0.
+    /// Lease time minutes (format: int32; maximum: 59; minimum: 0).
     pub lease_time_minutes: i64,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `primaryDnsIp`
-    ///
-    /// Wire name `primaryDnsIp`; `string`; optional.
+    /// Primary DNS IP.
     pub primary_dns_ip: Option<String>,
-    /// `secondaryDnsIp`
-    ///
-    /// Wire name `secondaryDnsIp`; `string`; optional.
+    /// Secondary DNS IP.
     pub secondary_dns_ip: Option<String>,
-    /// `startIpAddress`
-    ///
-    /// Wire name `startIpAddress`; `string`; required.
+    /// Start IP address.
     pub start_ip_address: String,
-    /// `subnetAddress`
-    ///
-    /// Wire name `subnetAddress`; `string`; required.
+    /// Subnet address.
     pub subnet_address: String,
-    /// `subnetMask`
-    ///
-    /// Wire name `subnetMask`; `string`; required.
+    /// Subnet mask.
     pub subnet_mask: String,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
+    /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -643,53 +593,29 @@ impl DhcpPoolBuilder {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct DhcpPoolV1 {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 255; min_length: 0.
+    /// Description (max_length: 255; min_length: 0).
     pub description: Option<String>,
-    /// `endIpAddress`
-    ///
-    /// Wire name `endIpAddress`; `string`; required.
+    /// End IP address.
     pub end_ip_address: String,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `leaseTimeHours`
-    ///
-    /// Wire name `leaseTimeHours`; `integer`; required; format: int32; maximum: 24; minimum: 0.
+    /// Lease time hours (format: int32; maximum: 24; minimum: 0).
     pub lease_time_hours: i64,
-    /// `leaseTimeMinutes`
-    ///
-    /// Wire name `leaseTimeMinutes`; `integer`; required; format: int32; maximum: 59; minimum: 0.
+    /// Lease time minutes (format: int32; maximum: 59; minimum: 0).
     pub lease_time_minutes: i64,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `primaryDnsIp`
-    ///
-    /// Wire name `primaryDnsIp`; `string`; optional.
+    /// Primary DNS IP.
     pub primary_dns_ip: Option<String>,
-    /// `secondaryDnsIp`
-    ///
-    /// Wire name `secondaryDnsIp`; `string`; optional.
+    /// Secondary DNS IP.
     pub secondary_dns_ip: Option<String>,
-    /// `startIpAddress`
-    ///
-    /// Wire name `startIpAddress`; `string`; required.
+    /// Start IP address.
     pub start_ip_address: String,
-    /// `subnetAddress`
-    ///
-    /// Wire name `subnetAddress`; `string`; required.
+    /// Subnet address.
     pub subnet_address: String,
-    /// `subnetMask`
-    ///
-    /// Wire name `subnetMask`; `string`; required.
+    /// Subnet mask.
     pub subnet_mask: String,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; required; format: int32; maximum: 4094; minimum: 1.
+    /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
     pub vlan_id: i64,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -861,17 +787,11 @@ impl DhcpPoolV1Builder {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DhcpPoolVenueUsage {
-    /// `totalIpCount`
-    ///
-    /// Wire name `totalIpCount`; `integer`; optional; default: 0; format: int32.
+    /// Total IP count (default: 0; format: int32).
     pub total_ip_count: Option<i64>,
-    /// `usedIpCount`
-    ///
-    /// Wire name `usedIpCount`; `integer`; optional; default: 0; format: int32.
+    /// Used IP count (default: 0; format: int32).
     pub used_ip_count: Option<i64>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -943,13 +863,9 @@ impl DhcpPoolVenueUsage {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Epdg {
-    /// `domain`
-    ///
-    /// Wire name `domain`; `string`; required.
+    /// Domain.
     pub domain: String,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1008,33 +924,19 @@ impl Epdg {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20AuthInfo {
-    /// `credentialType`
-    ///
-    /// Wire name `credentialType`; `Hotspot20AuthInfoCredentialType`; optional; may be null.
+    /// Credential type (may be null).
     pub credential_type: Option<Hotspot20AuthInfoCredentialType>,
-    /// `eapInnerAuth`
-    ///
-    /// Wire name `eapInnerAuth`; `Hotspot20AuthInfoEapInnerAuth`; optional; may be null.
+    /// Eap inner auth (may be null).
     pub eap_inner_auth: Option<Hotspot20AuthInfoEapInnerAuth>,
-    /// `info`
-    ///
-    /// Wire name `info`; `Hotspot20AuthInfoInfo`; optional; may be null.
+    /// Info (may be null).
     pub info: Option<Hotspot20AuthInfoInfo>,
-    /// `nonEapAuth`
-    ///
-    /// Wire name `nonEapAuth`; `Hotspot20AuthInfoNonEapAuth`; optional; may be null.
+    /// Non eap auth (may be null).
     pub non_eap_auth: Option<Hotspot20AuthInfoNonEapAuth>,
-    /// `tunneledType`
-    ///
-    /// Wire name `tunneledType`; `Hotspot20AuthInfoTunneledType`; optional; may be null.
+    /// Tunneled type (may be null).
     pub tunneled_type: Option<Hotspot20AuthInfoTunneledType>,
-    /// `vendorId`
-    ///
-    /// Wire name `vendorId`; `string`; optional.
+    /// Vendor ID.
     pub vendor_id: Option<String>,
-    /// `vendorType`
-    ///
-    /// Wire name `vendorType`; `string`; optional.
+    /// Vendor type.
     pub vendor_type: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1517,13 +1419,9 @@ impl<'de> serde::Deserialize<'de> for Hotspot20AuthInfoTunneledType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20Eap {
-    /// `authInfos`
-    ///
-    /// Wire name `authInfos`; `array<Hotspot20AuthInfo>`; optional; max_items: 4; min_items: 0.
+    /// Auth infos (max_items: 4; min_items: 0).
     pub auth_infos: Option<Vec<Hotspot20AuthInfo>>,
-    /// `method`
-    ///
-    /// Wire name `method`; `Hotspot20EapMethod`; optional; may be null.
+    /// Method (may be null).
     pub method: Option<Hotspot20EapMethod>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1674,13 +1572,9 @@ impl<'de> serde::Deserialize<'de> for Hotspot20EapMethod {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20FriendlyName {
-    /// `language`
-    ///
-    /// Wire name `language`; `Hotspot20FriendlyNameLanguage`; required; may be null.
+    /// Language (may be null).
     pub language: Option<Hotspot20FriendlyNameLanguage>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 252; min_length: 1.
+    /// Name (max_length: 252; min_length: 1).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1840,29 +1734,17 @@ impl<'de> serde::Deserialize<'de> for Hotspot20FriendlyNameLanguage {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20IdentityProvider {
-    /// `accountingRadiusEnabled`
-    ///
-    /// Wire name `accountingRadiusEnabled`; `boolean`; optional; default: false.
+    /// Accounting RADIUS enabled (default: false).
     pub accounting_radius_enabled: Option<bool>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `naiRealms`
-    ///
-    /// Wire name `naiRealms`; `array<Hotspot20NaiRealm>`; required; max_items: 16; min_items: 1.
+    /// Nai realms (max_items: 16; min_items: 1).
     pub nai_realms: Vec<Hotspot20NaiRealm>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `plmns`
-    ///
-    /// Wire name `plmns`; `array<Hotspot20Plmn>`; optional; max_items: 16; min_items: 0.
+    /// Plmns (max_items: 16; min_items: 0).
     pub plmns: Option<Vec<Hotspot20Plmn>>,
-    /// `roamConsortiumOIs`
-    ///
-    /// Wire name `roamConsortiumOIs`; `array<Hotspot20RoamConsortium>`; optional; max_items: 12; min_items: 0.
+    /// Roam consortium OIs (max_items: 12; min_items: 0).
     pub roam_consortium_o_is: Option<Vec<Hotspot20RoamConsortium>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1954,37 +1836,21 @@ impl Hotspot20IdentityProvider {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20IdentityProviderQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `naiRealms`
-    ///
-    /// Wire name `naiRealms`; `array<ViewmodelHotspot20NaiRealm>`; optional.
+    /// Nai realms.
     pub nai_realms: Option<Vec<ViewmodelHotspot20NaiRealm>>,
-    /// `plmns`
-    ///
-    /// Wire name `plmns`; `array<ViewmodelHotspot20Plmn>`; optional.
+    /// Plmns.
     pub plmns: Option<Vec<ViewmodelHotspot20Plmn>>,
-    /// `roamConsortiumOIs`
-    ///
-    /// Wire name `roamConsortiumOIs`; `array<Hotspot20RoamConsortiumOi>`; optional.
+    /// Roam consortium OIs.
     pub roam_consortium_o_is: Option<Vec<Hotspot20RoamConsortiumOi>>,
-    /// `authRadiusId`
-    ///
-    /// Wire name `authRadiusId`; `string`; optional.
+    /// Auth RADIUS ID.
     pub auth_radius_id: Option<String>,
-    /// `accountingRadiusId`
-    ///
-    /// Wire name `accountingRadiusId`; `string`; optional.
+    /// Accounting RADIUS ID.
     pub accounting_radius_id: Option<String>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2108,17 +1974,11 @@ impl Hotspot20IdentityProviderQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20NaiRealm {
-    /// `eaps`
-    ///
-    /// Wire name `eaps`; `array<Hotspot20Eap>`; optional; max_items: 4; min_items: 0.
+    /// Eaps (max_items: 4; min_items: 0).
     pub eaps: Option<Vec<Hotspot20Eap>>,
-    /// `encoding`
-    ///
-    /// Wire name `encoding`; `Hotspot20NaiRealmEncoding`; optional; default: RFC4282.
+    /// Encoding (default: RFC4282).
     pub encoding: Option<Hotspot20NaiRealmEncoding>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 243; min_length: 2.
+    /// Name (max_length: 243; min_length: 2).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2240,21 +2100,13 @@ impl<'de> serde::Deserialize<'de> for Hotspot20NaiRealmEncoding {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20Operator {
-    /// `domainNames`
-    ///
-    /// Wire name `domainNames`; `array<string>`; required; max_items: 8; min_items: 1.
+    /// Domain names (max_items: 8; min_items: 1).
     pub domain_names: Vec<String>,
-    /// `friendlyNames`
-    ///
-    /// Wire name `friendlyNames`; `array<Hotspot20FriendlyName>`; optional; max_items: 2147483647; min_items: 1.
+    /// Friendly names (max_items: 2147483647; min_items: 1).
     pub friendly_names: Option<Vec<Hotspot20FriendlyName>>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2327,25 +2179,15 @@ impl Hotspot20Operator {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20OperatorQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `domainNames`
-    ///
-    /// Wire name `domainNames`; `array<string>`; optional.
+    /// Domain names.
     pub domain_names: Option<Vec<String>>,
-    /// `friendlyNames`
-    ///
-    /// Wire name `friendlyNames`; `array<ViewmodelHotspot20FriendlyName>`; optional.
+    /// Friendly names.
     pub friendly_names: Option<Vec<ViewmodelHotspot20FriendlyName>>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2439,13 +2281,9 @@ impl Hotspot20OperatorQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20Plmn {
-    /// `mcc`
-    ///
-    /// Wire name `mcc`; `string`; required.
+    /// Mcc.
     pub mcc: String,
-    /// `mnc`
-    ///
-    /// Wire name `mnc`; `string`; required.
+    /// Mnc.
     pub mnc: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2498,13 +2336,9 @@ impl Hotspot20Plmn {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Hotspot20RoamConsortium {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 255; min_length: 0.
+    /// Name (max_length: 255; min_length: 0).
     pub name: String,
-    /// `organizationId`
-    ///
-    /// Wire name `organizationId`; `string`; required.
+    /// Organization ID.
     pub organization_id: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2560,13 +2394,9 @@ impl Hotspot20RoamConsortium {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Hotspot20RoamConsortiumOi {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `organizationId`
-    ///
-    /// Wire name `organizationId`; `string`; optional.
+    /// Organization ID.
     pub organization_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2633,13 +2463,9 @@ impl Hotspot20RoamConsortiumOi {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct IdAndName {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2703,33 +2529,19 @@ impl IdAndName {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseDhcpConfigServiceProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<DhcpConfigServiceProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<DhcpConfigServiceProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2846,33 +2658,19 @@ impl QueryResponseDhcpConfigServiceProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseHotspot20IdentityProviderQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<Hotspot20IdentityProviderQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<Hotspot20IdentityProviderQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2989,33 +2787,19 @@ impl QueryResponseHotspot20IdentityProviderQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseHotspot20OperatorQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<Hotspot20OperatorQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<Hotspot20OperatorQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3132,33 +2916,19 @@ impl QueryResponseHotspot20OperatorQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseRadiusServerProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<RadiusServerProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<RadiusServerProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3275,33 +3045,19 @@ impl QueryResponseRadiusServerProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseSyslogServerProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<SyslogServerProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<SyslogServerProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3418,33 +3174,19 @@ impl QueryResponseSyslogServerProfileQueryData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseWifiCallingServiceProfileQueryData {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<WifiCallingServiceProfileQueryData>`; optional.
+    /// Data.
     pub data: Option<Vec<WifiCallingServiceProfileQueryData>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3561,25 +3303,15 @@ impl QueryResponseWifiCallingServiceProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServerProfile {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `primary`
-    ///
-    /// Wire name `primary`; `RadiusServerV11`; required.
+    /// Primary.
     pub primary: RadiusServerV11,
-    /// `secondary`
-    ///
-    /// Wire name `secondary`; `RadiusServerV11`; optional.
+    /// Secondary.
     pub secondary: Option<RadiusServerV11>,
-    /// `type`
-    ///
-    /// Wire name `type`; `RadiusServerProfileType`; optional; may be null.
+    /// Type (may be null).
     pub type_: Option<RadiusServerProfileType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3662,29 +3394,17 @@ impl RadiusServerProfile {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct RadiusServerProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `primary`
-    ///
-    /// Wire name `primary`; `string`; optional.
+    /// Primary.
     pub primary: Option<String>,
-    /// `secondary`
-    ///
-    /// Wire name `secondary`; `string`; optional.
+    /// Secondary.
     pub secondary: Option<String>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3841,17 +3561,11 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileType {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServerV1 {
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; required.
+    /// IP.
     pub ip: String,
-    /// `port`
-    ///
-    /// Wire name `port`; `integer`; required; format: int32; maximum: 65535; minimum: 1.
+    /// Port (format: int32; maximum: 65535; minimum: 1).
     pub port: i64,
-    /// `sharedSecret`
-    ///
-    /// Wire name `sharedSecret`; `string`; required; secret: redacted in `Debug`; max_length: 255; min_length: 1.
+    /// Shared secret (secret: redacted in `Debug`; max_length: 255; min_length: 1).
     pub shared_secret: ruckus_one_runtime::Secret,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3911,21 +3625,13 @@ impl RadiusServerV1 {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServerV11 {
-    /// `autoFallbackDisable`
-    ///
-    /// Wire name `autoFallbackDisable`; `boolean`; optional; default: true.
+    /// Auto fallback disable (default: true).
     pub auto_fallback_disable: Option<bool>,
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; required.
+    /// IP.
     pub ip: String,
-    /// `port`
-    ///
-    /// Wire name `port`; `integer`; required; format: int32; maximum: 65535; minimum: 1.
+    /// Port (format: int32; maximum: 65535; minimum: 1).
     pub port: i64,
-    /// `sharedSecret`
-    ///
-    /// Wire name `sharedSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 255; min_length: 1.
+    /// Shared secret (secret: redacted in `Debug`; max_length: 255; min_length: 1).
     pub shared_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3998,25 +3704,15 @@ impl RadiusServerV11 {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusV1 {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `primary`
-    ///
-    /// Wire name `primary`; `RadiusServerV1`; required.
+    /// Primary.
     pub primary: RadiusServerV1,
-    /// `secondary`
-    ///
-    /// Wire name `secondary`; `RadiusServerV1`; optional.
+    /// Secondary.
     pub secondary: Option<RadiusServerV1>,
-    /// `type`
-    ///
-    /// Wire name `type`; `RadiusV1Type`; optional; may be null.
+    /// Type (may be null).
     pub type_: Option<RadiusV1Type>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4154,17 +3850,11 @@ impl<'de> serde::Deserialize<'de> for RadiusV1Type {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SyslogServer {
-    /// `port`
-    ///
-    /// Wire name `port`; `integer`; optional; default: 514; format: int32; maximum: 65535; minimum: 1.
+    /// Port (default: 514; format: int32; maximum: 65535; minimum: 1).
     pub port: Option<i64>,
-    /// `protocol`
-    ///
-    /// Wire name `protocol`; `SyslogServerProtocol`; optional; default: UDP.
+    /// Protocol (default: UDP).
     pub protocol: Option<SyslogServerProtocol>,
-    /// `server`
-    ///
-    /// Wire name `server`; `string`; required.
+    /// Server.
     pub server: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4231,33 +3921,19 @@ impl SyslogServer {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SyslogServerProfile {
-    /// `facility`
-    ///
-    /// Wire name `facility`; `SyslogServerProfileFacility`; optional; default: KEEP_ORIGINAL.
+    /// Facility (default: KEEP_ORIGINAL).
     pub facility: Option<SyslogServerProfileFacility>,
-    /// `flowLevel`
-    ///
-    /// Wire name `flowLevel`; `SyslogServerProfileFlowLevel`; optional; default: CLIENT_FLOW.
+    /// Flow level (default: CLIENT_FLOW).
     pub flow_level: Option<SyslogServerProfileFlowLevel>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `primary`
-    ///
-    /// Wire name `primary`; `SyslogServer`; required.
+    /// Primary.
     pub primary: SyslogServer,
-    /// `priority`
-    ///
-    /// Wire name `priority`; `SyslogServerProfilePriority`; optional; default: INFO.
+    /// Priority (default: INFO).
     pub priority: Option<SyslogServerProfilePriority>,
-    /// `secondary`
-    ///
-    /// Wire name `secondary`; `SyslogServer`; optional.
+    /// Secondary.
     pub secondary: Option<SyslogServer>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4581,33 +4257,19 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfilePriority {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SyslogServerProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `venueIds`
-    ///
-    /// Wire name `venueIds`; `array<string>`; optional.
+    /// Venue IDs.
     pub venue_ids: Option<Vec<String>>,
-    /// `primaryServer`
-    ///
-    /// Wire name `primaryServer`; `string`; optional.
+    /// Primary server.
     pub primary_server: Option<String>,
-    /// `secondaryServer`
-    ///
-    /// Wire name `secondaryServer`; `string`; optional.
+    /// Secondary server.
     pub secondary_server: Option<String>,
-    /// `facility`
-    ///
-    /// Wire name `facility`; `string`; optional.
+    /// Facility.
     pub facility: Option<String>,
-    /// `flowLevel`
-    ///
-    /// Wire name `flowLevel`; `string`; optional.
+    /// Flow level.
     pub flow_level: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4717,37 +4379,21 @@ impl SyslogServerProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SyslogServerProfileV1 {
-    /// `facility`
-    ///
-    /// Wire name `facility`; `SyslogServerProfileV1Facility`; optional; default: KEEP_ORIGINAL.
+    /// Facility (default: KEEP_ORIGINAL).
     pub facility: Option<SyslogServerProfileV1Facility>,
-    /// `flowLevel`
-    ///
-    /// Wire name `flowLevel`; `SyslogServerProfileV1FlowLevel`; optional; default: CLIENT_FLOW.
+    /// Flow level (default: CLIENT_FLOW).
     pub flow_level: Option<SyslogServerProfileV1FlowLevel>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required; max_length: 32; min_length: 2.
+    /// Name (max_length: 32; min_length: 2).
     pub name: String,
-    /// `primary`
-    ///
-    /// Wire name `primary`; `SyslogServer`; required.
+    /// Primary.
     pub primary: SyslogServer,
-    /// `priority`
-    ///
-    /// Wire name `priority`; `SyslogServerProfileV1Priority`; optional; default: INFO.
+    /// Priority (default: INFO).
     pub priority: Option<SyslogServerProfileV1Priority>,
-    /// `secondary`
-    ///
-    /// Wire name `secondary`; `SyslogServer`; optional.
+    /// Secondary.
     pub secondary: Option<SyslogServer>,
-    /// `venues`
-    ///
-    /// Wire name `venues`; `array<IdAndName>`; optional.
+    /// Venues.
     pub venues: Option<Vec<IdAndName>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5137,21 +4783,13 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProtocol {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelDhcpPool {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `startAddress`
-    ///
-    /// Wire name `startAddress`; `string`; optional.
+    /// Start address.
     pub start_address: Option<String>,
-    /// `endAddress`
-    ///
-    /// Wire name `endAddress`; `string`; optional.
+    /// End address.
     pub end_address: Option<String>,
-    /// `networkAddress`
-    ///
-    /// Wire name `networkAddress`; `string`; optional.
+    /// Network address.
     pub network_address: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5231,13 +4869,9 @@ impl ViewmodelDhcpPool {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelEpdg {
-    /// `ip`
-    ///
-    /// Wire name `ip`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `domain`
-    ///
-    /// Wire name `domain`; `string`; optional.
+    /// Domain.
     pub domain: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5301,9 +4935,7 @@ impl ViewmodelEpdg {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelHotspot20Eap {
-    /// `method`
-    ///
-    /// Wire name `method`; `string`; optional.
+    /// Method.
     pub method: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5362,13 +4994,9 @@ impl ViewmodelHotspot20Eap {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelHotspot20FriendlyName {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `language`
-    ///
-    /// Wire name `language`; `string`; optional.
+    /// Language.
     pub language: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5438,13 +5066,9 @@ impl ViewmodelHotspot20FriendlyName {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelHotspot20NaiRealm {
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `eaps`
-    ///
-    /// Wire name `eaps`; `array<ViewmodelHotspot20Eap>`; optional.
+    /// Eaps.
     pub eaps: Option<Vec<ViewmodelHotspot20Eap>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5511,13 +5135,9 @@ impl ViewmodelHotspot20NaiRealm {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelHotspot20Plmn {
-    /// `mcc`
-    ///
-    /// Wire name `mcc`; `string`; optional.
+    /// Mcc.
     pub mcc: Option<String>,
-    /// `mnc`
-    ///
-    /// Wire name `mnc`; `string`; optional.
+    /// Mnc.
     pub mnc: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5584,25 +5204,15 @@ impl ViewmodelHotspot20Plmn {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WifiCallingServiceProfile {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
+    /// Description (max_length: 180; min_length: 2).
     pub description: Option<String>,
-    /// `epdgs`
-    ///
-    /// Wire name `epdgs`; `array<Epdg>`; required; max_items: 5; min_items: 1.
+    /// Epdgs (max_items: 5; min_items: 1).
     pub epdgs: Vec<Epdg>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `qosPriority`
-    ///
-    /// Wire name `qosPriority`; `WifiCallingServiceProfileQosPriority`; optional; default: WIFICALLING_PRI_VOICE.
+    /// QOS priority (default: WIFICALLING_PRI_VOICE).
     pub qos_priority: Option<WifiCallingServiceProfileQosPriority>,
-    /// `serviceName`
-    ///
-    /// Wire name `serviceName`; `string`; required.
+    /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5749,25 +5359,15 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQosPriority {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WifiCallingServiceProfileQueryData {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `qosPriority`
-    ///
-    /// Wire name `qosPriority`; `string`; optional.
+    /// QOS priority.
     pub qos_priority: Option<String>,
-    /// `wifiNetworkIds`
-    ///
-    /// Wire name `wifiNetworkIds`; `array<string>`; optional.
+    /// Wifi network IDs.
     pub wifi_network_ids: Option<Vec<String>>,
-    /// `epdgs`
-    ///
-    /// Wire name `epdgs`; `array<ViewmodelEpdg>`; optional.
+    /// Epdgs.
     pub epdgs: Option<Vec<ViewmodelEpdg>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5861,30 +5461,17 @@ impl WifiCallingServiceProfileQueryData {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WifiCallingServiceProfileV1 {
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 180; min_length: 2.
+    /// Description (max_length: 180; min_length: 2).
     pub description: Option<String>,
-    /// `epdgs`
-    ///
-    /// Wire name `epdgs`; `array<Epdg>`; required; max_items: 5; min_items: 1.
+    /// Epdgs (max_items: 5; min_items: 1).
     pub epdgs: Vec<Epdg>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `networkIds`
-    ///
-    /// Wire name `networkIds`; `array<string>`; optional.
-    /// Deprecated: The official description marks this field deprecated.
+    /// Network IDs. Deprecated: The official description marks this field deprecated.
     pub network_ids: Option<Vec<String>>,
-    /// `qosPriority`
-    ///
-    /// Wire name `qosPriority`; `WifiCallingServiceProfileV1QosPriority`; optional; default: WIFICALLING_PRI_VOICE.
+    /// QOS priority (default: WIFICALLING_PRI_VOICE).
     pub qos_priority: Option<WifiCallingServiceProfileV1QosPriority>,
-    /// `serviceName`
-    ///
-    /// Wire name `serviceName`; `string`; required.
+    /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

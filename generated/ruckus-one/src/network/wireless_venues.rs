@@ -13,33 +13,19 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AfcInfo {
-    /// `minPowerDbm`
-    ///
-    /// Wire name `minPowerDbm`; `integer`; optional; format: int32.
+    /// Min power dbm (format: int32).
     pub min_power_dbm: Option<i64>,
-    /// `maxPowerDbm`
-    ///
-    /// Wire name `maxPowerDbm`; `integer`; optional; format: int32.
+    /// Max power dbm (format: int32).
     pub max_power_dbm: Option<i64>,
-    /// `availableChannel`
-    ///
-    /// Wire name `availableChannel`; `integer`; optional; format: int32.
+    /// Available channel (format: int32).
     pub available_channel: Option<i64>,
-    /// `availableChannels`
-    ///
-    /// Wire name `availableChannels`; `array<integer>`; optional.
+    /// Available channels.
     pub available_channels: Option<Vec<i64>>,
-    /// `afcStatus`
-    ///
-    /// Wire name `afcStatus`; `string`; optional.
+    /// Afc status.
     pub afc_status: Option<String>,
-    /// `powerMode`
-    ///
-    /// Wire name `powerMode`; `string`; optional.
+    /// Power mode.
     pub power_mode: Option<String>,
-    /// `geoLocation`
-    ///
-    /// Wire name `geoLocation`; `GeoLocation`; optional.
+    /// Geo location.
     pub geo_location: Option<GeoLocation>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -143,9 +129,7 @@ impl AfcInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AggregatedDeviceModel {
-    /// `models`
-    ///
-    /// Wire name `models`; `array<string>`; optional.
+    /// Models.
     pub models: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -204,37 +188,21 @@ impl AggregatedDeviceModel {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApRadio {
-    /// `txPower`
-    ///
-    /// Wire name `txPower`; `string`; optional.
+    /// Tx power.
     pub tx_power: Option<String>,
-    /// `channel`
-    ///
-    /// Wire name `channel`; `integer`; optional; format: int32.
+    /// Channel (format: int32).
     pub channel: Option<i64>,
-    /// `actualTxPower`
-    ///
-    /// Wire name `actualTxPower`; `integer`; optional; format: int32.
+    /// Actual tx power (format: int32).
     pub actual_tx_power: Option<i64>,
-    /// `calibrationTxPower`
-    ///
-    /// Wire name `calibrationTxPower`; `integer`; optional; format: int32.
+    /// Calibration tx power (format: int32).
     pub calibration_tx_power: Option<i64>,
-    /// `band`
-    ///
-    /// Wire name `band`; `string`; optional.
+    /// Band.
     pub band: Option<String>,
-    /// `Rssi`
-    ///
-    /// Wire name `Rssi`; `integer`; optional; format: int32.
+    /// RSSI (format: int32).
     pub rssi: Option<i64>,
-    /// `operativeChannelBandwidth`
-    ///
-    /// Wire name `operativeChannelBandwidth`; `string`; optional.
+    /// Operative channel bandwidth.
     pub operative_channel_bandwidth: Option<String>,
-    /// `radioId`
-    ///
-    /// Wire name `radioId`; `integer`; optional; format: int32.
+    /// Radio ID (format: int32).
     pub radio_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -346,25 +314,15 @@ impl ApRadio {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApStatusData {
-    /// `APRadio`
-    ///
-    /// Wire name `APRadio`; `array<ApRadio>`; optional.
+    /// AP radio.
     pub ap_radio: Option<Vec<ApRadio>>,
-    /// `APSystem`
-    ///
-    /// Wire name `APSystem`; `ApSystem`; optional.
+    /// AP system.
     pub ap_system: Option<ApSystem>,
-    /// `cellularInfo`
-    ///
-    /// Wire name `cellularInfo`; `CellularInfo`; optional.
+    /// Cellular info.
     pub cellular_info: Option<CellularInfo>,
-    /// `afcInfo`
-    ///
-    /// Wire name `afcInfo`; `AfcInfo`; optional.
+    /// Afc info.
     pub afc_info: Option<AfcInfo>,
-    /// `lanPortStatus`
-    ///
-    /// Wire name `lanPortStatus`; `array<LanPortStatus>`; optional.
+    /// LAN port status.
     pub lan_port_status: Option<Vec<LanPortStatus>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -452,29 +410,17 @@ impl ApStatusData {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ApSystem {
-    /// `uptime`
-    ///
-    /// Wire name `uptime`; `integer`; optional.
+    /// Uptime.
     pub uptime: Option<i64>,
-    /// `ipType`
-    ///
-    /// Wire name `ipType`; `string`; optional.
+    /// IP type.
     pub ip_type: Option<String>,
-    /// `netmask`
-    ///
-    /// Wire name `netmask`; `string`; optional.
+    /// Netmask.
     pub netmask: Option<String>,
-    /// `gateway`
-    ///
-    /// Wire name `gateway`; `string`; optional.
+    /// Gateway.
     pub gateway: Option<String>,
-    /// `primaryDnsServer`
-    ///
-    /// Wire name `primaryDnsServer`; `string`; optional.
+    /// Primary DNS server.
     pub primary_dns_server: Option<String>,
-    /// `secondaryDnsServer`
-    ///
-    /// Wire name `secondaryDnsServer`; `string`; optional.
+    /// Secondary DNS server.
     pub secondary_dns_server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -570,165 +516,85 @@ impl ApSystem {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CellularInfo {
-    /// `cellularActiveSim`
-    ///
-    /// Wire name `cellularActiveSim`; `string`; optional.
+    /// Cellular active sim.
     pub cellular_active_sim: Option<String>,
-    /// `cellularConnectionStatus`
-    ///
-    /// Wire name `cellularConnectionStatus`; `string`; optional.
+    /// Cellular connection status.
     pub cellular_connection_status: Option<String>,
-    /// `cellularWanInterface`
-    ///
-    /// Wire name `cellularWanInterface`; `string`; optional.
+    /// Cellular WAN interface.
     pub cellular_wan_interface: Option<String>,
-    /// `cellularSignalStrength`
-    ///
-    /// Wire name `cellularSignalStrength`; `string`; optional.
+    /// Cellular signal strength.
     pub cellular_signal_strength: Option<String>,
-    /// `cellularDefaultGateway`
-    ///
-    /// Wire name `cellularDefaultGateway`; `string`; optional.
+    /// Cellular default gateway.
     pub cellular_default_gateway: Option<String>,
-    /// `cellular3G4GChannel`
-    ///
-    /// Wire name `cellular3G4GChannel`; `integer`; optional; format: int32.
+    /// Cellular 3G4GChannel (format: int32).
     pub cellular3_g4g_channel: Option<i64>,
-    /// `cellularCountry`
-    ///
-    /// Wire name `cellularCountry`; `string`; optional.
+    /// Cellular country.
     pub cellular_country: Option<String>,
-    /// `cellularRoamingStatus`
-    ///
-    /// Wire name `cellularRoamingStatus`; `string`; optional.
+    /// Cellular roaming status.
     pub cellular_roaming_status: Option<String>,
-    /// `cellularRadioUptime`
-    ///
-    /// Wire name `cellularRadioUptime`; `integer`; optional; format: int32.
+    /// Cellular radio uptime (format: int32).
     pub cellular_radio_uptime: Option<i64>,
-    /// `cellularIMEI`
-    ///
-    /// Wire name `cellularIMEI`; `string`; optional.
+    /// Cellular IMEI.
     pub cellular_imei: Option<String>,
-    /// `cellularLTEFirmware`
-    ///
-    /// Wire name `cellularLTEFirmware`; `string`; optional.
+    /// Cellular LTE firmware.
     pub cellular_lte_firmware: Option<String>,
-    /// `cellularIPaddress`
-    ///
-    /// Wire name `cellularIPaddress`; `string`; optional.
+    /// Cellular IPaddress.
     pub cellular_i_paddress: Option<String>,
-    /// `cellularSubnetMask`
-    ///
-    /// Wire name `cellularSubnetMask`; `string`; optional.
+    /// Cellular subnet mask.
     pub cellular_subnet_mask: Option<String>,
-    /// `cellularOperator`
-    ///
-    /// Wire name `cellularOperator`; `string`; optional.
+    /// Cellular operator.
     pub cellular_operator: Option<String>,
-    /// `cellularBand`
-    ///
-    /// Wire name `cellularBand`; `string`; optional.
+    /// Cellular band.
     pub cellular_band: Option<String>,
-    /// `cellularUplinkBandwidth`
-    ///
-    /// Wire name `cellularUplinkBandwidth`; `string`; optional.
+    /// Cellular uplink bandwidth.
     pub cellular_uplink_bandwidth: Option<String>,
-    /// `cellularDownlinkBandwidth`
-    ///
-    /// Wire name `cellularDownlinkBandwidth`; `string`; optional.
+    /// Cellular downlink bandwidth.
     pub cellular_downlink_bandwidth: Option<String>,
-    /// `cellularRSRP`
-    ///
-    /// Wire name `cellularRSRP`; `integer`; optional; format: int32.
+    /// Cellular RSRP (format: int32).
     pub cellular_rsrp: Option<i64>,
-    /// `cellularRSRQ`
-    ///
-    /// Wire name `cellularRSRQ`; `integer`; optional; format: int32.
+    /// Cellular RSRQ (format: int32).
     pub cellular_rsrq: Option<i64>,
-    /// `cellularSINR`
-    ///
-    /// Wire name `cellularSINR`; `integer`; optional; format: int32.
+    /// Cellular SINR (format: int32).
     pub cellular_sinr: Option<i64>,
-    /// `cellularECIO`
-    ///
-    /// Wire name `cellularECIO`; `integer`; optional; format: int32.
+    /// Cellular ECIO (format: int32).
     pub cellular_ecio: Option<i64>,
-    /// `cellularRSCP`
-    ///
-    /// Wire name `cellularRSCP`; `integer`; optional; format: int32.
+    /// Cellular RSCP (format: int32).
     pub cellular_rscp: Option<i64>,
-    /// `cellularIsSIM0Present`
-    ///
-    /// Wire name `cellularIsSIM0Present`; `string`; optional.
+    /// Cellular is SIM0 present.
     pub cellular_is_sim0_present: Option<String>,
-    /// `cellularIMSISIM0`
-    ///
-    /// Wire name `cellularIMSISIM0`; `string`; optional.
+    /// Cellular IMSISIM0.
     pub cellular_imsisim0: Option<String>,
-    /// `cellularICCIDSIM0`
-    ///
-    /// Wire name `cellularICCIDSIM0`; `string`; optional.
+    /// Cellular ICCIDSIM0.
     pub cellular_iccidsim0: Option<String>,
-    /// `cellularTxBytesSIM0`
-    ///
-    /// Wire name `cellularTxBytesSIM0`; `string`; optional.
+    /// Cellular tx bytes SIM0.
     pub cellular_tx_bytes_sim0: Option<String>,
-    /// `cellularRxBytesSIM0`
-    ///
-    /// Wire name `cellularRxBytesSIM0`; `string`; optional.
+    /// Cellular rx bytes SIM0.
     pub cellular_rx_bytes_sim0: Option<String>,
-    /// `cellularSwitchCountSIM0`
-    ///
-    /// Wire name `cellularSwitchCountSIM0`; `string`; optional.
+    /// Cellular switch count SIM0.
     pub cellular_switch_count_sim0: Option<String>,
-    /// `cellularNWLostCountSIM0`
-    ///
-    /// Wire name `cellularNWLostCountSIM0`; `string`; optional.
+    /// Cellular NW lost count SIM0.
     pub cellular_nw_lost_count_sim0: Option<String>,
-    /// `cellularCardRemovalCountSIM0`
-    ///
-    /// Wire name `cellularCardRemovalCountSIM0`; `string`; optional.
+    /// Cellular card removal count SIM0.
     pub cellular_card_removal_count_sim0: Option<String>,
-    /// `cellularDHCPTimeoutCountSIM0`
-    ///
-    /// Wire name `cellularDHCPTimeoutCountSIM0`; `string`; optional.
+    /// Cellular DHCP timeout count SIM0.
     pub cellular_dhcp_timeout_count_sim0: Option<String>,
-    /// `cellularIsSIM1Present`
-    ///
-    /// Wire name `cellularIsSIM1Present`; `string`; optional.
+    /// Cellular is SIM1 present.
     pub cellular_is_sim1_present: Option<String>,
-    /// `cellularIMSISIM1`
-    ///
-    /// Wire name `cellularIMSISIM1`; `string`; optional.
+    /// Cellular IMSISIM1.
     pub cellular_imsisim1: Option<String>,
-    /// `cellularICCIDSIM1`
-    ///
-    /// Wire name `cellularICCIDSIM1`; `string`; optional.
+    /// Cellular ICCIDSIM1.
     pub cellular_iccidsim1: Option<String>,
-    /// `cellularTxBytesSIM1`
-    ///
-    /// Wire name `cellularTxBytesSIM1`; `string`; optional.
+    /// Cellular tx bytes SIM1.
     pub cellular_tx_bytes_sim1: Option<String>,
-    /// `cellularRxBytesSIM1`
-    ///
-    /// Wire name `cellularRxBytesSIM1`; `string`; optional.
+    /// Cellular rx bytes SIM1.
     pub cellular_rx_bytes_sim1: Option<String>,
-    /// `cellularSwitchCountSIM1`
-    ///
-    /// Wire name `cellularSwitchCountSIM1`; `string`; optional.
+    /// Cellular switch count SIM1.
     pub cellular_switch_count_sim1: Option<String>,
-    /// `cellularNWLostCountSIM1`
-    ///
-    /// Wire name `cellularNWLostCountSIM1`; `string`; optional.
+    /// Cellular NW lost count SIM1.
     pub cellular_nw_lost_count_sim1: Option<String>,
-    /// `cellularCardRemovalCountSIM1`
-    ///
-    /// Wire name `cellularCardRemovalCountSIM1`; `string`; optional.
+    /// Cellular card removal count SIM1.
     pub cellular_card_removal_count_sim1: Option<String>,
-    /// `cellularDHCPTimeoutCountSIM1`
-    ///
-    /// Wire name `cellularDHCPTimeoutCountSIM1`; `string`; optional.
+    /// Cellular DHCP timeout count SIM1.
     pub cellular_dhcp_timeout_count_sim1: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1124,289 +990,147 @@ impl CellularInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DownLink {
-    /// `isMeshEnable`
-    ///
-    /// Wire name `isMeshEnable`; `boolean`; optional.
+    /// Is mesh enable.
     pub is_mesh_enable: Option<bool>,
-    /// `deviceDto`
-    ///
-    /// Wire name `deviceDto`; `ViewmodelDevice`; optional.
+    /// Device dto.
     pub device_dto: Option<ViewmodelDevice>,
-    /// `downLinkCount`
-    ///
-    /// Wire name `downLinkCount`; `integer`; optional; format: int32.
+    /// Down link count (format: int32).
     pub down_link_count: Option<i64>,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `crtTime`
-    ///
-    /// Wire name `crtTime`; `string`; optional.
+    /// Crt time.
     pub crt_time: Option<String>,
-    /// `lastUpdTime`
-    ///
-    /// Wire name `lastUpdTime`; `string`; optional.
+    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// `lastSeenTime`
-    ///
-    /// Wire name `lastSeenTime`; `string`; optional.
+    /// Last seen time.
     pub last_seen_time: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional.
+    /// Model.
     pub model: Option<String>,
-    /// `fwVersion`
-    ///
-    /// Wire name `fwVersion`; `string`; optional.
+    /// Fw version.
     pub fw_version: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
+    /// Venue name.
     pub venue_name: Option<String>,
-    /// `apGroupId`
-    ///
-    /// Wire name `apGroupId`; `string`; optional.
+    /// AP group ID.
     pub ap_group_id: Option<String>,
-    /// `apGroupName`
-    ///
-    /// Wire name `apGroupName`; `string`; optional.
+    /// AP group name.
     pub ap_group_name: Option<String>,
-    /// `wlanGroup24GId`
-    ///
-    /// Wire name `wlanGroup24GId`; `string`; optional.
+    /// WLAN group 24GId.
     pub wlan_group24_g_id: Option<String>,
-    /// `wlanGroup5GId`
-    ///
-    /// Wire name `wlanGroup5GId`; `string`; optional.
+    /// WLAN group 5GId.
     pub wlan_group5_g_id: Option<String>,
-    /// `wlanGroups`
-    ///
-    /// Wire name `wlanGroups`; `array<WlanGroup>`; optional.
+    /// WLAN groups.
     pub wlan_groups: Option<Vec<WlanGroup>>,
-    /// `configStatus`
-    ///
-    /// Wire name `configStatus`; `string`; optional.
+    /// Config status.
     pub config_status: Option<String>,
-    /// `connectionStatus`
-    ///
-    /// Wire name `connectionStatus`; `string`; optional.
+    /// Connection status.
     pub connection_status: Option<String>,
-    /// `deviceStatus`
-    ///
-    /// Wire name `deviceStatus`; `string`; optional.
+    /// Device status.
     pub device_status: Option<String>,
-    /// `deviceStatusSeverity`
-    ///
-    /// Wire name `deviceStatusSeverity`; `string`; optional.
+    /// Device status severity.
     pub device_status_severity: Option<String>,
-    /// `IP`
-    ///
-    /// Wire name `IP`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `extIp`
-    ///
-    /// Wire name `extIp`; `string`; optional.
+    /// Ext IP.
     pub ext_ip: Option<String>,
-    /// `externalPort`
-    ///
-    /// Wire name `externalPort`; `string`; optional.
+    /// External port.
     pub external_port: Option<String>,
-    /// `apMac`
-    ///
-    /// Wire name `apMac`; `string`; optional.
+    /// AP MAC.
     pub ap_mac: Option<String>,
-    /// `apStatusData`
-    ///
-    /// Wire name `apStatusData`; `ApStatusData`; optional.
+    /// AP status data.
     pub ap_status_data: Option<ApStatusData>,
-    /// `uplink`
-    ///
-    /// Wire name `uplink`; `array<UpLink>`; optional.
+    /// Uplink.
     pub uplink: Option<Vec<UpLink>>,
-    /// `downlink.downMac`
-    ///
-    /// Wire name `downlink.downMac`; `array<string>`; optional.
+    /// Downlink down MAC.
     pub downlink_down_mac: Option<Vec<String>>,
-    /// `downlink.rssi`
-    ///
-    /// Wire name `downlink.rssi`; `array<integer>`; optional.
+    /// Downlink RSSI.
     pub downlink_rssi: Option<Vec<i64>>,
-    /// `downlink.type`
-    ///
-    /// Wire name `downlink.type`; `array<integer>`; optional.
+    /// Downlink type.
     pub downlink_type: Option<Vec<i64>>,
-    /// `uplink.upMac`
-    ///
-    /// Wire name `uplink.upMac`; `string`; optional.
+    /// Uplink up MAC.
     pub uplink_up_mac: Option<String>,
-    /// `uplink.rssi`
-    ///
-    /// Wire name `uplink.rssi`; `integer`; optional; format: int32.
+    /// Uplink RSSI (format: int32).
     pub uplink_rssi: Option<i64>,
-    /// `uplink.type`
-    ///
-    /// Wire name `uplink.type`; `array<integer>`; optional.
+    /// Uplink type.
     pub uplink_type: Option<Vec<i64>>,
-    /// `meshRole`
-    ///
-    /// Wire name `meshRole`; `string`; optional.
+    /// Mesh role.
     pub mesh_role: Option<String>,
-    /// `hops`
-    ///
-    /// Wire name `hops`; `integer`; optional; format: int32.
+    /// Hops (format: int32).
     pub hops: Option<i64>,
-    /// `deviceGroupId`
-    ///
-    /// Wire name `deviceGroupId`; `string`; optional.
+    /// Device group ID.
     pub device_group_id: Option<String>,
-    /// `floorplanId`
-    ///
-    /// Wire name `floorplanId`; `string`; optional.
+    /// Floorplan ID.
     pub floorplan_id: Option<String>,
-    /// `xPercent`
-    ///
-    /// Wire name `xPercent`; `number`; optional; format: float.
+    /// X percent (format: float).
     pub x_percent: Option<f64>,
-    /// `yPercent`
-    ///
-    /// Wire name `yPercent`; `number`; optional; format: float.
+    /// Y percent (format: float).
     pub y_percent: Option<f64>,
-    /// `clients`
-    ///
-    /// Wire name `clients`; `integer`; optional; format: int32.
+    /// Clients (format: int32).
     pub clients: Option<i64>,
-    /// `downlinkCount`
-    ///
-    /// Wire name `downlinkCount`; `integer`; optional; format: int32.
+    /// Downlink count (format: int32).
     pub downlink_count: Option<i64>,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `string`; optional.
+    /// Tags.
     pub tags: Option<String>,
-    /// `deviceGroupName`
-    ///
-    /// Wire name `deviceGroupName`; `string`; optional.
+    /// Device group name.
     pub device_group_name: Option<String>,
-    /// `deviceModelType`
-    ///
-    /// Wire name `deviceModelType`; `string`; optional.
+    /// Device model type.
     pub device_model_type: Option<String>,
-    /// `switchName`
-    ///
-    /// Wire name `switchName`; `string`; optional.
+    /// Switch name.
     pub switch_name: Option<String>,
-    /// `switchSerialNumber`
-    ///
-    /// Wire name `switchSerialNumber`; `string`; optional.
+    /// Switch serial number.
     pub switch_serial_number: Option<String>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `switchPort`
-    ///
-    /// Wire name `switchPort`; `string`; optional.
+    /// Switch port.
     pub switch_port: Option<String>,
-    /// `latitude`
-    ///
-    /// Wire name `latitude`; `string`; optional.
+    /// Latitude.
     pub latitude: Option<String>,
-    /// `longitude`
-    ///
-    /// Wire name `longitude`; `string`; optional.
+    /// Longitude.
     pub longitude: Option<String>,
-    /// `poePort`
-    ///
-    /// Wire name `poePort`; `string`; optional.
+    /// POE port.
     pub poe_port: Option<String>,
-    /// `rogueCategory`
-    ///
-    /// Wire name `rogueCategory`; `map<integer>`; optional.
+    /// Rogue category.
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
-    /// `deviceSessionCacheWeight`
-    ///
-    /// Wire name `deviceSessionCacheWeight`; `integer`; optional; format: int32.
+    /// Device session cache weight (format: int32).
     pub device_session_cache_weight: Option<i64>,
-    /// `healthStatus`
-    ///
-    /// Wire name `healthStatus`; `string`; optional.
+    /// Health status.
     pub health_status: Option<String>,
-    /// `downlinkChannel`
-    ///
-    /// Wire name `downlinkChannel`; `string`; optional.
+    /// Downlink channel.
     pub downlink_channel: Option<String>,
-    /// `uplinkChannel`
-    ///
-    /// Wire name `uplinkChannel`; `string`; optional.
+    /// Uplink channel.
     pub uplink_channel: Option<String>,
-    /// `geolocationSource`
-    ///
-    /// Wire name `geolocationSource`; `string`; optional.
+    /// Geolocation source.
     pub geolocation_source: Option<String>,
-    /// `apRadioDeploy`
-    ///
-    /// Wire name `apRadioDeploy`; `string`; optional.
+    /// AP radio deploy.
     pub ap_radio_deploy: Option<String>,
-    /// `reboot`
-    ///
-    /// Wire name `reboot`; `boolean`; optional.
+    /// Reboot.
     pub reboot: Option<bool>,
-    /// `apNeighborMacs`
-    ///
-    /// Wire name `apNeighborMacs`; `array<string>`; optional.
+    /// AP neighbor MACs.
     pub ap_neighbor_macs: Option<Vec<String>>,
-    /// `apNeighborRssis`
-    ///
-    /// Wire name `apNeighborRssis`; `array<integer>`; optional.
+    /// AP neighbor RSSIs.
     pub ap_neighbor_rssis: Option<Vec<i64>>,
-    /// `neighbors`
-    ///
-    /// Wire name `neighbors`; `array<Neighbor>`; optional.
+    /// Neighbors.
     pub neighbors: Option<Vec<Neighbor>>,
-    /// `txFrames`
-    ///
-    /// Wire name `txFrames`; `string`; optional.
+    /// Tx frames.
     pub tx_frames: Option<String>,
-    /// `rssi`
-    ///
-    /// Wire name `rssi`; `integer`; optional; format: int32.
+    /// RSSI (format: int32).
     pub rssi: Option<i64>,
-    /// `rxBytes`
-    ///
-    /// Wire name `rxBytes`; `string`; optional.
+    /// Rx bytes.
     pub rx_bytes: Option<String>,
-    /// `txBytes`
-    ///
-    /// Wire name `txBytes`; `string`; optional.
+    /// Tx bytes.
     pub tx_bytes: Option<String>,
-    /// `rxFrames`
-    ///
-    /// Wire name `rxFrames`; `string`; optional.
+    /// Rx frames.
     pub rx_frames: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `integer`; optional; format: int32.
+    /// Type (format: int32).
     pub type_: Option<i64>,
-    /// `downMac`
-    ///
-    /// Wire name `downMac`; `string`; optional.
+    /// Down MAC.
     pub down_mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2025,113 +1749,59 @@ impl DownLink {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Edge {
-    /// `from`
-    ///
-    /// Wire name `from`; `string`; optional.
+    /// From.
     pub from: Option<String>,
-    /// `to`
-    ///
-    /// Wire name `to`; `string`; optional.
+    /// To.
     pub to: Option<String>,
-    /// `fromMac`
-    ///
-    /// Wire name `fromMac`; `string`; optional.
+    /// From MAC.
     pub from_mac: Option<String>,
-    /// `toMac`
-    ///
-    /// Wire name `toMac`; `string`; optional.
+    /// To MAC.
     pub to_mac: Option<String>,
-    /// `fromName`
-    ///
-    /// Wire name `fromName`; `string`; optional.
+    /// From name.
     pub from_name: Option<String>,
-    /// `toName`
-    ///
-    /// Wire name `toName`; `string`; optional.
+    /// To name.
     pub to_name: Option<String>,
-    /// `poeEnabled`
-    ///
-    /// Wire name `poeEnabled`; `boolean`; optional.
+    /// POE enabled.
     pub poe_enabled: Option<bool>,
-    /// `linkSpeed`
-    ///
-    /// Wire name `linkSpeed`; `string`; optional.
+    /// Link speed.
     pub link_speed: Option<String>,
-    /// `poeUsed`
-    ///
-    /// Wire name `poeUsed`; `integer`; optional; format: int32.
+    /// POE used (format: int32).
     pub poe_used: Option<i64>,
-    /// `poeTotal`
-    ///
-    /// Wire name `poeTotal`; `integer`; optional; format: int32.
+    /// POE total (format: int32).
     pub poe_total: Option<i64>,
-    /// `connectedPort`
-    ///
-    /// Wire name `connectedPort`; `string`; optional.
+    /// Connected port.
     pub connected_port: Option<String>,
-    /// `correspondingPort`
-    ///
-    /// Wire name `correspondingPort`; `string`; optional.
+    /// Corresponding port.
     pub corresponding_port: Option<String>,
-    /// `connectionType`
-    ///
-    /// Wire name `connectionType`; `EdgeConnectionType`; optional.
+    /// Connection type.
     pub connection_type: Option<EdgeConnectionType>,
-    /// `connectionStatus`
-    ///
-    /// Wire name `connectionStatus`; `EdgeConnectionStatus`; optional.
+    /// Connection status.
     pub connection_status: Option<EdgeConnectionStatus>,
-    /// `fromRole`
-    ///
-    /// Wire name `fromRole`; `string`; optional.
+    /// From role.
     pub from_role: Option<String>,
-    /// `toRole`
-    ///
-    /// Wire name `toRole`; `string`; optional.
+    /// To role.
     pub to_role: Option<String>,
-    /// `fromSNR`
-    ///
-    /// Wire name `fromSNR`; `integer`; optional; format: int32.
+    /// From SNR (format: int32).
     pub from_snr: Option<i64>,
-    /// `toSNR`
-    ///
-    /// Wire name `toSNR`; `integer`; optional; format: int32.
+    /// To SNR (format: int32).
     pub to_snr: Option<i64>,
-    /// `band`
-    ///
-    /// Wire name `band`; `string`; optional.
+    /// Band.
     pub band: Option<String>,
-    /// `channel`
-    ///
-    /// Wire name `channel`; `integer`; optional; format: int32.
+    /// Channel (format: int32).
     pub channel: Option<i64>,
-    /// `fromSerial`
-    ///
-    /// Wire name `fromSerial`; `string`; optional.
+    /// From serial.
     pub from_serial: Option<String>,
-    /// `toSerial`
-    ///
-    /// Wire name `toSerial`; `string`; optional.
+    /// To serial.
     pub to_serial: Option<String>,
-    /// `connectedPortUntaggedVlan`
-    ///
-    /// Wire name `connectedPortUntaggedVlan`; `string`; optional.
+    /// Connected port untagged VLAN.
     pub connected_port_untagged_vlan: Option<String>,
-    /// `correspondingPortUntaggedVlan`
-    ///
-    /// Wire name `correspondingPortUntaggedVlan`; `string`; optional.
+    /// Corresponding port untagged VLAN.
     pub corresponding_port_untagged_vlan: Option<String>,
-    /// `connectedPortTaggedVlan`
-    ///
-    /// Wire name `connectedPortTaggedVlan`; `string`; optional.
+    /// Connected port tagged VLAN.
     pub connected_port_tagged_vlan: Option<String>,
-    /// `correspondingPortTaggedVlan`
-    ///
-    /// Wire name `correspondingPortTaggedVlan`; `string`; optional.
+    /// Corresponding port tagged VLAN.
     pub corresponding_port_tagged_vlan: Option<String>,
-    /// `extraEdges`
-    ///
-    /// Wire name `extraEdges`; `array<ExtraEdge>`; optional.
+    /// Extra edges.
     pub extra_edges: Option<Vec<ExtraEdge>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2530,53 +2200,29 @@ impl<'de> serde::Deserialize<'de> for EdgeConnectionType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ExtraEdge {
-    /// `poeEnabled`
-    ///
-    /// Wire name `poeEnabled`; `boolean`; optional.
+    /// POE enabled.
     pub poe_enabled: Option<bool>,
-    /// `linkSpeed`
-    ///
-    /// Wire name `linkSpeed`; `string`; optional.
+    /// Link speed.
     pub link_speed: Option<String>,
-    /// `poeUsed`
-    ///
-    /// Wire name `poeUsed`; `integer`; optional; format: int32.
+    /// POE used (format: int32).
     pub poe_used: Option<i64>,
-    /// `poeTotal`
-    ///
-    /// Wire name `poeTotal`; `integer`; optional; format: int32.
+    /// POE total (format: int32).
     pub poe_total: Option<i64>,
-    /// `connectedPort`
-    ///
-    /// Wire name `connectedPort`; `string`; optional.
+    /// Connected port.
     pub connected_port: Option<String>,
-    /// `correspondingPort`
-    ///
-    /// Wire name `correspondingPort`; `string`; optional.
+    /// Corresponding port.
     pub corresponding_port: Option<String>,
-    /// `connectionType`
-    ///
-    /// Wire name `connectionType`; `ExtraEdgeConnectionType`; optional.
+    /// Connection type.
     pub connection_type: Option<ExtraEdgeConnectionType>,
-    /// `connectionStatus`
-    ///
-    /// Wire name `connectionStatus`; `ExtraEdgeConnectionStatus`; optional.
+    /// Connection status.
     pub connection_status: Option<ExtraEdgeConnectionStatus>,
-    /// `connectedPortUntaggedVlan`
-    ///
-    /// Wire name `connectedPortUntaggedVlan`; `string`; optional.
+    /// Connected port untagged VLAN.
     pub connected_port_untagged_vlan: Option<String>,
-    /// `correspondingPortUntaggedVlan`
-    ///
-    /// Wire name `correspondingPortUntaggedVlan`; `string`; optional.
+    /// Corresponding port untagged VLAN.
     pub corresponding_port_untagged_vlan: Option<String>,
-    /// `connectedPortTaggedVlan`
-    ///
-    /// Wire name `connectedPortTaggedVlan`; `string`; optional.
+    /// Connected port tagged VLAN.
     pub connected_port_tagged_vlan: Option<String>,
-    /// `correspondingPortTaggedVlan`
-    ///
-    /// Wire name `correspondingPortTaggedVlan`; `string`; optional.
+    /// Corresponding port tagged VLAN.
     pub corresponding_port_tagged_vlan: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3079,29 +2725,17 @@ impl<'de> serde::Deserialize<'de> for FloorPlanSortBy {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct GeoLocation {
-    /// `verticalUncertainty`
-    ///
-    /// Wire name `verticalUncertainty`; `number`; optional; format: float.
+    /// Vertical uncertainty (format: float).
     pub vertical_uncertainty: Option<f64>,
-    /// `lateralUncertainty`
-    ///
-    /// Wire name `lateralUncertainty`; `number`; optional; format: float.
+    /// Lateral uncertainty (format: float).
     pub lateral_uncertainty: Option<f64>,
-    /// `latitude`
-    ///
-    /// Wire name `latitude`; `number`; optional; format: float.
+    /// Latitude (format: float).
     pub latitude: Option<f64>,
-    /// `longitude`
-    ///
-    /// Wire name `longitude`; `number`; optional; format: float.
+    /// Longitude (format: float).
     pub longitude: Option<f64>,
-    /// `height`
-    ///
-    /// Wire name `height`; `number`; optional; format: float.
+    /// Height (format: float).
     pub height: Option<f64>,
-    /// `source`
-    ///
-    /// Wire name `source`; `string`; optional.
+    /// Source.
     pub source: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3197,13 +2831,9 @@ impl GeoLocation {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LanPortStatus {
-    /// `port`
-    ///
-    /// Wire name `port`; `string`; optional.
+    /// Port.
     pub port: Option<String>,
-    /// `phyLink`
-    ///
-    /// Wire name `phyLink`; `string`; optional.
+    /// Phy link.
     pub phy_link: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3267,17 +2897,11 @@ impl LanPortStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Neighbor {
-    /// `rssi`
-    ///
-    /// Wire name `rssi`; `integer`; optional; format: int32.
+    /// RSSI (format: int32).
     pub rssi: Option<i64>,
-    /// `mac`
-    ///
-    /// Wire name `mac`; `string`; optional.
+    /// MAC.
     pub mac: Option<String>,
-    /// `apName`
-    ///
-    /// Wire name `apName`; `string`; optional.
+    /// AP name.
     pub ap_name: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3349,93 +2973,49 @@ impl Neighbor {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Node {
-    /// `type`
-    ///
-    /// Wire name `type`; `NodeType`; optional.
+    /// Type.
     pub type_: Option<NodeType>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `mac`
-    ///
-    /// Wire name `mac`; `string`; optional.
+    /// MAC.
     pub mac: Option<String>,
-    /// `serial`
-    ///
-    /// Wire name `serial`; `string`; optional.
+    /// Serial.
     pub serial: Option<String>,
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
+    /// ID.
     pub id: Option<String>,
-    /// `status`
-    ///
-    /// Wire name `status`; `NodeStatus`; optional.
+    /// Status.
     pub status: Option<NodeStatus>,
-    /// `childCount`
-    ///
-    /// Wire name `childCount`; `integer`; optional; format: int32.
+    /// Child count (format: int32).
     pub child_count: Option<i64>,
-    /// `parentId`
-    ///
-    /// Wire name `parentId`; `string`; optional.
+    /// Parent ID.
     pub parent_id: Option<String>,
-    /// `parentMac`
-    ///
-    /// Wire name `parentMac`; `string`; optional.
+    /// Parent MAC.
     pub parent_mac: Option<String>,
-    /// `cloudPort`
-    ///
-    /// Wire name `cloudPort`; `string`; optional.
+    /// Cloud port.
     pub cloud_port: Option<String>,
-    /// `meshRole`
-    ///
-    /// Wire name `meshRole`; `string`; optional.
+    /// Mesh role.
     pub mesh_role: Option<String>,
-    /// `uplink`
-    ///
-    /// Wire name `uplink`; `array<UpLink>`; optional.
+    /// Uplink.
     pub uplink: Option<Vec<UpLink>>,
-    /// `downlink`
-    ///
-    /// Wire name `downlink`; `array<DownLink>`; optional.
+    /// Downlink.
     pub downlink: Option<Vec<DownLink>>,
-    /// `downlinkChannel`
-    ///
-    /// Wire name `downlinkChannel`; `string`; optional.
+    /// Downlink channel.
     pub downlink_channel: Option<String>,
-    /// `uplinkChannel`
-    ///
-    /// Wire name `uplinkChannel`; `string`; optional.
+    /// Uplink channel.
     pub uplink_channel: Option<String>,
-    /// `downlinkType`
-    ///
-    /// Wire name `downlinkType`; `array<integer>`; optional.
+    /// Downlink type.
     pub downlink_type: Option<Vec<i64>>,
-    /// `uplinkType`
-    ///
-    /// Wire name `uplinkType`; `array<integer>`; optional.
+    /// Uplink type.
     pub uplink_type: Option<Vec<i64>>,
-    /// `isMeshEnable`
-    ///
-    /// Wire name `isMeshEnable`; `boolean`; optional.
+    /// Is mesh enable.
     pub is_mesh_enable: Option<bool>,
-    /// `isConnectedCloud`
-    ///
-    /// Wire name `isConnectedCloud`; `boolean`; optional.
+    /// Is connected cloud.
     pub is_connected_cloud: Option<bool>,
-    /// `ipAddress`
-    ///
-    /// Wire name `ipAddress`; `string`; optional.
+    /// IP address.
     pub ip_address: Option<String>,
-    /// `taggedVlan`
-    ///
-    /// Wire name `taggedVlan`; `string`; optional.
+    /// Tagged VLAN.
     pub tagged_vlan: Option<String>,
-    /// `untaggedVlan`
-    ///
-    /// Wire name `untaggedVlan`; `string`; optional.
+    /// Untagged VLAN.
     pub untagged_vlan: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3805,37 +3385,21 @@ impl<'de> serde::Deserialize<'de> for NodeType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QosStats {
-    /// `personalIdentityNetworkId`
-    ///
-    /// Wire name `personalIdentityNetworkId`; `string`; optional; format: uuid.
+    /// Personal identity network ID (format: uuid).
     pub personal_identity_network_id: Option<String>,
-    /// `vni`
-    ///
-    /// Wire name `vni`; `integer`; optional.
+    /// Vni.
     pub vni: Option<i64>,
-    /// `uploadPackets`
-    ///
-    /// Wire name `uploadPackets`; `integer`; optional.
+    /// Upload packets.
     pub upload_packets: Option<i64>,
-    /// `downloadPackets`
-    ///
-    /// Wire name `downloadPackets`; `integer`; optional.
+    /// Download packets.
     pub download_packets: Option<i64>,
-    /// `uploadBytes`
-    ///
-    /// Wire name `uploadBytes`; `integer`; optional.
+    /// Upload bytes.
     pub upload_bytes: Option<i64>,
-    /// `downloadBytes`
-    ///
-    /// Wire name `downloadBytes`; `integer`; optional.
+    /// Download bytes.
     pub download_bytes: Option<i64>,
-    /// `billingStartEpoch`
-    ///
-    /// Wire name `billingStartEpoch`; `integer`; optional.
+    /// Billing start epoch.
     pub billing_start_epoch: Option<i64>,
-    /// `identityId`
-    ///
-    /// Wire name `identityId`; `string`; optional; format: uuid.
+    /// Identity ID (format: uuid).
     pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -3950,33 +3514,19 @@ impl QosStats {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseQosStats {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<QosStats>`; optional.
+    /// Data.
     pub data: Option<Vec<QosStats>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4086,33 +3636,19 @@ impl QueryResponseQosStats {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct QueryResponseTopologyResponse {
-    /// `fields`
-    ///
-    /// Wire name `fields`; `array<string>`; optional.
+    /// Fields.
     pub fields: Option<Vec<String>>,
-    /// `totalCount`
-    ///
-    /// Wire name `totalCount`; `integer`; optional.
+    /// Total count.
     pub total_count: Option<i64>,
-    /// `page`
-    ///
-    /// Wire name `page`; `integer`; optional; format: int32.
+    /// Page (format: int32).
     pub page: Option<i64>,
-    /// `objectId`
-    ///
-    /// Wire name `objectId`; `string`; optional.
+    /// Object ID.
     pub object_id: Option<String>,
-    /// `data`
-    ///
-    /// Wire name `data`; `array<TopologyResponse>`; optional.
+    /// Data.
     pub data: Option<Vec<TopologyResponse>>,
-    /// `errorMessage`
-    ///
-    /// Wire name `errorMessage`; `string`; optional.
+    /// Error message.
     pub error_message: Option<String>,
-    /// `subsequentQueries`
-    ///
-    /// Wire name `subsequentQueries`; `array<SubsequentQuery>`; optional.
+    /// Subsequent queries.
     pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4225,13 +3761,9 @@ impl QueryResponseTopologyResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SignedUrlResponse {
-    /// `fileId`
-    ///
-    /// Wire name `fileId`; `string`; optional.
+    /// File ID.
     pub file_id: Option<String>,
-    /// `signedUrl`
-    ///
-    /// Wire name `signedUrl`; `string`; optional.
+    /// Signed URL.
     pub signed_url: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4295,13 +3827,9 @@ impl SignedUrlResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct TopologyResponse {
-    /// `edges`
-    ///
-    /// Wire name `edges`; `array<Edge>`; optional.
+    /// Edges.
     pub edges: Option<Vec<Edge>>,
-    /// `nodes`
-    ///
-    /// Wire name `nodes`; `array<Node>`; optional.
+    /// Nodes.
     pub nodes: Option<Vec<Node>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -4365,285 +3893,145 @@ impl TopologyResponse {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UpLink {
-    /// `isMeshEnable`
-    ///
-    /// Wire name `isMeshEnable`; `boolean`; optional.
+    /// Is mesh enable.
     pub is_mesh_enable: Option<bool>,
-    /// `deviceDto`
-    ///
-    /// Wire name `deviceDto`; `ViewmodelDevice`; optional.
+    /// Device dto.
     pub device_dto: Option<ViewmodelDevice>,
-    /// `downLinkCount`
-    ///
-    /// Wire name `downLinkCount`; `integer`; optional; format: int32.
+    /// Down link count (format: int32).
     pub down_link_count: Option<i64>,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `crtTime`
-    ///
-    /// Wire name `crtTime`; `string`; optional.
+    /// Crt time.
     pub crt_time: Option<String>,
-    /// `lastUpdTime`
-    ///
-    /// Wire name `lastUpdTime`; `string`; optional.
+    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// `lastSeenTime`
-    ///
-    /// Wire name `lastSeenTime`; `string`; optional.
+    /// Last seen time.
     pub last_seen_time: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional.
+    /// Model.
     pub model: Option<String>,
-    /// `fwVersion`
-    ///
-    /// Wire name `fwVersion`; `string`; optional.
+    /// Fw version.
     pub fw_version: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
+    /// Venue name.
     pub venue_name: Option<String>,
-    /// `apGroupId`
-    ///
-    /// Wire name `apGroupId`; `string`; optional.
+    /// AP group ID.
     pub ap_group_id: Option<String>,
-    /// `apGroupName`
-    ///
-    /// Wire name `apGroupName`; `string`; optional.
+    /// AP group name.
     pub ap_group_name: Option<String>,
-    /// `wlanGroup24GId`
-    ///
-    /// Wire name `wlanGroup24GId`; `string`; optional.
+    /// WLAN group 24GId.
     pub wlan_group24_g_id: Option<String>,
-    /// `wlanGroup5GId`
-    ///
-    /// Wire name `wlanGroup5GId`; `string`; optional.
+    /// WLAN group 5GId.
     pub wlan_group5_g_id: Option<String>,
-    /// `wlanGroups`
-    ///
-    /// Wire name `wlanGroups`; `array<WlanGroup>`; optional.
+    /// WLAN groups.
     pub wlan_groups: Option<Vec<WlanGroup>>,
-    /// `configStatus`
-    ///
-    /// Wire name `configStatus`; `string`; optional.
+    /// Config status.
     pub config_status: Option<String>,
-    /// `connectionStatus`
-    ///
-    /// Wire name `connectionStatus`; `string`; optional.
+    /// Connection status.
     pub connection_status: Option<String>,
-    /// `deviceStatus`
-    ///
-    /// Wire name `deviceStatus`; `string`; optional.
+    /// Device status.
     pub device_status: Option<String>,
-    /// `deviceStatusSeverity`
-    ///
-    /// Wire name `deviceStatusSeverity`; `string`; optional.
+    /// Device status severity.
     pub device_status_severity: Option<String>,
-    /// `IP`
-    ///
-    /// Wire name `IP`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `extIp`
-    ///
-    /// Wire name `extIp`; `string`; optional.
+    /// Ext IP.
     pub ext_ip: Option<String>,
-    /// `externalPort`
-    ///
-    /// Wire name `externalPort`; `string`; optional.
+    /// External port.
     pub external_port: Option<String>,
-    /// `apMac`
-    ///
-    /// Wire name `apMac`; `string`; optional.
+    /// AP MAC.
     pub ap_mac: Option<String>,
-    /// `apStatusData`
-    ///
-    /// Wire name `apStatusData`; `ApStatusData`; optional.
+    /// AP status data.
     pub ap_status_data: Option<ApStatusData>,
-    /// `downlink.downMac`
-    ///
-    /// Wire name `downlink.downMac`; `array<string>`; optional.
+    /// Downlink down MAC.
     pub downlink_down_mac: Option<Vec<String>>,
-    /// `downlink.rssi`
-    ///
-    /// Wire name `downlink.rssi`; `array<integer>`; optional.
+    /// Downlink RSSI.
     pub downlink_rssi: Option<Vec<i64>>,
-    /// `downlink.type`
-    ///
-    /// Wire name `downlink.type`; `array<integer>`; optional.
+    /// Downlink type.
     pub downlink_type: Option<Vec<i64>>,
-    /// `uplink.upMac`
-    ///
-    /// Wire name `uplink.upMac`; `string`; optional.
+    /// Uplink up MAC.
     pub uplink_up_mac: Option<String>,
-    /// `uplink.rssi`
-    ///
-    /// Wire name `uplink.rssi`; `integer`; optional; format: int32.
+    /// Uplink RSSI (format: int32).
     pub uplink_rssi: Option<i64>,
-    /// `uplink.type`
-    ///
-    /// Wire name `uplink.type`; `array<integer>`; optional.
+    /// Uplink type.
     pub uplink_type: Option<Vec<i64>>,
-    /// `meshRole`
-    ///
-    /// Wire name `meshRole`; `string`; optional.
+    /// Mesh role.
     pub mesh_role: Option<String>,
-    /// `hops`
-    ///
-    /// Wire name `hops`; `integer`; optional; format: int32.
+    /// Hops (format: int32).
     pub hops: Option<i64>,
-    /// `deviceGroupId`
-    ///
-    /// Wire name `deviceGroupId`; `string`; optional.
+    /// Device group ID.
     pub device_group_id: Option<String>,
-    /// `floorplanId`
-    ///
-    /// Wire name `floorplanId`; `string`; optional.
+    /// Floorplan ID.
     pub floorplan_id: Option<String>,
-    /// `xPercent`
-    ///
-    /// Wire name `xPercent`; `number`; optional; format: float.
+    /// X percent (format: float).
     pub x_percent: Option<f64>,
-    /// `yPercent`
-    ///
-    /// Wire name `yPercent`; `number`; optional; format: float.
+    /// Y percent (format: float).
     pub y_percent: Option<f64>,
-    /// `clients`
-    ///
-    /// Wire name `clients`; `integer`; optional; format: int32.
+    /// Clients (format: int32).
     pub clients: Option<i64>,
-    /// `downlinkCount`
-    ///
-    /// Wire name `downlinkCount`; `integer`; optional; format: int32.
+    /// Downlink count (format: int32).
     pub downlink_count: Option<i64>,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `string`; optional.
+    /// Tags.
     pub tags: Option<String>,
-    /// `deviceGroupName`
-    ///
-    /// Wire name `deviceGroupName`; `string`; optional.
+    /// Device group name.
     pub device_group_name: Option<String>,
-    /// `deviceModelType`
-    ///
-    /// Wire name `deviceModelType`; `string`; optional.
+    /// Device model type.
     pub device_model_type: Option<String>,
-    /// `switchName`
-    ///
-    /// Wire name `switchName`; `string`; optional.
+    /// Switch name.
     pub switch_name: Option<String>,
-    /// `switchSerialNumber`
-    ///
-    /// Wire name `switchSerialNumber`; `string`; optional.
+    /// Switch serial number.
     pub switch_serial_number: Option<String>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `switchPort`
-    ///
-    /// Wire name `switchPort`; `string`; optional.
+    /// Switch port.
     pub switch_port: Option<String>,
-    /// `latitude`
-    ///
-    /// Wire name `latitude`; `string`; optional.
+    /// Latitude.
     pub latitude: Option<String>,
-    /// `longitude`
-    ///
-    /// Wire name `longitude`; `string`; optional.
+    /// Longitude.
     pub longitude: Option<String>,
-    /// `poePort`
-    ///
-    /// Wire name `poePort`; `string`; optional.
+    /// POE port.
     pub poe_port: Option<String>,
-    /// `rogueCategory`
-    ///
-    /// Wire name `rogueCategory`; `map<integer>`; optional.
+    /// Rogue category.
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
-    /// `deviceSessionCacheWeight`
-    ///
-    /// Wire name `deviceSessionCacheWeight`; `integer`; optional; format: int32.
+    /// Device session cache weight (format: int32).
     pub device_session_cache_weight: Option<i64>,
-    /// `healthStatus`
-    ///
-    /// Wire name `healthStatus`; `string`; optional.
+    /// Health status.
     pub health_status: Option<String>,
-    /// `downlinkChannel`
-    ///
-    /// Wire name `downlinkChannel`; `string`; optional.
+    /// Downlink channel.
     pub downlink_channel: Option<String>,
-    /// `uplinkChannel`
-    ///
-    /// Wire name `uplinkChannel`; `string`; optional.
+    /// Uplink channel.
     pub uplink_channel: Option<String>,
-    /// `geolocationSource`
-    ///
-    /// Wire name `geolocationSource`; `string`; optional.
+    /// Geolocation source.
     pub geolocation_source: Option<String>,
-    /// `apRadioDeploy`
-    ///
-    /// Wire name `apRadioDeploy`; `string`; optional.
+    /// AP radio deploy.
     pub ap_radio_deploy: Option<String>,
-    /// `reboot`
-    ///
-    /// Wire name `reboot`; `boolean`; optional.
+    /// Reboot.
     pub reboot: Option<bool>,
-    /// `apNeighborMacs`
-    ///
-    /// Wire name `apNeighborMacs`; `array<string>`; optional.
+    /// AP neighbor MACs.
     pub ap_neighbor_macs: Option<Vec<String>>,
-    /// `apNeighborRssis`
-    ///
-    /// Wire name `apNeighborRssis`; `array<integer>`; optional.
+    /// AP neighbor RSSIs.
     pub ap_neighbor_rssis: Option<Vec<i64>>,
-    /// `neighbors`
-    ///
-    /// Wire name `neighbors`; `array<Neighbor>`; optional.
+    /// Neighbors.
     pub neighbors: Option<Vec<Neighbor>>,
-    /// `txFrames`
-    ///
-    /// Wire name `txFrames`; `string`; optional.
+    /// Tx frames.
     pub tx_frames: Option<String>,
-    /// `rssi`
-    ///
-    /// Wire name `rssi`; `integer`; optional; format: int32.
+    /// RSSI (format: int32).
     pub rssi: Option<i64>,
-    /// `rxBytes`
-    ///
-    /// Wire name `rxBytes`; `string`; optional.
+    /// Rx bytes.
     pub rx_bytes: Option<String>,
-    /// `txBytes`
-    ///
-    /// Wire name `txBytes`; `string`; optional.
+    /// Tx bytes.
     pub tx_bytes: Option<String>,
-    /// `rxFrames`
-    ///
-    /// Wire name `rxFrames`; `string`; optional.
+    /// Rx frames.
     pub rx_frames: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `integer`; optional; format: int32.
+    /// Type (format: int32).
     pub type_: Option<i64>,
-    /// `upMac`
-    ///
-    /// Wire name `upMac`; `string`; optional.
+    /// Up MAC.
     pub up_mac: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5254,9 +4642,7 @@ impl UpLink {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UploadUrlRequest {
-    /// `fileExtension`
-    ///
-    /// Wire name `fileExtension`; `string`; optional.
+    /// File extension.
     pub file_extension: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -5420,257 +4806,131 @@ impl Venue {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ViewmodelDevice {
-    /// `isMeshEnable`
-    ///
-    /// Wire name `isMeshEnable`; `boolean`; optional.
+    /// Is mesh enable.
     pub is_mesh_enable: Option<bool>,
-    /// `downLinkCount`
-    ///
-    /// Wire name `downLinkCount`; `integer`; optional; format: int32.
+    /// Down link count (format: int32).
     pub down_link_count: Option<i64>,
-    /// `serialNumber`
-    ///
-    /// Wire name `serialNumber`; `string`; optional.
+    /// Serial number.
     pub serial_number: Option<String>,
-    /// `tenantId`
-    ///
-    /// Wire name `tenantId`; `string`; optional.
+    /// Tenant ID.
     pub tenant_id: Option<String>,
-    /// `crtTime`
-    ///
-    /// Wire name `crtTime`; `string`; optional.
+    /// Crt time.
     pub crt_time: Option<String>,
-    /// `lastUpdTime`
-    ///
-    /// Wire name `lastUpdTime`; `string`; optional.
+    /// Last upd time.
     pub last_upd_time: Option<String>,
-    /// `lastSeenTime`
-    ///
-    /// Wire name `lastSeenTime`; `string`; optional.
+    /// Last seen time.
     pub last_seen_time: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `model`
-    ///
-    /// Wire name `model`; `string`; optional.
+    /// Model.
     pub model: Option<String>,
-    /// `fwVersion`
-    ///
-    /// Wire name `fwVersion`; `string`; optional.
+    /// Fw version.
     pub fw_version: Option<String>,
-    /// `venueId`
-    ///
-    /// Wire name `venueId`; `string`; optional.
+    /// Venue ID.
     pub venue_id: Option<String>,
-    /// `venueName`
-    ///
-    /// Wire name `venueName`; `string`; optional.
+    /// Venue name.
     pub venue_name: Option<String>,
-    /// `apGroupId`
-    ///
-    /// Wire name `apGroupId`; `string`; optional.
+    /// AP group ID.
     pub ap_group_id: Option<String>,
-    /// `apGroupName`
-    ///
-    /// Wire name `apGroupName`; `string`; optional.
+    /// AP group name.
     pub ap_group_name: Option<String>,
-    /// `wlanGroup24GId`
-    ///
-    /// Wire name `wlanGroup24GId`; `string`; optional.
+    /// WLAN group 24GId.
     pub wlan_group24_g_id: Option<String>,
-    /// `wlanGroup5GId`
-    ///
-    /// Wire name `wlanGroup5GId`; `string`; optional.
+    /// WLAN group 5GId.
     pub wlan_group5_g_id: Option<String>,
-    /// `wlanGroups`
-    ///
-    /// Wire name `wlanGroups`; `array<WlanGroup>`; optional.
+    /// WLAN groups.
     pub wlan_groups: Option<Vec<WlanGroup>>,
-    /// `configStatus`
-    ///
-    /// Wire name `configStatus`; `string`; optional.
+    /// Config status.
     pub config_status: Option<String>,
-    /// `connectionStatus`
-    ///
-    /// Wire name `connectionStatus`; `string`; optional.
+    /// Connection status.
     pub connection_status: Option<String>,
-    /// `deviceStatus`
-    ///
-    /// Wire name `deviceStatus`; `string`; optional.
+    /// Device status.
     pub device_status: Option<String>,
-    /// `deviceStatusSeverity`
-    ///
-    /// Wire name `deviceStatusSeverity`; `string`; optional.
+    /// Device status severity.
     pub device_status_severity: Option<String>,
-    /// `IP`
-    ///
-    /// Wire name `IP`; `string`; optional.
+    /// IP.
     pub ip: Option<String>,
-    /// `extIp`
-    ///
-    /// Wire name `extIp`; `string`; optional.
+    /// Ext IP.
     pub ext_ip: Option<String>,
-    /// `externalPort`
-    ///
-    /// Wire name `externalPort`; `string`; optional.
+    /// External port.
     pub external_port: Option<String>,
-    /// `apMac`
-    ///
-    /// Wire name `apMac`; `string`; optional.
+    /// AP MAC.
     pub ap_mac: Option<String>,
-    /// `apStatusData`
-    ///
-    /// Wire name `apStatusData`; `ApStatusData`; optional.
+    /// AP status data.
     pub ap_status_data: Option<ApStatusData>,
-    /// `uplink`
-    ///
-    /// Wire name `uplink`; `array<UpLink>`; optional.
+    /// Uplink.
     pub uplink: Option<Vec<UpLink>>,
-    /// `downlink.downMac`
-    ///
-    /// Wire name `downlink.downMac`; `array<string>`; optional.
+    /// Downlink down MAC.
     pub downlink_down_mac: Option<Vec<String>>,
-    /// `downlink.rssi`
-    ///
-    /// Wire name `downlink.rssi`; `array<integer>`; optional.
+    /// Downlink RSSI.
     pub downlink_rssi: Option<Vec<i64>>,
-    /// `downlink.type`
-    ///
-    /// Wire name `downlink.type`; `array<integer>`; optional.
+    /// Downlink type.
     pub downlink_type: Option<Vec<i64>>,
-    /// `uplink.upMac`
-    ///
-    /// Wire name `uplink.upMac`; `string`; optional.
+    /// Uplink up MAC.
     pub uplink_up_mac: Option<String>,
-    /// `uplink.rssi`
-    ///
-    /// Wire name `uplink.rssi`; `integer`; optional; format: int32.
+    /// Uplink RSSI (format: int32).
     pub uplink_rssi: Option<i64>,
-    /// `uplink.type`
-    ///
-    /// Wire name `uplink.type`; `array<integer>`; optional.
+    /// Uplink type.
     pub uplink_type: Option<Vec<i64>>,
-    /// `meshRole`
-    ///
-    /// Wire name `meshRole`; `string`; optional.
+    /// Mesh role.
     pub mesh_role: Option<String>,
-    /// `hops`
-    ///
-    /// Wire name `hops`; `integer`; optional; format: int32.
+    /// Hops (format: int32).
     pub hops: Option<i64>,
-    /// `deviceGroupId`
-    ///
-    /// Wire name `deviceGroupId`; `string`; optional.
+    /// Device group ID.
     pub device_group_id: Option<String>,
-    /// `floorplanId`
-    ///
-    /// Wire name `floorplanId`; `string`; optional.
+    /// Floorplan ID.
     pub floorplan_id: Option<String>,
-    /// `xPercent`
-    ///
-    /// Wire name `xPercent`; `number`; optional; format: float.
+    /// X percent (format: float).
     pub x_percent: Option<f64>,
-    /// `yPercent`
-    ///
-    /// Wire name `yPercent`; `number`; optional; format: float.
+    /// Y percent (format: float).
     pub y_percent: Option<f64>,
-    /// `clients`
-    ///
-    /// Wire name `clients`; `integer`; optional; format: int32.
+    /// Clients (format: int32).
     pub clients: Option<i64>,
-    /// `downlinkCount`
-    ///
-    /// Wire name `downlinkCount`; `integer`; optional; format: int32.
+    /// Downlink count (format: int32).
     pub downlink_count: Option<i64>,
-    /// `tags`
-    ///
-    /// Wire name `tags`; `string`; optional.
+    /// Tags.
     pub tags: Option<String>,
-    /// `deviceGroupName`
-    ///
-    /// Wire name `deviceGroupName`; `string`; optional.
+    /// Device group name.
     pub device_group_name: Option<String>,
-    /// `deviceModelType`
-    ///
-    /// Wire name `deviceModelType`; `string`; optional.
+    /// Device model type.
     pub device_model_type: Option<String>,
-    /// `switchName`
-    ///
-    /// Wire name `switchName`; `string`; optional.
+    /// Switch name.
     pub switch_name: Option<String>,
-    /// `switchSerialNumber`
-    ///
-    /// Wire name `switchSerialNumber`; `string`; optional.
+    /// Switch serial number.
     pub switch_serial_number: Option<String>,
-    /// `switchId`
-    ///
-    /// Wire name `switchId`; `string`; optional.
+    /// Switch ID.
     pub switch_id: Option<String>,
-    /// `switchPort`
-    ///
-    /// Wire name `switchPort`; `string`; optional.
+    /// Switch port.
     pub switch_port: Option<String>,
-    /// `latitude`
-    ///
-    /// Wire name `latitude`; `string`; optional.
+    /// Latitude.
     pub latitude: Option<String>,
-    /// `longitude`
-    ///
-    /// Wire name `longitude`; `string`; optional.
+    /// Longitude.
     pub longitude: Option<String>,
-    /// `poePort`
-    ///
-    /// Wire name `poePort`; `string`; optional.
+    /// POE port.
     pub poe_port: Option<String>,
-    /// `rogueCategory`
-    ///
-    /// Wire name `rogueCategory`; `map<integer>`; optional.
+    /// Rogue category.
     pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
-    /// `deviceSessionCacheWeight`
-    ///
-    /// Wire name `deviceSessionCacheWeight`; `integer`; optional; format: int32.
+    /// Device session cache weight (format: int32).
     pub device_session_cache_weight: Option<i64>,
-    /// `healthStatus`
-    ///
-    /// Wire name `healthStatus`; `string`; optional.
+    /// Health status.
     pub health_status: Option<String>,
-    /// `downlinkChannel`
-    ///
-    /// Wire name `downlinkChannel`; `string`; optional.
+    /// Downlink channel.
     pub downlink_channel: Option<String>,
-    /// `uplinkChannel`
-    ///
-    /// Wire name `uplinkChannel`; `string`; optional.
+    /// Uplink channel.
     pub uplink_channel: Option<String>,
-    /// `geolocationSource`
-    ///
-    /// Wire name `geolocationSource`; `string`; optional.
+    /// Geolocation source.
     pub geolocation_source: Option<String>,
-    /// `apRadioDeploy`
-    ///
-    /// Wire name `apRadioDeploy`; `string`; optional.
+    /// AP radio deploy.
     pub ap_radio_deploy: Option<String>,
-    /// `reboot`
-    ///
-    /// Wire name `reboot`; `boolean`; optional.
+    /// Reboot.
     pub reboot: Option<bool>,
-    /// `apNeighborMacs`
-    ///
-    /// Wire name `apNeighborMacs`; `array<string>`; optional.
+    /// AP neighbor MACs.
     pub ap_neighbor_macs: Option<Vec<String>>,
-    /// `apNeighborRssis`
-    ///
-    /// Wire name `apNeighborRssis`; `array<integer>`; optional.
+    /// AP neighbor RSSIs.
     pub ap_neighbor_rssis: Option<Vec<i64>>,
-    /// `neighbors`
-    ///
-    /// Wire name `neighbors`; `array<Neighbor>`; optional.
+    /// Neighbors.
     pub neighbors: Option<Vec<Neighbor>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -6225,17 +5485,11 @@ impl ViewmodelDevice {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct WlanGroup {
-    /// `wlanGroupId`
-    ///
-    /// Wire name `wlanGroupId`; `string`; optional.
+    /// WLAN group ID.
     pub wlan_group_id: Option<String>,
-    /// `wlanGroupName`
-    ///
-    /// Wire name `wlanGroupName`; `string`; optional.
+    /// WLAN group name.
     pub wlan_group_name: Option<String>,
-    /// `radioId`
-    ///
-    /// Wire name `radioId`; `integer`; optional; format: int32.
+    /// Radio ID (format: int32).
     pub radio_id: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -13,13 +13,9 @@
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct DevicesListResource {
-    /// `contents`
-    ///
-    /// Wire name `contents`; `array<UnitDevice>`; optional.
+    /// Contents.
     pub contents: Option<Vec<UnitDevice>>,
-    /// `_links`
-    ///
-    /// Wire name `_links`; `map<Link>`; optional.
+    /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -86,37 +82,21 @@ impl DevicesListResource {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Link {
-    /// `href`
-    ///
-    /// Wire name `href`; `string`; optional.
+    /// Href.
     pub href: Option<String>,
-    /// `hreflang`
-    ///
-    /// Wire name `hreflang`; `string`; optional.
+    /// Hreflang.
     pub hreflang: Option<String>,
-    /// `title`
-    ///
-    /// Wire name `title`; `string`; optional.
+    /// Title.
     pub title: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `deprecation`
-    ///
-    /// Wire name `deprecation`; `string`; optional.
+    /// Deprecation.
     pub deprecation: Option<String>,
-    /// `profile`
-    ///
-    /// Wire name `profile`; `string`; optional.
+    /// Profile.
     pub profile: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `templated`
-    ///
-    /// Wire name `templated`; `boolean`; optional.
+    /// Templated.
     pub templated: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -228,9 +208,7 @@ impl Link {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct LoginResource {
-    /// `hashedSecret`
-    ///
-    /// Wire name `hashedSecret`; `string`; optional; secret: redacted in `Debug`.
+    /// Hashed secret (secret: redacted in `Debug`).
     pub hashed_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -289,29 +267,17 @@ impl LoginResource {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PageableObject {
-    /// `offset`
-    ///
-    /// Wire name `offset`; `integer`; optional.
+    /// Offset.
     pub offset: Option<i64>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
+    /// Sort.
     pub sort: Option<SortObject>,
-    /// `pageNumber`
-    ///
-    /// Wire name `pageNumber`; `integer`; optional; format: int32.
+    /// Page number (format: int32).
     pub page_number: Option<i64>,
-    /// `pageSize`
-    ///
-    /// Wire name `pageSize`; `integer`; optional; format: int32.
+    /// Page size (format: int32).
     pub page_size: Option<i64>,
-    /// `paged`
-    ///
-    /// Wire name `paged`; `boolean`; optional.
+    /// Paged.
     pub paged: Option<bool>,
-    /// `unpaged`
-    ///
-    /// Wire name `unpaged`; `boolean`; optional.
+    /// Unpaged.
     pub unpaged: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -407,21 +373,13 @@ impl PageableObject {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PortalTokenResource {
-    /// `unitGuid`
-    ///
-    /// Wire name `unitGuid`; `string`; required.
+    /// Unit guid.
     pub unit_guid: String,
-    /// `token`
-    ///
-    /// Wire name `token`; `string`; optional.
+    /// Token.
     pub token: Option<String>,
-    /// `serverVersion`
-    ///
-    /// Wire name `serverVersion`; `string`; optional.
+    /// Server version.
     pub server_version: Option<String>,
-    /// `expireDateTime`
-    ///
-    /// Wire name `expireDateTime`; `string`; optional; format: date-time.
+    /// Expire date time (format: date-time).
     pub expire_date_time: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -496,65 +454,35 @@ impl PortalTokenResource {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct PortalUiConfiguration {
-    /// `apiAllowed`
-    ///
-    /// Wire name `apiAllowed`; `boolean`; optional.
+    /// API allowed.
     pub api_allowed: Option<bool>,
-    /// `tenantSetDpsk`
-    ///
-    /// Wire name `tenantSetDpsk`; `boolean`; optional.
+    /// Tenant set DPSK.
     pub tenant_set_dpsk: Option<bool>,
-    /// `logoFileName`
-    ///
-    /// Wire name `logoFileName`; `string`; optional.
+    /// Logo file name.
     pub logo_file_name: Option<String>,
-    /// `tenantTitle`
-    ///
-    /// Wire name `tenantTitle`; `string`; optional.
+    /// Tenant title.
     pub tenant_title: Option<String>,
-    /// `tenantSubtitle`
-    ///
-    /// Wire name `tenantSubtitle`; `string`; optional.
+    /// Tenant subtitle.
     pub tenant_subtitle: Option<String>,
-    /// `announcements`
-    ///
-    /// Wire name `announcements`; `string`; optional.
+    /// Announcements.
     pub announcements: Option<String>,
-    /// `helpText`
-    ///
-    /// Wire name `helpText`; `string`; optional.
+    /// Help text.
     pub help_text: Option<String>,
-    /// `portalAllowed`
-    ///
-    /// Wire name `portalAllowed`; `boolean`; optional.
+    /// Portal allowed.
     pub portal_allowed: Option<bool>,
-    /// `mainColor`
-    ///
-    /// Wire name `mainColor`; `string`; optional.
+    /// Main color.
     pub main_color: Option<String>,
-    /// `accentColor`
-    ///
-    /// Wire name `accentColor`; `string`; optional.
+    /// Accent color.
     pub accent_color: Option<String>,
-    /// `separatorColor`
-    ///
-    /// Wire name `separatorColor`; `string`; optional.
+    /// Separator color.
     pub separator_color: Option<String>,
-    /// `textColor`
-    ///
-    /// Wire name `textColor`; `string`; optional.
+    /// Text color.
     pub text_color: Option<String>,
-    /// `iconFileName`
-    ///
-    /// Wire name `iconFileName`; `string`; optional.
+    /// Icon file name.
     pub icon_file_name: Option<String>,
-    /// `loginText`
-    ///
-    /// Wire name `loginText`; `string`; optional.
+    /// Login text.
     pub login_text: Option<String>,
-    /// `_links`
-    ///
-    /// Wire name `_links`; `map<Link>`; optional.
+    /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -728,69 +656,37 @@ impl PortalUiConfiguration {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Property {
-    /// `guid`
-    ///
-    /// Wire name `guid`; `string`; optional.
+    /// Guid.
     pub guid: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; optional.
+    /// Name.
     pub name: Option<String>,
-    /// `address`
-    ///
-    /// Wire name `address`; `string`; optional.
+    /// Address.
     pub address: Option<String>,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `managementName`
-    ///
-    /// Wire name `managementName`; `string`; optional.
+    /// Management name.
     pub management_name: Option<String>,
-    /// `managementPhone`
-    ///
-    /// Wire name `managementPhone`; `string`; optional.
+    /// Management phone.
     pub management_phone: Option<String>,
-    /// `managementEmail`
-    ///
-    /// Wire name `managementEmail`; `string`; optional.
+    /// Management email.
     pub management_email: Option<String>,
-    /// `tenantPortalHelpText`
-    ///
-    /// Wire name `tenantPortalHelpText`; `string`; optional.
+    /// Tenant portal help text.
     pub tenant_portal_help_text: Option<String>,
-    /// `tenantPortalAnnouncements`
-    ///
-    /// Wire name `tenantPortalAnnouncements`; `string`; optional.
+    /// Tenant portal announcements.
     pub tenant_portal_announcements: Option<String>,
-    /// `allowSeparateGuestSecret`
-    ///
-    /// Wire name `allowSeparateGuestSecret`; `boolean`; optional.
+    /// Allow separate guest secret.
     pub allow_separate_guest_secret: Option<bool>,
-    /// `enforceMaxUnits`
-    ///
-    /// Wire name `enforceMaxUnits`; `boolean`; optional.
+    /// Enforce max units.
     pub enforce_max_units: Option<bool>,
-    /// `maxUnits`
-    ///
-    /// Wire name `maxUnits`; `integer`; optional.
+    /// Max units.
     pub max_units: Option<i64>,
-    /// `sendEmail`
-    ///
-    /// Wire name `sendEmail`; `boolean`; optional.
+    /// Send email.
     pub send_email: Option<bool>,
-    /// `sendSms`
-    ///
-    /// Wire name `sendSms`; `boolean`; optional.
+    /// Send SMS.
     pub send_sms: Option<bool>,
-    /// `ssids`
-    ///
-    /// Wire name `ssids`; `array<string>`; optional.
+    /// SSIDs.
     pub ssids: Option<Vec<String>>,
-    /// `_links`
-    ///
-    /// Wire name `_links`; `map<Link>`; optional.
+    /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -969,13 +865,9 @@ impl Property {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResidentPortalAccess {
-    /// `loginText`
-    ///
-    /// Wire name `loginText`; `string`; optional.
+    /// Login text.
     pub login_text: Option<String>,
-    /// `portalAllowed`
-    ///
-    /// Wire name `portalAllowed`; `boolean`; optional.
+    /// Portal allowed.
     pub portal_allowed: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1039,33 +931,19 @@ impl ResidentPortalAccess {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResidentUnit {
-    /// `guid`
-    ///
-    /// Wire name `guid`; `string`; optional.
+    /// Guid.
     pub guid: Option<String>,
-    /// `number`
-    ///
-    /// Wire name `number`; `string`; required.
+    /// Number.
     pub number: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `contact`
-    ///
-    /// Wire name `contact`; `UnitContact`; optional.
+    /// Contact.
     pub contact: Option<UnitContact>,
-    /// `status`
-    ///
-    /// Wire name `status`; `ResidentUnitStatus`; optional.
+    /// Status.
     pub status: Option<ResidentUnitStatus>,
-    /// `secret`
-    ///
-    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
+    /// Secret (secret: redacted in `Debug`; max_length: 63; min_length: 0).
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// `guestSecret`
-    ///
-    /// Wire name `guestSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
+    /// Guest secret (secret: redacted in `Debug`; max_length: 63; min_length: 0).
     pub guest_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1222,33 +1100,19 @@ impl<'de> serde::Deserialize<'de> for ResidentUnitStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ResidentUnitUser {
-    /// `userId`
-    ///
-    /// Wire name `userId`; `string`; optional; format: uuid.
+    /// User ID (format: uuid).
     pub user_id: Option<String>,
-    /// `userName`
-    ///
-    /// Wire name `userName`; `string`; optional.
+    /// User name.
     pub user_name: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Email (max_length: 255; min_length: 0).
     pub email: Option<String>,
-    /// `phoneNumber`
-    ///
-    /// Wire name `phoneNumber`; `string`; optional; max_length: 16; min_length: 0.
+    /// Phone number (max_length: 16; min_length: 0).
     pub phone_number: Option<String>,
-    /// `passphrase`
-    ///
-    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
+    /// Passphrase (secret: redacted in `Debug`).
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `status`
-    ///
-    /// Wire name `status`; `ResidentUnitUserStatus`; optional.
+    /// Status.
     pub status: Option<ResidentUnitUserStatus>,
-    /// `type`
-    ///
-    /// Wire name `type`; `ResidentUnitUserType`; optional.
+    /// Type.
     pub type_: Option<ResidentUnitUserType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1469,17 +1333,11 @@ impl<'de> serde::Deserialize<'de> for ResidentUnitUserType {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SortObject {
-    /// `empty`
-    ///
-    /// Wire name `empty`; `boolean`; optional.
+    /// Empty.
     pub empty: Option<bool>,
-    /// `sorted`
-    ///
-    /// Wire name `sorted`; `boolean`; optional.
+    /// Sorted.
     pub sorted: Option<bool>,
-    /// `unsorted`
-    ///
-    /// Wire name `unsorted`; `boolean`; optional.
+    /// Unsorted.
     pub unsorted: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1551,37 +1409,21 @@ impl SortObject {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Unit {
-    /// `guid`
-    ///
-    /// Wire name `guid`; `string`; optional.
+    /// Guid.
     pub guid: Option<String>,
-    /// `number`
-    ///
-    /// Wire name `number`; `string`; required.
+    /// Number.
     pub number: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional.
+    /// Description.
     pub description: Option<String>,
-    /// `contact`
-    ///
-    /// Wire name `contact`; `UnitContact`; optional.
+    /// Contact.
     pub contact: Option<UnitContact>,
-    /// `status`
-    ///
-    /// Wire name `status`; `UnitStatus`; optional.
+    /// Status.
     pub status: Option<UnitStatus>,
-    /// `secret`
-    ///
-    /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
+    /// Secret (secret: redacted in `Debug`; max_length: 63; min_length: 0).
     pub secret: Option<ruckus_one_runtime::Secret>,
-    /// `guestSecret`
-    ///
-    /// Wire name `guestSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
+    /// Guest secret (secret: redacted in `Debug`; max_length: 63; min_length: 0).
     pub guest_secret: Option<ruckus_one_runtime::Secret>,
-    /// `_links`
-    ///
-    /// Wire name `_links`; `map<Link>`; optional.
+    /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1694,17 +1536,11 @@ impl Unit {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UnitContact {
-    /// `contactName`
-    ///
-    /// Wire name `contactName`; `string`; required.
+    /// Contact name.
     pub contact_name: String,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Email (max_length: 255; min_length: 0).
     pub email: Option<String>,
-    /// `phoneNumber`
-    ///
-    /// Wire name `phoneNumber`; `string`; optional; max_length: 16; min_length: 0.
+    /// Phone number (max_length: 16; min_length: 0).
     pub phone_number: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1771,25 +1607,15 @@ impl UnitContact {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UnitDevice {
-    /// `guid`
-    ///
-    /// Wire name `guid`; `string`; optional.
+    /// Guid.
     pub guid: Option<String>,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; optional.
+    /// Type.
     pub type_: Option<String>,
-    /// `macAddress`
-    ///
-    /// Wire name `macAddress`; `string`; optional.
+    /// MAC address.
     pub mac_address: Option<String>,
-    /// `lastConnectedDate`
-    ///
-    /// Wire name `lastConnectedDate`; `string`; optional; format: date-time.
+    /// Last connected date (format: date-time).
     pub last_connected_date: Option<String>,
-    /// `authType`
-    ///
-    /// Wire name `authType`; `UnitDeviceAuthType`; optional.
+    /// Auth type.
     pub auth_type: Option<UnitDeviceAuthType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -1987,37 +1813,21 @@ impl<'de> serde::Deserialize<'de> for UnitStatus {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UnitUser {
-    /// `userId`
-    ///
-    /// Wire name `userId`; `string`; optional; format: uuid.
+    /// User ID (format: uuid).
     pub user_id: Option<String>,
-    /// `userName`
-    ///
-    /// Wire name `userName`; `string`; optional.
+    /// User name.
     pub user_name: Option<String>,
-    /// `email`
-    ///
-    /// Wire name `email`; `string`; optional; max_length: 255; min_length: 0.
+    /// Email (max_length: 255; min_length: 0).
     pub email: Option<String>,
-    /// `phoneNumber`
-    ///
-    /// Wire name `phoneNumber`; `string`; optional; max_length: 16; min_length: 0.
+    /// Phone number (max_length: 16; min_length: 0).
     pub phone_number: Option<String>,
-    /// `passphrase`
-    ///
-    /// Wire name `passphrase`; `string`; optional; secret: redacted in `Debug`.
+    /// Passphrase (secret: redacted in `Debug`).
     pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// `status`
-    ///
-    /// Wire name `status`; `UnitUserStatus`; optional.
+    /// Status.
     pub status: Option<UnitUserStatus>,
-    /// `type`
-    ///
-    /// Wire name `type`; `UnitUserType`; optional.
+    /// Type.
     pub type_: Option<UnitUserType>,
-    /// `_links`
-    ///
-    /// Wire name `_links`; `map<Link>`; optional.
+    /// Links.
     pub links: Option<std::collections::BTreeMap<String, Link>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2171,13 +1981,9 @@ pub struct UnitUserPage {
     ///
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
-    /// `sort`
-    ///
-    /// Wire name `sort`; `SortObject`; optional.
+    /// Sort.
     pub sort: Option<SortObject>,
-    /// `pageable`
-    ///
-    /// Wire name `pageable`; `PageableObject`; optional.
+    /// Pageable.
     pub pageable: Option<PageableObject>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,

@@ -5,16 +5,23 @@
 //! spec's own notation.
 //!
 //! The document is built as a YAML mapping, whose keys keep their insertion order, so the output
-//! is deterministic and reads in spec order.
+//! is deterministic and reads in spec order. Spec prose (titles, descriptions, notes) passes
+//! through [`prose`], the rule of the Rust and Markdown outputs: no raw HTML, no links, nothing
+//! that starts a block; the export's own Markdown (lists, code spans) is written around it.
+
+mod schema;
+mod yaml;
 
 use super::describe::{self, Style};
-use super::text::PREAMBLE;
+use super::text::{PREAMBLE, code, prose};
 use crate::ir::{
-    ApiIr, AreaIr, AuthKind, BodyIr, BodyKind, FieldIr, Ir, Lifecycle, OpIr, ParamIr, Provenance,
-    ResponseIr, ResponseKind, TypeIr, TypeKind, TypeRef, UnionIr, VersionIr,
+    ApiIr, AreaIr, AuthKind, BodyIr, BodyKind, Ir, Lifecycle, OpIr, ParamIr, Provenance,
+    ResponseIr, ResponseKind, VersionIr,
 };
+use schema::{constraints, schema_of, type_schema};
 use serde_yaml::{Mapping, Value};
 use std::collections::BTreeMap;
+use yaml::{Obj, empty, reference, sentence, spec_provenance};
 
 /// The security scheme name of the shared OAuth2 token flow.
 const OAUTH: &str = "clientCredentials";
@@ -36,53 +43,6 @@ pub fn files(ir: &Ir) -> BTreeMap<String, String> {
             )
         })
         .collect()
-}
-
-/// A mapping built in the order its keys are set.
-#[derive(Default)]
-struct Obj(Mapping);
-
-impl Obj {
-    fn new() -> Self {
-        Obj::default()
-    }
-
-    fn set(mut self, key: &str, value: impl Into<Value>) -> Self {
-        self.0.insert(key.into(), value.into());
-        self
-    }
-
-    fn opt(self, key: &str, value: Option<impl Into<Value>>) -> Self {
-        match value {
-            Some(v) => self.set(key, v),
-            None => self,
-        }
-    }
-
-    /// Sets `key` only when `cond` holds.
-    fn when(self, cond: bool, key: &str, value: impl Into<Value>) -> Self {
-        if cond { self.set(key, value) } else { self }
-    }
-}
-
-impl From<Obj> for Value {
-    fn from(o: Obj) -> Value {
-        Value::Mapping(o.0)
-    }
-}
-
-/// `text` trimmed, ending with a full stop unless it ends with other punctuation.
-fn sentence(text: &str) -> String {
-    let t = text.trim();
-    if t.ends_with(['.', '!', '?', ':', ')']) {
-        t.to_owned()
-    } else {
-        format!("{t}.")
-    }
-}
-
-fn spec_provenance(p: &Provenance) -> String {
-    describe::provenance(p, Style::Spec)
 }
 
 fn document(ir: &Ir, api: &ApiIr) -> Value {
@@ -107,11 +67,11 @@ fn info(ir: &Ir, api: &ApiIr) -> Obj {
         "{}\n\nExported from the curated spec the `{}` client crate is generated from: every \
          operation the client offers, with the facts' provenance in `x-provenance` \
          (`documented`, `inferred: <why>` or `reference: <section>`).",
-        api.description.trim(),
+        prose(&api.description),
         ir.krate.name
     );
     Obj::new()
-        .set("title", api.title.as_str())
+        .set("title", prose(&api.title))
         .set("version", ir.krate.version.as_str())
         .set("description", description)
 }
@@ -156,7 +116,7 @@ fn tags(api: &ApiIr) -> Vec<Value> {
         .map(|a| {
             Obj::new()
                 .set("name", a.name.as_str())
-                .set("description", a.title.as_str())
+                .set("description", prose(&a.title))
                 .into()
         })
         .collect();
@@ -232,7 +192,7 @@ fn operation(api: &ApiIr, area: &AreaIr, op: &OpIr) -> Obj {
     };
     Obj::new()
         .set("operationId", op.id.as_str())
-        .set("summary", op.name.as_str())
+        .set("summary", prose(&op.name))
         .opt("description", operation_description(op))
         .set("tags", tags)
         .when(
@@ -267,13 +227,16 @@ fn operation(api: &ApiIr, area: &AreaIr, op: &OpIr) -> Obj {
 fn operation_description(op: &OpIr) -> Option<String> {
     let mut parts = Vec::new();
     if let Some(d) = &op.description {
-        parts.push(d.trim().to_owned());
+        parts.push(prose(d));
     }
     if !matches!(op.lifecycle, Lifecycle::Stable) {
-        parts.push(sentence(&format!("Lifecycle: {}", op.lifecycle.describe())));
+        parts.push(sentence(&format!(
+            "Lifecycle: {}",
+            prose(&op.lifecycle.describe())
+        )));
     }
     if !op.notes.is_empty() {
-        let notes: Vec<String> = op.notes.iter().map(|n| format!("- {}", n.trim())).collect();
+        let notes: Vec<String> = op.notes.iter().map(|n| format!("- {}", prose(n))).collect();
         parts.push(format!("Notes:\n{}", notes.join("\n")));
     }
     (!parts.is_empty()).then(|| parts.join("\n\n"))
@@ -286,7 +249,7 @@ fn parameter(p: &ParamIr) -> Value {
         .set("name", p.wire.as_str())
         .set("in", p.location.as_str())
         .set("required", p.required)
-        .opt("description", p.description.as_deref().map(str::trim))
+        .opt("description", p.description.as_deref().map(prose))
         .set("schema", schema)
         .when(
             !matches!(p.provenance, Provenance::Documented),
@@ -339,7 +302,9 @@ fn request_body(op: &OpIr, b: &BodyIr) -> Value {
             for (name, desc) in &b.parts {
                 props.insert(
                     name.as_str().into(),
-                    Obj::new().opt("description", desc.as_deref()).into(),
+                    Obj::new()
+                        .opt("description", desc.as_deref().map(prose))
+                        .into(),
                 );
             }
             Some(
@@ -353,7 +318,7 @@ fn request_body(op: &OpIr, b: &BodyIr) -> Value {
     };
     let types = media_types(op, |v| v.content_type.as_deref());
     Obj::new()
-        .opt("description", b.description.as_deref().map(str::trim))
+        .opt("description", b.description.as_deref().map(prose))
         .set("required", b.required)
         .set("content", content(op, types, schema))
         .into()
@@ -379,7 +344,7 @@ fn responses(api: &ApiIr, op: &OpIr) -> Mapping {
 
 fn response(op: &OpIr, r: &ResponseIr) -> Obj {
     let description = match &r.description {
-        Some(d) => d.trim().to_owned(),
+        Some(d) => prose(d),
         None => match r.kind {
             ResponseKind::Empty => "Success; no body.".to_owned(),
             _ => sentence(&format!(
@@ -434,7 +399,7 @@ fn components(ir: &Ir, api: &ApiIr, scheme: &str) -> Obj {
             Obj::new().set("schema", schema).into(),
         );
         let response = Obj::new()
-            .set("description", sentence(&family.description))
+            .set("description", sentence(&prose(&family.description)))
             .set("content", json)
             .set("x-error-family", family.name.as_str())
             .set("x-decoded-as", family.kind.as_str())
@@ -470,9 +435,10 @@ fn security_scheme(ir: &Ir, api: &ApiIr) -> Obj {
             let description = format!(
                 "OAuth 2.0 client credentials; the token is sent as `Authorization: Bearer \
                  <token>`. The token URL is given for the North America host; other regions use \
-                 their own host. With the owning tenant's id the client uses `{}` instead. \
-                 A delegated tenant is selected with the `{}` header.",
-                ir.auth.token_url.value, ir.auth.tenant_header.value
+                 their own host. With the owning tenant's id the client uses {} instead. \
+                 A delegated tenant is selected with the {} header.",
+                code(&ir.auth.token_url.value),
+                code(&ir.auth.tenant_header.value)
             );
             let flow = Obj::new()
                 .set("tokenUrl", token_url)
@@ -486,210 +452,5 @@ fn security_scheme(ir: &Ir, api: &ApiIr) -> Obj {
                     spec_provenance(&ir.auth.token_url_without_tenant.provenance),
                 )
         }
-    }
-}
-
-/// The schema of a named type, with its description and provenance.
-fn type_schema(t: &TypeIr) -> Obj {
-    let mut description = t.description.trim().to_owned();
-    let body = match &t.kind {
-        TypeKind::Object(fields, open) => object(fields, *open),
-        TypeKind::Enum(variants) => {
-            let values: Vec<Value> = variants.iter().map(|v| v.wire.as_str().into()).collect();
-            description
-                .push_str("\n\nThe client keeps values it does not know (forward compatible).");
-            Obj::new().set("type", "string").set("enum", values)
-        }
-        TypeKind::Alias(target) => schema_of(target),
-        TypeKind::Union(u) => {
-            description.push_str(match u.discriminator {
-                Some(_) => "\n\nThe client keeps a value with another discriminator value, or none, as it is (forward compatible).",
-                None => "\n\nThe client takes the first variant, in this order, that decodes the value, and keeps a value none decodes as it is (forward compatible).",
-            });
-            union(u)
-        }
-        TypeKind::NotShown(note) => {
-            description.push_str(&format!(
-                "\n\nThe document does not show this shape: {} Any JSON value.",
-                note.trim()
-            ));
-            Obj::new()
-        }
-    };
-    let mut out = Obj::new().set("description", description);
-    for (k, v) in body.0 {
-        out.0.insert(k, v);
-    }
-    out.set("x-provenance", spec_provenance(&t.provenance))
-}
-
-/// `oneOf` the variant types, with the discriminator's mapping of values to types.
-fn union(u: &UnionIr) -> Obj {
-    let mut one_of: Vec<Value> = Vec::new();
-    for v in &u.variants {
-        let r: Value = reference(v.type_name()).into();
-        if !one_of.contains(&r) {
-            one_of.push(r);
-        }
-    }
-    let discriminator = u.discriminator.as_ref().map(|d| {
-        let mut mapping = Mapping::new();
-        for v in &u.variants {
-            if let Some(tag) = &v.tag {
-                mapping.insert(
-                    tag.as_str().into(),
-                    format!("#/components/schemas/{}", v.type_name()).into(),
-                );
-            }
-        }
-        Obj::new()
-            .set("propertyName", d.as_str())
-            .set("mapping", mapping)
-    });
-    Obj::new()
-        .set("oneOf", one_of)
-        .opt("discriminator", discriminator)
-}
-
-fn object(fields: &[FieldIr], open: bool) -> Obj {
-    let mut props = Mapping::new();
-    let mut required = Vec::new();
-    for f in fields {
-        props.insert(f.wire.as_str().into(), field(f).into());
-        if f.required {
-            required.push(Value::from(f.wire.as_str()));
-        }
-    }
-    Obj::new()
-        .set("type", "object")
-        .when(!props.is_empty(), "properties", props)
-        .when(!required.is_empty(), "required", required)
-        .when(open, "additionalProperties", true)
-}
-
-fn field(f: &FieldIr) -> Obj {
-    let mut schema = schema_of(&f.ty);
-    constraints(&mut schema, &f.constraints, &f.ty);
-    let has_format = schema.0.contains_key("format");
-    if f.nullable {
-        schema = nullable(schema);
-    }
-    schema
-        .opt("description", f.description.as_deref().map(str::trim))
-        .when(f.deprecated.is_some(), "deprecated", true)
-        .opt("x-deprecation", f.deprecated.as_deref().map(str::trim))
-        .when(f.secret && !has_format, "format", "password")
-        .when(
-            f.stated_provenance().is_some(),
-            "x-provenance",
-            spec_provenance(&f.provenance),
-        )
-}
-
-/// `{}`: any JSON value.
-fn empty() -> Value {
-    Value::Mapping(Mapping::new())
-}
-
-fn reference(name: &str) -> Obj {
-    Obj::new().set("$ref", format!("#/components/schemas/{name}"))
-}
-
-/// The JSON Schema of a type reference.
-fn schema_of(t: &TypeRef) -> Obj {
-    match t {
-        TypeRef::String => Obj::new().set("type", "string"),
-        // `integer` and `int64` in the spec; the documents rarely bound it.
-        TypeRef::Integer => Obj::new().set("type", "integer"),
-        TypeRef::Int32 => Obj::new().set("type", "integer").set("format", "int32"),
-        TypeRef::Number => Obj::new().set("type", "number"),
-        TypeRef::Boolean => Obj::new().set("type", "boolean"),
-        TypeRef::Json => Obj::new(),
-        TypeRef::NotShown(note) => Obj::new().set(
-            "description",
-            format!("The document does not show this shape: {}", note.trim()),
-        ),
-        TypeRef::Array(inner) => Obj::new()
-            .set("type", "array")
-            .set("items", schema_of(inner)),
-        TypeRef::Map(inner) => Obj::new()
-            .set("type", "object")
-            .set("additionalProperties", schema_of(inner)),
-        TypeRef::Named { name, .. } => reference(name),
-    }
-}
-
-/// The schema that also admits `null`: a type array, or `anyOf` around a reference.
-fn nullable(schema: Obj) -> Obj {
-    let mut m = schema.0;
-    match m.get("type").cloned() {
-        Some(Value::String(t)) => {
-            m.insert("type".into(), vec![Value::from(t), "null".into()].into());
-            Obj(m)
-        }
-        // Any JSON value admits null already.
-        _ if m.is_empty() || (m.contains_key("description") && m.len() == 1) => Obj(m),
-        _ => Obj::new().set(
-            "anyOf",
-            vec![Value::Mapping(m), Obj::new().set("type", "null").into()],
-        ),
-    }
-}
-
-/// Documented constraints as JSON Schema keywords; others are kept under `x-constraints`.
-fn constraints(schema: &mut Obj, cs: &[(String, String)], ty: &TypeRef) {
-    let mut other = Mapping::new();
-    for (key, text) in cs {
-        let keyword = match key.as_str() {
-            "min_length" => "minLength",
-            "max_length" => "maxLength",
-            "min_items" => "minItems",
-            "max_items" => "maxItems",
-            "minimum" => "minimum",
-            "maximum" => "maximum",
-            "format" => "format",
-            "default" => "default",
-            _ => "",
-        };
-        let value = match keyword {
-            "minLength" | "maxLength" | "minItems" | "maxItems" => {
-                text.parse::<u64>().ok().map(Value::from)
-            }
-            "minimum" | "maximum" => number(text),
-            "format" => Some(text.as_str().into()),
-            "default" => scalar(text, ty),
-            _ => None,
-        };
-        match value {
-            Some(v) => {
-                schema.0.insert(keyword.into(), v);
-            }
-            None => {
-                other.insert(key.as_str().into(), text.as_str().into());
-            }
-        }
-    }
-    if !other.is_empty() {
-        schema.0.insert("x-constraints".into(), other.into());
-    }
-}
-
-fn number(text: &str) -> Option<Value> {
-    text.parse::<i64>()
-        .map(Value::from)
-        .ok()
-        .or_else(|| text.parse::<f64>().ok().map(Value::from))
-}
-
-/// A default value typed like the scalar it is the default of.
-fn scalar(text: &str, ty: &TypeRef) -> Option<Value> {
-    match ty {
-        TypeRef::String => Some(text.into()),
-        TypeRef::Integer | TypeRef::Int32 => text.parse::<i64>().ok().map(Value::from),
-        TypeRef::Number => number(text),
-        TypeRef::Boolean => text.parse::<bool>().ok().map(Value::from),
-        // Enums are strings.
-        TypeRef::Named { .. } => Some(text.into()),
-        _ => None,
     }
 }

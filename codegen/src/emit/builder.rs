@@ -1,0 +1,299 @@
+//! The request builder of an operation, split as progenitor splits its builders: the static
+//! descriptor and version enum, the builder struct, and its impl, each assembled from small
+//! helpers (setters, paging methods, the send methods). All behaviour lives in the runtime.
+
+use super::gates;
+use super::ops::{
+    body_arg, item_type, output, output_with_response, param_doc, param_type,
+    query_and_header_params, send_and_wait,
+};
+use super::text::{code, doc, ident, prose};
+use crate::ir::{ApiIr, AreaIr, OpIr, PageStyle, ResponseKind};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Static descriptor, version enum, builder struct and its impl.
+pub fn emit_items(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
+    let gate = gates::operation(op);
+    let descriptor = descriptor(op, api);
+    let mut setters = setters(op, &home.name);
+    let version_enum = match version_enum(op) {
+        Some((enum_item, setter)) => {
+            setters.push(setter);
+            quote!(#gate #enum_item)
+        }
+        None => quote!(),
+    };
+    let builder_struct = builder_struct(op, api, home);
+    let builder_impl = builder_impl(op, api, home, &setters);
+    quote! {
+        #gate
+        #descriptor
+
+        #version_enum
+
+        #gate
+        #builder_struct
+
+        #gate
+        #builder_impl
+    }
+}
+
+/// The operation's static descriptor: id, method, path, media types and error family.
+fn descriptor(op: &OpIr, api: &ApiIr) -> TokenStream {
+    // The activity operation's descriptor is polled from every area's `send_and_wait`.
+    let vis = match api.activity() {
+        Some((_, act)) if act.id == op.id => quote!(pub(super)),
+        _ => quote!(),
+    };
+    let stat = ident(&op.static_name);
+    let id = &op.id;
+    let method = ident(op.method.variant());
+    let path = &op.path;
+    let family = ident(op.error_kind.variant());
+    let versions = op.versions.iter().map(|v| {
+        let ct = match &v.content_type {
+            Some(c) => quote!(Some(#c)),
+            None => quote!(None),
+        };
+        let accept = &v.accept;
+        quote!(ruckus_one_runtime::MediaTypes { content_type: #ct, accept: #accept })
+    });
+    quote! {
+        #vis static #stat: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+            id: #id,
+            method: ruckus_one_runtime::Method::#method,
+            path: #path,
+            api: &super::API,
+            versions: &[#(#versions),*],
+            error_family: ruckus_one_runtime::ErrorFamily::#family,
+        };
+    }
+}
+
+/// Setters of the optional query and header parameters, then of an optional body.
+fn setters(op: &OpIr, area: &str) -> Vec<TokenStream> {
+    let mut setters = Vec::new();
+    for (p, location) in query_and_header_params(op) {
+        let call = ident(location);
+        if p.required {
+            continue;
+        }
+        let n = ident(&p.rust);
+        let wire = &p.wire;
+        let ty = param_type(p, area);
+        let d = doc(&param_doc(p, location));
+        setters.push(quote! {
+            #d
+            pub fn #n(mut self, #n: #ty) -> Self {
+                self.req.#call(#wire, &#n);
+                self
+            }
+        });
+    }
+    if let Some(b) = &op.request
+        && !b.required
+        && let Some((ty, call)) = body_arg(op, area)
+    {
+        setters.push(quote! {
+            /// Sets the request body (optional for this operation).
+            pub fn body(mut self, body: #ty) -> Self {
+                self.req.#call(body);
+                self
+            }
+        });
+    }
+    setters
+}
+
+/// The enum of an operation with several representations (without its gate) and the builder's
+/// `version` setter.
+fn version_enum(op: &OpIr) -> Option<(TokenStream, TokenStream)> {
+    let e = ident(op.version_enum.as_ref()?);
+    let variants = op.versions.iter().enumerate().map(|(i, v)| {
+        let n = ident(&v.variant);
+        let mut text = format!("`{}`: Accept `{}`", v.label, v.accept);
+        if let Some(ct) = &v.content_type {
+            text.push_str(&format!(", Content-Type `{ct}`"));
+        }
+        if i == 0 {
+            text.push_str(" (default)");
+        }
+        let d = doc(&[text]);
+        let default = (i == 0).then(|| quote!(#[default]));
+        quote!(#d #default #n,)
+    });
+    let d = doc(&[
+        format!(
+            "Representations offered by `{}`; the first is the default.",
+            op.id
+        ),
+        String::new(),
+        "Choose one with the builder's `version` method.".into(),
+    ]);
+    let enum_item = quote! {
+        #d
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+        #[allow(non_camel_case_types)]
+        pub enum #e { #(#variants)* }
+    };
+    let setter = quote! {
+        /// Selects the representation (media type) to send and accept.
+        pub fn version(mut self, version: #e) -> Self {
+            self.req.version(version as usize);
+            self
+        }
+    };
+    Some((enum_item, setter))
+}
+
+/// The builder struct with its documentation.
+fn builder_struct(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
+    let builder = ident(&op.builder);
+    let builder_doc = doc(&[
+        format!(
+            "Request builder for `{}::{}` ({}).",
+            home.handler.as_deref().unwrap_or(&api.client),
+            op.id,
+            prose(&op.name)
+        ),
+        String::new(),
+        "Set optional parameters with its methods, then call `send`.".into(),
+    ]);
+    quote! {
+        #builder_doc
+        #[must_use = "a request does nothing until `send` is awaited"]
+        pub struct #builder<'a> {
+            req: ruckus_one_runtime::Request<'a>,
+        }
+    }
+}
+
+/// The builder's methods: tenant, the setters, paging, timeout and retry, the send methods.
+fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) -> TokenStream {
+    let area = home.name.as_str();
+    let builder = ident(&op.builder);
+    let send_and_wait = send_and_wait(op, api, area);
+    let (out_ty, send_call) = output(op, area);
+    let send_with_response = output_with_response(op);
+    let pages = paging_methods(op, api, area, &out_ty);
+    let send_doc = send_doc(op);
+    let tenant_doc = doc(&[
+        "Acts for a delegated tenant on this call only (overrides the client's).".to_owned(),
+    ]);
+    quote! {
+        impl<'a> #builder<'a> {
+            #tenant_doc
+            pub fn tenant(mut self, tenant_id: &str) -> Self {
+                self.req.tenant(tenant_id);
+                self
+            }
+
+            #(#setters)*
+
+            #pages
+
+            /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+            pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+                self.req.timeout(timeout);
+                self
+            }
+
+            /// Retries this call by `policy` instead of the client's policy.
+            pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+                self.req.retry(policy);
+                self
+            }
+
+            #send_doc
+            pub fn send(
+                self,
+            ) -> impl std::future::Future<Output = Result<#out_ty, ruckus_one_runtime::Error>> {
+                self.req.#send_call()
+            }
+
+            /// Like `send`, also returning the answer's status, headers and request id.
+            pub fn send_with_response(
+                self,
+            ) -> impl std::future::Future<
+                Output = Result<ruckus_one_runtime::Response<#out_ty>, ruckus_one_runtime::Error>,
+            > {
+                self.req.#send_with_response()
+            }
+
+            #send_and_wait
+        }
+    }
+}
+
+/// `pages` and `items` of a paginated JSON operation (nothing otherwise).
+fn paging_methods(op: &OpIr, api: &ApiIr, area: &str, out_ty: &TokenStream) -> TokenStream {
+    let (Some(p), ResponseKind::Json) = (&op.pagination, op.success.kind) else {
+        return quote!();
+    };
+    let style = ident(p.style.variant());
+    let (items, first) = (&p.items, p.first_page);
+    let total = match p.style {
+        PageStyle::Spring => "`totalElements`",
+        PageStyle::QueryBody | PageStyle::QueryParams => "`totalCount`",
+    };
+    let where_page = match p.style {
+        PageStyle::QueryBody => "JSON body's `page` field",
+        PageStyle::QueryParams => "`page` query parameter",
+        PageStyle::Spring => "`page` query parameter (the page size in `size`)",
+    };
+    let d = doc(&[
+        format!(
+            "Every page from page {first}, each decoded like `send` (items in {}).",
+            code(&p.items)
+        ),
+        String::new(),
+        format!(
+            "The page number goes in the {where_page}; the stream ends once the answer's {total} is reached, after an empty or repeated page, or (without a total) after a short page."
+        ),
+    ]);
+    let item_ty = item_type(op, api, &p.items, area);
+    let items_doc = doc(&[
+        format!(
+            "Every item of every page (the elements of {}), fetched page by page like `pages`.",
+            code(&p.items)
+        ),
+        String::new(),
+        format!(
+            "When the answer states {total}, the stream goes on until that many items came, even if the service returns shorter pages than asked."
+        ),
+    ]);
+    quote! {
+        const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+            style: ruckus_one_runtime::PageStyle::#style,
+            items: #items,
+            first_page: #first,
+        };
+
+        #d
+        pub fn pages(self) -> ruckus_one_runtime::Pages<'a, #out_ty> {
+            self.req.pages(Self::PAGING)
+        }
+
+        #items_doc
+        pub fn items(self) -> ruckus_one_runtime::Pages<'a, #item_ty> {
+            self.req.items(Self::PAGING)
+        }
+    }
+}
+
+/// The documentation of `send`: what it returns for the success status.
+fn send_doc(op: &OpIr) -> TokenStream {
+    let status = op.success.status;
+    doc(&[match op.success.kind {
+        ResponseKind::Json => format!("Sends the request and decodes the `{status}` response."),
+        ResponseKind::Binary => {
+            format!("Sends the request and returns the `{status}` response body as bytes.")
+        }
+        ResponseKind::Text => {
+            format!("Sends the request and returns the `{status}` response body as text.")
+        }
+        ResponseKind::Empty => format!("Sends the request; the `{status}` response has no body."),
+    }])
+}
