@@ -97,30 +97,45 @@ pub(crate) async fn wait<T: DeserializeOwned>(
     tenant: Option<Tenant>,
     options: &WaitOptions,
 ) -> Result<T, Error> {
+    // The request id came from the service: traced redacted.
+    let shown_id = client.redactor().text(request_id);
     let span = tracing::info_span!(
         target: "ruckus_one_runtime",
         "ruckus_one.wait_for_activity",
         operation = op.id,
-        request_id,
+        request_id = shown_id.as_str(),
         polls = tracing::field::Empty,
     );
-    let activity = poll(client, op, request_id, tenant.as_ref(), options, &span)
+    let ids = Ids {
+        request: request_id,
+        shown: &shown_id,
+    };
+    let activity = poll(client, op, ids, tenant.as_ref(), options, &span)
         .instrument(span.clone())
         .await?;
     serde_json::from_value(activity.clone()).map_err(|e| {
         Error::Decode(DecodeError::new(
             200,
-            Some(request_id.to_owned()),
-            e.to_string(),
+            Some(request_id),
+            &e.to_string(),
             activity.to_string().into(),
+            &client.redactor(),
         ))
     })
+}
+
+/// The request id of an activity: to poll with, and to trace.
+#[derive(Clone, Copy)]
+struct Ids<'a> {
+    request: &'a str,
+    /// Redacted.
+    shown: &'a str,
 }
 
 async fn poll(
     client: &Client,
     op: &'static Operation,
-    request_id: &str,
+    ids: Ids<'_>,
     tenant: Option<&Tenant>,
     options: &WaitOptions,
     span: &tracing::Span,
@@ -130,7 +145,7 @@ async fn poll(
     let mut last_status = None;
     let mut polls = 0u32;
     loop {
-        let mut request = Request::new(client, op, &[request_id]);
+        let mut request = Request::new(client, op, &[ids.request]);
         if let Some(tenant) = tenant {
             request.set_tenant(tenant.clone());
         }
@@ -145,7 +160,7 @@ async fn poll(
                     .map(str::to_owned);
                 tracing::debug!(
                     target: "ruckus_one_runtime",
-                    request_id,
+                    request_id = ids.shown,
                     poll = polls,
                     status = status.as_deref().unwrap_or("none"),
                     "activity polled"
@@ -157,7 +172,12 @@ async fn poll(
                             Value::String(s) => s.clone(),
                             other => other.to_string(),
                         });
-                        return Err(ActivityError::failed(request_id, error, activity));
+                        return Err(ActivityError::failed(
+                            ids.request,
+                            error.as_deref(),
+                            activity,
+                            &client.redactor(),
+                        ));
                     }
                     _ => last_status = status,
                 }
@@ -165,7 +185,7 @@ async fn poll(
             Err(e) if e.status() == Some(404) => {
                 tracing::debug!(
                     target: "ruckus_one_runtime",
-                    request_id,
+                    request_id = ids.shown,
                     poll = polls,
                     status = "not found yet",
                     "activity polled"
@@ -175,7 +195,12 @@ async fn poll(
         }
         let waited = started.elapsed();
         if waited >= options.timeout {
-            return Err(ActivityError::timed_out(request_id, waited, last_status));
+            return Err(ActivityError::timed_out(
+                ids.request,
+                waited,
+                last_status.as_deref(),
+                &client.redactor(),
+            ));
         }
         let pause = interval.min(options.timeout - waited);
         if pause.is_zero() {

@@ -8,9 +8,9 @@ use reqwest::header::{HeaderName, HeaderValue};
 use crate::auth::TokenSource;
 use crate::config::{Config, Region};
 use crate::error::Error;
-use crate::mask::Masker;
 use crate::operation::{Api, AuthSettings};
 use crate::path::check_base_url;
+use crate::redact::Redactor;
 
 /// A configured client. Cloning is cheap; clones share the connection pool
 /// and the access token cache.
@@ -88,8 +88,6 @@ pub(crate) struct Shared {
     pub(crate) config: Config,
     pub(crate) tenant_header: HeaderName,
     pub(crate) tokens: TokenSource,
-    /// Masks the client secret and the unit token.
-    pub(crate) unit_masker: Masker,
     /// A `User-Agent` to send with every request (with a caller-built
     /// client whose user agent was chosen in the configuration).
     pub(crate) user_agent: Option<HeaderValue>,
@@ -160,14 +158,7 @@ impl Client {
             config.token_refresh_margin,
             config.request_timeout,
             user_agent_header.clone(),
-        );
-        let unit_masker = Masker::new(
-            [
-                Some(config.credentials.client_secret().expose()),
-                config.unit_token.as_ref().map(|t| t.expose()),
-            ]
-            .into_iter()
-            .flatten(),
+            config.unit_token.as_ref(),
         );
         Ok(Client {
             shared: Arc::new(Shared {
@@ -175,7 +166,6 @@ impl Client {
                 config,
                 tenant_header,
                 tokens,
-                unit_masker,
                 user_agent: user_agent_header,
             }),
             tenant,
@@ -216,6 +206,12 @@ impl Client {
     /// `api` are sent to.
     pub fn base_url(&self, api: &Api) -> String {
         self.shared.config.resolve_base_url(api)
+    }
+
+    /// The redactor of every live secret of this client (see
+    /// [`TokenSource::redactor`]).
+    pub(crate) fn redactor(&self) -> Redactor {
+        self.shared.tokens.redactor()
     }
 
     pub(crate) fn shared(&self) -> &Shared {

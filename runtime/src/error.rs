@@ -7,6 +7,8 @@ use bytes::Bytes;
 use serde_json::Value;
 
 use crate::error_body::{self, ErrorBody, ErrorDetail};
+use crate::operation::ErrorFamily;
+use crate::redact::Redactor;
 use crate::retry::Failure;
 
 /// Everything that can go wrong while calling the service.
@@ -283,19 +285,28 @@ impl<T: fmt::Debug> Answer<T> {
 pub struct ApiError(Box<Answer<ErrorBody>>);
 
 impl ApiError {
+    /// The error for an answer with status `status`, the `x-request-id`
+    /// header `request_id` and the body `raw` (its start when `truncated`),
+    /// decoded as `family` or another known shape. The body and the request
+    /// id go through `redactor` before anything else reads them.
     pub(crate) fn new(
         status: u16,
-        request_id: Option<String>,
-        body: ErrorBody,
+        request_id: Option<&str>,
         raw: Bytes,
+        truncated: bool,
+        family: ErrorFamily,
+        redactor: &Redactor,
     ) -> Self {
-        ApiError(Answer::new(status, request_id, raw, body))
+        let raw = redactor.bytes(raw, truncated);
+        let (body, body_request_id) = error_body::decode(family, &raw);
+        let request_id = redactor.option(request_id).or(body_request_id);
+        let mut answer = Answer::new(status, request_id, raw, body);
+        answer.truncated = truncated;
+        ApiError(answer)
     }
 
-    /// Marks the body as the start of a longer one, and sets the answer's
-    /// `Retry-After`.
-    pub(crate) fn with_details(mut self, truncated: bool, retry_after: Option<Duration>) -> Self {
-        self.0.truncated = truncated;
+    /// Sets the answer's `Retry-After`.
+    pub(crate) fn with_retry_after(mut self, retry_after: Option<Duration>) -> Self {
         self.0.retry_after = retry_after;
         self
     }
@@ -393,13 +404,22 @@ impl std::error::Error for ApiError {}
 pub struct DecodeError(Box<Answer<String>>);
 
 impl DecodeError {
+    /// The error for a success answer with status `status` whose body
+    /// `raw` could not be decoded, because of `message`. Everything goes
+    /// through `redactor` first.
     pub(crate) fn new(
         status: u16,
-        request_id: Option<String>,
-        message: String,
+        request_id: Option<&str>,
+        message: &str,
         raw: Bytes,
+        redactor: &Redactor,
     ) -> Self {
-        DecodeError(Answer::new(status, request_id, raw, message))
+        DecodeError(Answer::new(
+            status,
+            redactor.option(request_id),
+            redactor.bytes(raw, false),
+            redactor.text(message),
+        ))
     }
 
     /// HTTP status code of the answer.
@@ -466,17 +486,28 @@ enum Outcome {
 }
 
 impl ActivityError {
-    /// The error for an activity whose status is `FAIL`.
-    pub(crate) fn failed(request_id: &str, error: Option<String>, activity: Value) -> Error {
+    /// The error for an activity whose status is `FAIL`, with its `error`
+    /// text. Everything goes through `redactor` first (the entries parsed
+    /// from the error text field by field, so that masking cannot break
+    /// their parsing).
+    pub(crate) fn failed(
+        request_id: &str,
+        error: Option<&str>,
+        activity: Value,
+        redactor: &Redactor,
+    ) -> Error {
+        let details = error
+            .map(error_body::details_of_text)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|detail| redact_detail(detail, redactor))
+            .collect();
         Error::Activity(Box::new(ActivityError {
-            request_id: request_id.to_owned(),
+            request_id: redactor.text(request_id),
             outcome: Outcome::Failed {
-                details: error
-                    .as_deref()
-                    .map(error_body::details_of_text)
-                    .unwrap_or_default(),
-                error,
-                activity,
+                details,
+                error: redactor.option(error),
+                activity: redactor.value(activity),
             },
         }))
     }
@@ -485,13 +516,14 @@ impl ActivityError {
     pub(crate) fn timed_out(
         request_id: &str,
         waited: Duration,
-        last_status: Option<String>,
+        last_status: Option<&str>,
+        redactor: &Redactor,
     ) -> Error {
         Error::Activity(Box::new(ActivityError {
-            request_id: request_id.to_owned(),
+            request_id: redactor.text(request_id),
             outcome: Outcome::TimedOut {
                 waited,
-                last_status,
+                last_status: redactor.option(last_status),
             },
         }))
     }
@@ -585,6 +617,17 @@ impl fmt::Display for ActivityError {
 
 impl std::error::Error for ActivityError {}
 
+/// `detail` with each of its texts redacted.
+fn redact_detail(detail: ErrorDetail, redactor: &Redactor) -> ErrorDetail {
+    let redact = |text: Option<String>| text.map(|t| redactor.text(&t));
+    ErrorDetail {
+        code: redact(detail.code),
+        message: redact(detail.message),
+        reason: redact(detail.reason),
+        suggestion: redact(detail.suggestion),
+    }
+}
+
 /// Longest message shown by `Display`.
 const MESSAGE_MAX: usize = 300;
 
@@ -652,11 +695,14 @@ mod tests {
 
     #[test]
     fn helpers() {
+        let none = Redactor::default();
         let e = Error::Api(ApiError::new(
             429,
-            Some("rid".into()),
-            ErrorBody::Raw,
+            Some("rid"),
             Bytes::from_static(b"slow down"),
+            false,
+            ErrorFamily::ErrorsArray,
+            &none,
         ));
         assert_eq!(e.status(), Some(429));
         assert_eq!(e.request_id(), Some("rid"));
@@ -669,7 +715,14 @@ mod tests {
         );
         assert_eq!(e.code(), None);
         assert_eq!(e.message(), None);
-        let e = Error::Api(ApiError::new(404, None, ErrorBody::Raw, Bytes::new()));
+        let e = Error::Api(ApiError::new(
+            404,
+            None,
+            Bytes::new(),
+            false,
+            ErrorFamily::ErrorsArray,
+            &none,
+        ));
         assert!(!e.is_retryable());
         assert!(Error::Timeout.is_retryable());
         assert!(!Error::invalid("x").is_retryable());
@@ -677,8 +730,9 @@ mod tests {
         let d = Error::Decode(DecodeError::new(
             200,
             None,
-            "bad".into(),
+            "bad",
             Bytes::from_static(b"{"),
+            &none,
         ));
         assert_eq!(d.status(), Some(200));
         assert_eq!(d.raw_body(), Some(&b"{"[..]));
@@ -686,12 +740,13 @@ mod tests {
     }
 
     fn api(status: u16, request_id: Option<&str>, raw: &'static [u8]) -> Error {
-        let (body, _) = error_body::decode(crate::ErrorFamily::ErrorsArray, raw);
         Error::Api(ApiError::new(
             status,
-            request_id.map(str::to_owned),
-            body,
+            request_id,
             Bytes::from_static(raw),
+            false,
+            ErrorFamily::ErrorsArray,
+            &Redactor::default(),
         ))
     }
 
@@ -736,8 +791,11 @@ mod tests {
     fn activity_errors_parse_json_in_the_error_text() {
         let failed = ActivityError::failed(
             "req",
-            Some(r#"{"requestId":"req","errors":[{"code":"WIFI-10123","message":"VLAN in use","reason":"r"}]}"#.into()),
+            Some(
+                r#"{"requestId":"req","errors":[{"code":"WIFI-10123","message":"VLAN in use","reason":"r"}]}"#,
+            ),
             Value::Null,
+            &Redactor::default(),
         );
         let Error::Activity(activity) = &failed else {
             panic!("{failed:?}")
@@ -750,7 +808,8 @@ mod tests {
             failed.to_string(),
             "activity req failed: WIFI-10123: VLAN in use"
         );
-        let plain = ActivityError::failed("req", Some("it broke".into()), Value::Null);
+        let plain =
+            ActivityError::failed("req", Some("it broke"), Value::Null, &Redactor::default());
         let Error::Activity(activity) = &plain else {
             panic!("{plain:?}")
         };
@@ -759,7 +818,8 @@ mod tests {
         assert_eq!(plain.code(), None);
         assert_eq!(plain.message(), Some("it broke"));
         assert_eq!(plain.to_string(), "activity req failed: it broke");
-        let timeout = ActivityError::timed_out("req", Duration::from_secs(1), None);
+        let timeout =
+            ActivityError::timed_out("req", Duration::from_secs(1), None, &Redactor::default());
         assert_eq!(timeout.code(), None);
         assert_eq!(timeout.message(), None);
     }

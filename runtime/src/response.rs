@@ -7,7 +7,7 @@ use reqwest::header::HeaderMap;
 use serde::de::DeserializeOwned;
 
 use crate::error::{DecodeError, Error};
-use crate::mask::Masker;
+use crate::redact::Redactor;
 
 /// A success answer (status 2xx) with its headers and undecoded body: a [`Response`] of bytes
 /// (its accessors are reached through `Deref`) that also knows the call's secrets, so a decode
@@ -16,7 +16,7 @@ use crate::mask::Masker;
 pub struct RawResponse {
     inner: Response<Bytes>,
     /// The secrets of the call, masked in decode errors.
-    masker: Masker,
+    redactor: Redactor,
 }
 
 impl std::fmt::Debug for RawResponse {
@@ -38,14 +38,14 @@ impl std::ops::Deref for RawResponse {
 }
 
 impl RawResponse {
-    pub(crate) fn new(status: u16, headers: HeaderMap, body: Bytes, masker: Masker) -> Self {
+    pub(crate) fn new(status: u16, headers: HeaderMap, body: Bytes, redactor: Redactor) -> Self {
         RawResponse {
             inner: Response {
                 status,
                 headers,
                 body,
             },
-            masker,
+            redactor,
         }
     }
 
@@ -92,7 +92,7 @@ impl RawResponse {
     /// The [`Error::Decode`] for this answer, whose body could not be decoded
     /// because of `err`. The request id is the `x-request-id` header, or else
     /// the body's top-level `requestId`. Echoed secrets are masked in the
-    /// body and the message.
+    /// request id, the body and the message.
     pub(crate) fn into_decode_error(self, err: impl Display) -> Error {
         let request_id = self.request_id().map(str::to_owned).or_else(|| {
             match serde_json::from_slice::<serde_json::Value>(&self.inner.body) {
@@ -105,9 +105,10 @@ impl RawResponse {
         });
         Error::Decode(DecodeError::new(
             self.inner.status,
-            request_id,
-            self.masker.mask_str(&err.to_string()),
-            self.masker.mask_bytes(self.inner.body, false),
+            request_id.as_deref(),
+            &err.to_string(),
+            self.inner.body,
+            &self.redactor,
         ))
     }
 }
