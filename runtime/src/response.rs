@@ -21,10 +21,13 @@ pub struct RawResponse {
 
 impl std::fmt::Debug for RawResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Headers and body as the service sent them may echo a secret.
+        let headers = self.redactor.text(&format!("{:?}", self.inner.headers));
+        let body = self.redactor.bytes(self.inner.body.clone(), false);
         f.debug_struct("RawResponse")
             .field("status", &self.inner.status)
-            .field("headers", &self.inner.headers)
-            .field("body", &self.inner.body)
+            .field("headers", &format_args!("{headers}"))
+            .field("body", &body)
             .finish()
     }
 }

@@ -6,7 +6,7 @@
 //! One table: echo shapes (encodings) × secrets (client secret, current
 //! token, previous token) × places (error `Display`, `Debug`, `message()`,
 //! raw body, `request_id()`, a failed activity's error, an activity that
-//! does not decode, tracing fields).
+//! does not decode, tracing fields, `Debug` of a success answer).
 
 mod common;
 
@@ -239,6 +239,15 @@ async fn echoing_server(echo: &str) -> (MockServer, Client) {
         )
         .mount(&server)
         .await;
+    Mock::given(method("GET"))
+        .and(path("/api/things/2"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .insert_header("x-request-id", format!("rid {echo}").as_str())
+                .set_body_string(format!("echo {echo}")),
+        )
+        .mount(&server)
+        .await;
     for (id, activity) in [
         (
             "nested",
@@ -301,6 +310,11 @@ async fn texts_of_every_place(client: &Client) -> Vec<(String, String)> {
         "API error request_id()".into(),
         api.request_id().unwrap_or_default().to_owned(),
     ));
+    let raw = Request::new(client, &common::GET_THING, &["2"])
+        .send_raw()
+        .await
+        .unwrap();
+    out.push(("success RawResponse Debug".into(), format!("{raw:?}")));
     let options = WaitOptions::default()
         .initial_interval(Duration::ZERO)
         .timeout(Duration::from_secs(5));
