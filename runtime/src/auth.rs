@@ -21,7 +21,8 @@ use crate::retry::{RetryPolicy, parse_retry_after};
 use crate::secret::Secret;
 
 /// Lifetime assumed when the token response has no usable `expires_in`
-/// (missing, not a number, zero or negative).
+/// (missing or not a number). Zero or negative means the token must be
+/// renewed at once.
 const DEFAULT_LIFETIME: Duration = Duration::from_secs(3600);
 
 /// The refresh margin is at most this fraction of a token's lifetime.
@@ -416,16 +417,19 @@ fn parse_token(body: &[u8], started: Instant, margin: Duration) -> Option<Token>
     })
 }
 
-/// `expires_in` as a positive number of seconds, given as a JSON number or
-/// a numeric string.
+/// `expires_in` as a number of seconds, given as a JSON number or a numeric
+/// string; zero for zero or a negative number (a token to renew at once).
 fn lifetime_of(value: &Value) -> Option<Duration> {
     let seconds = match value {
         Value::Number(n) => n.as_f64()?,
         Value::String(s) => s.trim().parse::<f64>().ok()?,
         _ => return None,
     };
-    if !seconds.is_finite() || seconds <= 0.0 {
+    if seconds.is_nan() {
         return None;
+    }
+    if seconds <= 0.0 {
+        return Some(Duration::ZERO);
     }
     Duration::try_from_secs_f64(seconds.min(1e12)).ok()
 }
@@ -479,8 +483,14 @@ mod tests {
         assert_eq!(reuse("600"), Duration::from_secs(540));
         assert_eq!(reuse("601"), Duration::from_secs(541));
         assert_eq!(reuse("3600"), Duration::from_secs(3540));
-        // Zero, negative and unusable lifetimes: one hour is assumed.
-        for unknown in ["0", "-5", "0.0", "\"soon\"", "null"] {
+        // Zero and negative lifetimes: renewed at once.
+        for expired in ["0", "-5", "0.0", "-0", "\"0\"", "-1e300"] {
+            assert_eq!(reuse(expired), Duration::ZERO, "{expired}");
+            let body = format!(r#"{{"access_token":"abc","expires_in":{expired}}}"#);
+            assert!(!parse(body.as_bytes(), now).unwrap().usable(), "{expired}");
+        }
+        // Unusable lifetimes: one hour is assumed.
+        for unknown in ["\"soon\"", "null", "\"NaN\"", "true"] {
             assert_eq!(reuse(unknown), DEFAULT_LIFETIME - MARGIN, "{unknown}");
         }
         let body = br#"{"access_token":"abc","expires_in":1e300}"#;

@@ -457,9 +457,10 @@ impl Config {
     /// The margin used for a token is the smaller of this and a tenth of the
     /// token's lifetime, so a short-lived token is still reused for most of
     /// its life (a 30 s token for 27 s). The lifetime is the token answer's
-    /// `expires_in`; when that is missing, not a number, zero or negative,
-    /// one hour is assumed (a `401` answer renews a token that expired
-    /// earlier than assumed, see [`Client`](crate::Client)).
+    /// `expires_in`; zero or negative means the token is renewed at once
+    /// (it serves only the call that obtained it); when it is missing or not
+    /// a number, one hour is assumed (a `401` answer renews a token that
+    /// expired earlier than assumed, see [`Client`](crate::Client)).
     pub fn token_refresh_margin(mut self, margin: Duration) -> Self {
         self.token_refresh_margin = margin;
         self
