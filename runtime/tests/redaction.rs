@@ -10,20 +10,16 @@
 
 mod common;
 
-use std::fmt::Debug;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use common::capture::Capture;
 use common::{AUTH, CLIENT_ID};
 use ruckus_one_runtime::{
     Client, Config, Credentials, Error, ErrorFamily, MediaTypes, Method, Operation, Request,
     RetryPolicy, WaitOptions, wait_for_activity,
 };
 use serde_json::{Value, json};
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing::{Event, Metadata, Subscriber};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Respond, ResponseTemplate};
 
@@ -361,12 +357,11 @@ async fn no_secret_or_live_token_leaves_the_client_in_any_encoding() {
         ("previous access token", PREVIOUS_TOKEN),
     ] {
         for (shape, echo, core) in shapes(value) {
-            let capture = Capture::default();
-            let guard = tracing::subscriber::set_default(capture.clone());
+            let (capture, guard) = Capture::install();
             let (_server, client) = echoing_server(&echo).await;
             let texts = texts_of_every_place(&client).await;
             drop(guard);
-            let traced = capture.0.lock().unwrap().clone();
+            let traced = capture.all_text();
             for (place, text) in texts.into_iter().chain([("tracing".to_owned(), traced)]) {
                 checked += 1;
                 leaks.extend(leak(
@@ -385,47 +380,4 @@ async fn no_secret_or_live_token_leaves_the_client_in_any_encoding() {
         leaks.len(),
         leaks.join("\n")
     );
-}
-
-// ---------------------------------------------------------------- tracing
-
-/// Every span and event field, as text.
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<String>>, Arc<AtomicU64>);
-
-struct Fields<'a>(&'a mut String);
-
-impl Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
-        self.0.push_str(&format!("{}={value:?}\n", field.name()));
-    }
-
-    fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.push_str(&format!("{}={value}\n", field.name()));
-    }
-}
-
-impl Subscriber for Capture {
-    fn enabled(&self, _: &Metadata<'_>) -> bool {
-        true
-    }
-
-    fn new_span(&self, attrs: &Attributes<'_>) -> Id {
-        attrs.record(&mut Fields(&mut self.0.lock().unwrap()));
-        Id::from_u64(self.1.fetch_add(1, Ordering::SeqCst) + 1)
-    }
-
-    fn record(&self, _: &Id, values: &Record<'_>) {
-        values.record(&mut Fields(&mut self.0.lock().unwrap()));
-    }
-
-    fn record_follows_from(&self, _: &Id, _: &Id) {}
-
-    fn event(&self, event: &Event<'_>) {
-        event.record(&mut Fields(&mut self.0.lock().unwrap()));
-    }
-
-    fn enter(&self, _: &Id) {}
-
-    fn exit(&self, _: &Id) {}
 }
