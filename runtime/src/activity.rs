@@ -7,10 +7,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tracing::Instrument;
 
-use crate::client::{Client, Tenant};
+use crate::client::Client;
 use crate::error::{ActivityError, DecodeError, Error};
 use crate::operation::Operation;
 use crate::request::Request;
+use crate::tenant::Tenant;
 
 /// How [`wait_for_activity`] polls.
 #[derive(Debug, Clone)]
@@ -87,6 +88,39 @@ pub async fn wait_for_activity_as<T: DeserializeOwned>(
         .map(|id| Tenant::new(id, "delegated tenant id"))
         .transpose()?;
     wait(client, op, request_id, tenant, options).await
+}
+
+impl Request<'_> {
+    /// Sends an asynchronous request and waits for it to finish.
+    ///
+    /// Reads the `requestId` of the JSON answer (typically `202 Accepted`),
+    /// then polls `activity` (the API's `GET .../activities/{requestId}`)
+    /// exactly like [`wait_for_activity`](crate::wait_for_activity), acting
+    /// for the same tenant as this request: the one set with
+    /// [`Request::tenant`], else the client's delegated tenant. An answer
+    /// without a string `requestId` is an [`Error::Decode`] keeping the body.
+    pub async fn send_and_wait<T: DeserializeOwned>(
+        self,
+        activity: &'static Operation,
+        options: &WaitOptions,
+    ) -> Result<T, Error> {
+        let client = self.client();
+        let tenant = self.acting_tenant();
+        let raw = self.send_raw().await?;
+        let request_id = match serde_json::from_slice::<Value>(raw.body()) {
+            Ok(Value::Object(map)) => match map.get("requestId") {
+                Some(Value::String(id)) if !id.is_empty() => Some(id.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(request_id) = request_id else {
+            return Err(raw.into_decode_error(
+                "the answer has no `requestId` string to wait for the activity with",
+            ));
+        };
+        wait(client, activity, &request_id, tenant, options).await
+    }
 }
 
 /// Waits for the activity, polling for `tenant` (else as `client` acts).

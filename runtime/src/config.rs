@@ -258,7 +258,7 @@ impl Config {
         let client_id = required(env::CLIENT_ID)?;
         let client_secret = required(env::CLIENT_SECRET)?;
         let tenant_id = required(env::TENANT_ID)?;
-        if crate::client::check_tenant_id(&tenant_id, "token tenant id").is_err() {
+        if crate::tenant::check_tenant_id(&tenant_id, "token tenant id").is_err() {
             return Err(invalid(
                 env::TENANT_ID,
                 "is not a valid tenant id: 1 to 128 visible ASCII characters, no white space",
@@ -299,7 +299,7 @@ impl Config {
     /// ring as the process's default rustls crypto provider if none is
     /// installed yet, which reqwest needs to build a client.
     pub fn http_client_builder() -> reqwest::ClientBuilder {
-        crate::client::ensure_crypto_provider();
+        crate::tls::ensure_crypto_provider();
         reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(10))

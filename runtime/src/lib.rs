@@ -141,6 +141,8 @@ mod request;
 mod response;
 mod retry;
 mod secret;
+mod tenant;
+mod tls;
 pub mod union;
 
 // Contract with generated code: items the generated crate uses; not for
