@@ -206,12 +206,12 @@ async fn poll(
                             Value::String(s) => s.clone(),
                             other => other.to_string(),
                         });
-                        return Err(ActivityError::failed(
+                        return Err(Error::activity(ActivityError::failed(
                             ids.request,
                             error.as_deref(),
                             activity,
                             &client.redactor(),
-                        ));
+                        )));
                     }
                     _ => last_status = status,
                 }
@@ -229,12 +229,12 @@ async fn poll(
         }
         let waited = started.elapsed();
         if waited >= options.timeout {
-            return Err(ActivityError::timed_out(
+            return Err(Error::activity(ActivityError::timed_out(
                 ids.request,
                 waited,
                 last_status.as_deref(),
                 &client.redactor(),
-            ));
+            )));
         }
         let pause = interval.min(options.timeout - waited);
         if pause.is_zero() {

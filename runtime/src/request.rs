@@ -488,50 +488,7 @@ impl<'a> Request<'a> {
         }
         let mut headers = self.headers;
         headers.insert(ACCEPT, media_type_value(accept, "Accept")?);
-        let (content_type, body) = match self.body {
-            Body::None => (None, None),
-            Body::Json(bytes) => (
-                Some(media_type_value(
-                    declared_type.unwrap_or("application/json"),
-                    "Content-Type",
-                )?),
-                Some(bytes),
-            ),
-            Body::Form(bytes) => (
-                Some(media_type_value(
-                    declared_type.unwrap_or("application/x-www-form-urlencoded"),
-                    "Content-Type",
-                )?),
-                Some(bytes),
-            ),
-            Body::Multipart {
-                content_type,
-                bytes,
-            } => (
-                Some(
-                    HeaderValue::from_str(&content_type)
-                        .map_err(|_| Error::invalid("invalid multipart content type"))?,
-                ),
-                Some(bytes),
-            ),
-            Body::Binary(bytes) => (
-                Some(media_type_value(
-                    declared_type.unwrap_or("application/octet-stream"),
-                    "Content-Type",
-                )?),
-                Some(bytes),
-            ),
-            Body::Typed {
-                content_type,
-                bytes,
-            } => (
-                Some(media_type_value(
-                    declared_type.unwrap_or(&content_type),
-                    "Content-Type",
-                )?),
-                Some(bytes),
-            ),
-        };
+        let (content_type, body) = body_with_type(self.body, declared_type)?;
         if let Some(value) = content_type {
             headers.insert(CONTENT_TYPE, value);
         }
@@ -552,6 +509,58 @@ impl<'a> Request<'a> {
             path_template,
         })
     }
+}
+
+/// The `Content-Type` and bytes of `body`: the operation's declared media
+/// type when it has one, else the body's own.
+fn body_with_type(
+    body: Body,
+    declared_type: Option<&str>,
+) -> Result<(Option<HeaderValue>, Option<Bytes>), Error> {
+    Ok(match body {
+        Body::None => (None, None),
+        Body::Json(bytes) => (
+            Some(media_type_value(
+                declared_type.unwrap_or("application/json"),
+                "Content-Type",
+            )?),
+            Some(bytes),
+        ),
+        Body::Form(bytes) => (
+            Some(media_type_value(
+                declared_type.unwrap_or("application/x-www-form-urlencoded"),
+                "Content-Type",
+            )?),
+            Some(bytes),
+        ),
+        Body::Multipart {
+            content_type,
+            bytes,
+        } => (
+            Some(
+                HeaderValue::from_str(&content_type)
+                    .map_err(|_| Error::invalid("invalid multipart content type"))?,
+            ),
+            Some(bytes),
+        ),
+        Body::Binary(bytes) => (
+            Some(media_type_value(
+                declared_type.unwrap_or("application/octet-stream"),
+                "Content-Type",
+            )?),
+            Some(bytes),
+        ),
+        Body::Typed {
+            content_type,
+            bytes,
+        } => (
+            Some(media_type_value(
+                declared_type.unwrap_or(&content_type),
+                "Content-Type",
+            )?),
+            Some(bytes),
+        ),
+    })
 }
 
 fn media_type_value(value: &str, what: &str) -> Result<HeaderValue, Error> {
