@@ -14,16 +14,18 @@ use crate::redact::Redactor;
 /// error built from it never shows them.
 #[derive(Clone)]
 pub struct RawResponse {
+    /// Also knows the secrets of the call, masked in decode errors.
     inner: Response<Bytes>,
-    /// The secrets of the call, masked in decode errors.
-    redactor: Redactor,
 }
 
 impl std::fmt::Debug for RawResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Headers and body as the service sent them may echo a secret.
-        let headers = self.redactor.text(&format!("{:?}", self.inner.headers));
-        let body = self.redactor.bytes(self.inner.body.clone(), false);
+        let headers = self
+            .inner
+            .redactor
+            .text(&format!("{:?}", self.inner.headers));
+        let body = self.inner.redactor.bytes(self.inner.body.clone(), false);
         f.debug_struct("RawResponse")
             .field("status", &self.inner.status)
             .field("headers", &format_args!("{headers}"))
@@ -47,8 +49,8 @@ impl RawResponse {
                 status,
                 headers,
                 body,
+                redactor,
             },
-            redactor,
         }
     }
 
@@ -89,6 +91,7 @@ impl RawResponse {
             status: self.inner.status,
             headers: self.inner.headers.clone(),
             body,
+            redactor: self.inner.redactor.clone(),
         }
     }
 
@@ -111,7 +114,7 @@ impl RawResponse {
             request_id.as_deref(),
             &err.to_string(),
             self.inner.body,
-            &self.redactor,
+            &self.inner.redactor,
         ))
     }
 }
@@ -127,11 +130,27 @@ impl RawResponse {
 /// let venue = response.into_body();
 /// # let _ = venue; Ok(()) }
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Response<T> {
     status: u16,
     headers: HeaderMap,
     body: T,
+    /// The secrets of the call, masked in `Debug`.
+    redactor: Redactor,
+}
+
+/// The headers and the body as the service sent them may echo a secret:
+/// they are shown through the call's redactor.
+impl<T: std::fmt::Debug> std::fmt::Debug for Response<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let headers = self.redactor.text(&format!("{:?}", self.headers));
+        let body = self.redactor.text(&format!("{:?}", self.body));
+        f.debug_struct("Response")
+            .field("status", &self.status)
+            .field("headers", &format_args!("{headers}"))
+            .field("body", &format_args!("{body}"))
+            .finish()
+    }
 }
 
 impl<T> Response<T> {
@@ -172,6 +191,7 @@ impl<T> Response<T> {
             status: self.status,
             headers: self.headers,
             body: f(self.body),
+            redactor: self.redactor,
         }
     }
 }

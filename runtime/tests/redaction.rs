@@ -6,7 +6,8 @@
 //! One table: echo shapes (encodings) × secrets (client secret, current
 //! token, previous token) × places (error `Display`, `Debug`, `message()`,
 //! raw body, `request_id()`, a failed activity's error, an activity that
-//! does not decode, tracing fields, `Debug` of a success answer).
+//! does not decode, tracing fields, `Debug` of a success answer raw or
+//! decoded).
 
 mod common;
 
@@ -311,6 +312,11 @@ async fn texts_of_every_place(client: &Client) -> Vec<(String, String)> {
         .await
         .unwrap();
     out.push(("success RawResponse Debug".into(), format!("{raw:?}")));
+    let text = Request::new(client, &common::GET_THING, &["2"])
+        .send_text_with_response()
+        .await
+        .unwrap();
+    out.push(("success Response Debug".into(), format!("{text:?}")));
     let options = WaitOptions::default()
         .initial_interval(Duration::ZERO)
         .timeout(Duration::from_secs(5));
