@@ -5,9 +5,9 @@
 //!
 //! One table: echo shapes (encodings) × secrets (client secret, current
 //! token, previous token) × places (error `Display`, `Debug`, `message()`,
-//! raw body, `request_id()`, a failed activity's error, an activity that
-//! does not decode, tracing fields, `Debug` of a success answer raw or
-//! decoded).
+//! raw body, `request_id()`, a failed or unfinished activity's error, an
+//! activity that does not decode, tracing fields, `Debug` of a success
+//! answer raw or decoded).
 
 mod common;
 
@@ -245,6 +245,13 @@ async fn echoing_server(echo: &str) -> (MockServer, Client) {
         )
         .mount(&server)
         .await;
+    Mock::given(method("POST"))
+        .and(path("/api/things"))
+        .respond_with(
+            ResponseTemplate::new(202).set_body_json(json!({"requestId": format!("act {echo}")})),
+        )
+        .mount(&server)
+        .await;
     for (id, activity) in [
         (
             "nested",
@@ -340,6 +347,25 @@ async fn texts_of_every_place(client: &Client) -> Vec<(String, String)> {
                 .unwrap_or_default(),
         ));
     }
+    // An asynchronous request whose request id (from the service) echoes the
+    // secret, and whose activity never appears.
+    let never = WaitOptions::default()
+        .initial_interval(Duration::from_millis(5))
+        .timeout(Duration::from_millis(30));
+    let err = Request::new(client, &common::POST_THING, &[])
+        .send_and_wait::<Value>(&GET_ACTIVITY, &never)
+        .await
+        .unwrap_err();
+    let Error::Activity(activity) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(activity.is_timeout(), "{err:?}");
+    out.push(("unfinished activity Display".into(), err.to_string()));
+    out.push(("unfinished activity Debug".into(), format!("{err:?}")));
+    out.push((
+        "unfinished activity request_id()".into(),
+        activity.request_id().to_owned(),
+    ));
     let err = wait_for_activity::<Counted>(client, &GET_ACTIVITY, "undecodable", &options)
         .await
         .unwrap_err();
