@@ -7,10 +7,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tracing::Instrument;
 
-use crate::client::{Client, Tenant};
+use crate::client::Client;
 use crate::error::{ActivityError, DecodeError, Error};
 use crate::operation::Operation;
 use crate::request::Request;
+use crate::tenant::Tenant;
 
 /// How [`wait_for_activity`] polls.
 #[derive(Debug, Clone)]
@@ -89,6 +90,39 @@ pub async fn wait_for_activity_as<T: DeserializeOwned>(
     wait(client, op, request_id, tenant, options).await
 }
 
+impl Request<'_> {
+    /// Sends an asynchronous request and waits for it to finish.
+    ///
+    /// Reads the `requestId` of the JSON answer (typically `202 Accepted`),
+    /// then polls `activity` (the API's `GET .../activities/{requestId}`)
+    /// exactly like [`wait_for_activity`](crate::wait_for_activity), acting
+    /// for the same tenant as this request: the one set with
+    /// [`Request::tenant`], else the client's delegated tenant. An answer
+    /// without a string `requestId` is an [`Error::Decode`] keeping the body.
+    pub async fn send_and_wait<T: DeserializeOwned>(
+        self,
+        activity: &'static Operation,
+        options: &WaitOptions,
+    ) -> Result<T, Error> {
+        let client = self.client();
+        let tenant = self.acting_tenant();
+        let raw = self.send_raw().await?;
+        let request_id = match serde_json::from_slice::<Value>(raw.body()) {
+            Ok(Value::Object(map)) => match map.get("requestId") {
+                Some(Value::String(id)) if !id.is_empty() => Some(id.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(request_id) = request_id else {
+            return Err(raw.into_decode_error(
+                "the answer has no `requestId` string to wait for the activity with",
+            ));
+        };
+        wait(client, activity, &request_id, tenant, options).await
+    }
+}
+
 /// Waits for the activity, polling for `tenant` (else as `client` acts).
 pub(crate) async fn wait<T: DeserializeOwned>(
     client: &Client,
@@ -97,30 +131,45 @@ pub(crate) async fn wait<T: DeserializeOwned>(
     tenant: Option<Tenant>,
     options: &WaitOptions,
 ) -> Result<T, Error> {
+    // The request id came from the service: traced redacted.
+    let shown_id = client.redactor().text(request_id);
     let span = tracing::info_span!(
         target: "ruckus_one_runtime",
         "ruckus_one.wait_for_activity",
         operation = op.id,
-        request_id,
+        request_id = shown_id.as_str(),
         polls = tracing::field::Empty,
     );
-    let activity = poll(client, op, request_id, tenant.as_ref(), options, &span)
+    let ids = Ids {
+        request: request_id,
+        shown: &shown_id,
+    };
+    let activity = poll(client, op, ids, tenant.as_ref(), options, &span)
         .instrument(span.clone())
         .await?;
     serde_json::from_value(activity.clone()).map_err(|e| {
         Error::Decode(DecodeError::new(
             200,
-            Some(request_id.to_owned()),
-            e.to_string(),
+            Some(request_id),
+            &e.to_string(),
             activity.to_string().into(),
+            &client.redactor(),
         ))
     })
+}
+
+/// The request id of an activity: to poll with, and to trace.
+#[derive(Clone, Copy)]
+struct Ids<'a> {
+    request: &'a str,
+    /// Redacted.
+    shown: &'a str,
 }
 
 async fn poll(
     client: &Client,
     op: &'static Operation,
-    request_id: &str,
+    ids: Ids<'_>,
     tenant: Option<&Tenant>,
     options: &WaitOptions,
     span: &tracing::Span,
@@ -130,7 +179,7 @@ async fn poll(
     let mut last_status = None;
     let mut polls = 0u32;
     loop {
-        let mut request = Request::new(client, op, &[request_id]);
+        let mut request = Request::new(client, op, &[ids.request]);
         if let Some(tenant) = tenant {
             request.set_tenant(tenant.clone());
         }
@@ -145,7 +194,7 @@ async fn poll(
                     .map(str::to_owned);
                 tracing::debug!(
                     target: "ruckus_one_runtime",
-                    request_id,
+                    request_id = ids.shown,
                     poll = polls,
                     status = status.as_deref().unwrap_or("none"),
                     "activity polled"
@@ -157,7 +206,12 @@ async fn poll(
                             Value::String(s) => s.clone(),
                             other => other.to_string(),
                         });
-                        return Err(ActivityError::failed(request_id, error, activity));
+                        return Err(Error::activity(ActivityError::failed(
+                            ids.request,
+                            error.as_deref(),
+                            activity,
+                            &client.redactor(),
+                        )));
                     }
                     _ => last_status = status,
                 }
@@ -165,7 +219,7 @@ async fn poll(
             Err(e) if e.status() == Some(404) => {
                 tracing::debug!(
                     target: "ruckus_one_runtime",
-                    request_id,
+                    request_id = ids.shown,
                     poll = polls,
                     status = "not found yet",
                     "activity polled"
@@ -175,7 +229,12 @@ async fn poll(
         }
         let waited = started.elapsed();
         if waited >= options.timeout {
-            return Err(ActivityError::timed_out(request_id, waited, last_status));
+            return Err(Error::activity(ActivityError::timed_out(
+                ids.request,
+                waited,
+                last_status.as_deref(),
+                &client.redactor(),
+            )));
         }
         let pause = interval.min(options.timeout - waited);
         if pause.is_zero() {

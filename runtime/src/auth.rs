@@ -1,6 +1,7 @@
 //! OAuth 2 client-credentials tokens: fetching, caching, single-flight
 //! renewal.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
@@ -14,12 +15,14 @@ use crate::config::Credentials;
 use crate::deadline::Deadline;
 use crate::error::{Error, one_line, snippet};
 use crate::error_body;
-use crate::mask::Masker;
 use crate::operation::ErrorFamily;
+use crate::redact::{Needles, Redactor};
 use crate::retry::{RetryPolicy, parse_retry_after};
+use crate::secret::Secret;
 
 /// Lifetime assumed when the token response has no usable `expires_in`
-/// (missing, not a number, zero or negative).
+/// (missing or not a number). Zero or negative means the token must be
+/// renewed at once.
 const DEFAULT_LIFETIME: Duration = Duration::from_secs(3600);
 
 /// The refresh margin is at most this fraction of a token's lifetime.
@@ -34,8 +37,8 @@ pub(crate) struct Token {
     header: HeaderValue,
     /// When the token is replaced: its expiry less the refresh margin.
     renew_at: Instant,
-    /// Masks the client secret and this token.
-    masker: Masker,
+    /// The forms this token is searched for in texts from the service.
+    needles: Needles,
     /// The lifetime the token endpoint gave (or the one assumed).
     lifetime: Duration,
     /// How long after it was requested the token is used.
@@ -45,11 +48,6 @@ pub(crate) struct Token {
 impl Token {
     pub(crate) fn header(&self) -> &HeaderValue {
         &self.header
-    }
-
-    /// Masks the client secret and this token in texts from the service.
-    pub(crate) fn masker(&self) -> &Masker {
-        &self.masker
     }
 
     fn usable(&self) -> bool {
@@ -75,6 +73,21 @@ pub(crate) struct TokenSource {
     fetching: tokio::sync::Mutex<()>,
     /// A `User-Agent` to send (with a caller-built client).
     user_agent: Option<HeaderValue>,
+    /// The needles of the client secret and the unit token.
+    configured: Vec<Needles>,
+    /// The secrets that are live now, and the redactor masking them.
+    live: Mutex<Live>,
+}
+
+/// How many access tokens are masked: the current one and those before it
+/// (a call sent with a token may be answered after it was replaced).
+const LIVE_TOKENS: usize = 3;
+
+/// The latest access tokens, and a redactor for them and the configured
+/// secrets.
+struct Live {
+    tokens: VecDeque<Needles>,
+    redactor: Redactor,
 }
 
 impl fmt::Debug for TokenSource {
@@ -93,8 +106,20 @@ impl TokenSource {
         margin: Duration,
         timeout: Duration,
         user_agent: Option<HeaderValue>,
+        unit_token: Option<&Secret>,
     ) -> Self {
+        let configured: Vec<Needles> = [Some(credentials.client_secret()), unit_token]
+            .into_iter()
+            .flatten()
+            .map(|secret| Needles::of(secret.expose()))
+            .collect();
+        let redactor = Redactor::of_needles(&configured);
         TokenSource {
+            configured,
+            live: Mutex::new(Live {
+                tokens: VecDeque::new(),
+                redactor,
+            }),
             url,
             credentials,
             margin,
@@ -107,6 +132,22 @@ impl TokenSource {
 
     pub(crate) fn url(&self) -> &str {
         &self.url
+    }
+
+    /// The redactor of every live secret: the client secret, the unit
+    /// token and the latest access tokens. Every text from the service that
+    /// the client keeps, shows or traces goes through it.
+    pub(crate) fn redactor(&self) -> Redactor {
+        let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        live.redactor.clone()
+    }
+
+    /// Adds `token` to the live secrets.
+    fn remember(&self, token: &Token) {
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        live.tokens.push_front(token.needles.clone());
+        live.tokens.truncate(LIVE_TOKENS);
+        live.redactor = Redactor::of_needles(self.configured.iter().chain(&live.tokens));
     }
 
     fn cached(&self) -> Option<Arc<Token>> {
@@ -133,6 +174,7 @@ impl TokenSource {
             return Ok(token);
         }
         let token = Arc::new(self.fetch_with_retries(http, deadline, policy).await?);
+        self.remember(&token);
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(token.clone());
         Ok(token)
     }
@@ -249,8 +291,7 @@ impl TokenSource {
             .await
             .map_err(transport)?;
         if !(200..300).contains(&status) {
-            let masker = Masker::new([secret]);
-            let text = refusal_text(&body.bytes, body.exceeded, &masker);
+            let text = refusal_text(&body.bytes, body.exceeded, &self.redactor());
             return Err(Refusal {
                 error: auth_error(
                     Some(status),
@@ -266,7 +307,7 @@ impl TokenSource {
                 "the token endpoint's answer is larger than 64 KiB",
             )));
         }
-        parse_token(&body.bytes, started, self.margin, secret).ok_or_else(|| {
+        parse_token(&body.bytes, started, self.margin).ok_or_else(|| {
             Refusal::last(auth_error(
                 Some(status),
                 "the token endpoint's answer is not a JSON object with a usable `access_token`",
@@ -318,8 +359,8 @@ fn auth_error(status: Option<u16>, message: &str) -> Error {
 /// every echo of the secret masked on the whole body first: the OAuth
 /// `error` and `error_description` of a JSON answer, else the code and
 /// message of another known error shape, else the start of the body.
-fn refusal_text(body: &[u8], truncated: bool, masker: &Masker) -> String {
-    let body = masker.mask_bytes(Bytes::copy_from_slice(body), truncated);
+fn refusal_text(body: &[u8], truncated: bool, redactor: &Redactor) -> String {
+    let body = redactor.bytes(Bytes::copy_from_slice(body), truncated);
     if let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(&body) {
         let field = |key: &str| map.get(key).and_then(Value::as_str);
         let found = match (field("error"), field("error_description")) {
@@ -346,7 +387,7 @@ fn refusal_text(body: &[u8], truncated: bool, masker: &Masker) -> String {
 /// A token from the token endpoint's answer; `None` when it has no usable
 /// `access_token`. The token is renewed `margin` before it expires, or a
 /// tenth of its lifetime before if that is less.
-fn parse_token(body: &[u8], started: Instant, margin: Duration, secret: &str) -> Option<Token> {
+fn parse_token(body: &[u8], started: Instant, margin: Duration) -> Option<Token> {
     let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(body) else {
         return None;
     };
@@ -370,22 +411,25 @@ fn parse_token(body: &[u8], started: Instant, margin: Duration, secret: &str) ->
     Some(Token {
         header,
         renew_at,
-        masker: Masker::new([secret, access_token]),
+        needles: Needles::of(access_token),
         lifetime,
         reused_for: reuse,
     })
 }
 
-/// `expires_in` as a positive number of seconds, given as a JSON number or
-/// a numeric string.
+/// `expires_in` as a number of seconds, given as a JSON number or a numeric
+/// string; zero for zero or a negative number (a token to renew at once).
 fn lifetime_of(value: &Value) -> Option<Duration> {
     let seconds = match value {
         Value::Number(n) => n.as_f64()?,
         Value::String(s) => s.trim().parse::<f64>().ok()?,
         _ => return None,
     };
-    if !seconds.is_finite() || seconds <= 0.0 {
+    if seconds.is_nan() {
         return None;
+    }
+    if seconds <= 0.0 {
+        return Some(Duration::ZERO);
     }
     Duration::try_from_secs_f64(seconds.min(1e12)).ok()
 }
@@ -397,7 +441,7 @@ mod tests {
     const MARGIN: Duration = Duration::from_secs(60);
 
     fn parse(body: &[u8], now: Instant) -> Option<Token> {
-        parse_token(body, now, MARGIN, "the-client-secret")
+        parse_token(body, now, MARGIN)
     }
 
     #[test]
@@ -439,8 +483,14 @@ mod tests {
         assert_eq!(reuse("600"), Duration::from_secs(540));
         assert_eq!(reuse("601"), Duration::from_secs(541));
         assert_eq!(reuse("3600"), Duration::from_secs(3540));
-        // Zero, negative and unusable lifetimes: one hour is assumed.
-        for unknown in ["0", "-5", "0.0", "\"soon\"", "null"] {
+        // Zero and negative lifetimes: renewed at once.
+        for expired in ["0", "-5", "0.0", "-0", "\"0\"", "-1e300"] {
+            assert_eq!(reuse(expired), Duration::ZERO, "{expired}");
+            let body = format!(r#"{{"access_token":"abc","expires_in":{expired}}}"#);
+            assert!(!parse(body.as_bytes(), now).unwrap().usable(), "{expired}");
+        }
+        // Unusable lifetimes: one hour is assumed.
+        for unknown in ["\"soon\"", "null", "\"NaN\"", "true"] {
             assert_eq!(reuse(unknown), DEFAULT_LIFETIME - MARGIN, "{unknown}");
         }
         let body = br#"{"access_token":"abc","expires_in":1e300}"#;
@@ -453,7 +503,7 @@ mod tests {
         let token = |renew_at| Token {
             header: HeaderValue::from_static("Bearer x"),
             renew_at,
-            masker: Masker::default(),
+            needles: Needles::default(),
             lifetime: Duration::ZERO,
             reused_for: Duration::ZERO,
         };
@@ -464,8 +514,8 @@ mod tests {
 
     #[test]
     fn refusals_show_the_oauth_fields_or_a_masked_start_of_the_body() {
-        let masker = Masker::new(["a/secret+value"]);
-        let text = |body: &str| refusal_text(body.as_bytes(), false, &masker);
+        let redactor = Redactor::new(["a/secret+value"]);
+        let text = |body: &str| refusal_text(body.as_bytes(), false, &redactor);
         assert_eq!(
             text(
                 r#"{"error":"invalid_client","error_description":"bad a\/secret+value","other":"a/secret+value"}"#
@@ -484,7 +534,7 @@ mod tests {
         let shown = text(&format!("{}\n\na%2Fsecret%2bvalue", "y ".repeat(10)));
         assert!(shown.ends_with("y ***"), "{shown}");
         // A secret cut by the end of a truncated body.
-        let shown = refusal_text(b"echo a%2Fsecr", true, &masker);
+        let shown = refusal_text(b"echo a%2Fsecr", true, &redactor);
         assert_eq!(shown, "echo ***");
     }
 }

@@ -8,9 +8,11 @@ use reqwest::header::{HeaderName, HeaderValue};
 use crate::auth::TokenSource;
 use crate::config::{Config, Region};
 use crate::error::Error;
-use crate::mask::Masker;
 use crate::operation::{Api, AuthSettings};
 use crate::path::check_base_url;
+use crate::redact::Redactor;
+use crate::tenant::{Tenant, check_tenant_id};
+use crate::tls::ensure_crypto_provider;
 
 /// A configured client. Cloning is cheap; clones share the connection pool
 /// and the access token cache.
@@ -28,82 +30,14 @@ pub struct Client {
     tenant: Option<Tenant>,
 }
 
-#[derive(Clone)]
-pub(crate) struct Tenant {
-    id: Arc<str>,
-    header: HeaderValue,
-}
-
-/// Longest accepted tenant id, in characters.
-pub(crate) const MAX_TENANT_ID_LEN: usize = 128;
-
-/// Checks a tenant id: 1 to [`MAX_TENANT_ID_LEN`] visible ASCII characters
-/// (`!` to `~`). `what` names the setting in the error.
-pub(crate) fn check_tenant_id(id: &str, what: &str) -> Result<(), Error> {
-    let problem = if id.is_empty() {
-        "is empty"
-    } else if id.starts_with(|c: char| c.is_whitespace())
-        || id.ends_with(|c: char| c.is_whitespace())
-    {
-        "has leading or trailing white space"
-    } else if id.len() > MAX_TENANT_ID_LEN {
-        "is longer than 128 characters"
-    } else if !id.bytes().all(|b| b.is_ascii_graphic()) {
-        "contains a character that is not visible ASCII (`!` to `~`)"
-    } else {
-        return Ok(());
-    };
-    let shown: String = id.chars().take(40).collect();
-    let ellipsis = if id.chars().nth(40).is_some() {
-        "…"
-    } else {
-        ""
-    };
-    Err(Error::InvalidTenantId {
-        message: format!("the {what} {shown:?}{ellipsis} {problem}"),
-    })
-}
-
-impl Tenant {
-    /// A checked tenant id for the tenant header; `what` names the setting
-    /// in the error.
-    pub(crate) fn new(id: &str, what: &str) -> Result<Tenant, Error> {
-        check_tenant_id(id, what)?;
-        let header = HeaderValue::from_str(id).map_err(|_| Error::InvalidTenantId {
-            message: format!("the {what} cannot be sent in a header"),
-        })?;
-        Ok(Tenant {
-            id: Arc::from(id),
-            header,
-        })
-    }
-
-    pub(crate) fn header(&self) -> &HeaderValue {
-        &self.header
-    }
-}
-
 pub(crate) struct Shared {
     pub(crate) http: reqwest::Client,
     pub(crate) config: Config,
     pub(crate) tenant_header: HeaderName,
     pub(crate) tokens: TokenSource,
-    /// Masks the client secret and the unit token.
-    pub(crate) unit_masker: Masker,
     /// A `User-Agent` to send with every request (with a caller-built
     /// client whose user agent was chosen in the configuration).
     pub(crate) user_agent: Option<HeaderValue>,
-}
-
-/// With rustls on ring only (`tls-ring` without `tls-aws-lc`), installs
-/// ring as the process's default crypto provider unless one is installed:
-/// reqwest needs one to build a client. Otherwise nothing.
-pub(crate) fn ensure_crypto_provider() {
-    #[cfg(all(feature = "tls-ring", not(feature = "tls-aws-lc")))]
-    if rustls::crypto::CryptoProvider::get_default().is_none() {
-        // Another thread may install one meanwhile: either is fine.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    }
 }
 
 impl Client {
@@ -160,14 +94,7 @@ impl Client {
             config.token_refresh_margin,
             config.request_timeout,
             user_agent_header.clone(),
-        );
-        let unit_masker = Masker::new(
-            [
-                Some(config.credentials.client_secret().expose()),
-                config.unit_token.as_ref().map(|t| t.expose()),
-            ]
-            .into_iter()
-            .flatten(),
+            config.unit_token.as_ref(),
         );
         Ok(Client {
             shared: Arc::new(Shared {
@@ -175,7 +102,6 @@ impl Client {
                 config,
                 tenant_header,
                 tokens,
-                unit_masker,
                 user_agent: user_agent_header,
             }),
             tenant,
@@ -204,7 +130,7 @@ impl Client {
 
     /// The delegated tenant id sent with every request, if any.
     pub fn delegated_tenant(&self) -> Option<&str> {
-        self.tenant.as_ref().map(|t| &*t.id)
+        self.tenant.as_ref().map(Tenant::id)
     }
 
     /// The configured region.
@@ -216,6 +142,12 @@ impl Client {
     /// `api` are sent to.
     pub fn base_url(&self, api: &Api) -> String {
         self.shared.config.resolve_base_url(api)
+    }
+
+    /// The redactor of every live secret of this client (see
+    /// [`TokenSource::redactor`]).
+    pub(crate) fn redactor(&self) -> Redactor {
+        self.shared.tokens.redactor()
     }
 
     pub(crate) fn shared(&self) -> &Shared {

@@ -13,8 +13,8 @@ use crate::client::{Client, Shared};
 use crate::config::MAX_ERROR_BODY_SIZE;
 use crate::deadline::Deadline;
 use crate::error::{ApiError, Error};
-use crate::error_body;
 use crate::operation::{ApiAuth, ErrorFamily, Method};
+use crate::redact::Redactor;
 use crate::response::RawResponse;
 use crate::retry::{RetryPolicy, parse_retry_after};
 
@@ -124,20 +124,27 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
         .instrument(span.clone())
         .await;
     if !span.is_disabled() {
-        record_outcome(&span, &result, started.elapsed());
+        record_outcome(&span, &result, started.elapsed(), &client.redactor());
     }
     result
 }
 
-/// Records the outcome of a call on its span, and says it in an event.
-fn record_outcome(span: &Span, result: &Result<RawResponse, Error>, elapsed: Duration) {
+/// Records the outcome of a call on its span, and says it in an event. The
+/// request id of a success answer goes through `redactor` (that of an
+/// error went through it when the error was made).
+fn record_outcome(
+    span: &Span,
+    result: &Result<RawResponse, Error>,
+    elapsed: Duration,
+    redactor: &Redactor,
+) {
     let duration_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
     span.record("duration_ms", duration_ms);
     match result {
         Ok(response) => {
             span.record("status", response.status());
             if let Some(id) = response.request_id() {
-                span.record("request_id", id);
+                span.record("request_id", redactor.text(id).as_str());
             }
             tracing::debug!(
                 target: "ruckus_one_runtime",
@@ -291,10 +298,8 @@ async fn attempt(
                 })?,
         ),
     };
-    let masker = match &token {
-        Some(token) => token.masker().clone(),
-        None => shared.unit_masker.clone(),
-    };
+    // Taken after the token: it masks that token too.
+    let redactor = shared.tokens.redactor();
     let mut headers = req.headers.clone();
     if let Some(value) = token.as_ref().map(|t| t.header()).or(unit_token) {
         headers.insert(AUTHORIZATION, value.clone());
@@ -334,15 +339,22 @@ async fn attempt(
                 status,
             }));
         }
-        return Ok(RawResponse::new(status, headers, body.bytes, masker));
+        return Ok(RawResponse::new(status, headers, body.bytes, redactor));
     }
     let retry_after = headers
         .get(RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| parse_retry_after(v, SystemTime::now()));
-    let raw = masker.mask_bytes(body.bytes, body.exceeded);
-    let error = api_error(status, &headers, raw, req.family);
-    let error = error.with_details(body.exceeded, retry_after);
+    let request_id = headers.get("x-request-id").and_then(|v| v.to_str().ok());
+    let error = ApiError::new(
+        status,
+        request_id,
+        body.bytes,
+        body.exceeded,
+        req.family,
+        &redactor,
+    )
+    .with_retry_after(retry_after);
     Err(Failed {
         retry_after,
         refused_token: token.filter(|_| status == 401),
@@ -370,14 +382,4 @@ fn unit_token_header(client: &Client, api: &str) -> Result<reqwest::header::Head
         })?;
     value.set_sensitive(true);
     Ok(value)
-}
-
-fn api_error(status: u16, headers: &HeaderMap, raw: Bytes, family: ErrorFamily) -> ApiError {
-    let (body, body_request_id) = error_body::decode(family, &raw);
-    let request_id = headers
-        .get("x-request-id")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
-        .or(body_request_id);
-    ApiError::new(status, request_id, body, raw)
 }

@@ -76,12 +76,17 @@
 //! another crate of the build.
 //!
 //! The client secret and the access token never appear in `Debug` or
-//! `Display` output or in error messages. When the service echoes one in an
-//! answer kept by an error (as is, JSON-escaped, percent- or form-encoded,
-//! or as HTML character references), it is replaced by `***` in the whole
-//! body before anything is shortened; of the token endpoint's error answers
-//! only the OAuth `error` and `error_description` (or the start of a body
-//! that has none) are shown.
+//! `Display` output or in error messages. Every text from the service that
+//! the client keeps, shows or traces (error bodies and messages, request
+//! ids, a failed activity's error and the activity itself, the body of an
+//! answer that does not decode, tracing fields) first goes through one
+//! redaction step, which replaces by `***` every echo of the client secret,
+//! the unit token and the current and previous access tokens: as is in any
+//! letter case, JSON-escaped (also nested), percent- or form-encoded, as
+//! HTML character references, in hex, base64 or base64url (also inside a
+//! longer base64 text), on the whole body before anything is shortened. Of
+//! the token endpoint's error answers only the OAuth `error` and
+//! `error_description` (or the start of a body that has none) are shown.
 //!
 //! # Contract with generated code
 //!
@@ -124,7 +129,6 @@ mod enums;
 mod error;
 mod error_body;
 mod execute;
-mod mask;
 mod model;
 mod multipart;
 pub mod object;
@@ -132,10 +136,13 @@ mod operation;
 pub mod paging;
 mod path;
 mod raw;
+mod redact;
 mod request;
 mod response;
 mod retry;
 mod secret;
+mod tenant;
+mod tls;
 pub mod union;
 
 // Contract with generated code: items the generated crate uses; not for

@@ -185,7 +185,7 @@ fn number_value(value: Option<f64>) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use serde_json::json;
 
@@ -251,6 +251,39 @@ mod tests {
         assert_eq!(port.rest, BTreeMap::from([("poe".to_owned(), json!(true))]));
         let port: Port = serde_json::from_str(r#"{"name": "a", "speed": 10}"#).unwrap();
         assert_eq!(port.speed, Some(10));
+    }
+
+    /// Numbers no `f64` or `i64` holds: 2^64, more digits than a double
+    /// keeps, `-0`, an exponent out of a double's range. (Their text comes
+    /// back as it was; only an exponent's spelling is normalized: `1E7` is
+    /// written `1e+7`, the same number.)
+    pub(crate) const EXACT_NUMBERS: &[&str] = &[
+        "18446744073709551616",
+        "-9223372036854775809",
+        "3.14159265358979323846264338327950288",
+        "0.1000000000000000000000001",
+        "-0",
+        "-0.0",
+        "1.0",
+        "1e+400",
+        "1e-7",
+        "-2.5e-300",
+        "100000000000000000000000000000000000000000000000000000000001",
+    ];
+
+    #[test]
+    fn unknown_fields_keep_numbers_exactly() {
+        for number in EXACT_NUMBERS {
+            let text = format!(r#"{{"name":"a","speed":10,"big":{number},"list":[{number}]}}"#);
+            let port: Port = serde_json::from_str(&text).expect(number);
+            assert_eq!(port.speed, Some(10));
+            assert_eq!(serde_json::to_string(&port).unwrap(), text, "{number}");
+        }
+        let port: Port = serde_json::from_str(r#"{"name":"a","e":1E7}"#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&port).unwrap(),
+            r#"{"name":"a","e":1e+7}"#
+        );
     }
 
     #[test]

@@ -9,10 +9,8 @@ use bytes::Bytes;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
-use crate::activity::{self, WaitOptions};
-use crate::client::{Client, Tenant};
+use crate::client::Client;
 use crate::error::Error;
 use crate::execute::{CallOptions, Prepared, execute};
 use crate::multipart::Multipart;
@@ -20,6 +18,7 @@ use crate::operation::{Api, ErrorFamily, Method, Operation};
 use crate::path;
 use crate::response::{RawResponse, Response};
 use crate::retry::RetryPolicy;
+use crate::tenant::Tenant;
 
 /// One call of an [`Operation`], built by generated code and then sent.
 ///
@@ -399,38 +398,21 @@ impl<'a> Request<'a> {
         self.send_boxed().await
     }
 
-    /// Sends an asynchronous request and waits for it to finish.
-    ///
-    /// Reads the `requestId` of the JSON answer (typically `202 Accepted`),
-    /// then polls `activity` (the API's `GET .../activities/{requestId}`)
-    /// exactly like [`wait_for_activity`](crate::wait_for_activity), acting
-    /// for the same tenant as this request: the one set with
-    /// [`Request::tenant`], else the client's delegated tenant. An answer
-    /// without a string `requestId` is an [`Error::Decode`] keeping the body.
-    pub async fn send_and_wait<T: DeserializeOwned>(
-        self,
-        activity: &'static Operation,
-        options: &WaitOptions,
-    ) -> Result<T, Error> {
-        let client = self.client;
-        let tenant = self.tenant.clone().or_else(|| client.tenant().cloned());
-        let raw = self.send_boxed().await?;
-        let request_id = match serde_json::from_slice::<Value>(raw.body()) {
-            Ok(Value::Object(map)) => match map.get("requestId") {
-                Some(Value::String(id)) if !id.is_empty() => Some(id.clone()),
-                _ => None,
-            },
-            _ => None,
-        };
-        let Some(request_id) = request_id else {
-            return Err(raw.into_decode_error(
-                "the answer has no `requestId` string to wait for the activity with",
-            ));
-        };
-        activity::wait(client, activity, &request_id, tenant, options).await
+    /// The client the request is sent with.
+    pub(crate) fn client(&self) -> &'a Client {
+        self.client
     }
 
-    // `Request::pages` is in `paging.rs`, on top of the three helpers below.
+    /// The tenant the request acts for: the one set with
+    /// [`Request::tenant`], else the client's delegated tenant.
+    pub(crate) fn acting_tenant(&self) -> Option<Tenant> {
+        self.tenant
+            .clone()
+            .or_else(|| self.client.tenant().cloned())
+    }
+
+    // `Request::send_and_wait` is in `activity.rs`, `Request::pages` and
+    // `Request::items` in `paging/request_pages.rs`.
 
     /// The first value of query parameter `name`, as encoded.
     pub(crate) fn query_value(&self, name: &str) -> Option<&str> {
@@ -506,50 +488,7 @@ impl<'a> Request<'a> {
         }
         let mut headers = self.headers;
         headers.insert(ACCEPT, media_type_value(accept, "Accept")?);
-        let (content_type, body) = match self.body {
-            Body::None => (None, None),
-            Body::Json(bytes) => (
-                Some(media_type_value(
-                    declared_type.unwrap_or("application/json"),
-                    "Content-Type",
-                )?),
-                Some(bytes),
-            ),
-            Body::Form(bytes) => (
-                Some(media_type_value(
-                    declared_type.unwrap_or("application/x-www-form-urlencoded"),
-                    "Content-Type",
-                )?),
-                Some(bytes),
-            ),
-            Body::Multipart {
-                content_type,
-                bytes,
-            } => (
-                Some(
-                    HeaderValue::from_str(&content_type)
-                        .map_err(|_| Error::invalid("invalid multipart content type"))?,
-                ),
-                Some(bytes),
-            ),
-            Body::Binary(bytes) => (
-                Some(media_type_value(
-                    declared_type.unwrap_or("application/octet-stream"),
-                    "Content-Type",
-                )?),
-                Some(bytes),
-            ),
-            Body::Typed {
-                content_type,
-                bytes,
-            } => (
-                Some(media_type_value(
-                    declared_type.unwrap_or(&content_type),
-                    "Content-Type",
-                )?),
-                Some(bytes),
-            ),
-        };
+        let (content_type, body) = body_with_type(self.body, declared_type)?;
         if let Some(value) = content_type {
             headers.insert(CONTENT_TYPE, value);
         }
@@ -570,6 +509,58 @@ impl<'a> Request<'a> {
             path_template,
         })
     }
+}
+
+/// The `Content-Type` and bytes of `body`: the operation's declared media
+/// type when it has one, else the body's own.
+fn body_with_type(
+    body: Body,
+    declared_type: Option<&str>,
+) -> Result<(Option<HeaderValue>, Option<Bytes>), Error> {
+    Ok(match body {
+        Body::None => (None, None),
+        Body::Json(bytes) => (
+            Some(media_type_value(
+                declared_type.unwrap_or("application/json"),
+                "Content-Type",
+            )?),
+            Some(bytes),
+        ),
+        Body::Form(bytes) => (
+            Some(media_type_value(
+                declared_type.unwrap_or("application/x-www-form-urlencoded"),
+                "Content-Type",
+            )?),
+            Some(bytes),
+        ),
+        Body::Multipart {
+            content_type,
+            bytes,
+        } => (
+            Some(
+                HeaderValue::from_str(&content_type)
+                    .map_err(|_| Error::invalid("invalid multipart content type"))?,
+            ),
+            Some(bytes),
+        ),
+        Body::Binary(bytes) => (
+            Some(media_type_value(
+                declared_type.unwrap_or("application/octet-stream"),
+                "Content-Type",
+            )?),
+            Some(bytes),
+        ),
+        Body::Typed {
+            content_type,
+            bytes,
+        } => (
+            Some(media_type_value(
+                declared_type.unwrap_or(&content_type),
+                "Content-Type",
+            )?),
+            Some(bytes),
+        ),
+    })
 }
 
 fn media_type_value(value: &str, what: &str) -> Result<HeaderValue, Error> {

@@ -7,24 +7,29 @@ use reqwest::header::HeaderMap;
 use serde::de::DeserializeOwned;
 
 use crate::error::{DecodeError, Error};
-use crate::mask::Masker;
+use crate::redact::Redactor;
 
 /// A success answer (status 2xx) with its headers and undecoded body: a [`Response`] of bytes
 /// (its accessors are reached through `Deref`) that also knows the call's secrets, so a decode
 /// error built from it never shows them.
 #[derive(Clone)]
 pub struct RawResponse {
+    /// Also knows the secrets of the call, masked in decode errors.
     inner: Response<Bytes>,
-    /// The secrets of the call, masked in decode errors.
-    masker: Masker,
 }
 
 impl std::fmt::Debug for RawResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Headers and body as the service sent them may echo a secret.
+        let headers = self
+            .inner
+            .redactor
+            .text(&format!("{:?}", self.inner.headers));
+        let body = self.inner.redactor.bytes(self.inner.body.clone(), false);
         f.debug_struct("RawResponse")
             .field("status", &self.inner.status)
-            .field("headers", &self.inner.headers)
-            .field("body", &self.inner.body)
+            .field("headers", &format_args!("{headers}"))
+            .field("body", &body)
             .finish()
     }
 }
@@ -38,14 +43,14 @@ impl std::ops::Deref for RawResponse {
 }
 
 impl RawResponse {
-    pub(crate) fn new(status: u16, headers: HeaderMap, body: Bytes, masker: Masker) -> Self {
+    pub(crate) fn new(status: u16, headers: HeaderMap, body: Bytes, redactor: Redactor) -> Self {
         RawResponse {
             inner: Response {
                 status,
                 headers,
                 body,
+                redactor,
             },
-            masker,
         }
     }
 
@@ -86,13 +91,14 @@ impl RawResponse {
             status: self.inner.status,
             headers: self.inner.headers.clone(),
             body,
+            redactor: self.inner.redactor.clone(),
         }
     }
 
     /// The [`Error::Decode`] for this answer, whose body could not be decoded
     /// because of `err`. The request id is the `x-request-id` header, or else
     /// the body's top-level `requestId`. Echoed secrets are masked in the
-    /// body and the message.
+    /// request id, the body and the message.
     pub(crate) fn into_decode_error(self, err: impl Display) -> Error {
         let request_id = self.request_id().map(str::to_owned).or_else(|| {
             match serde_json::from_slice::<serde_json::Value>(&self.inner.body) {
@@ -105,9 +111,10 @@ impl RawResponse {
         });
         Error::Decode(DecodeError::new(
             self.inner.status,
-            request_id,
-            self.masker.mask_str(&err.to_string()),
-            self.masker.mask_bytes(self.inner.body, false),
+            request_id.as_deref(),
+            &err.to_string(),
+            self.inner.body,
+            &self.inner.redactor,
         ))
     }
 }
@@ -123,11 +130,27 @@ impl RawResponse {
 /// let venue = response.into_body();
 /// # let _ = venue; Ok(()) }
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Response<T> {
     status: u16,
     headers: HeaderMap,
     body: T,
+    /// The secrets of the call, masked in `Debug`.
+    redactor: Redactor,
+}
+
+/// The headers and the body as the service sent them may echo a secret:
+/// they are shown through the call's redactor.
+impl<T: std::fmt::Debug> std::fmt::Debug for Response<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let headers = self.redactor.text(&format!("{:?}", self.headers));
+        let body = self.redactor.text(&format!("{:?}", self.body));
+        f.debug_struct("Response")
+            .field("status", &self.status)
+            .field("headers", &format_args!("{headers}"))
+            .field("body", &format_args!("{body}"))
+            .finish()
+    }
 }
 
 impl<T> Response<T> {
@@ -168,6 +191,7 @@ impl<T> Response<T> {
             status: self.status,
             headers: self.headers,
             body: f(self.body),
+            redactor: self.redactor,
         }
     }
 }

@@ -159,6 +159,23 @@ mod tests {
     }
 
     #[test]
+    fn unknown_values_keep_numbers_exactly() {
+        for number in crate::object::tests::EXACT_NUMBERS {
+            // Keys in the order a `Value` keeps them (sorted).
+            let text = format!(r#"{{"id":{number},"n":[{number}],"ssid":"x","type":"sae"}}"#);
+            let unknown = tagged(serde_json::from_str(&text).expect(number)).unwrap();
+            let Err(value) = unknown else {
+                panic!("{unknown:?}")
+            };
+            assert_eq!(value.to_string(), text, "{number}");
+            // Without a discriminator: no variant decodes, the value is kept.
+            let value: Value = serde_json::from_str(&format!("[{number}]")).unwrap();
+            assert_eq!(try_decode::<Psk>(&value), None);
+            assert_eq!(value.to_string(), format!("[{number}]"));
+        }
+    }
+
+    #[test]
     fn tries_without_consuming() {
         let v = json!({"ssid": "x"});
         assert_eq!(try_decode::<Psk>(&v), Some(Psk { ssid: "x".into() }));

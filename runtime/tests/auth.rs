@@ -162,21 +162,29 @@ async fn short_lived_token_is_shared_by_concurrent_calls() {
     assert_eq!(auths.len(), 1);
 }
 
-/// Issue 9: `expires_in: 0` meant one token request per call.
+/// `expires_in: 0` is a token that must be renewed at once: it serves the
+/// call that obtained it, and the next call obtains another (it used to be
+/// taken for a one-hour token).
 #[tokio::test]
-async fn zero_expires_in_is_an_unknown_lifetime_not_a_token_per_call() {
+async fn zero_expires_in_is_a_token_renewed_at_once() {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .and(path("/oauth2/token/owner-tenant"))
         .respond_with(SequentialTokens::new(0))
-        .expect(1)
         .mount(&server)
         .await;
-    ok_thing().expect(10).mount(&server).await;
+    ok_thing().mount(&server).await;
     let client = client(&server);
-    for _ in 0..10 {
+    for _ in 0..3 {
         get_thing(&client).await.unwrap();
     }
+    let auths: Vec<String> = received(&server, "/api")
+        .await
+        .iter()
+        .map(|r| common::header(r, "authorization").unwrap().to_owned())
+        .collect();
+    assert_eq!(auths, ["Bearer tok-1", "Bearer tok-2", "Bearer tok-3"]);
+    assert_eq!(token_requests(&server).await, 3);
 }
 
 #[tokio::test]

@@ -7,6 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use common::capture::Capture;
 use common::*;
 use ruckus_one_runtime::reqwest;
 use ruckus_one_runtime::{
@@ -119,19 +120,21 @@ async fn per_call_timeouts_override_the_configuration() {
         .await
         .unwrap();
 
+    // The answer (a success) comes after 400 ms: a timeout means the
+    // call's 100 ms applied instead of the configured 5 s.
     let started = Instant::now();
     let mut request = Request::new(&client, &GET_THING, &["1"]);
     request.timeout(Duration::from_millis(100));
     let err = request.send_empty().await.unwrap_err();
     assert!(matches!(err, Error::Timeout), "{err:?}");
-    assert!(started.elapsed() < Duration::from_millis(350));
+    assert!(started.elapsed() >= Duration::from_millis(100));
 
     let started = Instant::now();
     let mut request = Request::new(&client, &GET_THING, &["1"]);
     request.attempt_timeout(Duration::from_millis(100));
     let err = request.send_empty().await.unwrap_err();
     assert!(matches!(err, Error::Timeout), "{err:?}");
-    assert!(started.elapsed() < Duration::from_millis(350));
+    assert!(started.elapsed() >= Duration::from_millis(100));
 
     let err = RawRequest::new(&client, &API, Method::Get, "/things/1")
         .timeout(Duration::from_millis(100))
@@ -271,14 +274,25 @@ async fn token_request_retries_end_with_the_last_refusal() {
         .respond_with(ResponseTemplate::new(429).insert_header("retry-after", "3600"))
         .mount(&server)
         .await;
-    let started = Instant::now();
+    let (capture, _guard) = Capture::install();
     let err = Request::new(&client(&server), &GET_THING, &["1"])
         .send_empty()
         .await
         .unwrap_err();
     assert_eq!(err.status(), Some(429));
     assert_eq!(token_requests(&server).await, 1);
-    assert!(started.elapsed() < Duration::from_secs(1));
+    // Given up at once: no wait started.
+    assert!(
+        capture
+            .events_saying("retrying the access token request")
+            .is_empty()
+    );
+    assert_eq!(
+        capture
+            .events_saying("no access token could be obtained")
+            .len(),
+        1
+    );
 }
 
 #[tokio::test]

@@ -6,7 +6,7 @@ mod common;
 use std::io::{BufRead, BufReader, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::*;
 use ruckus_one_runtime::{
@@ -135,7 +135,6 @@ async fn a_chunked_body_is_read_only_up_to_the_limit() {
         &AUTH,
     )
     .unwrap();
-    let started = Instant::now();
     let err = Request::new(&client, &GET_THING, &["1"])
         .send_bytes()
         .await
@@ -150,8 +149,8 @@ async fn a_chunked_body_is_read_only_up_to_the_limit() {
         ),
         "{err:?}"
     );
-    assert!(started.elapsed() < Duration::from_secs(3));
-    // Give the server a moment to notice the hang-up.
+    // The client stopped reading: the server, which would write 256 MiB,
+    // wrote far less. (Give it a moment to notice the hang-up.)
     tokio::time::sleep(Duration::from_millis(200)).await;
     let sent = written.load(Ordering::SeqCst);
     assert!(sent < 32 * 1024 * 1024, "the server wrote {sent} bytes");

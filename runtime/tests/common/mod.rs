@@ -2,6 +2,8 @@
 //! endpoint, and a raw TCP server that records request heads byte for byte.
 #![allow(dead_code)]
 
+pub mod capture;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};

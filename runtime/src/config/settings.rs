@@ -1,94 +1,14 @@
-//! Client configuration: credentials, region, URL overrides, timeouts.
+//! [`Config`]: the settings of a client and their setters.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
-use crate::error::Error;
-
-use crate::operation::{Api, AuthSettings, Hosts};
+use super::credentials::Credentials;
+use super::region::Region;
+use crate::operation::{Api, AuthSettings};
 use crate::retry::RetryPolicy;
 use crate::secret::Secret;
-
-/// The region hosting the account.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Region {
-    /// Asia (`api.asia.ruckus.cloud`).
-    Asia,
-    /// Europe (`api.eu.ruckus.cloud`).
-    Europe,
-    /// North America (`api.ruckus.cloud`), the default.
-    #[default]
-    NorthAmerica,
-}
-
-impl Region {
-    /// The region named `name`, in any case, surrounding white space
-    /// ignored: `na`, `us`, `north-america` or `northamerica`; `eu` or
-    /// `europe`; `asia`, `ap` or `apac`. `None` for anything else.
-    ///
-    /// ```
-    /// use ruckus_one_runtime::Region;
-    /// assert_eq!(Region::from_name(" EU "), Some(Region::Europe));
-    /// assert_eq!(Region::from_name("mars"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Region> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "na" | "us" | "north-america" | "northamerica" => Some(Region::NorthAmerica),
-            "eu" | "europe" => Some(Region::Europe),
-            "asia" | "ap" | "apac" => Some(Region::Asia),
-            _ => None,
-        }
-    }
-
-    /// The main API host of the region, which also serves the token
-    /// endpoint and is the value of `{host}` in token URL templates.
-    pub fn api_host(self) -> &'static str {
-        match self {
-            Region::Asia => "https://api.asia.ruckus.cloud",
-            Region::Europe => "https://api.eu.ruckus.cloud",
-            Region::NorthAmerica => "https://api.ruckus.cloud",
-        }
-    }
-
-    /// Picks this region's entry of an API's hosts.
-    pub fn host_of(self, hosts: &Hosts) -> &'static str {
-        match self {
-            Region::Asia => hosts.asia,
-            Region::Europe => hosts.europe,
-            Region::NorthAmerica => hosts.north_america,
-        }
-    }
-}
-
-/// An application token: OAuth 2 client id and client secret.
-///
-/// The secret is kept in a [`Secret`] and never printed.
-#[derive(Clone, Debug)]
-pub struct Credentials {
-    client_id: String,
-    client_secret: Secret,
-}
-
-impl Credentials {
-    /// Credentials from a client id and its secret.
-    pub fn new(client_id: impl Into<String>, client_secret: impl Into<Secret>) -> Self {
-        Credentials {
-            client_id: client_id.into(),
-            client_secret: client_secret.into(),
-        }
-    }
-
-    /// The client id.
-    pub fn client_id(&self) -> &str {
-        &self.client_id
-    }
-
-    /// The client secret.
-    pub fn client_secret(&self) -> &Secret {
-        &self.client_secret
-    }
-}
 
 /// Settings for a [`Client`](crate::Client), built with consuming setters.
 ///
@@ -142,24 +62,7 @@ impl fmt::Debug for HttpClient {
     }
 }
 
-/// The environment variables read by [`Config::from_env`].
-pub mod env {
-    /// The application token's client id. Required.
-    pub const CLIENT_ID: &str = "RUCKUS_CLIENT_ID";
-    /// The application token's client secret. Required.
-    pub const CLIENT_SECRET: &str = "RUCKUS_CLIENT_SECRET";
-    /// The tenant that owns the application token
-    /// ([`Config::token_tenant_id`](crate::Config::token_tenant_id)). Required.
-    pub const TENANT_ID: &str = "RUCKUS_TENANT_ID";
-    /// The region: `na`, `eu` or `asia` (see
-    /// [`Region::from_name`](crate::Region::from_name) for the other
-    /// spellings). Required unless [`BASE_URL`] is set.
-    pub const REGION: &str = "RUCKUS_REGION";
-    /// Replaces the regional host ([`Config::base_url`](crate::Config::base_url)),
-    /// for example a proxy or a test server. Optional; empty is unset.
-    pub const BASE_URL: &str = "RUCKUS_BASE_URL";
-}
-const DEFAULT_USER_AGENT: &str = concat!("ruckus-one-rust/", env!("CARGO_PKG_VERSION"));
+pub(super) const DEFAULT_USER_AGENT: &str = concat!("ruckus-one-rust/", env!("CARGO_PKG_VERSION"));
 
 /// Default of [`Config::max_body_size`]: 64 MiB.
 pub const DEFAULT_MAX_BODY_SIZE: usize = 64 * 1024 * 1024;
@@ -197,98 +100,6 @@ impl Config {
         }
     }
 
-    /// Settings from the environment variables `RUCKUS_CLIENT_ID`,
-    /// `RUCKUS_CLIENT_SECRET`, `RUCKUS_TENANT_ID` (the token tenant id),
-    /// `RUCKUS_REGION` (`na`, `eu` or `asia`, in any case) and the optional
-    /// `RUCKUS_BASE_URL` (see [`env`](mod@env) and [`Config::from_vars`] for the
-    /// rules); the other settings are the defaults of [`Config::new`].
-    ///
-    /// A missing or invalid variable is an [`Error::Env`] naming it.
-    pub fn from_env() -> Result<Config, Error> {
-        Config::from_vars(|name| {
-            std::env::var_os(name).map(|value| match value.into_string() {
-                Ok(text) => text,
-                // Never valid: refused below as a character that is not
-                // allowed (or as a credential that does not authenticate).
-                Err(raw) => raw.to_string_lossy().into_owned(),
-            })
-        })
-    }
-
-    /// [`Config::from_env`] reading the variables through `var` (which
-    /// returns a variable's value, `None` when it is not set), for tests
-    /// and other sources of settings.
-    ///
-    /// Rules: [`CLIENT_ID`](env::CLIENT_ID) and
-    /// [`CLIENT_SECRET`](env::CLIENT_SECRET) are required and not empty;
-    /// [`TENANT_ID`](env::TENANT_ID) is required and a valid tenant id (see
-    /// [`delegated_tenant`](Config::delegated_tenant));
-    /// [`REGION`](env::REGION) is required unless
-    /// [`BASE_URL`](env::BASE_URL) is set, and one of the names
-    /// [`Region::from_name`] accepts; [`BASE_URL`](env::BASE_URL), when set
-    /// and not empty, is an `http://` or `https://` URL. The first problem
-    /// found, in that order, is returned as an [`Error::Env`].
-    ///
-    /// ```
-    /// use ruckus_one_runtime::{Config, Error, Region};
-    /// let vars = |name: &str| match name {
-    ///     "RUCKUS_CLIENT_ID" => Some("id".to_owned()),
-    ///     "RUCKUS_CLIENT_SECRET" => Some("secret".to_owned()),
-    ///     "RUCKUS_TENANT_ID" => Some("0123abcd".to_owned()),
-    ///     "RUCKUS_REGION" => Some("EU".to_owned()),
-    ///     _ => None,
-    /// };
-    /// let config = Config::from_vars(vars)?;
-    /// assert!(format!("{config:?}").contains("Europe"));
-    ///
-    /// let err = Config::from_vars(|name| vars(name).filter(|_| name != "RUCKUS_TENANT_ID"))
-    ///     .unwrap_err();
-    /// assert!(matches!(err, Error::Env { variable: "RUCKUS_TENANT_ID", .. }));
-    /// assert_eq!(err.to_string(), "environment variable RUCKUS_TENANT_ID is not set");
-    /// # Ok::<(), Error>(())
-    /// ```
-    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Config, Error> {
-        let invalid =
-            |variable: &'static str, problem: &'static str| Error::Env { variable, problem };
-        let required = |variable: &'static str| match var(variable) {
-            None => Err(invalid(variable, "is not set")),
-            Some(value) if value.is_empty() => Err(invalid(variable, "is empty")),
-            Some(value) => Ok(value),
-        };
-        let client_id = required(env::CLIENT_ID)?;
-        let client_secret = required(env::CLIENT_SECRET)?;
-        let tenant_id = required(env::TENANT_ID)?;
-        if crate::client::check_tenant_id(&tenant_id, "token tenant id").is_err() {
-            return Err(invalid(
-                env::TENANT_ID,
-                "is not a valid tenant id: 1 to 128 visible ASCII characters, no white space",
-            ));
-        }
-        let base_url = var(env::BASE_URL).filter(|url| !url.is_empty());
-        let region = match (var(env::REGION).as_deref(), &base_url) {
-            (None | Some(""), Some(_)) => Region::default(),
-            (None, None) => return Err(invalid(env::REGION, "is not set")),
-            (Some(""), None) => return Err(invalid(env::REGION, "is empty")),
-            (Some(name), _) => Region::from_name(name)
-                .ok_or_else(|| invalid(env::REGION, "is not a region: expected na, eu or asia"))?,
-        };
-        if let Some(url) = &base_url {
-            if crate::path::check_base_url("base URL", url).is_err() {
-                return Err(invalid(
-                    env::BASE_URL,
-                    "is not an absolute http:// or https:// URL",
-                ));
-            }
-        }
-        let mut config = Config::new(Credentials::new(client_id, client_secret))
-            .region(region)
-            .token_tenant_id(tenant_id);
-        if let Some(url) = base_url {
-            config = config.base_url(url);
-        }
-        Ok(config)
-    }
-
     /// A [`reqwest::ClientBuilder`] with the settings the runtime uses for
     /// its own HTTP client: redirects not followed (a token endpoint that
     /// redirects is reported as such), a 10 s connect timeout, the default
@@ -299,7 +110,7 @@ impl Config {
     /// ring as the process's default rustls crypto provider if none is
     /// installed yet, which reqwest needs to build a client.
     pub fn http_client_builder() -> reqwest::ClientBuilder {
-        crate::client::ensure_crypto_provider();
+        crate::tls::ensure_crypto_provider();
         reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(10))
@@ -457,9 +268,10 @@ impl Config {
     /// The margin used for a token is the smaller of this and a tenth of the
     /// token's lifetime, so a short-lived token is still reused for most of
     /// its life (a 30 s token for 27 s). The lifetime is the token answer's
-    /// `expires_in`; when that is missing, not a number, zero or negative,
-    /// one hour is assumed (a `401` answer renews a token that expired
-    /// earlier than assumed, see [`Client`](crate::Client)).
+    /// `expires_in`; zero or negative means the token is renewed at once
+    /// (it serves only the call that obtained it); when it is missing or not
+    /// a number, one hour is assumed (a `401` answer renews a token that
+    /// expired earlier than assumed, see [`Client`](crate::Client)).
     pub fn token_refresh_margin(mut self, margin: Duration) -> Self {
         self.token_refresh_margin = margin;
         self
@@ -503,104 +315,5 @@ impl Config {
             .map(String::as_str)
             .unwrap_or(api.prefix);
         crate::path::join(host, prefix)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::operation::ApiAuth;
-
-    static API: Api = Api {
-        name: "ai",
-        title: "Analytics",
-        prefix: "/ai",
-        hosts: Hosts {
-            asia: "https://api.asia.ruckus.cloud",
-            europe: "https://api.eu.ruckus.cloud",
-            north_america: "https://api.ruckus.cloud",
-        },
-        auth: ApiAuth::ClientCredentials,
-    };
-    static AUTH: AuthSettings = AuthSettings {
-        token_url: "{host}/oauth2/token/{tenant_id}",
-        token_url_without_tenant: "{host}/oauth2/token",
-        tenant_header: "x-rks-tenantid",
-    };
-
-    fn config() -> Config {
-        Config::new(Credentials::new("id", "s3cr3t"))
-    }
-
-    #[test]
-    fn base_urls() {
-        assert_eq!(
-            config().resolve_base_url(&API),
-            "https://api.ruckus.cloud/ai"
-        );
-        assert_eq!(
-            config().region(Region::Europe).resolve_base_url(&API),
-            "https://api.eu.ruckus.cloud/ai"
-        );
-        assert_eq!(
-            config()
-                .base_url("http://127.0.0.1:9/")
-                .resolve_base_url(&API),
-            "http://127.0.0.1:9/ai"
-        );
-        assert_eq!(
-            config()
-                .base_url("http://h")
-                .api_prefix("ai", "/analytics")
-                .resolve_base_url(&API),
-            "http://h/analytics"
-        );
-        assert_eq!(
-            config()
-                .base_url("http://h")
-                .api_base_url("ai", "http://other/x/")
-                .resolve_base_url(&API),
-            "http://other/x"
-        );
-        assert_eq!(
-            config().api_prefix("ai", "").resolve_base_url(&API),
-            "https://api.ruckus.cloud"
-        );
-    }
-
-    #[test]
-    fn token_urls() {
-        assert_eq!(
-            config().resolve_token_url(&AUTH),
-            "https://api.ruckus.cloud/oauth2/token"
-        );
-        assert_eq!(
-            config()
-                .region(Region::Asia)
-                .token_tenant_id("t1")
-                .resolve_token_url(&AUTH),
-            "https://api.asia.ruckus.cloud/oauth2/token/t1"
-        );
-        assert_eq!(
-            config()
-                .base_url("http://127.0.0.1:1")
-                .token_tenant_id("t 1")
-                .resolve_token_url(&AUTH),
-            "http://127.0.0.1:1/oauth2/token/t%201"
-        );
-        assert_eq!(
-            config()
-                .token_url("http://x/token")
-                .token_tenant_id("t")
-                .resolve_token_url(&AUTH),
-            "http://x/token"
-        );
-    }
-
-    #[test]
-    fn debug_hides_secret() {
-        let text = format!("{:?}", config());
-        assert!(!text.contains("s3cr3t"), "{text}");
-        assert!(text.contains("Secret(***)"));
     }
 }

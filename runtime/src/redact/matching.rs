@@ -1,80 +1,22 @@
-//! Masking secrets that a server echoes in an answer, in whatever encoding
-//! it echoes them.
+//! Finding a secret whose characters may each be encoded differently.
 //!
-//! A secret (the client secret, an access token, the unit token) can come
-//! back inside an error body as is, JSON-escaped (`\/`, `\"`, `\\`,
-//! `\uXXXX`), percent-encoded in upper or lower case (also twice, `%252F`),
-//! form-encoded (`+` for a space) or as HTML character references
-//! (`&#47;`, `&#x2F;`, `&amp;`). Each character of the secret may appear in
-//! any of these forms, independently of the others, so mixed encodings are
-//! found too. Every occurrence is replaced by `***` on the whole body,
-//! before anything is shortened for a message.
+//! Each character of a needle may appear as itself (an ASCII letter in
+//! either case), JSON-escaped (`\/`, `\"`, `\\`, `\uXXXX` in any case,
+//! with the backslash itself escaped again when the JSON is nested in a JSON
+//! string), percent-encoded (`%XX`, `%25XX`, any case), form-encoded (`+`
+//! for a space) or as an HTML character reference (`&#NN;`, `&#xHH;`,
+//! `&amp;`...), independently of its neighbours.
 
-use std::sync::Arc;
-
-use bytes::Bytes;
-
-/// Secrets shorter than this are not searched for (they would match
-/// ordinary text).
-pub(crate) const MIN_MASKED_LEN: usize = 6;
-
-/// What replaces a secret.
+/// What replaces an echo.
 const MASK: &[u8] = b"***";
 
-/// A partial secret at the end of a truncated body is masked when it has at
+/// A partial echo at the end of a truncated text is masked when it has at
 /// least this many characters.
 const MIN_PARTIAL_CHARS: usize = 3;
 
-/// The secrets to mask in texts received from the service. Cheap to clone.
-#[derive(Clone, Default)]
-pub(crate) struct Masker {
-    secrets: Arc<Vec<Vec<char>>>,
-}
-
-impl std::fmt::Debug for Masker {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Masker({} secrets)", self.secrets.len())
-    }
-}
-
-impl Masker {
-    /// A masker for `secrets`; empty and short ones are ignored.
-    pub(crate) fn new<'s>(secrets: impl IntoIterator<Item = &'s str>) -> Masker {
-        let mut list: Vec<Vec<char>> = secrets
-            .into_iter()
-            .filter(|s| s.chars().count() >= MIN_MASKED_LEN)
-            .map(|s| s.chars().collect())
-            .collect();
-        // Longer secrets first, so that a secret containing another is
-        // masked whole.
-        list.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        list.dedup();
-        Masker {
-            secrets: Arc::new(list),
-        }
-    }
-
-    /// `body` with every occurrence of every secret replaced by `***`;
-    /// `body` itself when none occurs. With `truncated` (the body is the
-    /// start of a longer one), a beginning of a secret at the very end is
-    /// masked too.
-    pub(crate) fn mask_bytes(&self, body: Bytes, truncated: bool) -> Bytes {
-        let mut current: Option<Vec<u8>> = None;
-        for secret in self.secrets.iter() {
-            let hay = current.as_deref().unwrap_or(&body);
-            if let Some(masked) = mask_one(hay, secret, truncated) {
-                current = Some(masked);
-            }
-        }
-        current.map_or(body, Bytes::from)
-    }
-
-    /// `text` with every occurrence of every secret replaced by `***`.
-    pub(crate) fn mask_str(&self, text: &str) -> String {
-        let masked = self.mask_bytes(Bytes::copy_from_slice(text.as_bytes()), false);
-        String::from_utf8_lossy(&masked).into_owned()
-    }
-}
+/// The longest run of backslashes before a JSON escape: JSON nested three
+/// times (`\\\\\\\/`).
+const MAX_BACKSLASHES: usize = 7;
 
 /// How far an encoded character matched.
 enum CharMatch {
@@ -119,7 +61,7 @@ impl Options {
 const MAX_STEPS: usize = 100_000;
 
 /// `hay` with the occurrences of `secret` masked; `None` when there is none.
-fn mask_one(hay: &[u8], secret: &[char], truncated: bool) -> Option<Vec<u8>> {
+pub(super) fn mask_one(hay: &[u8], secret: &[char], truncated: bool) -> Option<Vec<u8>> {
     let first = secret.first()?;
     let mut first_utf8 = [0u8; 4];
     let first_byte = first.encode_utf8(&mut first_utf8).as_bytes()[0];
@@ -127,9 +69,7 @@ fn mask_one(hay: &[u8], secret: &[char], truncated: bool) -> Option<Vec<u8>> {
     let mut copied = 0;
     let mut i = 0;
     while i < hay.len() {
-        let b = hay[i];
-        let may_start = b == first_byte || matches!(b, b'%' | b'+' | b'\\' | b'&');
-        if may_start {
+        if may_start(hay, i, first_byte) {
             let mut steps = 0;
             if let Some(end) = search(hay, i, secret, 0, truncated, &mut steps) {
                 let out = out.get_or_insert_with(|| Vec::with_capacity(hay.len()));
@@ -145,6 +85,17 @@ fn mask_one(hay: &[u8], secret: &[char], truncated: bool) -> Option<Vec<u8>> {
     let mut out = out?;
     out.extend_from_slice(&hay[copied..]);
     Some(out)
+}
+
+/// Whether an echo whose first character is encoded starting with
+/// `first_byte` may start at `hay[i]`. A run of backslashes is only entered
+/// at its start, so that a masked echo never leaves a dangling escape.
+fn may_start(hay: &[u8], i: usize, first_byte: u8) -> bool {
+    match hay[i] {
+        b'\\' => i == 0 || hay[i - 1] != b'\\',
+        b'%' | b'+' | b'&' => true,
+        b => b.eq_ignore_ascii_case(&first_byte),
+    }
 }
 
 /// The end of an occurrence of `secret` (whose first `matched` characters
@@ -200,10 +151,22 @@ fn search(
     Some(at)
 }
 
-/// The encodings of `c` found at `hay[at..]`.
+/// The encodings of `c` found at `hay[at..]`; an ASCII letter in either
+/// case.
 fn char_options(hay: &[u8], at: usize, c: char) -> Options {
     let rest = &hay[at..];
     let mut options = Options::default();
+    if c.is_ascii_alphabetic() {
+        add_options(&mut options, rest, c.to_ascii_lowercase());
+        add_options(&mut options, rest, c.to_ascii_uppercase());
+    } else {
+        add_options(&mut options, rest, c);
+    }
+    options
+}
+
+/// Adds the encodings of `c` found at the start of `rest` to `options`.
+fn add_options(options: &mut Options, rest: &[u8], c: char) {
     let mut utf8 = [0u8; 4];
     let bytes = c.encode_utf8(&mut utf8).as_bytes();
     if let [b] = bytes {
@@ -222,15 +185,47 @@ fn char_options(hay: &[u8], at: usize, c: char) -> Options {
     if c == ' ' {
         options.add(match_prefix(rest, b"+"));
     }
-    if let Some(escape) = json_short_escape(c) {
-        options.add(match_prefix(rest, escape));
-    }
     if let Some(entity) = html_named_entity(c) {
         options.add(match_prefix(rest, entity));
     }
-    options.add(match_json_unicode(rest, c));
+    if rest[0] == b'\\' {
+        add_json_escapes(options, rest, c);
+    }
     options.add(match_html_numeric(rest, c));
-    options
+}
+
+/// The JSON escapes of `c` at the start of `rest`, which starts with a
+/// backslash: a two-character escape or `\uXXXX` (a surrogate pair beyond
+/// the BMP), after 1 to [`MAX_BACKSLASHES`] backslashes (JSON in a JSON
+/// string escapes them again); a backslash itself as 2 or 4 of them.
+fn add_json_escapes(options: &mut Options, rest: &[u8], c: char) {
+    let run = rest.iter().take_while(|&&b| b == b'\\').count();
+    if c == '\\' {
+        for n in [2, 4] {
+            if run >= n {
+                options.add(CharMatch::Full(n));
+            } else if run == rest.len() {
+                options.add(CharMatch::Cut);
+            }
+        }
+        return;
+    }
+    if run > MAX_BACKSLASHES {
+        return;
+    }
+    if run == rest.len() {
+        options.add(CharMatch::Cut);
+        return;
+    }
+    let after = &rest[run..];
+    let found = match json_short_escape(c) {
+        Some(letter) if after[0] == letter => CharMatch::Full(1),
+        _ => match_json_unicode(after, c),
+    };
+    options.add(match found {
+        CharMatch::Full(n) => CharMatch::Full(run + n),
+        other => other,
+    });
 }
 
 /// Whether `rest` starts with `encoded` (ASCII, compared in any case).
@@ -284,22 +279,22 @@ fn hex_byte(b: u8) -> [u8; 2] {
     [HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]
 }
 
-/// JSON's two-character escapes.
-fn json_short_escape(c: char) -> Option<&'static [u8]> {
+/// The letter of JSON's two-character escape of `c` (after the backslash).
+fn json_short_escape(c: char) -> Option<u8> {
     Some(match c {
-        '/' => b"\\/",
-        '\\' => b"\\\\",
-        '"' => b"\\\"",
-        '\u{8}' => b"\\b",
-        '\u{c}' => b"\\f",
-        '\n' => b"\\n",
-        '\r' => b"\\r",
-        '\t' => b"\\t",
+        '/' => b'/',
+        '"' => b'"',
+        '\u{8}' => b'b',
+        '\u{c}' => b'f',
+        '\n' => b'n',
+        '\r' => b'r',
+        '\t' => b't',
         _ => return None,
     })
 }
 
-/// HTML's named references for the characters HTML escaping changes.
+/// HTML's named references for the ASCII characters HTML escaping changes,
+/// and a few others servers use.
 fn html_named_entity(c: char) -> Option<&'static [u8]> {
     Some(match c {
         '&' => b"&amp;",
@@ -307,19 +302,32 @@ fn html_named_entity(c: char) -> Option<&'static [u8]> {
         '>' => b"&gt;",
         '"' => b"&quot;",
         '\'' => b"&apos;",
+        '/' => b"&sol;",
+        '=' => b"&equals;",
+        '+' => b"&plus;",
+        '%' => b"&percnt;",
+        '#' => b"&num;",
+        ' ' => b"&nbsp;",
         _ => return None,
     })
 }
 
-/// `\uXXXX` (any case), or a surrogate pair for characters beyond the BMP.
+/// `uXXXX` (any case; the backslash is already matched), or a surrogate
+/// pair `uXXXX\\uXXXX` for characters beyond the BMP.
 fn match_json_unicode(rest: &[u8], c: char) -> CharMatch {
     let mut units = [0u16; 2];
     let units = c.encode_utf16(&mut units);
     let mut at = 0;
-    for &unit in units.iter() {
+    for (index, &unit) in units.iter().enumerate() {
         let [h1, h2] = hex_byte((unit >> 8) as u8);
         let [h3, h4] = hex_byte(unit as u8);
-        match match_prefix(&rest[at..], &[b'\\', b'u', h1, h2, h3, h4]) {
+        let unit_text = [b'\\', b'u', h1, h2, h3, h4];
+        let expected = if index == 0 {
+            &unit_text[1..]
+        } else {
+            &unit_text[..]
+        };
+        match match_prefix(&rest[at..], expected) {
             CharMatch::Full(n) => at += n,
             other => return other,
         }
@@ -367,8 +375,13 @@ fn match_html_numeric(rest: &[u8], c: char) -> CharMatch {
 mod tests {
     use super::*;
 
+    fn mask_all(hay: &[u8], secret: &str, truncated: bool) -> Vec<u8> {
+        let secret: Vec<char> = secret.chars().collect();
+        mask_one(hay, &secret, truncated).unwrap_or_else(|| hay.to_vec())
+    }
+
     fn mask(text: &str, secret: &str) -> String {
-        Masker::new([secret]).mask_str(text)
+        String::from_utf8(mask_all(text.as_bytes(), secret, false)).unwrap()
     }
 
     #[test]
@@ -408,34 +421,46 @@ mod tests {
             "x *** y ******"
         );
         assert_eq!(mask("SECRET nothing", "SECRET1"), "SECRET nothing");
-        assert_eq!(mask("short", "abc"), "short");
         assert_eq!(mask("%%%\\\\&&&++", "SECRET1"), "%%%\\\\&&&++");
         assert_eq!(mask("%2", "%2FSECRET"), "%2");
-        let masker = Masker::new(["token-123", "token-123-longer"]);
-        assert_eq!(masker.mask_str("a token-123-longer b"), "a *** b");
     }
 
     #[test]
     fn partial_secret_at_the_end_of_a_truncated_body() {
-        let masker = Masker::new(["s3cr3t/value"]);
+        let secret = "s3cr3t/value";
         for cut in ["s3c", "s3cr3t%2", "s3cr3t\\", "s3cr3t\\/va", "s3cr3t&#4"] {
-            let body = Bytes::from(format!("text {cut}"));
-            let masked = masker.mask_bytes(body.clone(), true);
+            let body = format!("text {cut}");
+            let masked = mask_all(body.as_bytes(), secret, true);
             assert_eq!(&masked[..], b"text ***", "{cut}");
             // Not truncated: the body really ends there.
-            assert_eq!(masker.mask_bytes(body.clone(), false), body, "{cut}");
+            assert_eq!(
+                mask_all(body.as_bytes(), secret, false),
+                body.as_bytes(),
+                "{cut}"
+            );
         }
-        let body = Bytes::from_static(b"text s3");
-        assert_eq!(masker.mask_bytes(body.clone(), true), body);
+        assert_eq!(mask_all(b"text s3", secret, true), b"text s3");
+    }
+
+    #[test]
+    fn letters_in_any_case_and_nested_json() {
+        assert_eq!(mask("x SeCrEt/1 y", "secret/1"), "x *** y");
+        assert_eq!(mask(r"x secret\\\/1 y", "secret/1"), "x *** y");
+        assert_eq!(mask(r"x secret\\u002F1 y", "secret/1"), "x *** y");
+        assert_eq!(mask(r"x \u0053ECRET/1 y", "secret/1"), "x *** y");
+        assert_eq!(mask(r#"x sec\\\"ret1 y"#, "sec\"ret1"), "x *** y");
+        assert_eq!(mask(r"x sec\\\\ret1 y", "sec\\ret1"), "x *** y");
+        assert_eq!(mask("x secret&sol;1 y", "secret/1"), "x *** y");
+        // A backslash run is only entered at its start.
+        assert_eq!(mask(r"x \\\/secret1", "/secret1"), "x ***");
     }
 
     #[test]
     fn not_utf8_and_large_bodies() {
-        let masker = Masker::new(["SECRET-1"]);
         let mut body = vec![0xffu8; 100_000];
         body.extend_from_slice(b"SECRET-1");
         body.extend(std::iter::repeat_n(b'%', 100_000));
-        let masked = masker.mask_bytes(Bytes::from(body), false);
+        let masked = mask_all(&body, "SECRET-1", false);
         assert_eq!(masked.len(), 200_003);
         assert_eq!(&masked[100_000..100_003], b"***");
     }

@@ -1,0 +1,235 @@
+//! [`Error`], the error type returned by every call.
+
+use std::fmt;
+use std::time::Duration;
+
+use super::activity_error::ActivityError;
+use super::answer::{ApiError, DecodeError};
+use crate::error_body::ErrorDetail;
+use crate::retry::Failure;
+
+/// Everything that can go wrong while calling the service.
+///
+/// Neither the client secret nor the access token ever appears in an error's
+/// `Display` or `Debug` output.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The connection could not be established or broke (DNS, TCP, TLS,
+    /// HTTP protocol errors). The underlying error is kept as the source.
+    Transport(Box<dyn std::error::Error + Send + Sync + 'static>),
+    /// An attempt exceeded the connect or request timeout, or the call
+    /// exceeded its call timeout (see
+    /// [`Config::call_timeout`](crate::Config::call_timeout)).
+    Timeout,
+    /// No access token could be obtained: the token endpoint refused the
+    /// credentials, redirected, or answered something that is not a token.
+    Auth {
+        /// HTTP status of the token endpoint's answer, when there was one.
+        status: Option<u16>,
+        /// Explanation, including the endpoint's error text when available.
+        message: String,
+    },
+    /// The service answered with a non-success status.
+    Api(ApiError),
+    /// The service answered with success but the body could not be decoded
+    /// into the expected type.
+    Decode(DecodeError),
+    /// The request could not be built (bad parameter value, body that cannot
+    /// be serialized, invalid header value, invalid configuration). Nothing
+    /// was sent.
+    InvalidRequest {
+        /// What is wrong.
+        message: String,
+    },
+    /// An asynchronous request failed, or did not finish in time (see
+    /// [`wait_for_activity`](crate::wait_for_activity)).
+    Activity(Box<ActivityError>),
+    /// A success answer's body is larger than the call's maximum body size
+    /// (see [`Config::max_body_size`](crate::Config::max_body_size)); the
+    /// rest of it was not read.
+    BodyTooLarge {
+        /// The limit, in bytes.
+        limit: u64,
+        /// HTTP status of the answer.
+        status: u16,
+    },
+    /// A tenant id (delegated, per call, or the token tenant id) is not
+    /// acceptable (see [`Config::delegated_tenant`](crate::Config::delegated_tenant)
+    /// for the rule). Nothing was sent.
+    InvalidTenantId {
+        /// Which tenant id, and what is wrong with it.
+        message: String,
+    },
+    /// A variable read by [`Config::from_env`](crate::Config::from_env) is
+    /// missing or invalid.
+    Env {
+        /// The variable, for example `RUCKUS_REGION`.
+        variable: &'static str,
+        /// What is wrong: `is not set`, `is empty`, `is not a region: ...`.
+        problem: &'static str,
+    },
+}
+
+impl Error {
+    /// HTTP status of the answer this error came from, if any.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Error::Api(e) => Some(e.status()),
+            Error::Decode(e) => Some(e.status()),
+            Error::Auth { status, .. } => *status,
+            Error::BodyTooLarge { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// How long the service asked to wait before trying again (the
+    /// `Retry-After` header of a `429`, `503`... answer, as seconds or as a
+    /// date, measured from when the answer arrived), if it did.
+    ///
+    /// The client itself waits that long between attempts only when the
+    /// wait is at most [`RetryPolicy::max_retry_after`](crate::RetryPolicy::max_retry_after)
+    /// and fits in the call timeout; otherwise it returns the error at once,
+    /// and this tells the caller when to try again.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Error::Api(e) => e.retry_after(),
+            _ => None,
+        }
+    }
+
+    /// Request id of the failed call (the `x-request-id` response header, or
+    /// the body's `requestId`), if known.
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            Error::Api(e) => e.request_id(),
+            Error::Decode(e) => e.request_id(),
+            _ => None,
+        }
+    }
+
+    /// The first service-specific error code (such as `WIFI-10001`) of the
+    /// service's error answer, or of a failed activity's error; `None` for
+    /// other errors and for answers without a code.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            Error::Api(e) => e.code(),
+            Error::Activity(e) => e.details().iter().find_map(|d| d.code.as_deref()),
+            _ => None,
+        }
+    }
+
+    /// The first human-readable explanation of the service's error answer,
+    /// or of a failed activity's error; `None` for other errors (their
+    /// `Display` explains them) and for answers without one.
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            Error::Api(e) => e.message(),
+            Error::Activity(e) => e
+                .details()
+                .iter()
+                .find_map(ErrorDetail::text)
+                .or_else(|| e.error_text()),
+            _ => None,
+        }
+    }
+
+    /// The undecoded response body, for API and decode errors.
+    pub fn raw_body(&self) -> Option<&[u8]> {
+        match self {
+            Error::Api(e) => Some(e.raw_body()),
+            Error::Decode(e) => Some(e.raw_body()),
+            _ => None,
+        }
+    }
+
+    /// Whether repeating the call later may succeed: rate limited (429),
+    /// locked (423), gateway errors (502, 503, 504), timeouts and transport
+    /// errors.
+    ///
+    /// The method is not known here, so this answers as for an idempotent
+    /// one: the client itself repeats gateway errors, timeouts and transport
+    /// errors only for `GET`, `PUT` and `DELETE`.
+    pub fn is_retryable(&self) -> bool {
+        self.failure().is_some_and(|f| f.is_retryable(true))
+    }
+
+    /// This error as a failed attempt, for the retry rule; `None` for errors
+    /// that no repetition can cure.
+    pub(crate) fn failure(&self) -> Option<Failure> {
+        match self {
+            Error::Transport(_) | Error::Timeout => Some(Failure::Transport),
+            Error::Api(e) => Some(Failure::Status(e.status())),
+            _ => None,
+        }
+    }
+
+    /// The API error, when the service answered with an error status.
+    pub fn api_error(&self) -> Option<&ApiError> {
+        match self {
+            Error::Api(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The error for a failed or unfinished activity.
+    pub(crate) fn activity(error: ActivityError) -> Error {
+        Error::Activity(Box::new(error))
+    }
+
+    pub(crate) fn invalid(message: impl Into<String>) -> Error {
+        Error::InvalidRequest {
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn from_reqwest(err: reqwest::Error) -> Error {
+        if err.is_builder() {
+            Error::InvalidRequest {
+                message: format!("the request could not be built: {err}"),
+            }
+        } else if err.is_timeout() {
+            Error::Timeout
+        } else {
+            Error::Transport(Box::new(err))
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Transport(source) => write!(f, "transport error: {source}"),
+            Error::Timeout => f.write_str("the request timed out"),
+            Error::Auth {
+                status: Some(status),
+                message,
+            } => write!(f, "authentication failed (HTTP {status}): {message}"),
+            Error::Auth {
+                status: None,
+                message,
+            } => write!(f, "authentication failed: {message}"),
+            Error::Api(e) => fmt::Display::fmt(e, f),
+            Error::Decode(e) => fmt::Display::fmt(e, f),
+            Error::InvalidRequest { message } => write!(f, "invalid request: {message}"),
+            Error::Activity(e) => fmt::Display::fmt(e, f),
+            Error::BodyTooLarge { limit, status } => write!(
+                f,
+                "the HTTP {status} response body is larger than the limit of {limit} bytes"
+            ),
+            Error::InvalidTenantId { message } => write!(f, "invalid tenant id: {message}"),
+            Error::Env { variable, problem } => {
+                write!(f, "environment variable {variable} {problem}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Transport(source) => Some(&**source),
+            _ => None,
+        }
+    }
+}

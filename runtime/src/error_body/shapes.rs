@@ -1,0 +1,242 @@
+//! The decoded error body types.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+/// The decoded body of an error answer.
+///
+/// A body is decoded as the operation's declared [`ErrorFamily`](crate::ErrorFamily) when it
+/// has that family's shape, else as the first of the other families whose
+/// shape it has, in the order `ErrorsArray`, `ErrorObject`, `FlatObject`,
+/// `ErrorsMap`, `Portal`, `StatusMessage`. A body has a family's shape when
+/// it is a JSON object with that family's distinguishing keys, of the right
+/// JSON type:
+///
+/// | family | the body has |
+/// |---|---|
+/// | `ErrorsArray` | an array `errors` |
+/// | `ErrorObject` | an object `error` |
+/// | `FlatObject` | a string or number `code` |
+/// | `ErrorsMap` | an object `errors` |
+/// | `Portal` | a string `detailedMessage` or an array `validationErrors` |
+/// | `StatusMessage` | a string or number `status`, a string `debugMessage`, or an array `subErrors` or `nestedErrors`, and none of the keys of `Portal` |
+///
+/// A body with none of these shapes but a string `message` is decoded as
+/// `StatusMessage` too. A body that is not JSON, not an object, or has none
+/// of these shapes is
+/// [`ErrorBody::Raw`]; the bytes stay available through
+/// [`ApiError::raw_body`](crate::ApiError::raw_body) in every case. Every
+/// field is optional and unknown fields are ignored.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ErrorBody {
+    /// `{"requestId": "...", "errors": [...]}` (configuration and analytics services).
+    ErrorsArray(ErrorsArrayBody),
+    /// `{"error": {...}, "requestId": "..."}` (events and alarms, entitlement queries).
+    ErrorObject(ErrorObjectBody),
+    /// `{"status", "timestamp", "message", "debugMessage", "subErrors"}` (identity services,
+    /// message templates, workflows, policies).
+    StatusMessage(StatusMessageBody),
+    /// `{"code", "message", "reason", "suggestion"}` (entitlements).
+    FlatObject(FlatObjectBody),
+    /// `{"errors": {"<field>": "<message>"}}` (managed-service-provider services).
+    ErrorsMap(ErrorsMapBody),
+    /// `{"status", "timestamp", "message", "detailedMessage", "validationErrors"}` (resident
+    /// portal, property management).
+    Portal(PortalBody),
+    /// The body has none of the known shapes.
+    Raw,
+}
+
+/// One entry of an error body: a service-specific code and explanations.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ErrorDetail {
+    /// Service-prefixed code such as `WIFI-10001`.
+    pub code: Option<String>,
+    /// What went wrong.
+    pub message: Option<String>,
+    /// Why it went wrong.
+    pub reason: Option<String>,
+    /// What to do about it.
+    pub suggestion: Option<String>,
+}
+
+/// Body of the [`ErrorFamily::ErrorsArray`](crate::ErrorFamily::ErrorsArray) shape.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ErrorsArrayBody {
+    /// `requestId` of the body.
+    pub request_id: Option<String>,
+    /// The `errors` entries.
+    pub errors: Vec<ErrorDetail>,
+}
+
+/// Body of the [`ErrorFamily::ErrorObject`](crate::ErrorFamily::ErrorObject) shape.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ErrorObjectBody {
+    /// `requestId` of the body.
+    pub request_id: Option<String>,
+    /// The `error` object.
+    pub error: ErrorDetail,
+}
+
+/// Body of the [`ErrorFamily::StatusMessage`](crate::ErrorFamily::StatusMessage) shape.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct StatusMessageBody {
+    /// Status as sent, for example `BAD_REQUEST` or `400 BAD_REQUEST` (numbers are kept as
+    /// text).
+    pub status: Option<String>,
+    /// When the error happened, as sent.
+    pub timestamp: Option<String>,
+    /// What went wrong.
+    pub message: Option<String>,
+    /// Additional detail.
+    pub debug_message: Option<String>,
+    /// `subErrors` entries, undecoded.
+    pub sub_errors: Vec<Value>,
+    /// `nestedErrors` entries, undecoded.
+    pub nested_errors: Vec<Value>,
+    /// `requestId` of the body.
+    pub request_id: Option<String>,
+    /// `errors` entries, when the body also has an `errors` array.
+    pub errors: Vec<ErrorDetail>,
+}
+
+/// Body of the [`ErrorFamily::FlatObject`](crate::ErrorFamily::FlatObject) shape: the fields of an
+/// [`ErrorDetail`] at the top level.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FlatObjectBody {
+    /// `requestId` of the body.
+    pub request_id: Option<String>,
+    /// `code`, `message`, `reason` and `suggestion` of the body.
+    pub error: ErrorDetail,
+}
+
+/// Body of the [`ErrorFamily::ErrorsMap`](crate::ErrorFamily::ErrorsMap) shape.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ErrorsMapBody {
+    /// `requestId` of the body.
+    pub request_id: Option<String>,
+    /// The `errors` object: field name to message, in key order. A value that
+    /// is not a string is kept as its `message` field when it has a string
+    /// one, else as compact JSON text; `null` values are left out.
+    pub errors: BTreeMap<String, String>,
+}
+
+/// Body of the [`ErrorFamily::Portal`](crate::ErrorFamily::Portal) shape.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PortalBody {
+    /// Status as sent, for example `400 BAD_REQUEST` (numbers are kept as text).
+    pub status: Option<String>,
+    /// When the error happened, as sent.
+    pub timestamp: Option<String>,
+    /// What went wrong.
+    pub message: Option<String>,
+    /// Additional detail.
+    pub detailed_message: Option<String>,
+    /// `validationErrors` entries (entries that are not strings as compact JSON text).
+    pub validation_errors: Vec<String>,
+    /// `requestId` of the body.
+    pub request_id: Option<String>,
+    /// `errors` entries, when the body also has an `errors` array.
+    pub errors: Vec<ErrorDetail>,
+}
+
+impl ErrorBody {
+    /// The first human-readable explanation in the body, if any.
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            ErrorBody::ErrorsArray(body) => first_text(&body.errors),
+            ErrorBody::ErrorObject(ErrorObjectBody { error, .. })
+            | ErrorBody::FlatObject(FlatObjectBody { error, .. }) => error.text(),
+            ErrorBody::ErrorsMap(body) => body.errors.values().next().map(String::as_str),
+            ErrorBody::StatusMessage(body) => body
+                .message
+                .as_deref()
+                .or(body.debug_message.as_deref())
+                .or_else(|| first_text(&body.errors))
+                .or(body.status.as_deref()),
+            ErrorBody::Portal(body) => body
+                .message
+                .as_deref()
+                .or(body.detailed_message.as_deref())
+                .or(body.validation_errors.first().map(String::as_str))
+                .or_else(|| first_text(&body.errors))
+                .or(body.status.as_deref()),
+            ErrorBody::Raw => None,
+        }
+    }
+
+    /// The first service-specific error code in the body (such as
+    /// `WIFI-10001`), if any. HTTP status texts are not codes: the
+    /// `status` of [`StatusMessage`](ErrorBody::StatusMessage) and
+    /// [`Portal`](ErrorBody::Portal) bodies is not returned here.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            ErrorBody::ErrorsArray(ErrorsArrayBody { errors, .. })
+            | ErrorBody::StatusMessage(StatusMessageBody { errors, .. })
+            | ErrorBody::Portal(PortalBody { errors, .. }) => {
+                errors.iter().find_map(|e| e.code.as_deref())
+            }
+            ErrorBody::ErrorObject(ErrorObjectBody { error, .. })
+            | ErrorBody::FlatObject(FlatObjectBody { error, .. }) => error.code.as_deref(),
+            ErrorBody::ErrorsMap(_) | ErrorBody::Raw => None,
+        }
+    }
+
+    /// The body's entries as a list of details: the `errors` entries of
+    /// shapes that have them, else one detail with the body's message.
+    pub(crate) fn details(&self) -> Vec<ErrorDetail> {
+        let message_only = |message: Option<&str>| {
+            message
+                .map(|m| ErrorDetail {
+                    message: Some(m.to_owned()),
+                    ..ErrorDetail::default()
+                })
+                .into_iter()
+                .collect()
+        };
+        match self {
+            ErrorBody::ErrorsArray(body) => body.errors.clone(),
+            ErrorBody::ErrorObject(ErrorObjectBody { error, .. })
+            | ErrorBody::FlatObject(FlatObjectBody { error, .. }) => vec![error.clone()],
+            ErrorBody::ErrorsMap(body) => body
+                .errors
+                .iter()
+                .map(|(field, message)| ErrorDetail {
+                    message: Some(format!("{field}: {message}")),
+                    ..ErrorDetail::default()
+                })
+                .collect(),
+            ErrorBody::StatusMessage(StatusMessageBody { errors, .. })
+            | ErrorBody::Portal(PortalBody { errors, .. })
+                if !errors.is_empty() =>
+            {
+                errors.clone()
+            }
+            ErrorBody::StatusMessage(_) | ErrorBody::Portal(_) => message_only(self.message()),
+            ErrorBody::Raw => Vec::new(),
+        }
+    }
+}
+
+fn first_text(details: &[ErrorDetail]) -> Option<&str> {
+    details.iter().find_map(ErrorDetail::text)
+}
+
+impl ErrorDetail {
+    /// The first of the message, the reason and the code.
+    pub(crate) fn text(&self) -> Option<&str> {
+        self.message
+            .as_deref()
+            .or(self.reason.as_deref())
+            .or(self.code.as_deref())
+    }
+}
