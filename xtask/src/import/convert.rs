@@ -1,6 +1,8 @@
 //! OpenAPI schemas → draft spec types: `$ref`s become named types (deduplicated by shape),
 //! `allOf` is flattened, `oneOf`/`anyOf` and discriminated bases become unions, inline objects
-//! and enums get `<Owner><Field>` names. Facts only: names, types, required, nullable, bounds,
+//! and enums get `<Owner><Field>` names. An inline shape identical to one met before reuses its
+//! type (values in the same order: the order is the description's and the variants'), and
+//! [`Converter::name_shared`] names a shared type after its owners' common ending. Facts only: names, types, required, nullable, bounds,
 //! enumerations; the descriptions' prose is never carried over.
 
 use super::naming;
@@ -44,6 +46,8 @@ pub struct DraftField {
 #[derive(Debug, Clone)]
 pub struct Draft {
     pub name: String,
+    /// The name it would have had were it free (`Foo` for `Foo2`).
+    pub wanted: String,
     /// `<file> <SchemaName>` (the owning schema for inline shapes).
     pub source: String,
     pub kind: Kind,
@@ -74,6 +78,17 @@ pub struct Converter<'a> {
     /// The version being imported when it is not the operation's default (`v1`): a type of
     /// that version whose plain name is taken is named after it.
     version: String,
+    /// The first draft of each shape (its kind written out), so that an identical inline
+    /// shape reuses it whatever name it would get.
+    shapes: BTreeMap<String, String>,
+    /// The name the curated spec gives the root being converted: its own inline shape keeps
+    /// that name even when an identical shape came first.
+    root: Option<String>,
+    /// For each draft that identical shapes share, the names each of them would have had
+    /// (the first's included), in traversal order.
+    owners: BTreeMap<String, Vec<String>>,
+    /// The names the curated spec gives roots: never renamed.
+    root_names: BTreeSet<String>,
 }
 
 const MAX_DEPTH: usize = 64;
@@ -99,6 +114,10 @@ impl<'a> Converter<'a> {
             additions: BTreeMap::new(),
             depth: 0,
             version: String::new(),
+            shapes: BTreeMap::new(),
+            root: None,
+            owners: BTreeMap::new(),
+            root_names: BTreeSet::new(),
         }
     }
 
@@ -124,7 +143,11 @@ impl<'a> Converter<'a> {
     /// Converts a root the curated spec names `name` (an inline body or field schema).
     pub fn root(&mut self, file: &str, schema: &Value, name: &str) -> Option<String> {
         self.reserved.remove(name);
-        self.body(file, schema, name)
+        self.root = Some(name.to_owned());
+        self.root_names.insert(name.to_owned());
+        let out = self.body(file, schema, name);
+        self.root = None;
+        out
     }
 
     /// Sets what the next root is read from: the description operation, the named schema it
@@ -299,10 +322,19 @@ impl<'a> Converter<'a> {
                 return same;
             }
         }
+        if let Some(same) = self.sibling(&key, &provisional, &kind) {
+            self.taken.remove(&provisional);
+            self.by_source.insert(key, same.clone());
+            return same;
+        }
+        self.shapes
+            .entry(shape_key(&kind))
+            .or_insert_with(|| provisional.clone());
         self.drafts.insert(
             provisional.clone(),
             Draft {
                 name: provisional.clone(),
+                wanted: clean.name.clone(),
                 source,
                 kind,
             },
@@ -360,6 +392,7 @@ impl<'a> Converter<'a> {
         self.drafts.insert(
             name.clone(),
             Draft {
+                wanted: clean.name.clone(),
                 name: name.clone(),
                 source: source.to_owned(),
                 kind: Kind::Union {
@@ -450,10 +483,23 @@ impl<'a> Converter<'a> {
         if let Some(same) = self.same_shape(wanted, &kind) {
             return same;
         }
+        let inline = !source.contains(' ');
+        let shape = shape_key(&kind);
+        if inline && self.root.as_deref() != Some(wanted) {
+            if let Some(same) = self.shapes.get(&shape).cloned() {
+                let first = self
+                    .drafts
+                    .get(&same)
+                    .map_or(same.clone(), |d| d.wanted.clone());
+                self.shared_by(&same, &first, wanted);
+                return same;
+            }
+        }
         let name = self.free_name(wanted, version, file);
         self.taken.insert(name.clone());
+        self.shapes.entry(shape).or_insert_with(|| name.clone());
         // An inline shape cites the schema it sits in.
-        let source = if source.contains(' ') {
+        let source = if !inline {
             source.to_owned()
         } else {
             match self.schemas.last() {
@@ -464,12 +510,86 @@ impl<'a> Converter<'a> {
         self.drafts.insert(
             name.clone(),
             Draft {
+                wanted: wanted.to_owned(),
                 name: name.clone(),
                 source,
                 kind,
             },
         );
         name
+    }
+
+    /// An earlier named object of the same shape whose name differs from `name` only in its
+    /// first word (`GuestWifiWlanAdvancedCustomization` and `AaaWifiWlanAdvancedCustomization`):
+    /// the vendor's copies of one object for several kinds of a thing share one type. A schema
+    /// the curated spec names keeps its own type, and so does one a draft already mentions.
+    fn sibling(&mut self, key: &(String, String), name: &str, kind: &Kind) -> Option<String> {
+        if self.pins.contains_key(key) || self.mentioned(name) {
+            return None;
+        }
+        let same = self.shapes.get(&shape_key(kind))?.clone();
+        let draft = self.drafts.get(&same)?;
+        if draft.source.contains("(inline") || !siblings(&same, name) {
+            return None;
+        }
+        self.shared_by(&same, &same, name);
+        Some(same)
+    }
+
+    /// Records that the shape of draft `draft` (first named `first`) stands also where it would
+    /// have been named `name`.
+    fn shared_by(&mut self, draft: &str, first: &str, name: &str) {
+        let owners = self.owners.entry(draft.to_owned()).or_default();
+        if owners.is_empty() {
+            owners.push(first.to_owned());
+        }
+        owners.push(name.to_owned());
+    }
+
+    /// Names each shared type after the words its owners' names end with in common
+    /// (`WifiWlanManagementFrameProtection` for `AaaWifiWlanManagementFrameProtection` and
+    /// `PskWifiWlanManagementFrameProtection`), when that is two words or more and free; else it
+    /// keeps the first owner's name. Names the curated spec gives are kept. References follow.
+    /// Run once, after every root is converted; the order is the drafts' name order, so the
+    /// result is deterministic.
+    pub fn name_shared(&mut self) {
+        let mut renames: BTreeMap<String, String> = BTreeMap::new();
+        let owners = std::mem::take(&mut self.owners);
+        for (from, names) in owners {
+            let kept = self.root_names.contains(&from) || self.pins.values().any(|p| *p == from);
+            let Some(to) = common_suffix(&names) else {
+                continue;
+            };
+            if kept || to == from || !self.name_free(&to) {
+                continue;
+            }
+            self.taken.insert(to.clone());
+            renames.insert(from, to);
+        }
+        if renames.is_empty() {
+            return;
+        }
+        let drafts = std::mem::take(&mut self.drafts);
+        for (name, mut d) in drafts {
+            let name = renames.get(&name).cloned().unwrap_or(name);
+            d.name = name.clone();
+            rename_refs(&mut d.kind, &renames);
+            self.drafts.insert(name, d);
+        }
+        for (from, to) in &renames {
+            self.taken.remove(from);
+            for v in self.shapes.values_mut() {
+                if v == from {
+                    v.clone_from(to);
+                }
+            }
+        }
+    }
+
+    fn name_free(&self, name: &str) -> bool {
+        !self.taken.contains(name)
+            && !self.reserved.contains(name)
+            && !self.drafts.contains_key(name)
     }
 
     fn same_shape(&self, wanted: &str, kind: &Kind) -> Option<String> {
@@ -662,6 +782,105 @@ pub fn references(kind: &Kind) -> Vec<String> {
         Kind::Union { variants, .. } => variants.iter().map(|v| v.ty.clone()).collect(),
         Kind::Enum(_) => Vec::new(),
     }
+}
+
+/// A shape written out, the key under which identical shapes share one draft: kind, values
+/// in order (the order is the description's and becomes the variants' order, so two orders are
+/// two shapes), fields with every fact the spec records.
+fn shape_key(kind: &Kind) -> String {
+    format!("{kind:?}")
+}
+
+/// Whether two names differ only in their first word (a word begins with an upper-case
+/// letter), the rest being two words or more: `AaaWifiWlan` and `PskWifiWlan` are siblings,
+/// `ApIotSettings` and `ApUsbSettings` are not.
+fn siblings(a: &str, b: &str) -> bool {
+    fn rest(name: &str) -> Option<&str> {
+        let at = name
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| c.is_ascii_uppercase())?
+            .0;
+        Some(&name[at..])
+    }
+    match (rest(a), rest(b)) {
+        (Some(ra), Some(rb)) => {
+            ra == rb && a != b && ra.chars().filter(char::is_ascii_uppercase).count() >= 2
+        }
+        _ => false,
+    }
+}
+
+/// The longest ending all `names` share that starts a word in each (the whole name, or an
+/// upper-case letter after a character that is not one and before a lower-case one: `Wlan` in
+/// `Hotspot20Wlan`, not `GHz` in `Radio5GHz`) and is two words or more; `None` otherwise.
+pub fn common_suffix(names: &[String]) -> Option<String> {
+    let first = names.first()?;
+    let mut len = first.len();
+    for n in &names[1..] {
+        let same = first
+            .bytes()
+            .rev()
+            .zip(n.bytes().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        len = len.min(same);
+    }
+    let starts_word = |n: &str, at: usize| {
+        let b = n.as_bytes();
+        let lower_next = b.get(at + 1).is_none_or(u8::is_ascii_lowercase);
+        at == 0 || (b[at].is_ascii_uppercase() && !b[at - 1].is_ascii_uppercase() && lower_next)
+    };
+    while len > 0 {
+        let ok = names.iter().all(|n| {
+            let at = n.len() - len;
+            n.is_char_boundary(at) && starts_word(n, at)
+        });
+        if ok {
+            break;
+        }
+        len -= 1;
+    }
+    let suffix = &first[first.len() - len..];
+    let words = suffix
+        .char_indices()
+        .filter(|&(i, _)| starts_word(suffix, i) || i == 0)
+        .count();
+    (len > 0 && words >= 2).then(|| suffix.to_owned())
+}
+
+/// Renames the type names a draft mentions.
+fn rename_refs(kind: &mut Kind, renames: &BTreeMap<String, String>) {
+    match kind {
+        Kind::Object(fields) => {
+            for f in fields {
+                f.ty = rename_expr(&f.ty, renames);
+            }
+        }
+        Kind::Union { variants, .. } => {
+            for v in variants {
+                v.ty = rename_expr(&v.ty, renames);
+            }
+        }
+        Kind::Enum(_) => {}
+    }
+}
+
+/// `array<Old>` -> `array<New>`: every name of the expression that `renames` maps.
+pub fn rename_expr(ty: &str, renames: &BTreeMap<String, String>) -> String {
+    let mut out = String::with_capacity(ty.len());
+    let mut word = String::new();
+    for c in ty.chars().chain(std::iter::once('<')) {
+        if c == '<' || c == '>' {
+            out.push_str(renames.get(&word).map_or(&word, |n| n));
+            word.clear();
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    out.pop();
+    out
 }
 
 /// Whether a type expression is only "some JSON".
@@ -884,5 +1103,122 @@ components:
         assert_eq!(added, ["id", "tags", "extra"]);
         let open: Value = serde_yaml::from_str("$ref: '#/components/schemas/OpenNet'").unwrap();
         assert_eq!(c.body("f.yaml", &open, "X").as_deref(), Some("FOpenNet"));
+    }
+
+    const TWINS: &str = r#"
+components:
+  schemas:
+    AaaWifiWlan:
+      type: object
+      properties:
+        mode: {type: string, enum: [ON, OFF]}
+        level: {type: string, enum: [LOW, HIGH]}
+    PskWifiWlan:
+      type: object
+      properties:
+        mode: {type: string, enum: [ON, OFF]}
+        level: {type: string, enum: [LOW, HIGH]}
+    OpenWifiWlan:
+      type: object
+      properties:
+        mode: {type: string, enum: [OFF, ON]}
+        level: {type: string, enum: [LOW, HIGH]}
+        extra: {type: string}
+"#;
+
+    fn convert_all(c: &mut Converter<'_>, names: &[&str]) -> Vec<String> {
+        let out = names
+            .iter()
+            .map(|n| {
+                let body: Value =
+                    serde_yaml::from_str(&format!("$ref: '#/components/schemas/{n}'")).unwrap();
+                c.body("f.yaml", &body, "X").unwrap()
+            })
+            .collect();
+        c.name_shared();
+        out
+    }
+
+    #[test]
+    fn identical_inline_shapes_share_one_type_named_after_their_common_ending() {
+        let docs = doc(TWINS);
+        let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new());
+        let got = convert_all(&mut c, &["AaaWifiWlan", "OpenWifiWlan"]);
+        assert_eq!(got, ["AaaWifiWlan", "OpenWifiWlan"]);
+        let fields = |name: &str| match &c.drafts[name].kind {
+            Kind::Object(f) => f.iter().map(|f| f.ty.clone()).collect::<Vec<_>>(),
+            other => panic!("not an object: {other:?}"),
+        };
+        // `level` has one shape in both: one type, named after `WifiWlanLevel`, the ending its
+        // owners' names share; `mode` lists its values in another order: two types.
+        assert_eq!(fields("AaaWifiWlan"), ["AaaWifiWlanMode", "WifiWlanLevel"]);
+        assert_eq!(
+            fields("OpenWifiWlan")[..2],
+            ["OpenWifiWlanMode", "WifiWlanLevel"]
+        );
+        let enums = c
+            .drafts
+            .values()
+            .filter(|d| matches!(d.kind, Kind::Enum(_)))
+            .count();
+        assert_eq!(enums, 3);
+    }
+
+    #[test]
+    fn identical_sibling_objects_share_one_type() {
+        let docs = doc(TWINS);
+        let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new());
+        let got = convert_all(&mut c, &["AaaWifiWlan", "PskWifiWlan", "OpenWifiWlan"]);
+        // `AaaWifiWlan` and `PskWifiWlan` differ only in their first word and have one shape: they
+        // share `WifiWlan`; `OpenWifiWlan` has another field and keeps its own type.
+        assert_eq!(got, ["AaaWifiWlan", "AaaWifiWlan", "OpenWifiWlan"]);
+        assert!(c.drafts.contains_key("WifiWlan"), "{:?}", c.drafts.keys());
+        assert!(!c.drafts.contains_key("AaaWifiWlan"));
+        assert!(c.drafts.contains_key("OpenWifiWlan"));
+    }
+
+    #[test]
+    fn a_curated_root_keeps_its_name_and_names_later_copies() {
+        let docs = doc(TWINS);
+        let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new());
+        let inline: Value = serde_yaml::from_str("{type: string, enum: [LOW, HIGH]}").unwrap();
+        assert_eq!(
+            c.root("f.yaml", &inline, "Loudness").as_deref(),
+            Some("Loudness")
+        );
+        assert_eq!(
+            c.root("f.yaml", &inline, "Volume").as_deref(),
+            Some("Volume"),
+            "a name the curated spec gives is never merged away"
+        );
+        convert_all(&mut c, &["AaaWifiWlan"]);
+        let Kind::Object(fields) = &c.drafts["AaaWifiWlan"].kind else {
+            panic!("not an object")
+        };
+        assert_eq!(fields[1].ty, "Loudness");
+    }
+
+    #[test]
+    fn common_endings_start_words_and_span_two() {
+        let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            common_suffix(&names(&["AaaWifiWlanMode", "Hotspot20WifiWlanMode"])).as_deref(),
+            Some("WifiWlanMode")
+        );
+        assert_eq!(
+            common_suffix(&names(&[
+                "Radio24GHzSettingsTxPower",
+                "Radio5GHzSettingsTxPower"
+            ]))
+            .as_deref(),
+            Some("SettingsTxPower")
+        );
+        assert_eq!(common_suffix(&names(&["PortMode", "LagMode"])), None);
+        assert_eq!(
+            common_suffix(&names(&["PortMode", "PortMode"])).as_deref(),
+            Some("PortMode")
+        );
+        assert!(siblings("AaaWifiWlan", "PskWifiWlan"));
+        assert!(!siblings("ApIotSettings", "ApUsbSettings"));
     }
 }

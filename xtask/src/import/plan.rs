@@ -99,8 +99,13 @@ pub fn plan(
             &mut findings,
         );
     }
+    // Roots whose own schema is inline first: a name the curated spec gives an inline shape
+    // then names every identical inline shape met later (a stable sort keeps the order within
+    // each group, so the traversal stays deterministic).
+    let mut order: Vec<&Root<'_>> = roots.iter().collect();
+    order.sort_by_key(|r| ref_of(innermost(&docs[r.file], &r.expr, r.schema)).is_some());
     let mut reached: Vec<(String, String)> = Vec::new();
-    for r in &roots {
+    for r in order {
         conv.set_context(&r.operation, r.within.as_deref(), &r.version);
         match convert_root(&mut conv, docs, r, &r.expr, r.schema, &curated) {
             Ok(()) => {
@@ -110,6 +115,7 @@ pub fn plan(
             Err(why) => findings.unresolved.push(format!("{}: {why}", r.place)),
         }
     }
+    conv.name_shared();
     for (ty, fields) in &conv.additions {
         if !fields.is_empty() {
             let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
@@ -447,6 +453,21 @@ fn convert_root(
         )),
         None => Err("the description's schema is only raw JSON".into()),
     }
+}
+
+/// The schema standing for the innermost name of `expr` (`array<X>`: the items' schema).
+fn innermost<'v>(doc: &'v Value, expr: &str, schema: &'v Value) -> &'v Value {
+    if let Some(inner) = wrapped(expr, "array")
+        && let Some(items) = desc::resolve(doc, schema).get("items")
+    {
+        return innermost(doc, inner, items);
+    }
+    if let Some(inner) = wrapped(expr, "map")
+        && let Some(values) = desc::resolve(doc, schema).get("additionalProperties")
+    {
+        return innermost(doc, inner, values);
+    }
+    schema
 }
 
 /// `array<X>` -> `X` for `wrapper` = `array`.

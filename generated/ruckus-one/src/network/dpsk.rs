@@ -272,8 +272,8 @@ pub struct DpskPassphraseCreate {
     pub number_of_devices_type: Option<DpskPassphraseCreateNumberOfDevicesType>,
     /// `format`
     ///
-    /// Wire name `format`; `DpskPassphraseCreateFormat`; optional.
-    pub format: Option<DpskPassphraseCreateFormat>,
+    /// Wire name `format`; `DpskPoolPassphraseFormat`; optional.
+    pub format: Option<DpskPoolPassphraseFormat>,
     /// `expirationDate`
     ///
     /// Wire name `expirationDate`; `string`; optional; format: date-time.
@@ -439,7 +439,7 @@ impl DpskPassphraseCreate {
         self
     }
     /// Sets `format`.
-    pub fn with_format(mut self, value: impl Into<DpskPassphraseCreateFormat>) -> Self {
+    pub fn with_format(mut self, value: impl Into<DpskPoolPassphraseFormat>) -> Self {
         self.format = Some(value.into());
         self
     }
@@ -545,65 +545,6 @@ impl serde::Serialize for DpskPassphraseCreateExpiration {
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphraseCreateExpiration {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Dpsk passphrase create format: the values the official description lists.
-///
-/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DpskPassphraseCreateFormat {
-    /// `MOST_SECURED`
-    MostSecured,
-    /// `KEYBOARD_FRIENDLY`
-    KeyboardFriendly,
-    /// `NUMBERS_ONLY`
-    NumbersOnly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DpskPassphraseCreateFormat {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::MostSecured => "MOST_SECURED",
-            Self::KeyboardFriendly => "KEYBOARD_FRIENDLY",
-            Self::NumbersOnly => "NUMBERS_ONLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DpskPassphraseCreateFormat {
-    fn from(s: &str) -> Self {
-        match s {
-            "MOST_SECURED" => Self::MostSecured,
-            "KEYBOARD_FRIENDLY" => Self::KeyboardFriendly,
-            "NUMBERS_ONLY" => Self::NumbersOnly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DpskPassphraseCreateFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DpskPassphraseCreateFormat {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskPassphraseCreateFormat {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -1426,8 +1367,8 @@ pub struct DpskPoolTemplate {
     pub name: String,
     /// `passphraseFormat`
     ///
-    /// Wire name `passphraseFormat`; `DpskPoolTemplatePassphraseFormat`; required.
-    pub passphrase_format: DpskPoolTemplatePassphraseFormat,
+    /// Wire name `passphraseFormat`; `DpskPoolPassphraseFormat`; required.
+    pub passphrase_format: DpskPoolPassphraseFormat,
     /// `passphraseLength`
     ///
     /// Wire name `passphraseLength`; `integer`; required; format: int32.
@@ -1442,8 +1383,8 @@ pub struct DpskPoolTemplate {
     pub device_count_limit: Option<i64>,
     /// `expirationType`
     ///
-    /// Wire name `expirationType`; `DpskPoolTemplateExpirationType`; optional.
-    pub expiration_type: Option<DpskPoolTemplateExpirationType>,
+    /// Wire name `expirationType`; `DpskPoolExpirationType`; optional.
+    pub expiration_type: Option<DpskPoolExpirationType>,
     /// `expirationOffset`
     ///
     /// Wire name `expirationOffset`; `integer`; optional; format: int32.
@@ -1553,7 +1494,7 @@ impl DpskPoolTemplate {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(
         name: String,
-        passphrase_format: DpskPoolTemplatePassphraseFormat,
+        passphrase_format: DpskPoolPassphraseFormat,
         passphrase_length: i64,
     ) -> Self {
         Self {
@@ -1595,7 +1536,7 @@ impl DpskPoolTemplate {
     /// Sets `expirationType`.
     pub fn with_expiration_type(
         mut self,
-        value: impl Into<DpskPoolTemplateExpirationType>,
+        value: impl Into<DpskPoolExpirationType>,
     ) -> Self {
         self.expiration_type = Some(value.into());
         self
@@ -1649,136 +1590,6 @@ impl DpskPoolTemplate {
     pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
         self.identity_group_id = Some(value.into());
         self
-    }
-}
-/// Dpsk pool template expiration type: the values the official description lists.
-///
-/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DpskPoolTemplateExpirationType {
-    /// `SPECIFIED_DATE`
-    SpecifiedDate,
-    /// `HOURS_AFTER_TIME`
-    HoursAfterTime,
-    /// `DAYS_AFTER_TIME`
-    DaysAfterTime,
-    /// `WEEKS_AFTER_TIME`
-    WeeksAfterTime,
-    /// `MONTHS_AFTER_TIME`
-    MonthsAfterTime,
-    /// `YEARS_AFTER_TIME`
-    YearsAfterTime,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DpskPoolTemplateExpirationType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::SpecifiedDate => "SPECIFIED_DATE",
-            Self::HoursAfterTime => "HOURS_AFTER_TIME",
-            Self::DaysAfterTime => "DAYS_AFTER_TIME",
-            Self::WeeksAfterTime => "WEEKS_AFTER_TIME",
-            Self::MonthsAfterTime => "MONTHS_AFTER_TIME",
-            Self::YearsAfterTime => "YEARS_AFTER_TIME",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DpskPoolTemplateExpirationType {
-    fn from(s: &str) -> Self {
-        match s {
-            "SPECIFIED_DATE" => Self::SpecifiedDate,
-            "HOURS_AFTER_TIME" => Self::HoursAfterTime,
-            "DAYS_AFTER_TIME" => Self::DaysAfterTime,
-            "WEEKS_AFTER_TIME" => Self::WeeksAfterTime,
-            "MONTHS_AFTER_TIME" => Self::MonthsAfterTime,
-            "YEARS_AFTER_TIME" => Self::YearsAfterTime,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DpskPoolTemplateExpirationType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DpskPoolTemplateExpirationType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskPoolTemplateExpirationType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Dpsk pool template passphrase format: the values the official description lists.
-///
-/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DpskPoolTemplatePassphraseFormat {
-    /// `MOST_SECURED`
-    MostSecured,
-    /// `KEYBOARD_FRIENDLY`
-    KeyboardFriendly,
-    /// `NUMBERS_ONLY`
-    NumbersOnly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DpskPoolTemplatePassphraseFormat {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::MostSecured => "MOST_SECURED",
-            Self::KeyboardFriendly => "KEYBOARD_FRIENDLY",
-            Self::NumbersOnly => "NUMBERS_ONLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DpskPoolTemplatePassphraseFormat {
-    fn from(s: &str) -> Self {
-        match s {
-            "MOST_SECURED" => Self::MostSecured,
-            "KEYBOARD_FRIENDLY" => Self::KeyboardFriendly,
-            "NUMBERS_ONLY" => Self::NumbersOnly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DpskPoolTemplatePassphraseFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DpskPoolTemplatePassphraseFormat {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskPoolTemplatePassphraseFormat {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Dpsk pool template query response, with the fields the official description lists.

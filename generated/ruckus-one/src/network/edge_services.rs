@@ -2210,6 +2210,61 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettingsLoadDistribution {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Ip mode: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IpMode {
+    /// `DHCP`
+    Dhcp,
+    /// `STATIC`
+    Static,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dhcp => "DHCP",
+            Self::Static => "STATIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "DHCP" => Self::Dhcp,
+            "STATIC" => Self::Static,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Lag member, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagMemberDto).
@@ -2298,12 +2353,12 @@ pub struct LagSubInterface {
     pub vlan: i64,
     /// `portType`
     ///
-    /// Wire name `portType`; `LagSubInterfacePortType`; required.
-    pub port_type: LagSubInterfacePortType,
+    /// Wire name `portType`; `PortType`; required.
+    pub port_type: PortType,
     /// `ipMode`
     ///
-    /// Wire name `ipMode`; `LagSubInterfaceIpMode`; optional; default: DHCP.
-    pub ip_mode: Option<LagSubInterfaceIpMode>,
+    /// Wire name `ipMode`; `IpMode`; optional; default: DHCP.
+    pub ip_mode: Option<IpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
@@ -2374,7 +2429,7 @@ impl<'de> serde::Deserialize<'de> for LagSubInterface {
 }
 impl LagSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(vlan: i64, port_type: LagSubInterfacePortType) -> Self {
+    pub fn new(vlan: i64, port_type: PortType) -> Self {
         Self {
             id: None,
             vlan,
@@ -2394,7 +2449,7 @@ impl LagSubInterface {
         self
     }
     /// Sets `ipMode`.
-    pub fn with_ip_mode(mut self, value: impl Into<LagSubInterfaceIpMode>) -> Self {
+    pub fn with_ip_mode(mut self, value: impl Into<IpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
@@ -2422,124 +2477,6 @@ impl LagSubInterface {
     pub fn with_access_port_enabled(mut self, value: impl Into<bool>) -> Self {
         self.access_port_enabled = Some(value.into());
         self
-    }
-}
-/// Lag sub interface ip mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LagSubInterfaceIpMode {
-    /// `DHCP`
-    Dhcp,
-    /// `STATIC`
-    Static,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LagSubInterfaceIpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dhcp => "DHCP",
-            Self::Static => "STATIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LagSubInterfaceIpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DHCP" => Self::Dhcp,
-            "STATIC" => Self::Static,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LagSubInterfaceIpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LagSubInterfaceIpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LagSubInterfaceIpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Lag sub interface port type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LagSubInterfacePortType {
-    /// `WAN`
-    Wan,
-    /// `LAN`
-    Lan,
-    /// `CLUSTER`
-    Cluster,
-    /// `UNCONFIGURED`
-    Unconfigured,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LagSubInterfacePortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wan => "WAN",
-            Self::Lan => "LAN",
-            Self::Cluster => "CLUSTER",
-            Self::Unconfigured => "UNCONFIGURED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LagSubInterfacePortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "WAN" => Self::Wan,
-            "LAN" => Self::Lan,
-            "CLUSTER" => Self::Cluster,
-            "UNCONFIGURED" => Self::Unconfigured,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LagSubInterfacePortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LagSubInterfacePortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LagSubInterfacePortType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Lag sub interface response, with the fields the official description lists.
@@ -2649,12 +2586,12 @@ pub struct LinkAggregationGroup {
     pub lag_members: Option<Vec<LagMember>>,
     /// `portType`
     ///
-    /// Wire name `portType`; `LinkAggregationGroupPortType`; required.
-    pub port_type: LinkAggregationGroupPortType,
+    /// Wire name `portType`; `PortType`; required.
+    pub port_type: PortType,
     /// `ipMode`
     ///
-    /// Wire name `ipMode`; `LinkAggregationGroupIpMode`; optional; default: DHCP.
-    pub ip_mode: Option<LinkAggregationGroupIpMode>,
+    /// Wire name `ipMode`; `IpMode`; optional; default: DHCP.
+    pub ip_mode: Option<IpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
@@ -2779,8 +2716,8 @@ pub struct LinkAggregationGroupBuilder {
     lacp_mode: Option<LinkAggregationGroupLacpMode>,
     lacp_timeout: Option<LinkAggregationGroupLacpTimeout>,
     lag_members: Option<Vec<LagMember>>,
-    port_type: Option<LinkAggregationGroupPortType>,
-    ip_mode: Option<LinkAggregationGroupIpMode>,
+    port_type: Option<PortType>,
+    ip_mode: Option<IpMode>,
     ip: Option<String>,
     subnet: Option<String>,
     gateway: Option<String>,
@@ -2827,12 +2764,12 @@ impl LinkAggregationGroupBuilder {
         self
     }
     /// Sets `portType` (required).
-    pub fn port_type(mut self, value: impl Into<LinkAggregationGroupPortType>) -> Self {
+    pub fn port_type(mut self, value: impl Into<PortType>) -> Self {
         self.port_type = Some(value.into());
         self
     }
     /// Sets `ipMode` (optional).
-    pub fn ip_mode(mut self, value: impl Into<LinkAggregationGroupIpMode>) -> Self {
+    pub fn ip_mode(mut self, value: impl Into<IpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
@@ -2915,61 +2852,6 @@ impl LinkAggregationGroupBuilder {
             report_subnet: self.report_subnet,
             additional_fields: std::collections::BTreeMap::new(),
         })
-    }
-}
-/// Link aggregation group ip mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LinkAggregationGroupIpMode {
-    /// `DHCP`
-    Dhcp,
-    /// `STATIC`
-    Static,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LinkAggregationGroupIpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dhcp => "DHCP",
-            Self::Static => "STATIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LinkAggregationGroupIpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DHCP" => Self::Dhcp,
-            "STATIC" => Self::Static,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LinkAggregationGroupIpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LinkAggregationGroupIpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LinkAggregationGroupIpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Link aggregation group lacp mode: the values the official description lists.
@@ -3130,69 +3012,6 @@ impl serde::Serialize for LinkAggregationGroupLagType {
     }
 }
 impl<'de> serde::Deserialize<'de> for LinkAggregationGroupLagType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Link aggregation group port type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LinkAggregationGroupPortType {
-    /// `WAN`
-    Wan,
-    /// `LAN`
-    Lan,
-    /// `CLUSTER`
-    Cluster,
-    /// `UNCONFIGURED`
-    Unconfigured,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LinkAggregationGroupPortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wan => "WAN",
-            Self::Lan => "LAN",
-            Self::Cluster => "CLUSTER",
-            Self::Unconfigured => "UNCONFIGURED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LinkAggregationGroupPortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "WAN" => Self::Wan,
-            "LAN" => Self::Lan,
-            "CLUSTER" => Self::Cluster,
-            "UNCONFIGURED" => Self::Unconfigured,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LinkAggregationGroupPortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LinkAggregationGroupPortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LinkAggregationGroupPortType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -4713,8 +4532,8 @@ pub struct Port {
     pub enabled: bool,
     /// `portType`
     ///
-    /// Wire name `portType`; `PortPortType`; required.
-    pub port_type: PortPortType,
+    /// Wire name `portType`; `PortType`; required.
+    pub port_type: PortType,
     /// `natEnabled`
     ///
     /// Wire name `natEnabled`; `boolean`; optional; default: false.
@@ -4725,8 +4544,8 @@ pub struct Port {
     pub nat_pools: Option<Vec<NatPool>>,
     /// `ipMode`
     ///
-    /// Wire name `ipMode`; `PortIpMode`; optional; default: DHCP.
-    pub ip_mode: Option<PortIpMode>,
+    /// Wire name `ipMode`; `IpMode`; optional; default: DHCP.
+    pub ip_mode: Option<IpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
@@ -4840,10 +4659,10 @@ pub struct PortBuilder {
     interface_name: Option<String>,
     mac: Option<String>,
     enabled: Option<bool>,
-    port_type: Option<PortPortType>,
+    port_type: Option<PortType>,
     nat_enabled: Option<bool>,
     nat_pools: Option<Vec<NatPool>>,
-    ip_mode: Option<PortIpMode>,
+    ip_mode: Option<IpMode>,
     ip: Option<String>,
     subnet: Option<String>,
     gateway: Option<String>,
@@ -4880,7 +4699,7 @@ impl PortBuilder {
         self
     }
     /// Sets `portType` (required).
-    pub fn port_type(mut self, value: impl Into<PortPortType>) -> Self {
+    pub fn port_type(mut self, value: impl Into<PortType>) -> Self {
         self.port_type = Some(value.into());
         self
     }
@@ -4895,7 +4714,7 @@ impl PortBuilder {
         self
     }
     /// Sets `ipMode` (optional).
-    pub fn ip_mode(mut self, value: impl Into<PortIpMode>) -> Self {
+    pub fn ip_mode(mut self, value: impl Into<IpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
@@ -5022,124 +4841,6 @@ impl PortConfig {
         self
     }
 }
-/// Port ip mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortIpMode {
-    /// `DHCP`
-    Dhcp,
-    /// `STATIC`
-    Static,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortIpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dhcp => "DHCP",
-            Self::Static => "STATIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortIpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DHCP" => Self::Dhcp,
-            "STATIC" => Self::Static,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortIpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortIpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortIpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port port type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortPortType {
-    /// `WAN`
-    Wan,
-    /// `LAN`
-    Lan,
-    /// `CLUSTER`
-    Cluster,
-    /// `UNCONFIGURED`
-    Unconfigured,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortPortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wan => "WAN",
-            Self::Lan => "LAN",
-            Self::Cluster => "CLUSTER",
-            Self::Unconfigured => "UNCONFIGURED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortPortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "WAN" => Self::Wan,
-            "LAN" => Self::Lan,
-            "CLUSTER" => Self::Cluster,
-            "UNCONFIGURED" => Self::Unconfigured,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortPortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortPortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortPortType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Port sub interface response, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortSubInterfaceResponseDto).
@@ -5211,6 +4912,69 @@ impl PortSubInterfaceResponse {
             sub_interfaces,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+}
+/// Port type: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortType {
+    /// `WAN`
+    Wan,
+    /// `LAN`
+    Lan,
+    /// `CLUSTER`
+    Cluster,
+    /// `UNCONFIGURED`
+    Unconfigured,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wan => "WAN",
+            Self::Lan => "LAN",
+            Self::Cluster => "CLUSTER",
+            Self::Unconfigured => "UNCONFIGURED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortType {
+    fn from(s: &str) -> Self {
+        match s {
+            "WAN" => Self::Wan,
+            "LAN" => Self::Lan,
+            "CLUSTER" => Self::Cluster,
+            "UNCONFIGURED" => Self::Unconfigured,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Query response edge sd lan status, with the fields the official description lists.
@@ -5593,12 +5357,12 @@ pub struct SubInterface {
     pub vlan: i64,
     /// `portType`
     ///
-    /// Wire name `portType`; `SubInterfacePortType`; required.
-    pub port_type: SubInterfacePortType,
+    /// Wire name `portType`; `PortType`; required.
+    pub port_type: PortType,
     /// `ipMode`
     ///
-    /// Wire name `ipMode`; `SubInterfaceIpMode`; optional; default: DHCP.
-    pub ip_mode: Option<SubInterfaceIpMode>,
+    /// Wire name `ipMode`; `IpMode`; optional; default: DHCP.
+    pub ip_mode: Option<IpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
@@ -5669,7 +5433,7 @@ impl<'de> serde::Deserialize<'de> for SubInterface {
 }
 impl SubInterface {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(vlan: i64, port_type: SubInterfacePortType) -> Self {
+    pub fn new(vlan: i64, port_type: PortType) -> Self {
         Self {
             id: None,
             vlan,
@@ -5689,7 +5453,7 @@ impl SubInterface {
         self
     }
     /// Sets `ipMode`.
-    pub fn with_ip_mode(mut self, value: impl Into<SubInterfaceIpMode>) -> Self {
+    pub fn with_ip_mode(mut self, value: impl Into<IpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
@@ -5719,124 +5483,6 @@ impl SubInterface {
         self
     }
 }
-/// Sub interface ip mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SubInterfaceIpMode {
-    /// `DHCP`
-    Dhcp,
-    /// `STATIC`
-    Static,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SubInterfaceIpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dhcp => "DHCP",
-            Self::Static => "STATIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SubInterfaceIpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DHCP" => Self::Dhcp,
-            "STATIC" => Self::Static,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SubInterfaceIpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SubInterfaceIpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SubInterfaceIpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Sub interface port type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SubInterfacePortType {
-    /// `WAN`
-    Wan,
-    /// `LAN`
-    Lan,
-    /// `CLUSTER`
-    Cluster,
-    /// `UNCONFIGURED`
-    Unconfigured,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SubInterfacePortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wan => "WAN",
-            Self::Lan => "LAN",
-            Self::Cluster => "CLUSTER",
-            Self::Unconfigured => "UNCONFIGURED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SubInterfacePortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "WAN" => Self::Wan,
-            "LAN" => Self::Lan,
-            "CLUSTER" => Self::Cluster,
-            "UNCONFIGURED" => Self::Unconfigured,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SubInterfacePortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SubInterfacePortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SubInterfacePortType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Sub interface response, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
@@ -5855,12 +5501,12 @@ pub struct SubInterfaceResponse {
     pub vlan: i64,
     /// `portType`
     ///
-    /// Wire name `portType`; `SubInterfaceResponsePortType`; required.
-    pub port_type: SubInterfaceResponsePortType,
+    /// Wire name `portType`; `PortType`; required.
+    pub port_type: PortType,
     /// `ipMode`
     ///
-    /// Wire name `ipMode`; `SubInterfaceResponseIpMode`; optional; default: DHCP.
-    pub ip_mode: Option<SubInterfaceResponseIpMode>,
+    /// Wire name `ipMode`; `IpMode`; optional; default: DHCP.
+    pub ip_mode: Option<IpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
@@ -5937,7 +5583,7 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
 }
 impl SubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(vlan: i64, port_type: SubInterfaceResponsePortType) -> Self {
+    pub fn new(vlan: i64, port_type: PortType) -> Self {
         Self {
             id: None,
             vlan,
@@ -5958,7 +5604,7 @@ impl SubInterfaceResponse {
         self
     }
     /// Sets `ipMode`.
-    pub fn with_ip_mode(mut self, value: impl Into<SubInterfaceResponseIpMode>) -> Self {
+    pub fn with_ip_mode(mut self, value: impl Into<IpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
@@ -5991,124 +5637,6 @@ impl SubInterfaceResponse {
     pub fn with_interface_name(mut self, value: impl Into<String>) -> Self {
         self.interface_name = Some(value.into());
         self
-    }
-}
-/// Sub interface response ip mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SubInterfaceResponseIpMode {
-    /// `DHCP`
-    Dhcp,
-    /// `STATIC`
-    Static,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SubInterfaceResponseIpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dhcp => "DHCP",
-            Self::Static => "STATIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SubInterfaceResponseIpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DHCP" => Self::Dhcp,
-            "STATIC" => Self::Static,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SubInterfaceResponseIpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SubInterfaceResponseIpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SubInterfaceResponseIpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Sub interface response port type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SubInterfaceResponsePortType {
-    /// `WAN`
-    Wan,
-    /// `LAN`
-    Lan,
-    /// `CLUSTER`
-    Cluster,
-    /// `UNCONFIGURED`
-    Unconfigured,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SubInterfaceResponsePortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wan => "WAN",
-            Self::Lan => "LAN",
-            Self::Cluster => "CLUSTER",
-            Self::Unconfigured => "UNCONFIGURED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SubInterfaceResponsePortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "WAN" => Self::Wan,
-            "LAN" => Self::Lan,
-            "CLUSTER" => Self::Cluster,
-            "UNCONFIGURED" => Self::Unconfigured,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SubInterfaceResponsePortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SubInterfaceResponsePortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SubInterfaceResponsePortType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Tunneled wlan info, with the fields the official description lists.
@@ -6231,28 +5759,28 @@ pub struct UpdateLinkAggregationGroup {
     pub description: Option<String>,
     /// `lagType`
     ///
-    /// Wire name `lagType`; `UpdateLinkAggregationGroupLagType`; optional; default: LACP.
-    pub lag_type: Option<UpdateLinkAggregationGroupLagType>,
+    /// Wire name `lagType`; `LinkAggregationGroupLagType`; optional; default: LACP.
+    pub lag_type: Option<LinkAggregationGroupLagType>,
     /// `lacpMode`
     ///
-    /// Wire name `lacpMode`; `UpdateLinkAggregationGroupLacpMode`; required.
-    pub lacp_mode: UpdateLinkAggregationGroupLacpMode,
+    /// Wire name `lacpMode`; `LinkAggregationGroupLacpMode`; required.
+    pub lacp_mode: LinkAggregationGroupLacpMode,
     /// `lacpTimeout`
     ///
-    /// Wire name `lacpTimeout`; `UpdateLinkAggregationGroupLacpTimeout`; required.
-    pub lacp_timeout: UpdateLinkAggregationGroupLacpTimeout,
+    /// Wire name `lacpTimeout`; `LinkAggregationGroupLacpTimeout`; required.
+    pub lacp_timeout: LinkAggregationGroupLacpTimeout,
     /// `lagMembers`
     ///
     /// Wire name `lagMembers`; `array<LagMember>`; optional.
     pub lag_members: Option<Vec<LagMember>>,
     /// `portType`
     ///
-    /// Wire name `portType`; `UpdateLinkAggregationGroupPortType`; required.
-    pub port_type: UpdateLinkAggregationGroupPortType,
+    /// Wire name `portType`; `PortType`; required.
+    pub port_type: PortType,
     /// `ipMode`
     ///
-    /// Wire name `ipMode`; `UpdateLinkAggregationGroupIpMode`; optional; default: DHCP.
-    pub ip_mode: Option<UpdateLinkAggregationGroupIpMode>,
+    /// Wire name `ipMode`; `IpMode`; optional; default: DHCP.
+    pub ip_mode: Option<IpMode>,
     /// `ip`
     ///
     /// Wire name `ip`; `string`; optional.
@@ -6361,12 +5889,12 @@ impl UpdateLinkAggregationGroup {
 #[must_use = "a builder does nothing until `build` is called"]
 pub struct UpdateLinkAggregationGroupBuilder {
     description: Option<String>,
-    lag_type: Option<UpdateLinkAggregationGroupLagType>,
-    lacp_mode: Option<UpdateLinkAggregationGroupLacpMode>,
-    lacp_timeout: Option<UpdateLinkAggregationGroupLacpTimeout>,
+    lag_type: Option<LinkAggregationGroupLagType>,
+    lacp_mode: Option<LinkAggregationGroupLacpMode>,
+    lacp_timeout: Option<LinkAggregationGroupLacpTimeout>,
     lag_members: Option<Vec<LagMember>>,
-    port_type: Option<UpdateLinkAggregationGroupPortType>,
-    ip_mode: Option<UpdateLinkAggregationGroupIpMode>,
+    port_type: Option<PortType>,
+    ip_mode: Option<IpMode>,
     ip: Option<String>,
     subnet: Option<String>,
     gateway: Option<String>,
@@ -6383,25 +5911,19 @@ impl UpdateLinkAggregationGroupBuilder {
         self
     }
     /// Sets `lagType` (optional).
-    pub fn lag_type(
-        mut self,
-        value: impl Into<UpdateLinkAggregationGroupLagType>,
-    ) -> Self {
+    pub fn lag_type(mut self, value: impl Into<LinkAggregationGroupLagType>) -> Self {
         self.lag_type = Some(value.into());
         self
     }
     /// Sets `lacpMode` (required).
-    pub fn lacp_mode(
-        mut self,
-        value: impl Into<UpdateLinkAggregationGroupLacpMode>,
-    ) -> Self {
+    pub fn lacp_mode(mut self, value: impl Into<LinkAggregationGroupLacpMode>) -> Self {
         self.lacp_mode = Some(value.into());
         self
     }
     /// Sets `lacpTimeout` (required).
     pub fn lacp_timeout(
         mut self,
-        value: impl Into<UpdateLinkAggregationGroupLacpTimeout>,
+        value: impl Into<LinkAggregationGroupLacpTimeout>,
     ) -> Self {
         self.lacp_timeout = Some(value.into());
         self
@@ -6412,18 +5934,12 @@ impl UpdateLinkAggregationGroupBuilder {
         self
     }
     /// Sets `portType` (required).
-    pub fn port_type(
-        mut self,
-        value: impl Into<UpdateLinkAggregationGroupPortType>,
-    ) -> Self {
+    pub fn port_type(mut self, value: impl Into<PortType>) -> Self {
         self.port_type = Some(value.into());
         self
     }
     /// Sets `ipMode` (optional).
-    pub fn ip_mode(
-        mut self,
-        value: impl Into<UpdateLinkAggregationGroupIpMode>,
-    ) -> Self {
+    pub fn ip_mode(mut self, value: impl Into<IpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
@@ -6493,289 +6009,6 @@ impl UpdateLinkAggregationGroupBuilder {
             lag_enabled: self.lag_enabled.ok_or(missing("lagEnabled"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
-    }
-}
-/// Update link aggregation group ip mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpdateLinkAggregationGroupIpMode {
-    /// `DHCP`
-    Dhcp,
-    /// `STATIC`
-    Static,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpdateLinkAggregationGroupIpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dhcp => "DHCP",
-            Self::Static => "STATIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpdateLinkAggregationGroupIpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DHCP" => Self::Dhcp,
-            "STATIC" => Self::Static,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpdateLinkAggregationGroupIpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpdateLinkAggregationGroupIpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupIpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Update link aggregation group lacp mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpdateLinkAggregationGroupLacpMode {
-    /// `ACTIVE`
-    Active,
-    /// `PASSIVE`
-    Passive,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpdateLinkAggregationGroupLacpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "ACTIVE",
-            Self::Passive => "PASSIVE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpdateLinkAggregationGroupLacpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "ACTIVE" => Self::Active,
-            "PASSIVE" => Self::Passive,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpdateLinkAggregationGroupLacpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpdateLinkAggregationGroupLacpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupLacpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Update link aggregation group lacp timeout: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpdateLinkAggregationGroupLacpTimeout {
-    /// `SHORT`
-    Short,
-    /// `LONG`
-    Long,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpdateLinkAggregationGroupLacpTimeout {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Short => "SHORT",
-            Self::Long => "LONG",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpdateLinkAggregationGroupLacpTimeout {
-    fn from(s: &str) -> Self {
-        match s {
-            "SHORT" => Self::Short,
-            "LONG" => Self::Long,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpdateLinkAggregationGroupLacpTimeout {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpdateLinkAggregationGroupLacpTimeout {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupLacpTimeout {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Update link aggregation group lag type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpdateLinkAggregationGroupLagType {
-    /// `STATIC`
-    Static,
-    /// `LACP`
-    Lacp,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpdateLinkAggregationGroupLagType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Static => "STATIC",
-            Self::Lacp => "LACP",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpdateLinkAggregationGroupLagType {
-    fn from(s: &str) -> Self {
-        match s {
-            "STATIC" => Self::Static,
-            "LACP" => Self::Lacp,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpdateLinkAggregationGroupLagType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpdateLinkAggregationGroupLagType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupLagType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Update link aggregation group port type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpdateLinkAggregationGroupPortType {
-    /// `WAN`
-    Wan,
-    /// `LAN`
-    Lan,
-    /// `CLUSTER`
-    Cluster,
-    /// `UNCONFIGURED`
-    Unconfigured,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpdateLinkAggregationGroupPortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wan => "WAN",
-            Self::Lan => "LAN",
-            Self::Cluster => "CLUSTER",
-            Self::Unconfigured => "UNCONFIGURED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpdateLinkAggregationGroupPortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "WAN" => Self::Wan,
-            "LAN" => Self::Lan,
-            "CLUSTER" => Self::Cluster,
-            "UNCONFIGURED" => Self::Unconfigured,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpdateLinkAggregationGroupPortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpdateLinkAggregationGroupPortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupPortType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Virtual ip, with the fields the official description lists.

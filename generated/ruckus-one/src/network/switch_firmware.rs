@@ -263,8 +263,8 @@ impl ChangeScheduleV1 {
 pub struct ModelCurrentVersionView {
     /// `modelGroup`
     ///
-    /// Wire name `modelGroup`; `ModelCurrentVersionViewModelGroup`; optional.
-    pub model_group: Option<ModelCurrentVersionViewModelGroup>,
+    /// Wire name `modelGroup`; `ModelGroup`; optional.
+    pub model_group: Option<ModelGroup>,
     /// `versions`
     ///
     /// Wire name `versions`; `array<string>`; optional.
@@ -316,10 +316,7 @@ impl ModelCurrentVersionView {
         }
     }
     /// Sets `modelGroup`.
-    pub fn with_model_group(
-        mut self,
-        value: impl Into<ModelCurrentVersionViewModelGroup>,
-    ) -> Self {
+    pub fn with_model_group(mut self, value: impl Into<ModelGroup>) -> Self {
         self.model_group = Some(value.into());
         self
     }
@@ -329,15 +326,15 @@ impl ModelCurrentVersionView {
         self
     }
 }
-/// Model current version view model group: the values the official description lists.
+/// Model group: the values the official description lists.
 ///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ModelCurrentVersionViewV1001 (inline)).
+/// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum ModelCurrentVersionViewModelGroup {
+pub enum ModelGroup {
     /// `ICX71`
     Icx71,
     /// `ICX7X`
@@ -351,7 +348,7 @@ pub enum ModelCurrentVersionViewModelGroup {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-impl ModelCurrentVersionViewModelGroup {
+impl ModelGroup {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
@@ -364,7 +361,7 @@ impl ModelCurrentVersionViewModelGroup {
         }
     }
 }
-impl From<&str> for ModelCurrentVersionViewModelGroup {
+impl From<&str> for ModelGroup {
     fn from(s: &str) -> Self {
         match s {
             "ICX71" => Self::Icx71,
@@ -378,17 +375,17 @@ impl From<&str> for ModelCurrentVersionViewModelGroup {
         }
     }
 }
-impl std::fmt::Display for ModelCurrentVersionViewModelGroup {
+impl std::fmt::Display for ModelGroup {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl serde::Serialize for ModelCurrentVersionViewModelGroup {
+impl serde::Serialize for ModelGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> serde::Deserialize<'de> for ModelCurrentVersionViewModelGroup {
+impl<'de> serde::Deserialize<'de> for ModelGroup {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -410,8 +407,8 @@ pub struct ModelSwitchCountView {
     pub id: Option<String>,
     /// `modelGroup`
     ///
-    /// Wire name `modelGroup`; `ModelSwitchCountViewModelGroup`; optional.
-    pub model_group: Option<ModelSwitchCountViewModelGroup>,
+    /// Wire name `modelGroup`; `ModelGroup`; optional.
+    pub model_group: Option<ModelGroup>,
     /// `count`
     ///
     /// Wire name `count`; `integer`; optional; format: int32.
@@ -468,10 +465,7 @@ impl ModelSwitchCountView {
         self
     }
     /// Sets `modelGroup`.
-    pub fn with_model_group(
-        mut self,
-        value: impl Into<ModelSwitchCountViewModelGroup>,
-    ) -> Self {
+    pub fn with_model_group(mut self, value: impl Into<ModelGroup>) -> Self {
         self.model_group = Some(value.into());
         self
     }
@@ -479,73 +473,6 @@ impl ModelSwitchCountView {
     pub fn with_count(mut self, value: impl Into<i64>) -> Self {
         self.count = Some(value.into());
         self
-    }
-}
-/// Model switch count view model group: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ModelSwitchCountViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ModelSwitchCountViewModelGroup {
-    /// `ICX71`
-    Icx71,
-    /// `ICX7X`
-    Icx7x,
-    /// `ICX82`
-    Icx82,
-    /// `ICX81`
-    Icx81,
-    /// `ICX71E`
-    Icx71e,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ModelSwitchCountViewModelGroup {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx71 => "ICX71",
-            Self::Icx7x => "ICX7X",
-            Self::Icx82 => "ICX82",
-            Self::Icx81 => "ICX81",
-            Self::Icx71e => "ICX71E",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ModelSwitchCountViewModelGroup {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX71" => Self::Icx71,
-            "ICX7X" => Self::Icx7x,
-            "ICX82" => Self::Icx82,
-            "ICX81" => Self::Icx81,
-            "ICX71E" => Self::Icx71e,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ModelSwitchCountViewModelGroup {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ModelSwitchCountViewModelGroup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ModelSwitchCountViewModelGroup {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Model version view, with the fields the official description lists.
@@ -562,8 +489,8 @@ pub struct ModelVersionView {
     pub id: Option<String>,
     /// `modelGroup`
     ///
-    /// Wire name `modelGroup`; `ModelVersionViewModelGroup`; optional.
-    pub model_group: Option<ModelVersionViewModelGroup>,
+    /// Wire name `modelGroup`; `ModelGroup`; optional.
+    pub model_group: Option<ModelGroup>,
     /// `version`
     ///
     /// Wire name `version`; `string`; optional.
@@ -620,10 +547,7 @@ impl ModelVersionView {
         self
     }
     /// Sets `modelGroup`.
-    pub fn with_model_group(
-        mut self,
-        value: impl Into<ModelVersionViewModelGroup>,
-    ) -> Self {
+    pub fn with_model_group(mut self, value: impl Into<ModelGroup>) -> Self {
         self.model_group = Some(value.into());
         self
     }
@@ -631,73 +555,6 @@ impl ModelVersionView {
     pub fn with_version(mut self, value: impl Into<String>) -> Self {
         self.version = Some(value.into());
         self
-    }
-}
-/// Model version view model group: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ModelVersionViewModelGroup {
-    /// `ICX71`
-    Icx71,
-    /// `ICX7X`
-    Icx7x,
-    /// `ICX82`
-    Icx82,
-    /// `ICX81`
-    Icx81,
-    /// `ICX71E`
-    Icx71e,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ModelVersionViewModelGroup {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx71 => "ICX71",
-            Self::Icx7x => "ICX7X",
-            Self::Icx82 => "ICX82",
-            Self::Icx81 => "ICX81",
-            Self::Icx71e => "ICX71E",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ModelVersionViewModelGroup {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX71" => Self::Icx71,
-            "ICX7X" => Self::Icx7x,
-            "ICX82" => Self::Icx82,
-            "ICX81" => Self::Icx81,
-            "ICX71E" => Self::Icx71e,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ModelVersionViewModelGroup {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ModelVersionViewModelGroup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ModelVersionViewModelGroup {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Schedule time slot view, with the fields the official description lists.
@@ -1105,8 +962,8 @@ pub struct SwitchVersionView {
     pub id: Option<String>,
     /// `modelGroup`
     ///
-    /// Wire name `modelGroup`; `SwitchVersionViewModelGroup`; optional.
-    pub model_group: Option<SwitchVersionViewModelGroup>,
+    /// Wire name `modelGroup`; `ModelGroup`; optional.
+    pub model_group: Option<ModelGroup>,
     /// `versions`
     ///
     /// Wire name `versions`; `array<SwitchVersion>`; optional.
@@ -1163,10 +1020,7 @@ impl SwitchVersionView {
         self
     }
     /// Sets `modelGroup`.
-    pub fn with_model_group(
-        mut self,
-        value: impl Into<SwitchVersionViewModelGroup>,
-    ) -> Self {
+    pub fn with_model_group(mut self, value: impl Into<ModelGroup>) -> Self {
         self.model_group = Some(value.into());
         self
     }
@@ -1174,73 +1028,6 @@ impl SwitchVersionView {
     pub fn with_versions(mut self, value: impl Into<Vec<SwitchVersion>>) -> Self {
         self.versions = Some(value.into());
         self
-    }
-}
-/// Switch version view model group: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersionViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchVersionViewModelGroup {
-    /// `ICX71`
-    Icx71,
-    /// `ICX7X`
-    Icx7x,
-    /// `ICX82`
-    Icx82,
-    /// `ICX81`
-    Icx81,
-    /// `ICX71E`
-    Icx71e,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchVersionViewModelGroup {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx71 => "ICX71",
-            Self::Icx7x => "ICX7X",
-            Self::Icx82 => "ICX82",
-            Self::Icx81 => "ICX81",
-            Self::Icx71e => "ICX71E",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchVersionViewModelGroup {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX71" => Self::Icx71,
-            "ICX7X" => Self::Icx7x,
-            "ICX82" => Self::Icx82,
-            "ICX81" => Self::Icx81,
-            "ICX71E" => Self::Icx71e,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchVersionViewModelGroup {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchVersionViewModelGroup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchVersionViewModelGroup {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Upgrade schedule firmware view, with the fields the official description lists.
@@ -2044,8 +1831,8 @@ pub struct UpgradeVenue {
     pub above_ten_switch_count: Option<i64>,
     /// `status`
     ///
-    /// Wire name `status`; `UpgradeVenueStatus`; optional.
-    pub status: Option<UpgradeVenueStatus>,
+    /// Wire name `status`; `UpgradeVenueFirmwareViewStatus`; optional.
+    pub status: Option<UpgradeVenueFirmwareViewStatus>,
     /// `scheduleCount`
     ///
     /// Wire name `scheduleCount`; `integer`; optional; format: int32.
@@ -2195,7 +1982,10 @@ impl UpgradeVenue {
         self
     }
     /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<UpgradeVenueStatus>) -> Self {
+    pub fn with_status(
+        mut self,
+        value: impl Into<UpgradeVenueFirmwareViewStatus>,
+    ) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -2464,8 +2254,8 @@ pub struct UpgradeVenueQueryFilter {
     pub firmware_version: Option<String>,
     /// `modelGroup`
     ///
-    /// Wire name `modelGroup`; `UpgradeVenueQueryFilterModelGroup`; optional.
-    pub model_group: Option<UpgradeVenueQueryFilterModelGroup>,
+    /// Wire name `modelGroup`; `ModelGroup`; optional.
+    pub model_group: Option<ModelGroup>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -2526,79 +2316,9 @@ impl UpgradeVenueQueryFilter {
         self
     }
     /// Sets `modelGroup`.
-    pub fn with_model_group(
-        mut self,
-        value: impl Into<UpgradeVenueQueryFilterModelGroup>,
-    ) -> Self {
+    pub fn with_model_group(mut self, value: impl Into<ModelGroup>) -> Self {
         self.model_group = Some(value.into());
         self
-    }
-}
-/// Upgrade venue query filter model group: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpgradeVenueQueryFilterModelGroup {
-    /// `ICX71`
-    Icx71,
-    /// `ICX7X`
-    Icx7x,
-    /// `ICX82`
-    Icx82,
-    /// `ICX81`
-    Icx81,
-    /// `ICX71E`
-    Icx71e,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpgradeVenueQueryFilterModelGroup {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx71 => "ICX71",
-            Self::Icx7x => "ICX7X",
-            Self::Icx82 => "ICX82",
-            Self::Icx81 => "ICX81",
-            Self::Icx71e => "ICX71E",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpgradeVenueQueryFilterModelGroup {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX71" => Self::Icx71,
-            "ICX7X" => Self::Icx7x,
-            "ICX82" => Self::Icx82,
-            "ICX81" => Self::Icx81,
-            "ICX71E" => Self::Icx71e,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpgradeVenueQueryFilterModelGroup {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpgradeVenueQueryFilterModelGroup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterModelGroup {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Upgrade venue query filter v1, with the fields the official description lists.
@@ -2672,69 +2392,6 @@ impl UpgradeVenueQueryFilterV1 {
     pub fn with_firmware_version(mut self, value: impl Into<String>) -> Self {
         self.firmware_version = Some(value.into());
         self
-    }
-}
-/// Upgrade venue status: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpgradeVenueStatus {
-    /// `NONE`
-    None,
-    /// `INITIATE`
-    Initiate,
-    /// `SUCCESS`
-    Success,
-    /// `FAILED`
-    Failed,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpgradeVenueStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::None => "NONE",
-            Self::Initiate => "INITIATE",
-            Self::Success => "SUCCESS",
-            Self::Failed => "FAILED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpgradeVenueStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "NONE" => Self::None,
-            "INITIATE" => Self::Initiate,
-            "SUCCESS" => Self::Success,
-            "FAILED" => Self::Failed,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpgradeVenueStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpgradeVenueStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpgradeVenueStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue current version, with the fields the official description lists.

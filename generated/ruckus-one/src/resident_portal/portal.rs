@@ -1057,8 +1057,8 @@ pub struct ResidentUnit {
     pub contact: Option<UnitContact>,
     /// `status`
     ///
-    /// Wire name `status`; `ResidentUnitStatus`; optional.
-    pub status: Option<ResidentUnitStatus>,
+    /// Wire name `status`; `UnitStatus`; optional.
+    pub status: Option<UnitStatus>,
     /// `secret`
     ///
     /// Wire name `secret`; `string`; optional; secret: redacted in `Debug`; max_length: 63; min_length: 0.
@@ -1141,7 +1141,7 @@ impl ResidentUnit {
         self
     }
     /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<ResidentUnitStatus>) -> Self {
+    pub fn with_status(mut self, value: impl Into<UnitStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -1157,61 +1157,6 @@ impl ResidentUnit {
     ) -> Self {
         self.guest_secret = Some(value.into());
         self
-    }
-}
-/// Resident unit status: the values the official description lists.
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ResidentUnitStatus {
-    /// `DISABLED`
-    Disabled,
-    /// `ENABLED`
-    Enabled,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ResidentUnitStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Disabled => "DISABLED",
-            Self::Enabled => "ENABLED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ResidentUnitStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "DISABLED" => Self::Disabled,
-            "ENABLED" => Self::Enabled,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ResidentUnitStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ResidentUnitStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ResidentUnitStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Resident unit user, with the fields the official description lists.
@@ -1244,12 +1189,12 @@ pub struct ResidentUnitUser {
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// `status`
     ///
-    /// Wire name `status`; `ResidentUnitUserStatus`; optional.
-    pub status: Option<ResidentUnitUserStatus>,
+    /// Wire name `status`; `UnitUserStatus`; optional.
+    pub status: Option<UnitUserStatus>,
     /// `type`
     ///
-    /// Wire name `type`; `ResidentUnitUserType`; optional.
-    pub type_: Option<ResidentUnitUserType>,
+    /// Wire name `type`; `UnitUserType`; optional.
+    pub type_: Option<UnitUserType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -1337,128 +1282,14 @@ impl ResidentUnitUser {
         self
     }
     /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<ResidentUnitUserStatus>) -> Self {
+    pub fn with_status(mut self, value: impl Into<UnitUserStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
     /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<ResidentUnitUserType>) -> Self {
+    pub fn with_type(mut self, value: impl Into<UnitUserType>) -> Self {
         self.type_ = Some(value.into());
         self
-    }
-}
-/// Resident unit user status: the values the official description lists.
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ResidentUnitUserStatus {
-    /// `BLOCKED`
-    Blocked,
-    /// `ACTIVE`
-    Active,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ResidentUnitUserStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Blocked => "BLOCKED",
-            Self::Active => "ACTIVE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ResidentUnitUserStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "BLOCKED" => Self::Blocked,
-            "ACTIVE" => Self::Active,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ResidentUnitUserStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ResidentUnitUserStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ResidentUnitUserStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Resident unit user type: the values the official description lists.
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ResidentUnitUserType {
-    /// `UNIT`
-    Unit,
-    /// `GUEST`
-    Guest,
-    /// `LINKED`
-    Linked,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ResidentUnitUserType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unit => "UNIT",
-            Self::Guest => "GUEST",
-            Self::Linked => "LINKED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ResidentUnitUserType {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNIT" => Self::Unit,
-            "GUEST" => Self::Guest,
-            "LINKED" => Self::Linked,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ResidentUnitUserType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ResidentUnitUserType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ResidentUnitUserType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Sort object, with the fields the official description lists.
