@@ -26,6 +26,7 @@ mod diff;
 mod fuzz;
 mod import;
 mod mutate;
+mod openapi;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -6,10 +6,11 @@
 //! enumerations; the descriptions' prose is never carried over.
 
 use super::naming;
-use crate::audit::openapi::resolve;
+use crate::openapi::{Document, EMPTY, Schema};
 use heck::ToUpperCamelCase;
 use serde_yaml::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::LazyLock;
 
 /// What a draft type is.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,7 +56,7 @@ pub struct Draft {
 
 /// Converts schemas of the loaded descriptions, remembering what it named.
 pub struct Converter<'a> {
-    docs: &'a BTreeMap<String, Value>,
+    docs: &'a BTreeMap<String, Document>,
     /// Every type-namespace name in use: curated types, operation builders, reserved, drafts.
     taken: BTreeSet<String>,
     /// Names the curated spec gives the roots (its references to imported types): kept free
@@ -97,7 +98,7 @@ impl<'a> Converter<'a> {
     /// `taken`: names no draft may take; `existing`: the curated object types (a schema of
     /// the same name maps to one of them).
     pub fn new(
-        docs: &'a BTreeMap<String, Value>,
+        docs: &'a BTreeMap<String, Document>,
         taken: BTreeSet<String>,
         existing: BTreeMap<String, BTreeSet<String>>,
     ) -> Self {
@@ -141,7 +142,7 @@ impl<'a> Converter<'a> {
     }
 
     /// Converts a root the curated spec names `name` (an inline body or field schema).
-    pub fn root(&mut self, file: &str, schema: &Value, name: &str) -> Option<String> {
+    pub fn root(&mut self, file: &str, schema: &Schema, name: &str) -> Option<String> {
         self.reserved.remove(name);
         self.root = Some(name.to_owned());
         self.root_names.insert(name.to_owned());
@@ -158,21 +159,21 @@ impl<'a> Converter<'a> {
         self.version = version.to_owned();
     }
 
-    fn doc(&self, file: &str) -> &'a Value {
-        static NULL: Value = Value::Null;
-        self.docs.get(file).unwrap_or(&NULL)
+    fn doc(&self, file: &str) -> &'a Document {
+        static NONE: LazyLock<Document> = LazyLock::new(Document::default);
+        self.docs.get(file).unwrap_or(&NONE)
     }
 
     /// The type expression of an operation's body; `None` when the schema says nothing more
     /// than "some JSON".
-    pub fn body(&mut self, file: &str, schema: &Value, owner: &str) -> Option<String> {
+    pub fn body(&mut self, file: &str, schema: &Schema, owner: &str) -> Option<String> {
         let ty = self.expr(file, schema, owner);
         (!is_raw(&ty)).then_some(ty)
     }
 
     /// Adds the description's fields an existing spec object type lacks (never as required:
     /// where the documents speak, they win).
-    pub fn reconcile(&mut self, existing: &str, file: &str, schema: &Value) {
+    pub fn reconcile(&mut self, existing: &str, file: &str, schema: &Schema) {
         let Some(known) = self.existing.get(existing).cloned() else {
             return;
         };
@@ -188,7 +189,7 @@ impl<'a> Converter<'a> {
     }
 
     /// A type expression for `schema`; inline shapes are named `owner` (+ a field suffix).
-    pub fn expr(&mut self, file: &str, schema: &Value, owner: &str) -> String {
+    pub fn expr(&mut self, file: &str, schema: &Schema, owner: &str) -> String {
         if self.depth > MAX_DEPTH {
             return "json".into();
         }
@@ -198,23 +199,23 @@ impl<'a> Converter<'a> {
         out
     }
 
-    fn expr_inner(&mut self, file: &str, schema: &Value, owner: &str) -> String {
-        if let Some(raw) = ref_name(schema) {
+    fn expr_inner(&mut self, file: &str, schema: &Schema, owner: &str) -> String {
+        if let Some(raw) = schema.ref_name() {
             return self.named(file, raw);
         }
         // `allOf: [$ref]` wrapping a reference to add prose.
-        if let Some([only]) = seq(schema, "allOf") {
-            if schema.get("properties").is_none() {
+        if let Some([only]) = schema.all_of.as_deref() {
+            if schema.properties.is_none() {
                 return self.expr(file, only, owner);
             }
         }
-        if seq(schema, "oneOf").is_some() || seq(schema, "anyOf").is_some() {
+        if schema.alternatives().is_some() {
             return self.union(file, schema, owner, None);
         }
         if let Some(values) = string_enum(schema) {
             return self.place(owner, "", file, owner, Kind::Enum(values));
         }
-        if schema.get("allOf").is_some() || schema.get("properties").is_some() {
+        if schema.all_of.is_some() || schema.properties.is_some() {
             let fields = self.fields(file, schema, owner);
             if fields.is_empty() {
                 return "json".into();
@@ -225,22 +226,20 @@ impl<'a> Converter<'a> {
     }
 
     /// Scalars, arrays and maps.
-    fn plain(&mut self, file: &str, schema: &Value, owner: &str) -> String {
-        match schema.get("type").and_then(Value::as_str) {
+    fn plain(&mut self, file: &str, schema: &Schema, owner: &str) -> String {
+        match schema.single_type() {
             Some("string") => "string".into(),
-            Some("integer") if str_of(schema, "format") == Some("int64") => "int64".into(),
+            Some("integer") if schema.format.as_deref() == Some("int64") => "int64".into(),
             Some("integer") => "integer".into(),
             Some("number") => "number".into(),
             Some("boolean") => "boolean".into(),
-            Some("array") => match schema.get("items") {
+            Some("array") => match &schema.items {
                 Some(items) => format!("array<{}>", self.expr(file, items, owner)),
                 None => "array<json>".into(),
             },
-            _ => match schema.get("additionalProperties") {
-                Some(v) if v.is_mapping() && !v.as_mapping().is_some_and(|m| m.is_empty()) => {
-                    format!("map<{}>", self.expr(file, v, owner))
-                }
-                _ => "json".into(),
+            _ => match schema.value_schema() {
+                Some(v) => format!("map<{}>", self.expr(file, v, owner)),
+                None => "json".into(),
             },
         }
     }
@@ -256,7 +255,7 @@ impl<'a> Converter<'a> {
     fn named_inner(&mut self, file: &str, raw: &str) -> String {
         let key = (file.to_owned(), raw.to_owned());
         let doc = self.doc(file);
-        let schema = schema_named(doc, raw);
+        let schema = doc.schema_named(raw).unwrap_or(&EMPTY);
         if let Some(name) = self.by_source.get(&key) {
             return name.clone();
         }
@@ -271,13 +270,13 @@ impl<'a> Converter<'a> {
             None => naming::clean(raw),
         };
         let source = format!("{file} {raw}");
-        if schema.get("discriminator").is_some() {
+        if schema.discriminator.is_some() {
             let subs = subtypes(doc, raw);
             if !subs.is_empty() {
                 return self.discriminated(file, raw, &subs, &clean, &source);
             }
         }
-        if seq(schema, "oneOf").is_some() || seq(schema, "anyOf").is_some() {
+        if schema.alternatives().is_some() {
             let ty = self.union(file, schema, &clean.name, Some((&clean, &source)));
             self.by_source.insert(key, ty.clone());
             return ty;
@@ -293,7 +292,7 @@ impl<'a> Converter<'a> {
             self.by_source.insert(key, ty.clone());
             return ty;
         }
-        let objectish = schema.get("allOf").is_some() || schema.get("properties").is_some();
+        let objectish = schema.all_of.is_some() || schema.properties.is_some();
         if !objectish {
             let ty = self.plain(file, schema, &clean.name);
             self.by_source.insert(key, ty.clone());
@@ -352,11 +351,11 @@ impl<'a> Converter<'a> {
         source: &str,
     ) -> String {
         let doc = self.doc(file);
-        let schema = schema_named(doc, raw);
+        let schema = doc.schema_named(raw).unwrap_or(&EMPTY);
         let property = schema
-            .get("discriminator")
-            .and_then(|d| str_of(d, "propertyName"))
-            .map(str::to_owned);
+            .discriminator
+            .as_ref()
+            .and_then(|d| d.property_name.clone());
         let mapping = mapping(schema);
         let name = self.free_name(&clean.name, &clean.version, file);
         self.taken.insert(name.clone());
@@ -410,15 +409,13 @@ impl<'a> Converter<'a> {
     fn union(
         &mut self,
         file: &str,
-        schema: &Value,
+        schema: &Schema,
         owner: &str,
         named: Option<(&naming::Clean, &str)>,
     ) -> String {
         let doc = self.doc(file);
-        let alts = seq(schema, "oneOf")
-            .or_else(|| seq(schema, "anyOf"))
-            .unwrap_or(&[]);
-        let refs: Vec<&str> = alts.iter().filter_map(ref_name).collect();
+        let alts = schema.alternatives().unwrap_or(&[]);
+        let refs: Vec<&str> = alts.iter().filter_map(Schema::ref_name).collect();
         if refs.len() == alts.len() && !refs.is_empty() {
             let bases: BTreeSet<String> = refs
                 .iter()
@@ -429,13 +426,13 @@ impl<'a> Converter<'a> {
                 return self.named(file, &base);
             }
         }
-        let bare_object = |v: &Value| {
-            ref_name(v).is_none()
-                && v.get("properties").is_none()
-                && v.get("allOf").is_none()
-                && str_of(v, "type").is_none_or(|t| t == "object")
+        let bare_object = |v: &Schema| {
+            v.ref_name().is_none()
+                && v.properties.is_none()
+                && v.all_of.is_none()
+                && v.single_type().is_none_or(|t| t == "object")
         };
-        let real: Vec<&Value> = alts.iter().filter(|v| !bare_object(v)).collect();
+        let real: Vec<&Schema> = alts.iter().filter(|v| !bare_object(v)).collect();
         if real.len() == 1 {
             return self.expr(file, real[0], owner);
         }
@@ -647,23 +644,23 @@ impl<'a> Converter<'a> {
 
     /// The fields of an object schema, `allOf` parts flattened in order (a later part's
     /// property replaces an earlier one of the same name).
-    fn fields(&mut self, file: &str, schema: &Value, owner: &str) -> Vec<DraftField> {
+    fn fields(&mut self, file: &str, schema: &Schema, owner: &str) -> Vec<DraftField> {
         let doc = self.doc(file);
         let mut props = Vec::new();
         let mut required = BTreeSet::new();
         collect(doc, schema, &mut props, &mut required, 0);
         let mut out = Vec::new();
         for (name, prop) in props {
-            let flags = resolve(doc, prop);
+            let flags = doc.resolve(prop);
             let field_owner = format!("{owner}{}", name.to_upper_camel_case());
             let ty = self.expr(file, prop, &field_owner);
-            let read_only = flag(prop, "readOnly") || flag(flags, "readOnly");
-            let write_only = flag(prop, "writeOnly") || flag(flags, "writeOnly");
+            let read_only = prop.read_only || flags.read_only;
+            let write_only = prop.write_only || flags.write_only;
             out.push(DraftField {
                 required: required.contains(&name) && !read_only && !write_only,
-                nullable: flag(prop, "nullable") || flag(flags, "nullable"),
+                nullable: prop.nullable || flags.nullable,
                 constraints: constraints(flags, &ty),
-                deprecated: flag(prop, "deprecated") || flag(flags, "deprecated"),
+                deprecated: prop.deprecated || flags.deprecated,
                 secret: ty == "string" && is_credential(&name),
                 ty,
                 name,
@@ -675,7 +672,7 @@ impl<'a> Converter<'a> {
 
 /// The schema of property `name` of an object schema (its `allOf` parts flattened), as written
 /// (a `$ref` stays a `$ref`).
-pub fn property<'v>(doc: &'v Value, schema: &'v Value, name: &str) -> Option<&'v Value> {
+pub fn property<'v>(doc: &'v Document, schema: &'v Schema, name: &str) -> Option<&'v Schema> {
     let mut props = Vec::new();
     collect(doc, schema, &mut props, &mut BTreeSet::new(), 0);
     props.into_iter().find(|(n, _)| n == name).map(|(_, v)| v)
@@ -683,56 +680,50 @@ pub fn property<'v>(doc: &'v Value, schema: &'v Value, name: &str) -> Option<&'v
 
 /// Properties and required names of a schema and its `allOf` parts, in order.
 fn collect<'v>(
-    doc: &'v Value,
-    schema: &'v Value,
-    props: &mut Vec<(String, &'v Value)>,
+    doc: &'v Document,
+    schema: &'v Schema,
+    props: &mut Vec<(String, &'v Schema)>,
     required: &mut BTreeSet<String>,
     depth: usize,
 ) {
     if depth > MAX_DEPTH {
         return;
     }
-    let schema = resolve(doc, schema);
-    for part in seq(schema, "allOf").unwrap_or(&[]) {
+    let schema = doc.resolve(schema);
+    for part in schema.all_of.iter().flatten() {
         collect(doc, part, props, required, depth + 1);
     }
-    if let Some(map) = schema.get("properties").and_then(Value::as_mapping) {
-        for (k, v) in map {
-            let Some(k) = k.as_str() else { continue };
-            match props.iter_mut().find(|(n, _)| n == k) {
-                Some(slot) => slot.1 = v,
-                None => props.push((k.to_owned(), v)),
-            }
+    for (k, v) in schema.properties.iter().flatten() {
+        match props.iter_mut().find(|(n, _)| n == k) {
+            Some(slot) => slot.1 = v,
+            None => props.push((k.clone(), v)),
         }
     }
-    for r in seq(schema, "required").unwrap_or(&[]) {
-        if let Some(r) = r.as_str() {
-            required.insert(r.to_owned());
-        }
-    }
+    required.extend(schema.required.iter().cloned());
 }
 
 /// Bounds and formats the spec records (`constraints`), in a fixed order.
-fn constraints(schema: &Value, ty: &str) -> Vec<(String, Value)> {
+fn constraints(schema: &Schema, ty: &str) -> Vec<(String, Value)> {
+    let b = &schema.bounds;
     let mut out = Vec::new();
-    for (from, to) in [
-        ("minLength", "min_length"),
-        ("maxLength", "max_length"),
-        ("minimum", "minimum"),
-        ("maximum", "maximum"),
-        ("minItems", "min_items"),
-        ("maxItems", "max_items"),
+    for (bound, to) in [
+        (&b.min_length, "min_length"),
+        (&b.max_length, "max_length"),
+        (&b.minimum, "minimum"),
+        (&b.maximum, "maximum"),
+        (&b.min_items, "min_items"),
+        (&b.max_items, "max_items"),
     ] {
-        if let Some(v) = schema.get(from).filter(|v| v.is_number()) {
-            out.push((to.to_owned(), v.clone()));
+        if let Some(n) = bound {
+            out.push((to.to_owned(), Value::Number(n.clone())));
         }
     }
-    if let Some(format) = str_of(schema, "format") {
+    if let Some(format) = &schema.format {
         if !(ty == "int64" && format == "int64") {
-            out.push(("format".to_owned(), Value::String(format.to_owned())));
+            out.push(("format".to_owned(), Value::String(format.clone())));
         }
     }
-    match schema.get("default") {
+    match &schema.default {
         Some(v @ (Value::Bool(_) | Value::Number(_))) => out.push(("default".into(), v.clone())),
         Some(Value::String(s)) if s.len() <= 80 && !s.contains('\n') => {
             out.push(("default".into(), Value::String(s.clone())))
@@ -888,95 +879,65 @@ pub fn is_raw(ty: &str) -> bool {
     matches!(ty, "json" | "array<json>" | "map<json>")
 }
 
-fn ref_name(v: &Value) -> Option<&str> {
-    v.get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| r.strip_prefix("#/components/schemas/"))
-}
-
-fn seq<'v>(v: &'v Value, key: &str) -> Option<&'v [Value]> {
-    v.get(key).and_then(Value::as_sequence).map(Vec::as_slice)
-}
-
-fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
-    v.get(key).and_then(Value::as_str)
-}
-
-fn flag(v: &Value, key: &str) -> bool {
-    v.get(key).and_then(Value::as_bool).unwrap_or(false)
-}
-
-/// The values of a string enumeration (`None` for other schemas and empty lists).
-fn string_enum(schema: &Value) -> Option<Vec<String>> {
-    let values = seq(schema, "enum")?;
-    if str_of(schema, "type").is_some_and(|t| t != "string") {
+/// The values of a string enumeration (`None` for other schemas and empty lists), each once,
+/// in order. Linear: a set remembers the values met.
+fn string_enum(schema: &Schema) -> Option<Vec<String>> {
+    let values = schema.enumeration.as_ref()?;
+    if schema.single_type().is_some_and(|t| t != "string") {
         return None;
     }
+    let mut seen = std::collections::HashSet::with_capacity(values.len());
     let mut out: Vec<String> = Vec::new();
     for v in values {
-        let s = v.as_str()?;
+        let s = v.as_deref()?;
         // An empty value names no variant; it is kept as an unknown one.
-        if !s.is_empty() && !out.iter().any(|o| o == s) {
+        if !s.is_empty() && seen.insert(s) {
             out.push(s.to_owned());
         }
     }
     (!out.is_empty()).then_some(out)
 }
 
-fn schema_named<'v>(doc: &'v Value, raw: &str) -> &'v Value {
-    static NULL: Value = Value::Null;
-    doc.get("components")
-        .and_then(|c| c.get("schemas"))
-        .and_then(|s| s.get(raw))
-        .unwrap_or(&NULL)
-}
-
 /// The schemas of the file whose `allOf` names `base`, sorted.
-fn subtypes(doc: &Value, base: &str) -> Vec<String> {
-    let Some(schemas) = doc
-        .get("components")
-        .and_then(|c| c.get("schemas"))
-        .and_then(Value::as_mapping)
-    else {
-        return Vec::new();
-    };
-    let mut out: Vec<String> = schemas
+fn subtypes(doc: &Document, base: &str) -> Vec<String> {
+    let mut out: Vec<String> = doc
+        .components
+        .schemas
         .iter()
         .filter(|(_, s)| {
-            seq(s, "allOf")
-                .unwrap_or(&[])
+            s.all_of
                 .iter()
-                .any(|p| ref_name(p) == Some(base))
+                .flatten()
+                .any(|p| p.ref_name() == Some(base))
         })
-        .filter_map(|(k, _)| k.as_str().map(str::to_owned))
+        .map(|(k, _)| k.clone())
         .collect();
     out.sort();
     out
 }
 
 /// The base with a discriminator that `raw` extends through `allOf`, if any.
-fn discriminated_base(doc: &Value, raw: &str) -> Option<String> {
-    seq(schema_named(doc, raw), "allOf")?
+fn discriminated_base(doc: &Document, raw: &str) -> Option<String> {
+    doc.schema_named(raw)?
+        .all_of
+        .as_ref()?
         .iter()
-        .filter_map(ref_name)
-        .find(|b| schema_named(doc, b).get("discriminator").is_some())
+        .filter_map(Schema::ref_name)
+        .find(|b| {
+            doc.schema_named(b)
+                .is_some_and(|s| s.discriminator.is_some())
+        })
         .map(str::to_owned)
 }
 
 /// `discriminator.mapping` as (value, schema name) pairs.
-fn mapping(schema: &Value) -> Vec<(String, String)> {
-    let Some(map) = schema
-        .get("discriminator")
-        .and_then(|d| d.get("mapping"))
-        .and_then(Value::as_mapping)
-    else {
+fn mapping(schema: &Schema) -> Vec<(String, String)> {
+    let Some(d) = &schema.discriminator else {
         return Vec::new();
     };
-    map.iter()
-        .filter_map(|(k, v)| {
-            let target = v.as_str()?.rsplit('/').next()?.to_owned();
-            Some((k.as_str()?.to_owned(), target))
-        })
+    d.mapping
+        .iter()
+        .filter_map(|(k, v)| Some((k.clone(), v.rsplit('/').next()?.to_owned())))
         .collect()
 }
 
@@ -984,9 +945,10 @@ fn mapping(schema: &Value) -> Vec<(String, String)> {
 mod tests {
     use super::*;
 
-    fn doc(text: &str) -> BTreeMap<String, Value> {
+    fn doc(text: &str) -> BTreeMap<String, Document> {
         let mut docs = BTreeMap::new();
-        docs.insert("f.yaml".to_owned(), serde_yaml::from_str(text).unwrap());
+        let doc = Document::parse("f.yaml", text, &Default::default()).unwrap();
+        docs.insert("f.yaml".to_owned(), doc);
         docs
     }
 
@@ -1030,10 +992,9 @@ components:
     fn discriminated_bases_become_unions_of_flattened_variants() {
         let docs = doc(DOC);
         let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new());
-        let body: Value = serde_yaml::from_str(
+        let body = Schema::from_yaml(
             "oneOf: [{$ref: '#/components/schemas/OpenNet'}, {$ref: '#/components/schemas/PskNet'}]",
-        )
-        .unwrap();
+        );
         assert_eq!(c.body("f.yaml", &body, "CreateNet").as_deref(), Some("Net"));
         let Kind::Union {
             discriminator,
@@ -1074,7 +1035,7 @@ components:
     fn names_read_as_rust_and_one_of_an_open_object_is_the_object() {
         let docs = doc(DOC);
         let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new());
-        let body: Value = serde_yaml::from_str("$ref: '#/components/schemas/Wrapper'").unwrap();
+        let body = Schema::from_yaml("$ref: '#/components/schemas/Wrapper'");
         assert_eq!(c.body("f.yaml", &body, "X").as_deref(), Some("Venue"));
         let Kind::Object(fields) = &c.drafts["Venue"].kind else {
             panic!("not an object")
@@ -1082,7 +1043,7 @@ components:
         assert_eq!(fields[2].ty, "array<string>");
         assert_eq!(fields[3].ty, "map<int64>");
         assert!(!fields[0].required, "read-only fields are never required");
-        let raw: Value = serde_yaml::from_str("type: object").unwrap();
+        let raw = Schema::from_yaml("type: object");
         assert_eq!(c.body("f.yaml", &raw, "X"), None);
     }
 
@@ -1093,15 +1054,14 @@ components:
         existing.insert("Venue".to_owned(), BTreeSet::from(["name".to_owned()]));
         let taken = BTreeSet::from(["Venue".to_owned(), "OpenNet".to_owned()]);
         let mut c = Converter::new(&docs, taken, existing);
-        let body: Value =
-            serde_yaml::from_str("$ref: '#/components/schemas/VenueDto_V1_1'").unwrap();
+        let body = Schema::from_yaml("$ref: '#/components/schemas/VenueDto_V1_1'");
         assert_eq!(c.body("f.yaml", &body, "X").as_deref(), Some("Venue"));
         let added: Vec<_> = c.additions["Venue"]
             .iter()
             .map(|f| f.name.as_str())
             .collect();
         assert_eq!(added, ["id", "tags", "extra"]);
-        let open: Value = serde_yaml::from_str("$ref: '#/components/schemas/OpenNet'").unwrap();
+        let open = Schema::from_yaml("$ref: '#/components/schemas/OpenNet'");
         assert_eq!(c.body("f.yaml", &open, "X").as_deref(), Some("FOpenNet"));
     }
 
@@ -1130,8 +1090,7 @@ components:
         let out = names
             .iter()
             .map(|n| {
-                let body: Value =
-                    serde_yaml::from_str(&format!("$ref: '#/components/schemas/{n}'")).unwrap();
+                let body = Schema::from_yaml(&format!("$ref: '#/components/schemas/{n}'"));
                 c.body("f.yaml", &body, "X").unwrap()
             })
             .collect();
@@ -1181,7 +1140,7 @@ components:
     fn a_curated_root_keeps_its_name_and_names_later_copies() {
         let docs = doc(TWINS);
         let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new());
-        let inline: Value = serde_yaml::from_str("{type: string, enum: [LOW, HIGH]}").unwrap();
+        let inline = Schema::from_yaml("{type: string, enum: [LOW, HIGH]}");
         assert_eq!(
             c.root("f.yaml", &inline, "Loudness").as_deref(),
             Some("Loudness")
@@ -1220,5 +1179,18 @@ components:
         );
         assert!(siblings("AaaWifiWlan", "PskWifiWlan"));
         assert!(!siblings("ApIotSettings", "ApUsbSettings"));
+    }
+
+    /// A large enumeration with repeated values keeps each value once, in order (the set that
+    /// remembers them makes this linear: 100,000 values with 50,000 repeats).
+    #[test]
+    fn large_enumerations_keep_each_value_once() {
+        let values: Vec<String> = (0..100_000).map(|i| format!("V{}", i % 50_000)).collect();
+        let text = format!("{{type: string, enum: [{}]}}", values.join(", "));
+        let schema = Schema::from_yaml(&text);
+        let got = string_enum(&schema).unwrap();
+        assert_eq!(got.len(), 50_000);
+        assert_eq!(got[..3], ["V0", "V1", "V2"]);
+        assert_eq!(got[49_999], "V49999");
     }
 }
