@@ -474,73 +474,6 @@ impl<'de> serde::Deserialize<'de> for CreateWifiNetworkGuestUserResponse {
         Ok(Self::Unknown(value))
     }
 }
-/// Delivery methods: the values the official description lists.
-///
-/// Provenance: reference (guest_api-1.7.1.yaml GuestUserV1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DeliveryMethods {
-    /// `MAIL`
-    Mail,
-    /// `SMS`
-    Sms,
-    /// `WHATSAPP`
-    Whatsapp,
-    /// `STUB`
-    Stub,
-    /// `PRINT`
-    Print,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DeliveryMethods {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Mail => "MAIL",
-            Self::Sms => "SMS",
-            Self::Whatsapp => "WHATSAPP",
-            Self::Stub => "STUB",
-            Self::Print => "PRINT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DeliveryMethods {
-    fn from(s: &str) -> Self {
-        match s {
-            "MAIL" => Self::Mail,
-            "SMS" => Self::Sms,
-            "WHATSAPP" => Self::Whatsapp,
-            "STUB" => Self::Stub,
-            "PRINT" => Self::Print,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DeliveryMethods {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DeliveryMethods {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DeliveryMethods {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Guest, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestDto).
@@ -1966,8 +1899,8 @@ pub struct GuestUserUpdate {
     pub password: Option<ruckus_one_runtime::Secret>,
     /// `deliveryMethods`
     ///
-    /// Wire name `deliveryMethods`; `array<DeliveryMethods>`; optional.
-    pub delivery_methods: Option<Vec<DeliveryMethods>>,
+    /// Wire name `deliveryMethods`; `array<GuestUserDeliveryMethods>`; optional.
+    pub delivery_methods: Option<Vec<GuestUserDeliveryMethods>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -2038,7 +1971,7 @@ impl GuestUserUpdate {
     /// Sets `deliveryMethods`.
     pub fn with_delivery_methods(
         mut self,
-        value: impl Into<Vec<DeliveryMethods>>,
+        value: impl Into<Vec<GuestUserDeliveryMethods>>,
     ) -> Self {
         self.delivery_methods = Some(value.into());
         self
@@ -2149,8 +2082,8 @@ pub struct GuestUserWithoutId {
     pub ssid: Option<String>,
     /// `deliveryMethods`
     ///
-    /// Wire name `deliveryMethods`; `array<DeliveryMethods>`; required.
-    pub delivery_methods: Vec<DeliveryMethods>,
+    /// Wire name `deliveryMethods`; `array<GuestUserDeliveryMethods>`; required.
+    pub delivery_methods: Vec<GuestUserDeliveryMethods>,
     /// `guestUserType`
     ///
     /// Wire name `guestUserType`; `GuestUserGuestUserType`; optional.
@@ -2249,7 +2182,7 @@ pub struct GuestUserWithoutIdBuilder {
     max_devices: Option<i64>,
     mac_addresses: Option<Vec<String>>,
     ssid: Option<String>,
-    delivery_methods: Option<Vec<DeliveryMethods>>,
+    delivery_methods: Option<Vec<GuestUserDeliveryMethods>>,
     guest_user_type: Option<GuestUserGuestUserType>,
     expiration: Option<GuestUserExpiration>,
     password: Option<ruckus_one_runtime::Secret>,
@@ -2307,7 +2240,10 @@ impl GuestUserWithoutIdBuilder {
         self
     }
     /// Sets `deliveryMethods` (required).
-    pub fn delivery_methods(mut self, value: impl Into<Vec<DeliveryMethods>>) -> Self {
+    pub fn delivery_methods(
+        mut self,
+        value: impl Into<Vec<GuestUserDeliveryMethods>>,
+    ) -> Self {
         self.delivery_methods = Some(value.into());
         self
     }

@@ -14106,16 +14106,6 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserUpdateAction
 }
 #[cfg(feature = "network-guest-users")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
-impl support::Sample for ruckus_one::network::guest_users::DeliveryMethods {
-    fn sample() -> Self {
-        Self::from("MAIL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MAIL")
-    }
-}
-#[cfg(feature = "network-guest-users")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
 impl support::Sample for ruckus_one::network::guest_users::GuestUserUpdate {
     fn sample() -> Self {
         {
@@ -14127,7 +14117,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserUpdate {
                 .with_password(ruckus_one_runtime::Secret::from("sample"))
                 .with_delivery_methods(
                     vec![
-                        < ruckus_one::network::guest_users::DeliveryMethods as
+                        < ruckus_one::network::guest_users::GuestUserDeliveryMethods as
                         support::Sample > ::sample()
                     ],
                 );
@@ -14152,7 +14142,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserUpdate {
                 "deliveryMethods",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::guest_users::DeliveryMethods as
+                        < ruckus_one::network::guest_users::GuestUserDeliveryMethods as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -14189,7 +14179,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserWithoutId {
                 .ssid("sample".to_owned())
                 .delivery_methods(
                     vec![
-                        < ruckus_one::network::guest_users::DeliveryMethods as
+                        < ruckus_one::network::guest_users::GuestUserDeliveryMethods as
                         support::Sample > ::sample()
                     ],
                 )
@@ -14231,7 +14221,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserWithoutId {
                 "deliveryMethods",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::guest_users::DeliveryMethods as
+                        < ruckus_one::network::guest_users::GuestUserDeliveryMethods as
                         support::Sample > ::sample_json()
                     ],
                 ),

@@ -37,16 +37,21 @@ impl Converter<'_> {
         owners.push(name.to_owned());
     }
 
-    /// Names each shared type after the words its owners' names end with in common
+    /// Merges inline copies into the curated root of their shape met later, then names each
+    /// shared type after the words its owners' names end with in common
     /// (`WifiWlanManagementFrameProtection` for `AaaWifiWlanManagementFrameProtection` and
     /// `PskWifiWlanManagementFrameProtection`), when that is two words or more and free; else it
     /// keeps the first owner's name. Names the curated spec gives are kept. References follow.
     /// Run once, after every root is converted; the order is the drafts' name order, so the
     /// result is deterministic.
     pub fn name_shared(&mut self) {
-        let mut renames: BTreeMap<String, String> = BTreeMap::new();
+        let merges = self.merges_into_roots();
+        let mut renames: BTreeMap<String, String> = merges.clone();
         let owners = std::mem::take(&mut self.owners);
         for (from, names) in owners {
+            if merges.contains_key(&from) {
+                continue;
+            }
             let kept = self.root_names.contains(&from) || self.pins.values().any(|p| *p == from);
             let Some(to) = common_suffix(&names) else {
                 continue;
@@ -62,19 +67,45 @@ impl Converter<'_> {
         }
         let drafts = std::mem::take(&mut self.drafts);
         for (name, mut d) in drafts {
+            if merges.contains_key(&name) {
+                self.taken.remove(&name);
+                continue;
+            }
             let name = renames.get(&name).cloned().unwrap_or(name);
             d.name = name.clone();
             rename_refs(&mut d.kind, &renames);
             self.drafts.insert(name, d);
         }
         for (from, to) in &renames {
-            self.taken.remove(from);
+            if !merges.contains_key(from) {
+                self.taken.remove(from);
+            }
             for v in self.shapes.values_mut() {
                 if v == from {
                     v.clone_from(to);
                 }
             }
         }
+    }
+
+    /// Inline shapes met before a root the curated spec names, identical to it: they become
+    /// that root's type (the root was still to come when they were placed, so they could not
+    /// reuse it). Where several roots have one shape, the first by name takes them.
+    fn merges_into_roots(&self) -> BTreeMap<String, String> {
+        let mut roots: BTreeMap<String, &str> = BTreeMap::new();
+        for d in self.drafts.values() {
+            if self.root_names.contains(&d.name) {
+                roots.entry(shape_key(&d.kind)).or_insert(&d.name);
+            }
+        }
+        self.drafts
+            .values()
+            .filter(|d| d.source.contains("(inline") && !self.root_names.contains(&d.name))
+            .filter_map(|d| {
+                let root = roots.get(&shape_key(&d.kind))?;
+                Some((d.name.clone(), (*root).to_owned()))
+            })
+            .collect()
     }
 
     pub(super) fn name_free(&self, name: &str) -> bool {
@@ -109,7 +140,7 @@ pub(super) fn shape_key(kind: &Kind) -> String {
 /// letter), the rest being two words or more: `AaaWifiWlan` and `PskWifiWlan` are siblings,
 /// `ApIotSettings` and `ApUsbSettings` are not.
 pub(super) fn siblings(a: &str, b: &str) -> bool {
-    pub(super) fn rest(name: &str) -> Option<&str> {
+    fn rest(name: &str) -> Option<&str> {
         let at = name
             .char_indices()
             .skip(1)

@@ -250,3 +250,23 @@ fn large_enumerations_keep_each_value_once() {
     assert_eq!(got[..3], ["V0", "V1", "V2"]);
     assert_eq!(got[49_999], "V49999");
 }
+
+#[test]
+fn an_inline_copy_met_before_a_curated_root_becomes_the_roots_type() {
+    let docs = doc(TWINS);
+    let mut c = Converter::new(&docs, BTreeSet::new(), BTreeMap::new());
+    c.reserve("Loudness");
+    let body = Schema::from_yaml("$ref: '#/components/schemas/AaaWifiWlan'");
+    assert_eq!(c.body("f.yaml", &body, "X").as_deref(), Some("AaaWifiWlan"));
+    let inline = Schema::from_yaml("{type: string, enum: [LOW, HIGH]}");
+    assert_eq!(
+        c.root("f.yaml", &inline, "Loudness").as_deref(),
+        Some("Loudness")
+    );
+    c.name_shared();
+    let Kind::Object(fields) = &c.drafts["AaaWifiWlan"].kind else {
+        panic!("not an object")
+    };
+    assert_eq!(fields[1].ty, "Loudness");
+    assert!(!c.drafts.contains_key("AaaWifiWlanLevel"));
+}
