@@ -7602,215 +7602,6 @@ impl Profile {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Profile acl rule view, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ProfileAclRuleView {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// `sequence`
-    ///
-    /// Wire name `sequence`; `integer`; optional; format: int32.
-    pub sequence: Option<i64>,
-    /// `action`
-    ///
-    /// Wire name `action`; `ProfileAclRuleViewAction`; optional.
-    pub action: Option<ProfileAclRuleViewAction>,
-    /// `destination`
-    ///
-    /// Wire name `destination`; `string`; optional.
-    pub destination: Option<String>,
-    /// `destinationPort`
-    ///
-    /// Wire name `destinationPort`; `integer`; optional; format: int32.
-    pub destination_port: Option<i64>,
-    /// `protocol`
-    ///
-    /// Wire name `protocol`; `ProfileAclRuleViewProtocol`; optional.
-    pub protocol: Option<ProfileAclRuleViewProtocol>,
-    /// `source`
-    ///
-    /// Wire name `source`; `string`; optional.
-    pub source: Option<String>,
-    /// `sourcePort`
-    ///
-    /// Wire name `sourcePort`; `integer`; optional; format: int32.
-    pub source_port: Option<i64>,
-    /// `dscpMatching`
-    ///
-    /// Wire name `dscpMatching`; `integer`; optional; format: int32.
-    pub dscp_matching: Option<i64>,
-    /// `dscpMarking`
-    ///
-    /// Wire name `dscpMarking`; `integer`; optional; format: int32.
-    pub dscp_marking: Option<i64>,
-    /// `internalPriority`
-    ///
-    /// Wire name `internalPriority`; `integer`; optional; format: int32.
-    pub internal_priority: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(
-    any(
-        feature = "network-switch-networking",
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for ProfileAclRuleView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ProfileAclRuleView, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("sequence", &v.sequence);
-            w.optional("action", &v.action);
-            w.optional("destination", &v.destination);
-            w.optional("destinationPort", &v.destination_port);
-            w.optional("protocol", &v.protocol);
-            w.optional("source", &v.source);
-            w.optional("sourcePort", &v.source_port);
-            w.optional("dscpMatching", &v.dscp_matching);
-            w.optional("dscpMarking", &v.dscp_marking);
-            w.optional("internalPriority", &v.internal_priority);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-networking",
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for ProfileAclRuleView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ProfileAclRuleView, ruckus_one_runtime::object::FieldError> {
-            let value = ProfileAclRuleView {
-                id: f.optional("id"),
-                sequence: f.optional("sequence"),
-                action: f.optional("action"),
-                destination: f.optional("destination"),
-                destination_port: f.optional("destinationPort"),
-                protocol: f.optional("protocol"),
-                source: f.optional("source"),
-                source_port: f.optional("sourcePort"),
-                dscp_matching: f.optional("dscpMatching"),
-                dscp_marking: f.optional("dscpMarking"),
-                internal_priority: f.optional("internalPriority"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ProfileAclRuleView"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-networking",
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl ProfileAclRuleView {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            sequence: None,
-            action: None,
-            destination: None,
-            destination_port: None,
-            protocol: None,
-            source: None,
-            source_port: None,
-            dscp_matching: None,
-            dscp_marking: None,
-            internal_priority: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `sequence`.
-    pub fn with_sequence(mut self, value: impl Into<i64>) -> Self {
-        self.sequence = Some(value.into());
-        self
-    }
-    /// Sets `action`.
-    pub fn with_action(mut self, value: impl Into<ProfileAclRuleViewAction>) -> Self {
-        self.action = Some(value.into());
-        self
-    }
-    /// Sets `destination`.
-    pub fn with_destination(mut self, value: impl Into<String>) -> Self {
-        self.destination = Some(value.into());
-        self
-    }
-    /// Sets `destinationPort`.
-    pub fn with_destination_port(mut self, value: impl Into<i64>) -> Self {
-        self.destination_port = Some(value.into());
-        self
-    }
-    /// Sets `protocol`.
-    pub fn with_protocol(
-        mut self,
-        value: impl Into<ProfileAclRuleViewProtocol>,
-    ) -> Self {
-        self.protocol = Some(value.into());
-        self
-    }
-    /// Sets `source`.
-    pub fn with_source(mut self, value: impl Into<String>) -> Self {
-        self.source = Some(value.into());
-        self
-    }
-    /// Sets `sourcePort`.
-    pub fn with_source_port(mut self, value: impl Into<i64>) -> Self {
-        self.source_port = Some(value.into());
-        self
-    }
-    /// Sets `dscpMatching`.
-    pub fn with_dscp_matching(mut self, value: impl Into<i64>) -> Self {
-        self.dscp_matching = Some(value.into());
-        self
-    }
-    /// Sets `dscpMarking`.
-    pub fn with_dscp_marking(mut self, value: impl Into<i64>) -> Self {
-        self.dscp_marking = Some(value.into());
-        self
-    }
-    /// Sets `internalPriority`.
-    pub fn with_internal_priority(mut self, value: impl Into<i64>) -> Self {
-        self.internal_priority = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-networking",
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 /// Profile acl rule view action: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001 (inline)).
@@ -8034,8 +7825,8 @@ pub struct ProfileAclView {
     pub acl_type: Option<AclType>,
     /// `aclRules`
     ///
-    /// Wire name `aclRules`; `array<ProfileAclRuleView>`; optional.
-    pub acl_rules: Option<Vec<ProfileAclRuleView>>,
+    /// Wire name `aclRules`; `array<ProfileSwitchAclRuleView>`; optional.
+    pub acl_rules: Option<Vec<ProfileSwitchAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -8119,7 +7910,10 @@ impl ProfileAclView {
         self
     }
     /// Sets `aclRules`.
-    pub fn with_acl_rules(mut self, value: impl Into<Vec<ProfileAclRuleView>>) -> Self {
+    pub fn with_acl_rules(
+        mut self,
+        value: impl Into<Vec<ProfileSwitchAclRuleView>>,
+    ) -> Self {
         self.acl_rules = Some(value.into());
         self
     }
@@ -8380,6 +8174,218 @@ impl ProfileBo {
         value: impl Into<Vec<PortProfileAndProfileMappingBo>>,
     ) -> Self {
         self.port_profile_mappings = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+/// Profile switch acl rule view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ProfileSwitchAclRuleView {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// `sequence`
+    ///
+    /// Wire name `sequence`; `integer`; optional; format: int32.
+    pub sequence: Option<i64>,
+    /// `action`
+    ///
+    /// Wire name `action`; `ProfileAclRuleViewAction`; optional.
+    pub action: Option<ProfileAclRuleViewAction>,
+    /// `destination`
+    ///
+    /// Wire name `destination`; `string`; optional.
+    pub destination: Option<String>,
+    /// `destinationPort`
+    ///
+    /// Wire name `destinationPort`; `integer`; optional; format: int32.
+    pub destination_port: Option<i64>,
+    /// `protocol`
+    ///
+    /// Wire name `protocol`; `ProfileAclRuleViewProtocol`; optional.
+    pub protocol: Option<ProfileAclRuleViewProtocol>,
+    /// `source`
+    ///
+    /// Wire name `source`; `string`; optional.
+    pub source: Option<String>,
+    /// `sourcePort`
+    ///
+    /// Wire name `sourcePort`; `integer`; optional; format: int32.
+    pub source_port: Option<i64>,
+    /// `dscpMatching`
+    ///
+    /// Wire name `dscpMatching`; `integer`; optional; format: int32.
+    pub dscp_matching: Option<i64>,
+    /// `dscpMarking`
+    ///
+    /// Wire name `dscpMarking`; `integer`; optional; format: int32.
+    pub dscp_marking: Option<i64>,
+    /// `internalPriority`
+    ///
+    /// Wire name `internalPriority`; `integer`; optional; format: int32.
+    pub internal_priority: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl serde::Serialize for ProfileSwitchAclRuleView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ProfileSwitchAclRuleView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("sequence", &v.sequence);
+            w.optional("action", &v.action);
+            w.optional("destination", &v.destination);
+            w.optional("destinationPort", &v.destination_port);
+            w.optional("protocol", &v.protocol);
+            w.optional("source", &v.source);
+            w.optional("sourcePort", &v.source_port);
+            w.optional("dscpMatching", &v.dscp_matching);
+            w.optional("dscpMarking", &v.dscp_marking);
+            w.optional("internalPriority", &v.internal_priority);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for ProfileSwitchAclRuleView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ProfileSwitchAclRuleView, ruckus_one_runtime::object::FieldError> {
+            let value = ProfileSwitchAclRuleView {
+                id: f.optional("id"),
+                sequence: f.optional("sequence"),
+                action: f.optional("action"),
+                destination: f.optional("destination"),
+                destination_port: f.optional("destinationPort"),
+                protocol: f.optional("protocol"),
+                source: f.optional("source"),
+                source_port: f.optional("sourcePort"),
+                dscp_matching: f.optional("dscpMatching"),
+                dscp_marking: f.optional("dscpMarking"),
+                internal_priority: f.optional("internalPriority"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ProfileSwitchAclRuleView"))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl ProfileSwitchAclRuleView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            sequence: None,
+            action: None,
+            destination: None,
+            destination_port: None,
+            protocol: None,
+            source: None,
+            source_port: None,
+            dscp_matching: None,
+            dscp_marking: None,
+            internal_priority: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `sequence`.
+    pub fn with_sequence(mut self, value: impl Into<i64>) -> Self {
+        self.sequence = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<ProfileAclRuleViewAction>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `destination`.
+    pub fn with_destination(mut self, value: impl Into<String>) -> Self {
+        self.destination = Some(value.into());
+        self
+    }
+    /// Sets `destinationPort`.
+    pub fn with_destination_port(mut self, value: impl Into<i64>) -> Self {
+        self.destination_port = Some(value.into());
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(
+        mut self,
+        value: impl Into<ProfileAclRuleViewProtocol>,
+    ) -> Self {
+        self.protocol = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn with_source(mut self, value: impl Into<String>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+    /// Sets `sourcePort`.
+    pub fn with_source_port(mut self, value: impl Into<i64>) -> Self {
+        self.source_port = Some(value.into());
+        self
+    }
+    /// Sets `dscpMatching`.
+    pub fn with_dscp_matching(mut self, value: impl Into<i64>) -> Self {
+        self.dscp_matching = Some(value.into());
+        self
+    }
+    /// Sets `dscpMarking`.
+    pub fn with_dscp_marking(mut self, value: impl Into<i64>) -> Self {
+        self.dscp_marking = Some(value.into());
+        self
+    }
+    /// Sets `internalPriority`.
+    pub fn with_internal_priority(mut self, value: impl Into<i64>) -> Self {
+        self.internal_priority = Some(value.into());
         self
     }
 }

@@ -1064,8 +1064,8 @@ pub struct SwitchAclView {
     pub acl_type: Option<super::common::AclType>,
     /// `aclRules`
     ///
-    /// Wire name `aclRules`; `array<ProfileAclRuleView>`; optional.
-    pub acl_rules: Option<Vec<super::common::ProfileAclRuleView>>,
+    /// Wire name `aclRules`; `array<ProfileSwitchAclRuleView>`; optional.
+    pub acl_rules: Option<Vec<super::common::ProfileSwitchAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -1133,7 +1133,7 @@ impl SwitchAclView {
     /// Sets `aclRules`.
     pub fn with_acl_rules(
         mut self,
-        value: impl Into<Vec<super::common::ProfileAclRuleView>>,
+        value: impl Into<Vec<super::common::ProfileSwitchAclRuleView>>,
     ) -> Self {
         self.acl_rules = Some(value.into());
         self

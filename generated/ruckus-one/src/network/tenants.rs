@@ -4150,14 +4150,14 @@ impl EmailInvitation {
         self
     }
 }
-/// Email notification endpoint, with the fields the official description lists.
+/// Email sms notification endpoint, with the fields the official description lists.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml EmailNotificationEndpoint).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub struct EmailNotificationEndpoint {
+pub struct EmailSmsNotificationEndpoint {
     /// `id`
     ///
     /// Wire name `id`; `string`; optional.
@@ -4193,10 +4193,10 @@ pub struct EmailNotificationEndpoint {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-impl serde::Serialize for EmailNotificationEndpoint {
+impl serde::Serialize for EmailSmsNotificationEndpoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
-            v: &EmailNotificationEndpoint,
+            v: &EmailSmsNotificationEndpoint,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("id", &v.id);
@@ -4214,14 +4214,17 @@ impl serde::Serialize for EmailNotificationEndpoint {
         w.finish(serializer)
     }
 }
-impl<'de> serde::Deserialize<'de> for EmailNotificationEndpoint {
+impl<'de> serde::Deserialize<'de> for EmailSmsNotificationEndpoint {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EmailNotificationEndpoint, ruckus_one_runtime::object::FieldError> {
-            let value = EmailNotificationEndpoint {
+        ) -> Result<
+            EmailSmsNotificationEndpoint,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = EmailSmsNotificationEndpoint {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -4236,10 +4239,10 @@ impl<'de> serde::Deserialize<'de> for EmailNotificationEndpoint {
             Ok(value)
         }
         let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EmailNotificationEndpoint"))
+        fields(&mut f).map_err(|e| e.into_error("EmailSmsNotificationEndpoint"))
     }
 }
-impl EmailNotificationEndpoint {
+impl EmailSmsNotificationEndpoint {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(destination: String) -> Self {
         Self {
@@ -5962,12 +5965,12 @@ impl MspEcDelegationResponse {
 #[non_exhaustive]
 #[allow(clippy::large_enum_variant)]
 pub enum NotificationEndpoint {
-    /// Variant type `EmailNotificationEndpoint`; chosen when the wire field `type` is `EmailNotificationEndpoint`.
-    Email(EmailNotificationEndpoint),
+    /// Variant type `EmailSmsNotificationEndpoint`; chosen when the wire field `type` is `EmailNotificationEndpoint`.
+    Email(EmailSmsNotificationEndpoint),
     /// Variant type `MobilePushNotificationEndpoint`; chosen when the wire field `type` is `MobilePushNotificationEndpoint`.
     MobilePush(MobilePushNotificationEndpoint),
-    /// Variant type `EmailNotificationEndpoint`; chosen when the wire field `type` is `SmsNotificationEndpoint`.
-    Sms(EmailNotificationEndpoint),
+    /// Variant type `EmailSmsNotificationEndpoint`; chosen when the wire field `type` is `SmsNotificationEndpoint`.
+    Sms(EmailSmsNotificationEndpoint),
     /// A value that matches no variant, kept as received and sent back unchanged.
     Unknown(serde_json::Value),
 }

@@ -521,224 +521,14 @@ impl DnsProxyRule {
         }
     }
 }
-/// Dpsk wifi network, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiNetwork).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct DpskWifiNetwork {
-    /// `id`
-    ///
-    /// Wire name `id`; `string`; optional.
-    pub id: Option<String>,
-    /// `name`
-    ///
-    /// Wire name `name`; `string`; required.
-    pub name: String,
-    /// `type`
-    ///
-    /// Wire name `type`; `string`; required.
-    pub type_: String,
-    /// `description`
-    ///
-    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
-    pub description: Option<String>,
-    /// `useDpskService`
-    ///
-    /// Wire name `useDpskService`; `boolean`; optional; default: false.
-    pub use_dpsk_service: Option<bool>,
-    /// `wlan`
-    ///
-    /// Wire name `wlan`; `DpskWifiWlan`; required.
-    pub wlan: DpskWifiWlan,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DpskWifiNetwork {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.field("type", &v.type_);
-            w.optional("description", &v.description);
-            w.optional("useDpskService", &v.use_dpsk_service);
-            w.field("wlan", &v.wlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            let value = DpskWifiNetwork {
-                id: f.optional("id"),
-                name: f.required("name")?,
-                type_: f.required("type")?,
-                description: f.optional("description"),
-                use_dpsk_service: f.optional("useDpskService"),
-                wlan: f.required("wlan")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskWifiNetwork"))
-    }
-}
-impl DpskWifiNetwork {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, type_: String, wlan: DpskWifiWlan) -> Self {
-        Self {
-            id: None,
-            name,
-            type_,
-            description: None,
-            use_dpsk_service: None,
-            wlan,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `useDpskService`.
-    pub fn with_use_dpsk_service(mut self, value: impl Into<bool>) -> Self {
-        self.use_dpsk_service = Some(value.into());
-        self
-    }
-}
-/// Dpsk wifi wlan, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlan).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct DpskWifiWlan {
-    /// `advancedCustomization`
-    ///
-    /// Wire name `advancedCustomization`; `DpskWifiWlanAdvancedCustomization`; optional.
-    pub advanced_customization: Option<DpskWifiWlanAdvancedCustomization>,
-    /// `enabled`
-    ///
-    /// Wire name `enabled`; `boolean`; optional; default: true.
-    pub enabled: Option<bool>,
-    /// `ssid`
-    ///
-    /// Wire name `ssid`; `string`; required.
-    pub ssid: String,
-    /// `vlanId`
-    ///
-    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
-    pub vlan_id: Option<i64>,
-    /// `wlanSecurity`
-    ///
-    /// Wire name `wlanSecurity`; `DpskWifiWlanWlanSecurity`; optional; default: WPA2Personal.
-    pub wlan_security: Option<DpskWifiWlanWlanSecurity>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DpskWifiWlan {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("enabled", &v.enabled);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskWifiWlan, ruckus_one_runtime::object::FieldError> {
-            let value = DpskWifiWlan {
-                advanced_customization: f.optional("advancedCustomization"),
-                enabled: f.optional("enabled"),
-                ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId"),
-                wlan_security: f.optional("wlanSecurity"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskWifiWlan"))
-    }
-}
-impl DpskWifiWlan {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(ssid: String) -> Self {
-        Self {
-            advanced_customization: None,
-            enabled: None,
-            ssid,
-            vlan_id: None,
-            wlan_security: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `advancedCustomization`.
-    pub fn with_advanced_customization(
-        mut self,
-        value: impl Into<DpskWifiWlanAdvancedCustomization>,
-    ) -> Self {
-        self.advanced_customization = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `vlanId`.
-    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `wlanSecurity`.
-    pub fn with_wlan_security(
-        mut self,
-        value: impl Into<DpskWifiWlanWlanSecurity>,
-    ) -> Self {
-        self.wlan_security = Some(value.into());
-        self
-    }
-}
-/// Dpsk wifi wlan advanced customization, with the fields the official description lists.
+/// Dpsk open wifi wlan advanced customization, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlanAdvancedCustomization).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
-pub struct DpskWifiWlanAdvancedCustomization {
+pub struct DpskOpenWifiWlanAdvancedCustomization {
     /// `applicationVisibilityEnabled`
     ///
     /// Wire name `applicationVisibilityEnabled`; `boolean`; optional; default: false.
@@ -1018,10 +808,10 @@ pub struct DpskWifiWlanAdvancedCustomization {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-impl serde::Serialize for DpskWifiWlanAdvancedCustomization {
+impl serde::Serialize for DpskOpenWifiWlanAdvancedCustomization {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
-            v: &DpskWifiWlanAdvancedCustomization,
+            v: &DpskOpenWifiWlanAdvancedCustomization,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional(
@@ -1155,17 +945,17 @@ impl serde::Serialize for DpskWifiWlanAdvancedCustomization {
         w.finish(serializer)
     }
 }
-impl<'de> serde::Deserialize<'de> for DpskWifiWlanAdvancedCustomization {
+impl<'de> serde::Deserialize<'de> for DpskOpenWifiWlanAdvancedCustomization {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<
-            DpskWifiWlanAdvancedCustomization,
+            DpskOpenWifiWlanAdvancedCustomization,
             ruckus_one_runtime::object::FieldError,
         > {
-            let value = DpskWifiWlanAdvancedCustomization {
+            let value = DpskOpenWifiWlanAdvancedCustomization {
                 application_visibility_enabled: f
                     .optional("applicationVisibilityEnabled"),
                 arp_request_rate_limit: f.optional("arpRequestRateLimit"),
@@ -1260,10 +1050,10 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlanAdvancedCustomization {
             Ok(value)
         }
         let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskWifiWlanAdvancedCustomization"))
+        fields(&mut f).map_err(|e| e.into_error("DpskOpenWifiWlanAdvancedCustomization"))
     }
 }
-impl DpskWifiWlanAdvancedCustomization {
+impl DpskOpenWifiWlanAdvancedCustomization {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
         Self {
@@ -1751,6 +1541,216 @@ impl DpskWifiWlanAdvancedCustomization {
     /// Sets `wifi7Enabled`.
     pub fn with_wifi7_enabled(mut self, value: impl Into<bool>) -> Self {
         self.wifi7_enabled = Some(value.into());
+        self
+    }
+}
+/// Dpsk wifi network, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiNetwork).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct DpskWifiNetwork {
+    /// `id`
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// `name`
+    ///
+    /// Wire name `name`; `string`; required.
+    pub name: String,
+    /// `type`
+    ///
+    /// Wire name `type`; `string`; required.
+    pub type_: String,
+    /// `description`
+    ///
+    /// Wire name `description`; `string`; optional; max_length: 256; min_length: 0.
+    pub description: Option<String>,
+    /// `useDpskService`
+    ///
+    /// Wire name `useDpskService`; `boolean`; optional; default: false.
+    pub use_dpsk_service: Option<bool>,
+    /// `wlan`
+    ///
+    /// Wire name `wlan`; `DpskWifiWlan`; required.
+    pub wlan: DpskWifiWlan,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskWifiNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DpskWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.field("type", &v.type_);
+            w.optional("description", &v.description);
+            w.optional("useDpskService", &v.use_dpsk_service);
+            w.field("wlan", &v.wlan);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            let value = DpskWifiNetwork {
+                id: f.optional("id"),
+                name: f.required("name")?,
+                type_: f.required("type")?,
+                description: f.optional("description"),
+                use_dpsk_service: f.optional("useDpskService"),
+                wlan: f.required("wlan")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskWifiNetwork"))
+    }
+}
+impl DpskWifiNetwork {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, type_: String, wlan: DpskWifiWlan) -> Self {
+        Self {
+            id: None,
+            name,
+            type_,
+            description: None,
+            use_dpsk_service: None,
+            wlan,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `useDpskService`.
+    pub fn with_use_dpsk_service(mut self, value: impl Into<bool>) -> Self {
+        self.use_dpsk_service = Some(value.into());
+        self
+    }
+}
+/// Dpsk wifi wlan, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlan).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct DpskWifiWlan {
+    /// `advancedCustomization`
+    ///
+    /// Wire name `advancedCustomization`; `DpskOpenWifiWlanAdvancedCustomization`; optional.
+    pub advanced_customization: Option<DpskOpenWifiWlanAdvancedCustomization>,
+    /// `enabled`
+    ///
+    /// Wire name `enabled`; `boolean`; optional; default: true.
+    pub enabled: Option<bool>,
+    /// `ssid`
+    ///
+    /// Wire name `ssid`; `string`; required.
+    pub ssid: String,
+    /// `vlanId`
+    ///
+    /// Wire name `vlanId`; `integer`; optional; default: 1; format: int32; maximum: 4094; minimum: 1.
+    pub vlan_id: Option<i64>,
+    /// `wlanSecurity`
+    ///
+    /// Wire name `wlanSecurity`; `DpskWifiWlanWlanSecurity`; optional; default: WPA2Personal.
+    pub wlan_security: Option<DpskWifiWlanWlanSecurity>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskWifiWlan {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DpskWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("advancedCustomization", &v.advanced_customization);
+            w.optional("enabled", &v.enabled);
+            w.field("ssid", &v.ssid);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("wlanSecurity", &v.wlan_security);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskWifiWlan, ruckus_one_runtime::object::FieldError> {
+            let value = DpskWifiWlan {
+                advanced_customization: f.optional("advancedCustomization"),
+                enabled: f.optional("enabled"),
+                ssid: f.required("ssid")?,
+                vlan_id: f.optional("vlanId"),
+                wlan_security: f.optional("wlanSecurity"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskWifiWlan"))
+    }
+}
+impl DpskWifiWlan {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(ssid: String) -> Self {
+        Self {
+            advanced_customization: None,
+            enabled: None,
+            ssid,
+            vlan_id: None,
+            wlan_security: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `advancedCustomization`.
+    pub fn with_advanced_customization(
+        mut self,
+        value: impl Into<DpskOpenWifiWlanAdvancedCustomization>,
+    ) -> Self {
+        self.advanced_customization = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanSecurity`.
+    pub fn with_wlan_security(
+        mut self,
+        value: impl Into<DpskWifiWlanWlanSecurity>,
+    ) -> Self {
+        self.wlan_security = Some(value.into());
         self
     }
 }
@@ -4519,8 +4519,8 @@ impl OpenWifiNetwork {
 pub struct OpenWifiWlan {
     /// `advancedCustomization`
     ///
-    /// Wire name `advancedCustomization`; `DpskWifiWlanAdvancedCustomization`; optional.
-    pub advanced_customization: Option<DpskWifiWlanAdvancedCustomization>,
+    /// Wire name `advancedCustomization`; `DpskOpenWifiWlanAdvancedCustomization`; optional.
+    pub advanced_customization: Option<DpskOpenWifiWlanAdvancedCustomization>,
     /// `enabled`
     ///
     /// Wire name `enabled`; `boolean`; optional; default: true.
@@ -4599,7 +4599,7 @@ impl OpenWifiWlan {
     /// Sets `advancedCustomization`.
     pub fn with_advanced_customization(
         mut self,
-        value: impl Into<DpskWifiWlanAdvancedCustomization>,
+        value: impl Into<DpskOpenWifiWlanAdvancedCustomization>,
     ) -> Self {
         self.advanced_customization = Some(value.into());
         self

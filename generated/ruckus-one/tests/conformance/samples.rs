@@ -10598,7 +10598,7 @@ impl support::Sample for ruckus_one::network::tenants::NotificationEndpointStatu
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::EmailNotificationEndpoint {
+impl support::Sample for ruckus_one::network::tenants::EmailSmsNotificationEndpoint {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned())
@@ -10642,14 +10642,14 @@ impl support::Sample for ruckus_one::network::tenants::EmailNotificationEndpoint
 impl support::Sample for ruckus_one::network::tenants::NotificationEndpoint {
     fn sample() -> Self {
         {
-            let mut value = <ruckus_one::network::tenants::EmailNotificationEndpoint as support::Sample>::sample();
+            let mut value = <ruckus_one::network::tenants::EmailSmsNotificationEndpoint as support::Sample>::sample();
             value.type_ = Some("EmailNotificationEndpoint".to_owned());
             Self::Email(value)
         }
     }
     fn sample_json() -> serde_json::Value {
         support::tagged(
-            <ruckus_one::network::tenants::EmailNotificationEndpoint as support::Sample>::sample_json(),
+            <ruckus_one::network::tenants::EmailSmsNotificationEndpoint as support::Sample>::sample_json(),
             "type",
             "EmailNotificationEndpoint",
         )
@@ -22185,7 +22185,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclRuleViewProtocol
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::ProfileAclRuleView {
+impl support::Sample for ruckus_one::network::common::ProfileSwitchAclRuleView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -22255,7 +22255,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclView {
                 )
                 .with_acl_rules(
                     vec![
-                        < ruckus_one::network::common::ProfileAclRuleView as
+                        < ruckus_one::network::common::ProfileSwitchAclRuleView as
                         support::Sample > ::sample()
                     ],
                 );
@@ -22280,7 +22280,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclView {
                 "aclRules",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::common::ProfileAclRuleView as
+                        < ruckus_one::network::common::ProfileSwitchAclRuleView as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -33630,7 +33630,7 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchAclView {
                 )
                 .with_acl_rules(
                     vec![
-                        < ruckus_one::network::common::ProfileAclRuleView as
+                        < ruckus_one::network::common::ProfileSwitchAclRuleView as
                         support::Sample > ::sample()
                     ],
                 );
@@ -33655,7 +33655,7 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchAclView {
                 "aclRules",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::common::ProfileAclRuleView as
+                        < ruckus_one::network::common::ProfileSwitchAclRuleView as
                         support::Sample > ::sample_json()
                     ],
                 ),

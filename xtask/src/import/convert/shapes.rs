@@ -53,10 +53,14 @@ impl Converter<'_> {
                 continue;
             }
             let kept = self.root_names.contains(&from) || self.pins.values().any(|p| *p == from);
-            let Some(to) = common_suffix(&names) else {
+            let to = [common_suffix(&names), joined_siblings(&names)]
+                .into_iter()
+                .flatten()
+                .find(|to| *to == from || self.name_free(to));
+            let Some(to) = to else {
                 continue;
             };
-            if kept || to == from || !self.name_free(&to) {
+            if kept || to == from {
                 continue;
             }
             self.taken.insert(to.clone());
@@ -140,20 +144,45 @@ pub(super) fn shape_key(kind: &Kind) -> String {
 /// letter), the rest being two words or more: `AaaWifiWlan` and `PskWifiWlan` are siblings,
 /// `ApIotSettings` and `ApUsbSettings` are not.
 pub(super) fn siblings(a: &str, b: &str) -> bool {
-    fn rest(name: &str) -> Option<&str> {
-        let at = name
-            .char_indices()
-            .skip(1)
-            .find(|(_, c)| c.is_ascii_uppercase())?
-            .0;
-        Some(&name[at..])
-    }
     match (rest(a), rest(b)) {
         (Some(ra), Some(rb)) => {
             ra == rb && a != b && ra.chars().filter(char::is_ascii_uppercase).count() >= 2
         }
         _ => false,
     }
+}
+
+/// A name after its first word (`WifiWlan` for `AaaWifiWlan`).
+fn rest(name: &str) -> Option<&str> {
+    let at = name
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| c.is_ascii_uppercase())?
+        .0;
+    Some(&name[at..])
+}
+
+/// For two or three sibling names, their first words joined before the rest they share
+/// (`DpskOpenWifiWlan` for `DpskWifiWlan` and `OpenWifiWlan`): the name a shared type takes when
+/// the rest alone is taken, so that neither sibling's name stands for both.
+pub(super) fn joined_siblings(names: &[String]) -> Option<String> {
+    let mut distinct: Vec<&String> = Vec::new();
+    for n in names {
+        if !distinct.contains(&n) {
+            distinct.push(n);
+        }
+    }
+    let (first, others) = distinct.split_first()?;
+    if !(1..=2).contains(&others.len()) || !others.iter().all(|o| siblings(first, o)) {
+        return None;
+    }
+    let shared = rest(first)?;
+    let mut out: String = distinct
+        .iter()
+        .map(|n| &n[..n.len() - shared.len()])
+        .collect();
+    out.push_str(shared);
+    Some(out)
 }
 
 /// The longest ending all `names` share that starts a word in each (the whole name, or an

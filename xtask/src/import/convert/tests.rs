@@ -1,5 +1,5 @@
 use super::fields::string_enum;
-use super::shapes::{common_suffix, siblings};
+use super::shapes::{common_suffix, joined_siblings, siblings};
 use super::*;
 
 fn doc(text: &str) -> BTreeMap<String, Document> {
@@ -269,4 +269,27 @@ fn an_inline_copy_met_before_a_curated_root_becomes_the_roots_type() {
     };
     assert_eq!(fields[1].ty, "Loudness");
     assert!(!c.drafts.contains_key("AaaWifiWlanLevel"));
+}
+
+#[test]
+fn siblings_whose_shared_rest_is_taken_join_their_first_words() {
+    let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        joined_siblings(&names(&["DpskWifiWlan", "OpenWifiWlan", "DpskWifiWlan"])).as_deref(),
+        Some("DpskOpenWifiWlan")
+    );
+    assert_eq!(
+        joined_siblings(&names(&["DpskWifiWlan", "OpenWlanX"])),
+        None
+    );
+    assert_eq!(
+        joined_siblings(&names(&[
+            "AWifiWlan",
+            "BWifiWlan",
+            "CWifiWlan",
+            "DWifiWlan"
+        ])),
+        None,
+        "four or more would make a long name"
+    );
 }
